@@ -1,0 +1,103 @@
+"""Rendering speed and size: board, hand and final-score pictures, per map.
+
+    python bench/bench_render.py [--runs 30] [--maps usa,europe,nordic,germany] [--width 1600]
+
+Prints, per map: the one-off cost of the cached base, then p50 / p90 of a mid-game board
+(the base copy, trains, legend, palette quantization and PNG encoding), its PNG size, the
+hand picture and the final-score picture. Targets (issue 4): board p50 <= 30 ms at
+1600 x ~1000, PNG <= 500 KB, hand <= 40 ms, final scores <= 100 ms. Figures, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from PIL import Image  # noqa: E402
+
+from engine.maps import available_maps, load_map  # noqa: E402
+from render.base_cache import clear_cache, get_base  # noqa: E402
+from render.board import draw_game, draw_legend, render_board  # noqa: E402
+from render.encode import png_bytes, quantize  # noqa: E402
+from render.hand import render_hand  # noqa: E402
+from render.samples import sample_view  # noqa: E402
+from render.scores import render_scores  # noqa: E402
+
+
+def timed(fn, runs: int, *args, **kwargs) -> list[float]:
+    out = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn(*args, **kwargs)
+        out.append((time.perf_counter() - t0) * 1000)
+    return out
+
+
+def pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--maps", default=",".join(m for m in available_maps()))
+    parser.add_argument("--width", type=int, default=1600)
+    args = parser.parse_args()
+    print(f"Pillow {Image.__version__}, {args.runs} runs each, width {args.width}; times in ms")
+    print(f"{'map':8} {'size':>10} {'base':>6} {'board p50':>9} {'p90':>6} {'PNG KB':>7} "
+          f"{'[copy':>6} {'game':>5} {'legend':>6} {'quant':>5} {'png]':>5} {'hand p50':>8} {'scores':>7}")
+    for map_id in args.maps.split(","):
+        game_map = load_map(map_id)
+        view = sample_view(game_map, players=4, seed=3)
+        last = [sorted(view["route_owner"])[0]]
+        clear_cache()
+        t0 = time.perf_counter()
+        base = get_base(game_map, args.width)
+        base_ms = (time.perf_counter() - t0) * 1000
+        render_board(view, game_map, width=args.width, highlight_routes=last)  # warm: car masks
+        board = timed(render_board, args.runs, view, game_map, width=args.width, highlight_routes=last)
+        png = render_board(view, game_map, width=args.width, highlight_routes=last).png
+
+        parts: dict[str, list[float]] = {"copy": [], "game": [], "legend": [], "quant": [], "png": []}
+        for _ in range(args.runs):
+            t = [time.perf_counter()]
+            img = base.image.copy()
+            t.append(time.perf_counter())
+            draw_game(img, base, view, set(last), set())
+            t.append(time.perf_counter())
+            draw_legend(img, base, view)
+            t.append(time.perf_counter())
+            q = quantize(img, base.palette)
+            t.append(time.perf_counter())
+            q.save(io.BytesIO(), "PNG", compress_level=3)
+            t.append(time.perf_counter())
+            for name, a, b in zip(parts, t, t[1:], strict=False):
+                parts[name].append((b - a) * 1000)
+
+        hand_view = sample_view(game_map, players=4, seed=3, seat=1)
+        render_hand(hand_view, game_map)  # warm: the small map's base
+        hand = timed(render_hand, args.runs, hand_view, game_map)
+        over = sample_view(game_map, players=5, seed=3, over=True)
+        scores = timed(render_scores, max(5, args.runs // 3), over, game_map)
+        w, h = base.image.size
+        print(f"{map_id:8} {w:>5}x{h:<4} {base_ms:6.0f} {statistics.median(board):9.1f} {pct(board, 0.9):6.1f} "
+              f"{len(png) / 1024:7.0f} "
+              + " ".join(f"{statistics.median(v):5.1f}" for v in parts.values())
+              + f" {statistics.median(hand):8.1f} {statistics.median(scores):7.1f}")
+    # the quantization claim of the issue, measured here
+    img = base.image.copy()
+    rgb = timed(img.save, 5, io.BytesIO(), "PNG")
+    pal = timed(png_bytes, 5, img, base.palette)
+    print(f"\nPNG of the last base, {img.size[0]}x{img.size[1]}: default RGB {statistics.median(rgb):.0f} ms, "
+          f"palette (quantize + encode) {statistics.median(pal):.0f} ms")
+
+
+if __name__ == "__main__":
+    main()

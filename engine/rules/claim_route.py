@@ -1,0 +1,52 @@
+"""Claiming a route: check it is open, check the payment, then place it or start a tunnel."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from engine.actions import Action, ClaimRoute
+from engine.cards import count
+from engine.errors import IllegalAction
+from engine.rules.module import RuleModule
+from engine.rules.routes import blocked_reason, complete_claim, find_route, open_route_test
+from engine.rules.tunnels import begin_tunnel
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+@dataclass(frozen=True)
+class ClaimRoutes(RuleModule):
+    """Claim one route per turn with a set of cards; tunnels ask for more after a reveal."""
+
+    name: ClassVar[str] = "claim_route"
+    actions: ClassVar = {"turn": (ClaimRoute,)}
+
+    def legal_actions(self, game: Game, seat: int) -> Iterable[Action]:
+        hand = game.player(seat).hand
+        payment = game.rules.payment
+        is_open = open_route_test(game, seat)
+        out: list[Action] = []
+        for route in payment.candidate_routes(game.map, hand):
+            if is_open(route):
+                for cards in payment.claim_options(game.map, route, hand):
+                    out.append(ClaimRoute(seat, route.id, cards))
+        return out
+
+    def apply(self, game: Game, action: Action) -> None:
+        assert isinstance(action, ClaimRoute)
+        seat = action.player
+        route = find_route(game, action.route)
+        reason = blocked_reason(game, seat, route)
+        if reason:
+            raise IllegalAction(reason, "route_blocked")
+        if count(action.payment) == 0:
+            raise IllegalAction(f"Say which cards pay for {game.map.route_label(route.id)}.", "bad_payment")
+        game.rules.payment.check_claim(game.map, route, game.player(seat).hand, action.payment)
+        game.take_cards(seat, action.payment)
+        if route.tunnel:
+            begin_tunnel(game, seat, route, action.payment)
+        else:
+            complete_claim(game, seat, route, action.payment)

@@ -1,0 +1,48 @@
+"""The shape of a rule module: hooks the core calls, each doing nothing by default."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from engine.actions import Action
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+class RuleModule:
+    """One rule of the game with its settings.
+
+    `actions` maps a pending decision kind ("turn", "second_card", "tunnel", …) to the action
+    types this module handles while the game waits for that decision; `prompts` says, for the
+    decision kinds this module creates, what the player must do ("pay for the tunnel or give
+    it up"), so the core can refuse a wrong action in plain words.
+    """
+
+    name: ClassVar[str] = "module"
+    actions: ClassVar[dict[str, tuple[type[Action], ...]]] = {}
+    prompts: ClassVar[dict[str, str]] = {}
+
+    def setup(self, game: Game) -> None:
+        """Prepare the game (deal, shuffle, place pieces)."""
+
+    def legal_actions(self, game: Game, seat: int) -> Iterable[Action]:
+        """The actions of this module that `seat` may take in the current decision."""
+        return ()
+
+    def apply(self, game: Game, action: Action) -> None:
+        """Carry out one of this module's actions (raise IllegalAction if it is not legal)."""
+        raise NotImplementedError
+
+    def on_turn_start(self, game: Game) -> None:
+        """A turn has just begun."""
+
+    def on_turn_end(self, game: Game) -> None:
+        """The current player's turn is ending."""
+
+    def on_route_claimed(self, game: Game, seat: int, route_id: str) -> None:
+        """`seat` has just claimed a route."""
+
+    def score(self, game: Game, sheets: list[dict[str, Any]]) -> None:
+        """Add this module's lines to the final score sheets (one dict per seat)."""

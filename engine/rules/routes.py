@@ -1,0 +1,120 @@
+"""Who may claim which route, and what happens once a route is claimed.
+
+Shared by the ordinary claim, the tunnel decision and variant actions that build routes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from engine.cards import Cards
+from engine.errors import IllegalAction
+from engine.maps import Route
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+def find_route(game: Game, text: str) -> Route:
+    """The route a player named, by id or by its cities; a clear sentence if there is none."""
+    route = game.map.routes.get(text) or game.map.find_route(text)
+    if route is None:
+        hint = ""
+        parts = [p for p in text.replace("–", "-").split("-") if p.strip()]
+        unknown = [p.strip() for p in parts if game.map.find_city(p.strip()) is None]
+        if unknown:
+            guesses = game.map.suggest_cities(unknown[0])
+            if guesses:
+                hint = f" Did you mean {' or '.join(guesses)}?"
+        raise IllegalAction(f"There is no route called {text!r} on this map.{hint}", "unknown_route")
+    if text not in game.map.routes and route.id in game.state.route_owner:
+        # A name such as "Dallas – Houston" fits identical parallel tracks: take a free one.
+        for track in game.map.parallel_tracks(route.id):
+            same = (track.length, track.color, track.tunnel, track.ferry_locos)
+            if same == (route.length, route.color, route.tunnel, route.ferry_locos) and (
+                track.id not in game.state.route_owner
+            ):
+                return track
+    return route
+
+
+def blocked_reason(game: Game, seat: int, route: Route) -> str | None:
+    """Why `seat` may not claim `route` right now, or None if the route is open to them.
+
+    Parallel tracks: nobody owns two tracks of one connection; below the rule set's player
+    count for doubles, once one track is claimed the others are closed to everyone."""
+    s = game.state
+    owner = s.route_owner.get(route.id)
+    if owner is not None:
+        who = "you" if owner == seat else game.name(owner)
+        return f"{route_name(game, route)} is already claimed by {who}."
+    for track in game.map.parallel_tracks(route.id):
+        track_owner = s.route_owner.get(track.id)
+        if track_owner is None:
+            continue
+        if track_owner == seat:
+            return f"You already own a track of {route_name(game, route)}; a player may own only one."
+        if game.n_players < game.rules.doubles_from_players:
+            return (
+                f"In a {game.n_players}-player game only one track of {route_name(game, route)} may be used, "
+                f"and {game.name(track_owner)} has it."
+            )
+    trains = game.player(seat).trains
+    if trains < route.length:
+        return f"{route_name(game, route)} needs {route.length} trains; you have {trains} left."
+    return None
+
+
+def open_route_test(game: Game, seat: int) -> Callable[[Route], bool]:
+    """A fast test equal to `blocked_reason(game, seat, route) is None`, for listing legal
+    claims (it runs for every decision of every AI game): the parallel-track rules are worked
+    out once for all routes instead of once per route."""
+    s = game.state
+    owner = s.route_owner
+    closed_groups: set[str] = set()
+    doubles_open = game.n_players >= game.rules.doubles_from_players
+    for route_id, who in owner.items():
+        group = game.map.routes[route_id].parallel_group
+        if group is not None and (who == seat or not doubles_open):
+            closed_groups.add(group)
+    trains = game.player(seat).trains
+
+    def is_open(route: Route) -> bool:
+        return route.id not in owner and route.length <= trains and route.parallel_group not in closed_groups
+
+    return is_open
+
+
+def open_routes(game: Game, seat: int) -> list[Route]:
+    """The routes `seat` could claim if they had the cards."""
+    is_open = open_route_test(game, seat)
+    return [r for r in game.map.routes.values() if is_open(r)]
+
+
+def route_name(game: Game, route: Route) -> str:
+    return f"{game.map.city_label(route.a)} – {game.map.city_label(route.b)}"
+
+
+def complete_claim(game: Game, seat: int, route: Route, payment: Cards, points: int | None = None) -> None:
+    """Place the trains, score the route and tell everyone; then the turn ends, unless a rule
+    module opened a decision of its own after the claim (it ends the turn once resolved).
+
+    `payment` has already left the hand; it goes to the discard pile. `points` defaults to the
+    map's table (a Controller build passes 0)."""
+    s = game.state
+    player = game.player(seat)
+    if points is None:
+        points = game.map.points_for(route.length)
+    game.discard_cards(payment)
+    player.trains -= route.length
+    player.routes.append(route.id)
+    player.route_points += points
+    s.route_owner[route.id] = seat
+    s.route_scored[route.id] = points
+    game.emit("route_claimed", player=seat, route=route.id, payment=dict(payment), points=points)
+    decision = game.state.pending
+    for module in game.rules.modules:
+        module.on_route_claimed(game, seat, route.id)
+    if game.state.pending is decision:
+        game.end_turn()

@@ -1,0 +1,131 @@
+"""Stations (Europe): build one in a city to borrow one opponent route there for tickets."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from engine.actions import Action, BuildStation
+from engine.cards import COLOURS, GRAY, LOCO, Cards, card_word, colour_and_locos, count, describe, has_cards
+from engine.errors import IllegalAction
+from engine.rules.module import RuleModule
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+ANY_COLOUR = "any"
+ROUTE_COLOUR = "route_colour"  # USSR: the colour of a route into the city (any, if one is grey)
+
+
+@dataclass(frozen=True)
+class Stations(RuleModule):
+    """Build a station: the n-th costs `costs[n-1]` cards of one colour (locomotives may stand
+    in); one station per city; each unbuilt station scores `unused_points` at the end.
+    Which route each station lends is chosen at scoring, to the owner's best (tickets module).
+    """
+
+    name: ClassVar[str] = "stations"
+    actions: ClassVar = {"turn": (BuildStation,)}
+
+    costs: tuple[int, ...] = (1, 2, 3)
+    colour_rule: str = ANY_COLOUR
+    unused_points: int = 4
+
+    def allowed_colours(self, game: Game, city: str) -> tuple[str, ...]:
+        if self.colour_rule == ANY_COLOUR:
+            return COLOURS
+        colours = {r.color for r in game.map.routes_at(city)}
+        if GRAY in colours:
+            return COLOURS
+        return tuple(c for c in COLOURS if c in colours)
+
+    def cost(self, game: Game, seat: int) -> int:
+        built = len(self.costs) - game.player(seat).stations
+        return self.costs[min(built, len(self.costs) - 1)]
+
+    def payment_options(self, game: Game, seat: int, city: str) -> list[Cards]:
+        return self._options(game, seat, self.allowed_colours(game, city))
+
+    def _options(self, game: Game, seat: int, colours: tuple[str, ...]) -> list[Cards]:
+        hand = game.player(seat).hand
+        n = self.cost(game, seat)
+        locos = hand.get(LOCO, 0)
+        out = []
+        for colour in colours:
+            have = hand.get(colour, 0)
+            for n_colour in range(1, min(have, n) + 1):
+                if n - n_colour <= locos:
+                    out.append(colour_and_locos(colour, n_colour, n - n_colour))
+        if locos >= n:
+            out.append(((LOCO, n),))
+        return out
+
+    def legal_actions(self, game: Game, seat: int) -> Iterable[Action]:
+        if game.player(seat).stations <= 0:
+            return []
+        out: list[Action] = []
+        taken = game.state.stations
+        # Cities that allow the same colours share one list of payments.
+        by_colours: dict[tuple[str, ...], list[Cards]] = {}
+        for city in game.map.cities.values():
+            if city.id in taken or city.is_country:
+                continue
+            colours = self.allowed_colours(game, city.id)
+            if colours not in by_colours:
+                by_colours[colours] = self._options(game, seat, colours)
+            for payment in by_colours[colours]:
+                out.append(BuildStation(seat, city.id, payment))
+        return out
+
+    def apply(self, game: Game, action: Action) -> None:
+        assert isinstance(action, BuildStation)
+        seat = action.player
+        player = game.player(seat)
+        city = game.map.cities.get(action.city) or game.map.find_city(action.city)
+        if city is None or city.is_country:
+            guesses = game.map.suggest_cities(action.city)
+            hint = f" Did you mean {' or '.join(guesses)}?" if guesses else ""
+            raise IllegalAction(f"There is no city called {action.city!r} on this map.{hint}", "unknown_city")
+        label = game.map.city_label(city.id)
+        if player.stations <= 0:
+            raise IllegalAction("You have built all your stations.", "no_stations")
+        owner = game.state.stations.get(city.id)
+        if owner is not None:
+            raise IllegalAction(f"{label} already has {game.name(owner)}'s station.", "station_taken")
+        n = self.cost(game, seat)
+        payment = action.payment
+        colours = [c for c, _ in payment if c != LOCO]
+        allowed = self.allowed_colours(game, city.id)
+        if count(payment) != n or len(colours) > 1 or any(c not in COLOURS for c in colours):
+            raise IllegalAction(
+                f"This station costs {n} {'card' if n == 1 else 'cards'} of one colour "
+                f"(locomotives may stand in); you offered {describe(payment)}.",
+                "bad_payment",
+            )
+        if colours and colours[0] not in allowed:
+            raise IllegalAction(
+                f"A station in {label} must be paid in the colour of a route into it: "
+                f"{', '.join(allowed)} (or locomotives).",
+                "bad_payment",
+            )
+        if not has_cards(player.hand, payment):
+            colour = colours[0] if colours else LOCO
+            raise IllegalAction(
+                f"You do not hold {describe(payment)}; you have {player.hand.get(colour, 0)} "
+                f"{card_word(colour, 2)} and {player.hand.get(LOCO, 0)} {card_word(LOCO, 2)}.",
+                "not_enough_cards",
+            )
+        game.take_cards(seat, payment)
+        game.discard_cards(payment)
+        player.stations -= 1
+        game.state.stations[city.id] = seat
+        game.emit("station_built", player=seat, city=city.id, payment=dict(payment))
+        game.end_turn()
+
+    def score(self, game: Game, sheets: list[dict[str, Any]]) -> None:
+        for sheet in sheets:
+            left = game.player(sheet["seat"]).stations
+            sheet["stations_left"] = left
+            sheet["stations"] = left * self.unused_points
+            sheet["total"] += sheet["stations"]

@@ -1,0 +1,68 @@
+"""A rule set: the settings of one variant and the rule modules that make it up."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from engine.actions import Action
+
+if TYPE_CHECKING:
+    from engine.rules.module import RuleModule
+    from engine.rules.payment import PaymentRule
+    from engine.rules.tie_breaks import TieBreak
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Everything that makes one variant what it is.
+
+    `modules` run in order for every hook (setup, turn start and end, claims, scoring);
+    `payment` decides which cards may pay for a route or a tunnel; `tie_breaks` settle equal
+    totals, in order, and players still tied share the win.
+    """
+
+    name: str
+    map_id: str
+    min_players: int
+    max_players: int
+    trains: int
+    stations: int
+    doubles_from_players: int
+    modules: tuple[RuleModule, ...]
+    payment: PaymentRule
+    tie_breaks: tuple[TieBreak, ...]
+    options: dict[str, Any] = field(default_factory=dict)
+    _handlers: dict[tuple[str, type[Action]], RuleModule] = field(default_factory=dict, repr=False)
+    _by_kind: dict[str, tuple[RuleModule, ...]] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        for module in self.modules:
+            for kind, types in module.actions.items():
+                for action_type in types:
+                    key = (kind, action_type)
+                    if key in self._handlers:
+                        raise ValueError(f"{action_type.TYPE} in {kind!r} handled twice")
+                    self._handlers[key] = module
+        kinds = {kind for module in self.modules for kind in module.actions}
+        for kind in kinds:
+            self._by_kind[kind] = tuple(m for m in self.modules if kind in m.actions)
+
+    def handler(self, kind: str, action: Action) -> RuleModule | None:
+        """The module that handles `action` while the game waits for a `kind` decision."""
+        return self._handlers.get((kind, type(action)))
+
+    def modules_for(self, kind: str) -> tuple[RuleModule, ...]:
+        return self._by_kind.get(kind, ())
+
+    def prompt(self, kind: str) -> str:
+        for module in self.modules:
+            if kind in module.prompts:
+                return module.prompts[kind]
+        return "take your turn"
+
+    def module(self, name: str) -> RuleModule | None:
+        for module in self.modules:
+            if module.name == name:
+                return module
+        return None

@@ -1,0 +1,1 @@
+"""One module per rule set; each has `build(players, options) -> RuleSet`."""

@@ -1,0 +1,41 @@
+"""Final scoring: route points, then each rule module's lines, then the winner."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+def final_scores(game: Game) -> dict[str, Any]:
+    """The final score sheets (one per seat), the winners and the tie-break that decided.
+
+    Route points are recounted from the routes each player holds at the end, so a route that
+    changed hands during the game scores for its final owner only."""
+    s = game.state
+    sheets: list[dict[str, Any]] = []
+    for p in s.players:
+        routes = sum(s.route_scored.get(r, 0) for r in p.routes)
+        sheets.append({"seat": p.seat, "name": game.name(p.seat), "routes": routes, "bonuses": {}, "total": routes})
+    for module in game.rules.modules:
+        module.score(game, sheets)
+    best = max(sheet["total"] for sheet in sheets)
+    contenders = [sheet for sheet in sheets if sheet["total"] == best]
+    decided_by: list[str] = []
+    for tie_break in game.rules.tie_breaks:
+        if len(contenders) < 2:
+            break
+        keys = [tie_break.key(game, sheet) for sheet in contenders]
+        top = max(keys)
+        narrowed = [sheet for sheet, key in zip(contenders, keys, strict=True) if key == top]
+        if len(narrowed) < len(contenders):
+            decided_by.append(tie_break.label)
+        contenders = narrowed
+    ranking = sorted(range(len(sheets)), key=lambda i: (-sheets[i]["total"], i))
+    return {
+        "sheets": sheets,
+        "winners": [sheet["seat"] for sheet in contenders],
+        "tie_break": decided_by,
+        "ranking": ranking,
+    }

@@ -1,0 +1,144 @@
+"""The static base of each board, drawn once per process and reused for every picture.
+
+A base holds the layout, the route geometry, the placed labels, the RGB picture of the empty
+board, the palette every picture of that board is quantized to, and masks for train cars
+(built on first use). Bases are keyed by map, width and options, kept in a small LRU, and
+built under a lock so that two render threads never build the same base twice.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from PIL import Image
+
+from engine.maps import GameMap
+from render import palette as P
+from render.basemap import draw_base
+from render.geometry import BoardGeometry, BoardLayout, board_geometry, board_layout
+from render.layout import Label, place_labels
+from render.sprites import RouteSprite, route_sprite
+
+MAX_BASES = 16  # a base of a 1600-pixel board is ~5 MB of RGB; this bounds the cache to ~80 MB
+
+
+@dataclass
+class BoardBase:
+    """Everything about one board picture that does not depend on a game."""
+
+    game_map: GameMap
+    layout: BoardLayout
+    geom: BoardGeometry
+    labels: list[Label]
+    image: Image.Image
+    palette: Image.Image
+    colorblind: bool
+    build_ms: float = 0.0
+    sprites: dict[str, RouteSprite] = field(default_factory=dict)
+    extra: dict[str, object] = field(default_factory=dict)  # other cached masks (stations, figures)
+
+    def sprite(self, route_id: str) -> RouteSprite:
+        """Train-car masks for a route (built on first use; a race only builds it twice)."""
+        sp = self.sprites.get(route_id)
+        if sp is None:
+            sp = route_sprite(self.geom.routes[route_id], self.layout.dims.k)
+            self.sprites[route_id] = sp
+        return sp
+
+    def passenger_slots(self) -> dict[str, Label]:
+        """Where each city's passenger figures go (Germany), by city id."""
+        return {lab.owner: lab for lab in self.labels if lab.kind == "passengers"}
+
+
+_CACHE: OrderedDict[tuple, BoardBase] = OrderedDict()
+_LOCK = threading.Lock()
+
+
+def get_base(
+    game_map: GameMap,
+    width: int,
+    colorblind: bool = False,
+    labels: bool = True,
+    legend: bool = True,
+    label_scale: float = 1.0,
+    draw_labels: bool = True,
+) -> BoardBase:
+    """The cached base for a board picture `width` pixels wide (built on first request).
+
+    `labels` places the city labels; `draw_labels=False` places them without drawing them
+    (the hand picture's small map names only the cities of the player's tickets)."""
+    key = (game_map.id, id(game_map), int(width), bool(colorblind), bool(labels), bool(legend), float(label_scale),
+           bool(draw_labels))
+    with _LOCK:
+        base = _CACHE.get(key)
+        if base is not None:
+            _CACHE.move_to_end(key)
+            return base
+        base = build_base(game_map, width, colorblind, labels, legend, label_scale, draw_labels)
+        _CACHE[key] = base
+        while len(_CACHE) > MAX_BASES:
+            _CACHE.popitem(last=False)
+        return base
+
+
+def clear_cache() -> None:
+    """Forget every base (tests, or after a map file changed)."""
+    with _LOCK:
+        _CACHE.clear()
+
+
+def build_base(
+    game_map: GameMap,
+    width: int,
+    colorblind: bool = False,
+    labels: bool = True,
+    legend: bool = True,
+    label_scale: float = 1.0,
+    draw_labels: bool = True,
+) -> BoardBase:
+    """Draw a base from scratch (uncached)."""
+    started = time.perf_counter()
+    layout = board_layout(game_map, width, legend=legend, label_scale=label_scale)
+    geom = board_geometry(game_map, layout)
+    placed = place_labels(game_map, geom, with_labels=labels)
+    image = draw_base(game_map, geom, placed if draw_labels else [], colorblind=colorblind, key=legend)
+    pal = build_palette(image)
+    return BoardBase(game_map, layout, geom, placed, image, pal, colorblind,
+                     build_ms=(time.perf_counter() - started) * 1000)
+
+
+def overlay_colours() -> list[P.RGB]:
+    """Colours drawn on top of a base, which the palette must hold exactly: player colours,
+    highlight, ink and a few blends for anti-aliased edges and text."""
+    out: list[P.RGB] = []
+
+    def mix(a: P.RGB, b: P.RGB, t: float) -> P.RGB:
+        return tuple(round(x + (y - x) * t) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+
+    for st in P.PLAYER_STYLES:
+        out += [st.fill, st.dark, st.light, mix(st.fill, st.dark, 0.5), mix(st.fill, (255, 255, 255), 0.5)]
+    out += [P.HIGHLIGHT, P.HIGHLIGHT_EDGE, mix(P.HIGHLIGHT, P.LAND, 0.5), mix(P.HIGHLIGHT, P.SEA, 0.5)]
+    out += [P.GOOD, P.BAD, (255, 255, 255), P.INK, P.INK_SOFT, P.PANEL, P.PANEL_EDGE]
+    for t in (0.15, 0.3, 0.45, 0.6, 0.75, 0.9):  # text on the legend panel
+        out.append(mix(P.INK, P.PANEL, t))
+    for c in ("red", "black", "yellow", "blue", "green", "white"):  # passengers
+        out.append(P.ROUTE_RGB[c])
+    return out
+
+
+def build_palette(image: Image.Image) -> Image.Image:
+    """A "P" image whose 256-colour palette is the base's own colours (median cut) plus the
+    overlay colours, so a finished picture is quantized by a cheap nearest-colour lookup."""
+    extra = overlay_colours()
+    n_base = 256 - len(extra)
+    q = image.quantize(colors=n_base, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    base_pal = q.getpalette()[: n_base * 3]  # type: ignore[index]
+    flat: list[int] = list(base_pal) + [0] * (n_base * 3 - len(base_pal))
+    for c in extra:
+        flat += list(c)
+    pal = Image.new("P", (1, 1))
+    pal.putpalette(flat[:768])
+    return pal

@@ -1,0 +1,204 @@
+"""Made-up game views for any map: golden tests, benchmarks and previews.
+
+A sample view has the shape of ``engine.game.view`` and is built from map data alone with a
+small deterministic generator, so it does not change when the AI or the rules change and it
+exists for maps whose rule set is not playable yet (Nordic, Germany, later USSR and Alsace).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.maps import GameMap, load_map
+
+
+class _Lcg:
+    """A tiny fixed generator (so samples never change with Python's `random`)."""
+
+    def __init__(self, seed: int) -> None:
+        self.x = (seed * 2654435761 + 12345) & 0xFFFFFFFF
+
+    def next(self) -> int:
+        self.x = (self.x * 1664525 + 1013904223) & 0xFFFFFFFF
+        return self.x >> 8
+
+    def below(self, n: int) -> int:
+        return self.next() % n
+
+    def shuffle(self, items: list) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+NAMES = ("Ada", "Bruno", "Chiara", "Dmitri", "Elif")
+
+
+def sample_view(
+    map_id: str | GameMap,
+    players: int = 4,
+    seed: int = 1,
+    claimed_share: float = 0.4,
+    seat: int | None = None,
+    stations: bool | None = None,
+    over: bool = False,
+) -> dict[str, Any]:
+    """A mid-game view of `map_id`: about `claimed_share` of the routes claimed, a station or
+    two where `stations` (default: maps with tunnels or ferries, i.e. Europe-like), passengers
+    where the map has them. `seat` makes it that player's private view (hand and tickets)."""
+    game_map = map_id if isinstance(map_id, GameMap) else load_map(map_id)
+    rng = _Lcg(seed)
+    routes = sorted(game_map.routes.values(), key=lambda r: r.index)
+    order = list(range(len(routes)))
+    rng.shuffle(order)
+    trains = [45] * players
+    owned: list[list[str]] = [[] for _ in range(players)]
+    groups_taken: dict[str, set[int]] = {}
+    owner: dict[str, int] = {}
+    target = int(len(routes) * claimed_share)
+    points = [0] * players
+    turn_seat = 0
+    for idx in order:
+        if len(owner) >= target:
+            break
+        r = routes[idx]
+        p = turn_seat % players
+        taken = groups_taken.setdefault(r.parallel_group or r.id, set())
+        if p in taken or trains[p] < r.length or (players < 4 and taken):
+            continue
+        taken.add(p)
+        owner[r.id] = p
+        owned[p].append(r.id)
+        trains[p] -= r.length
+        points[p] += game_map.points_for(r.length)
+        turn_seat += 1
+    if stations is None:
+        stations = any(r.tunnel or r.is_ferry for r in routes)
+    station_owner: dict[str, int] = {}
+    left = [3 if stations else 0] * players
+    if stations:
+        cities = sorted(game_map.cities)
+        for p in range(min(players, 3)):
+            city = cities[rng.below(len(cities))]
+            if city not in station_owner:
+                station_owner[city] = p
+                left[p] -= 1
+    extra: dict[str, Any] = {}
+    public: list[dict[str, Any]] = [{} for _ in range(players)]
+    waiting = game_map.extras.get("passengers")
+    if waiting:
+        bag = [c for c, n in sorted(game_map.extras["passenger_colors"].items()) for _ in range(int(n))]
+        rng.shuffle(bag)
+        on_board: dict[str, list[str]] = {}
+        for city in sorted(waiting):
+            on_board[city] = [bag.pop() for _ in range(int(waiting[city]))]
+        # every claim collected one passenger from each end, where there was one
+        for rid, p in owner.items():
+            r = game_map.routes[rid]
+            for end in (r.a, r.b):
+                if on_board.get(end):
+                    colour = on_board[end].pop(0)
+                    got = public[p].setdefault("passengers", {})
+                    got[colour] = got.get(colour, 0) + 1
+        extra["passengers"] = on_board
+    hand_sizes = [4 + rng.below(8) for _ in range(players)]
+    ticket_ids = sorted(game_map.tickets)
+    tickets: list[list[str]] = []
+    for p in range(players):
+        mine: list[str] = []
+        # one ticket the player has finished, if their routes join any ticket's cities
+        from engine.graph import connected
+
+        edges = [(rid, game_map.routes[rid].a, game_map.routes[rid].b, game_map.routes[rid].length) for rid in owned[p]]
+        dead = frozenset(c.id for c in game_map.cities.values() if c.is_country)
+        done = [t for t in ticket_ids if connected(edges, game_map.tickets[t].a, game_map.tickets[t].b, dead)]
+        if done:
+            mine.append(done[rng.below(len(done))])
+        while len(mine) < min(3 + (p % 2), len(ticket_ids)):
+            t = ticket_ids[rng.below(len(ticket_ids))]
+            if t not in mine:
+                mine.append(t)
+        tickets.append(mine)
+    colours = ("red", "orange", "yellow", "green", "blue", "pink", "white", "black", "loco")
+    players_out = []
+    for p in range(players):
+        hand: Any = hand_sizes[p]
+        tix: Any = len(tickets[p])
+        if seat == p:
+            hand = {}
+            for _ in range(hand_sizes[p]):
+                c = colours[rng.below(len(colours))]
+                hand[c] = hand.get(c, 0) + 1
+            tix = list(tickets[p])
+        players_out.append({
+            "seat": p, "trains": trains[p], "stations": left[p], "hand": hand, "tickets": tix,
+            "routes": owned[p], "route_points": points[p], "public": public[p],
+        })
+    view: dict[str, Any] = {
+        "rules_version": 1,
+        "variant": game_map.id,
+        "options": {},
+        "map_id": game_map.id,
+        "players": players_out,
+        "deck": 40,
+        "discard": 12,
+        "display": ["red", "loco", "blue", "white", "green"],
+        "ticket_decks": {d: 10 for d in game_map.deck_names()},
+        "route_owner": owner,
+        "route_scored": {rid: game_map.points_for(game_map.routes[rid].length) for rid in owner},
+        "stations": station_owner,
+        "current": turn_seat % players,
+        "turn": len(owner) + 12,
+        "status": "playing",
+        "pending": {"kind": "turn"},
+        "final_turns_left": None,
+        "passes_in_a_row": 0,
+        "result": None,
+        "extra": extra,
+        "names": list(NAMES[:players]),
+        "first_player": 0,
+        "you": seat,
+        "rules": {"doubles_from_players": 4},
+    }
+    if over:
+        view["status"] = "over"
+        view["result"] = sample_result(view, game_map, tickets)
+    return view
+
+
+def sample_result(view: dict[str, Any], game_map: GameMap, tickets: list[list[str]]) -> dict[str, Any]:
+    """A final result in the engine's shape, for the sample view."""
+    from engine.graph import connected
+
+    dead = frozenset(c.id for c in game_map.cities.values() if c.is_country)
+    sheets = []
+    for p in view["players"]:
+        seat = p["seat"]
+        edges = [(rid, game_map.routes[rid].a, game_map.routes[rid].b, game_map.routes[rid].length)
+                 for rid in p["routes"]]
+        rows = []
+        for t in tickets[seat]:
+            tk = game_map.tickets[t]
+            rows.append({"id": t, "a": tk.a, "b": tk.b, "points": tk.points,
+                         "completed": connected(edges, tk.a, tk.b, dead)})
+        won = sum(r["points"] for r in rows if r["completed"])
+        lost = -sum(r["points"] for r in rows if not r["completed"])
+        sheet = {"seat": seat, "name": NAMES[seat], "routes": p["route_points"], "tickets": rows,
+                 "tickets_won": won, "tickets_lost": lost, "tickets_completed": sum(r["completed"] for r in rows),
+                 "bonuses": {}, "total": p["route_points"] + won + lost}
+        if view["stations"] or p["stations"]:
+            sheet["stations"] = 4 * p["stations"]
+            sheet["stations_left"] = p["stations"]
+            sheet["stations_used"] = 3 - p["stations"]
+            sheet["total"] += sheet["stations"]
+        sheets.append(sheet)
+    best = max(s["routes"] for s in sheets)
+    for s in sheets:
+        if s["routes"] == best:
+            s["bonuses"]["Longest Path"] = 10
+            s["total"] += 10
+    top = max(s["total"] for s in sheets)
+    winners = [s["seat"] for s in sheets if s["total"] == top]
+    tie_break = ["Most completed tickets"] if len(winners) > 1 else []
+    return {"sheets": sheets, "winners": winners[:1], "tie_break": tie_break,
+            "ranking": sorted(range(len(sheets)), key=lambda i: (-sheets[i]["total"], i))}

@@ -1,0 +1,73 @@
+"""Fonts and text drawing.
+
+The fonts ship with the renderer (render/fonts: DejaVu Sans, subset to Latin + a few
+symbols, Bitstream Vera licence), so labels look the same on every machine, CI included, and
+accented names (Köln, Tromsø, Åre) draw correctly: Pillow's built-in scalable font
+(``ImageFont.load_default(size=…)``) has ASCII glyphs only. It is still the fallback if a font
+file is missing.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from PIL import ImageDraw, ImageFont
+
+from render.palette import RGB
+
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
+FONT_FILES = {
+    "regular": "DejaVuSans.ttf",
+    "bold": "DejaVuSans-Bold.ttf",
+    "condensed": "DejaVuSansCondensed-Bold.ttf",
+}
+
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+
+@functools.lru_cache(maxsize=128)
+def font(size: int, weight: str = "regular") -> Font:
+    """A font of `size` pixels: "regular", "bold" or "condensed" (bold condensed, for labels)."""
+    size = max(6, int(round(size)))
+    try:
+        return ImageFont.truetype(str(FONT_DIR / FONT_FILES[weight]), size)
+    except OSError:  # font files missing: Pillow's own font (ASCII only)
+        return ImageFont.load_default(size=size)
+
+
+def text_box(fnt: Font, text: str) -> tuple[int, int, int, int]:
+    """Bounding box of `text` drawn at (0, 0) with the "la" anchor (left, ascender)."""
+    return tuple(int(v) for v in fnt.getbbox(text, anchor="la"))  # type: ignore[return-value]
+
+
+def text_size(fnt: Font, text: str) -> tuple[int, int]:
+    """Advance width and the font's line height (ascent + descent), for stable rows."""
+    ascent, descent = fnt.getmetrics()
+    return int(round(fnt.getlength(text))), ascent + descent
+
+
+def draw_text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    fnt: Font,
+    fill: RGB,
+    halo: RGB | None = None,
+    halo_width: int = 2,
+    anchor: str = "la",
+) -> None:
+    """Text with an optional halo (a stroke in the background colour) for legibility on a map."""
+    if halo is not None:
+        draw.text(xy, text, font=fnt, fill=fill, anchor=anchor, stroke_width=halo_width, stroke_fill=halo)
+    else:
+        draw.text(xy, text, font=fnt, fill=fill, anchor=anchor)
+
+
+def fit_text(text: str, fnt: Font, max_width: float) -> str:
+    """`text` shortened with an ellipsis so that it fits `max_width` pixels."""
+    if fnt.getlength(text) <= max_width:
+        return text
+    while text and fnt.getlength(text + "…") > max_width:
+        text = text[:-1]
+    return text + "…"

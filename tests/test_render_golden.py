@@ -1,0 +1,84 @@
+"""Golden-image tests: each picture is compared with a stored PNG, within a pixel tolerance.
+
+A failure writes the new picture next to the golden one as ``<name>.new.png`` (and a diff
+as ``<name>.diff.png``) for inspection. Regenerate after an intended change with
+
+    RENDER_GOLDEN_UPDATE=1 .venv/bin/python -m pytest tests/test_render_golden.py
+
+and look at every changed picture before committing it (docs/rendering.md).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops, ImageStat
+
+from engine.maps import available_maps
+from render.board import render_board
+from render.hand import render_hand
+from render.samples import sample_view
+from render.scores import render_scores
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+UPDATE = os.environ.get("RENDER_GOLDEN_UPDATE") == "1"
+
+# Tolerance: FreeType or zlib versions may move a few anti-aliased pixels, never the picture.
+MAX_MEAN_DIFF = 1.5  # mean absolute difference per channel, 0..255
+MAX_CHANGED_SHARE = 0.01  # share of pixels whose difference (as grey level) exceeds CHANGED_LEVEL
+CHANGED_LEVEL = 24
+
+
+def compare(name: str, png: bytes) -> None:
+    path = GOLDEN / f"{name}.png"
+    new = Image.open(io.BytesIO(png)).convert("RGB")
+    if UPDATE or not path.exists():
+        if not UPDATE:
+            pytest.fail(f"no golden image {path.name}; run with RENDER_GOLDEN_UPDATE=1 to create it")
+        path.write_bytes(png)
+        return
+    old = Image.open(path).convert("RGB")
+    failure = None
+    if old.size != new.size:
+        failure = f"size {new.size} != golden {old.size}"
+    else:
+        diff = ImageChops.difference(old, new)
+        mean = sum(ImageStat.Stat(diff).mean) / 3
+        changed = diff.convert("L").point(lambda v: 255 if v > CHANGED_LEVEL else 0)
+        share = ImageStat.Stat(changed).mean[0] / 255
+        if mean > MAX_MEAN_DIFF or share > MAX_CHANGED_SHARE:
+            failure = f"mean difference {mean:.2f} (max {MAX_MEAN_DIFF}), changed pixels {share:.2%} " \
+                      f"(max {MAX_CHANGED_SHARE:.0%})"
+            diff.point(lambda v: min(255, v * 4)).save(GOLDEN / f"{name}.diff.png")
+    if failure:
+        (GOLDEN / f"{name}.new.png").write_bytes(png)
+        pytest.fail(f"{name}: {failure}; see tests/golden/{name}.new.png")
+
+
+SHIPPED = [m for m in ("usa", "europe", "nordic", "germany") if m in available_maps()]
+
+
+@pytest.mark.parametrize("map_id", SHIPPED)
+def test_mid_game_board(map_id: str) -> None:
+    view = sample_view(map_id, players=4, seed=3)
+    last = sorted(view["route_owner"])[0]
+    compare(f"board_{map_id}", render_board(view, highlight_routes=[last]).png)
+
+
+def test_colour_blind_board() -> None:
+    view = sample_view("europe", players=5, seed=7)
+    city = sorted(view["stations"])[0] if view["stations"] else None
+    compare("board_europe_colorblind", render_board(view, colorblind=True, width=1200,
+                                                    highlight_cities=[city] if city else []).png)
+
+
+@pytest.mark.parametrize("map_id", ["europe", "germany"])
+def test_hand(map_id: str) -> None:
+    compare(f"hand_{map_id}", render_hand(sample_view(map_id, players=3, seed=4, seat=1)).png)
+
+
+def test_final_scores() -> None:
+    compare("scores_europe", render_scores(sample_view("europe", players=4, seed=2, over=True)).png)
