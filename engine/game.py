@@ -19,7 +19,9 @@ from engine.errors import IllegalAction
 from engine.events import HIDDEN, PRIVATE, PUBLIC, Event
 from engine.maps import GameMap, load_map
 from engine.rng import Rng, seed_state
+from engine.scoring import final_scores
 from engine.state import RULES_VERSION, GameState, PlayerState, copy_data
+from engine.variants import build_ruleset, ruleset_for
 
 if TYPE_CHECKING:
     from engine.ruleset import RuleSet
@@ -151,8 +153,6 @@ class Game:
         self.start_turn((s.current + 1) % self.n_players)
 
     def finish_game(self) -> None:
-        from engine.scoring import final_scores
-
         s = self.state
         s.status = "over"
         s.pending = {}
@@ -176,8 +176,6 @@ def new_game(
     names: Sequence[str] | None = None,
 ) -> tuple[GameState, list[Event]]:
     """Deal a new game. The first player is drawn with the game's generator unless given."""
-    from engine.variants import build_ruleset
-
     opts = dict(options or {})
     rules = build_ruleset(variant, players, opts)
     game_map = load_map(rules.map_id)
@@ -214,9 +212,11 @@ def new_game(
 
 def load_game(state: GameState) -> Game:
     """A working Game around a state (read-only use: it is not cloned)."""
-    from engine.variants import ruleset_for
+    return Game(state, _ruleset(state), load_map(state.map_id))
 
-    return Game(state, ruleset_for(state), load_map(state.map_id))
+
+def _ruleset(state: GameState) -> RuleSet:
+    return ruleset_for(state)
 
 
 def actors(state: GameState) -> list[int]:
@@ -351,7 +351,7 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
         "names": list(state.names),
         "first_player": state.first_player,
         "you": seat,
-        "rules": {"doubles_from_players": load_game(state).rules.doubles_from_players},
+        "rules": {"doubles_from_players": _ruleset(state).doubles_from_players},
     }
 
 

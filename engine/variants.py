@@ -65,7 +65,7 @@ def _cached_ruleset(variant: str, players: int, options_json: str) -> RuleSet:
 def ruleset_for(state: GameState) -> RuleSet:
     """The rule set a saved game was started with."""
     try:
-        key = (state.variant, len(state.players), tuple(sorted(state.options.items())))
+        key = (state.variant, len(state.players), tuple(state.options.items()))
         return _BY_KEY[key]
     except KeyError:
         rules = build_ruleset(state.variant, len(state.players), state.options)

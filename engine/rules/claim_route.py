@@ -28,12 +28,8 @@ class ClaimRoutes(RuleModule):
         hand = game.player(seat).hand
         payment = game.rules.payment
         is_open = open_route_test(game, seat)
-        out: list[Action] = []
-        for route in payment.candidate_routes(game.map, hand):
-            if is_open(route):
-                for cards in payment.claim_options(game.map, route, hand):
-                    out.append(ClaimRoute(seat, route.id, cards))
-        return out
+        routes = [r for r in payment.candidate_routes(game.map, hand) if is_open(r)]
+        return [ClaimRoute(seat, route.id, cards) for route, cards in payment.all_claim_options(game.map, routes, hand)]
 
     def apply(self, game: Game, action: Action) -> None:
         assert isinstance(action, ClaimRoute)

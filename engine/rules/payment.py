@@ -6,7 +6,7 @@ so the two can never drift apart: `check_claim` accepts exactly what `claim_opti
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -72,6 +72,29 @@ class PaymentRule:
         if locos >= route.length:
             out.append(((LOCO, route.length),))
         return out
+
+    def all_claim_options(
+        self, game_map: GameMap, routes: Iterable[Route], hand: Mapping[str, int]
+    ) -> Iterator[tuple[Route, Cards]]:
+        """`claim_options` for many routes at once (the hand is read once: listing legal
+        claims runs for every decision of every AI game)."""
+        locos = hand.get(LOCO, 0)
+        held = [(c, hand[c]) for c in COLOURS if hand.get(c)]
+        for route in routes:
+            if locos < route.ferry_locos:
+                continue
+            length = route.length
+            if route.color == GRAY:
+                for colour, have in held:
+                    for cards in _colour_payments(colour, have, locos, length, route.ferry_locos):
+                        yield route, cards
+            else:
+                have = hand.get(route.color, 0)
+                if have:
+                    for cards in _colour_payments(route.color, have, locos, length, route.ferry_locos):
+                        yield route, cards
+            if locos >= length:
+                yield route, ((LOCO, length),)
 
     def check_claim(self, game_map: GameMap, route: Route, hand: Mapping[str, int], payment: Cards) -> None:
         """Raise IllegalAction, in one plain sentence, unless `payment` pays for `route`."""

@@ -66,6 +66,18 @@ def blocked_reason(game: Game, seat: int, route: Route) -> str | None:
     return None
 
 
+_GROUPED: dict[str, tuple[tuple[str, str], ...]] = {}
+
+
+def _grouped_routes(game: Game) -> tuple[tuple[str, str], ...]:
+    """(route id, parallel group) of every route that has parallel tracks, once per map."""
+    grouped = _GROUPED.get(game.map.id)
+    if grouped is None:
+        grouped = tuple((r.id, r.parallel_group) for r in game.map.routes.values() if r.parallel_group)
+        _GROUPED[game.map.id] = grouped
+    return grouped
+
+
 def open_route_test(game: Game, seat: int) -> Callable[[Route], bool]:
     """A fast test equal to `blocked_reason(game, seat, route) is None`, for listing legal
     claims (it runs for every decision of every AI game): the parallel-track rules are worked
@@ -74,9 +86,9 @@ def open_route_test(game: Game, seat: int) -> Callable[[Route], bool]:
     owner = s.route_owner
     closed_groups: set[str] = set()
     doubles_open = game.n_players >= game.rules.doubles_from_players
-    for route_id, who in owner.items():
-        group = game.map.routes[route_id].parallel_group
-        if group is not None and (who == seat or not doubles_open):
+    for route_id, group in _grouped_routes(game):
+        who = owner.get(route_id)
+        if who is not None and (who == seat or not doubles_open):
             closed_groups.add(group)
     trains = game.player(seat).trains
 

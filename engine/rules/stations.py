@@ -18,6 +18,17 @@ ANY_COLOUR = "any"
 ROUTE_COLOUR = "route_colour"  # USSR: the colour of a route into the city (any, if one is grey)
 
 
+_CITIES: dict[str, tuple[str, ...]] = {}
+
+
+def _station_cities(game: Game) -> tuple[str, ...]:
+    """The cities of the map where a station may stand (not country spaces), once per map."""
+    cities = _CITIES.get(game.map.id)
+    if cities is None:
+        cities = _CITIES[game.map.id] = tuple(c.id for c in game.map.cities.values() if not c.is_country)
+    return cities
+
+
 @dataclass(frozen=True)
 class Stations(RuleModule):
     """Build a station: the n-th costs `costs[n-1]` cards of one colour (locomotives may stand
@@ -66,16 +77,17 @@ class Stations(RuleModule):
             return []
         out: list[Action] = []
         taken = game.state.stations
-        # Cities that allow the same colours share one list of payments.
+        # Cities that allow the same colours share one list of payments (with the "any colour"
+        # rule, that is every city: this runs for every decision of every AI game).
         by_colours: dict[tuple[str, ...], list[Cards]] = {}
-        for city in game.map.cities.values():
-            if city.id in taken or city.is_country:
+        for city in _station_cities(game):
+            if city in taken:
                 continue
-            colours = self.allowed_colours(game, city.id)
-            if colours not in by_colours:
-                by_colours[colours] = self._options(game, seat, colours)
-            for payment in by_colours[colours]:
-                out.append(BuildStation(seat, city.id, payment))
+            colours = self.allowed_colours(game, city)
+            options = by_colours.get(colours)
+            if options is None:
+                options = by_colours[colours] = self._options(game, seat, colours)
+            out.extend([BuildStation(seat, city, payment) for payment in options])
         return out
 
     def apply(self, game: Game, action: Action) -> None:
