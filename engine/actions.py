@@ -35,6 +35,8 @@ class Action:
     """Base of every action. `player` is the acting seat."""
 
     TYPE: ClassVar[str] = ""
+    # What the action does, in words that fit "You cannot … in this game."
+    DOES: ClassVar[str] = "do that"
     player: int
 
     def to_json(self) -> dict[str, Any]:
@@ -100,6 +102,7 @@ class DrawCard(Action):
     """Take one train card: from the face-up display (`slot` 0–4) or blind (`slot` None)."""
 
     TYPE: ClassVar[str] = "draw_card"
+    DOES: ClassVar[str] = "draw a train card"
     slot: int | None = None
 
 
@@ -109,6 +112,7 @@ class ClaimRoute(Action):
     """Claim a route with a set of cards."""
 
     TYPE: ClassVar[str] = "claim_route"
+    DOES: ClassVar[str] = "claim a route"
     route: str = ""
     payment: Cards = ()
 
@@ -120,6 +124,7 @@ class DrawTickets(Action):
     for one (Germany); empty means the rule set's usual draw."""
 
     TYPE: ClassVar[str] = "draw_tickets"
+    DOES: ClassVar[str] = "draw destination tickets"
     mix: tuple[tuple[str, int], ...] = ()
 
 
@@ -129,6 +134,7 @@ class KeepTickets(Action):
     """Choose which offered tickets to keep (at setup and after a draw)."""
 
     TYPE: ClassVar[str] = "keep_tickets"
+    DOES: ClassVar[str] = "keep tickets"
     keep: tuple[str, ...] = ()
 
 
@@ -138,6 +144,7 @@ class BuildStation(Action):
     """Build a station in a city."""
 
     TYPE: ClassVar[str] = "build_station"
+    DOES: ClassVar[str] = "build a station"
     city: str = ""
     payment: Cards = ()
 
@@ -148,6 +155,7 @@ class PayTunnel(Action):
     """Pay the extra cards a tunnel asks for, and claim it."""
 
     TYPE: ClassVar[str] = "pay_tunnel"
+    DOES: ClassVar[str] = "pay for a tunnel"
     payment: Cards = ()
 
 
@@ -157,6 +165,7 @@ class GiveUpTunnel(Action):
     """Take the tunnel's cards back; the turn ends with nothing claimed."""
 
     TYPE: ClassVar[str] = "give_up_tunnel"
+    DOES: ClassVar[str] = "give up a tunnel"
 
 
 @register
@@ -165,3 +174,4 @@ class Pass(Action):
     """Do nothing; legal only when no other action is (or where a variant allows it)."""
 
     TYPE: ClassVar[str] = "pass"
+    DOES: ClassVar[str] = "pass"

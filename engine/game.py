@@ -250,6 +250,8 @@ def apply(state: GameState, action: Action | Mapping[str, Any]) -> tuple[GameSta
         if isinstance(action, Pass) and kind == "turn":
             _apply_pass(game, action)
             return game.finish()
+        if not isinstance(action, Pass) and not game.rules.knows(type(action)):
+            raise IllegalAction(f"You cannot {action.DOES} in this game.", "not_in_these_rules")
         raise IllegalAction(f"Right now you must {game.rules.prompt(kind)}.", "wrong_step")
     game.state.passes_in_a_row = 0
     handler.apply(game, action)

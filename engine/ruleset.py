@@ -52,6 +52,10 @@ class RuleSet:
         """The module that handles `action` while the game waits for a `kind` decision."""
         return self._handlers.get((kind, type(action)))
 
+    def knows(self, action_type: type[Action]) -> bool:
+        """Whether any module of this rule set handles `action_type` at some point."""
+        return any(t is action_type for _, t in self._handlers)
+
     def modules_for(self, kind: str) -> tuple[RuleModule, ...]:
         return self._by_kind.get(kind, ())
 

@@ -157,7 +157,10 @@ class PaymentRule:
             if demand.colour is None:
                 what = f"{demand.total} {card_word(LOCO, demand.total)}"
             else:
-                what = f"{demand.total} more {demand.colour} cards or locomotives"
+                if demand.total == 1:
+                    what = f"1 more {demand.colour} card or a locomotive"
+                else:
+                    what = f"{demand.total} more {demand.colour} cards or locomotives"
                 if demand.locos_only:
                     what += f", {demand.locos_only} of them locomotives"
             raise IllegalAction(
