@@ -1,0 +1,336 @@
+"""Game store figures: durable submits, sustained moves per second, memory, cold loads.
+
+    python bench/bench_store.py [--games 1000] [--rounds 3] [--seconds 4] [--dir DIR]
+
+Everything runs on a real SQLite file (WAL, synchronous=FULL) in a temporary folder on the
+same disk as DIR (default: the system's temporary folder). Prints:
+
+1. the disk: a bare fsync, and SQLite alone committing one move's rows (action, snapshot,
+   game row) with FULL sync — interleaved with (2) so both see the same disk weather;
+2. one durable submit at a time: the persistence step (`Store.write`, from queueing the
+   transaction to its fsynced COMMIT) and the whole `submit` (load, check, apply, write);
+3. sustained moves per second through `GameService.submit` with 1,000 games, every game's
+   player acting at once (no rendering; moves come from pre-played self-play games): as
+   shipped (group commit, one thread hop per group) and the two "befores" (group commit with
+   one aiosqlite call per statement; one commit per move), taking turns in short rounds;
+4. memory (RSS) with 1,000 active games in the cache, and a cold load (replay + check) per game.
+
+Targets (issue 3): persistence p50 <= 2 ms; >= 1,000 moves/s; <= 300 MB RSS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import os
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import app.service as service_module  # noqa: E402
+from app import Actor, GameService  # noqa: E402
+from engine.selfplay import play_game  # noqa: E402
+from engine.state import GameState  # noqa: E402
+from store import Store  # noqa: E402
+
+VARIANTS = ("usa", "europe")
+
+
+def rss_mb() -> float:
+    """Resident memory of this process now (Linux), in MB."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+def line(label: str, values_ms: list[float]) -> str:
+    return (f"  {label:<34} p50 {statistics.median(values_ms):6.2f} ms   p90 {pct(values_ms, 90):6.2f}   "
+            f"p99 {pct(values_ms, 99):6.2f}   (n={len(values_ms)})")
+
+
+class Plans:
+    """Pre-played games: the service is made to deal the same seeds, so their moves replay."""
+
+    def __init__(self, count: int) -> None:
+        self.records = []
+        self.finals = []
+        for i in range(count):
+            variant = VARIANTS[i % 2]
+            players = 2 + i % 3
+            record = play_game(variant, players, 10_000 + i)
+            self.records.append((variant, players, 10_000 + i, record.actions))
+            self.finals.append(record.state)
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+
+class FixedSeeds:
+    """Stands in for `secrets` inside the service, so that each start deals a planned seed."""
+
+    def __init__(self) -> None:
+        self.next: list[int] = []
+
+    def randbits(self, bits: int) -> int:
+        return self.next.pop(0)
+
+
+async def timed_write(store: Store, samples: list[float]) -> Callable[..., Awaitable[Any]]:
+    original = store.write
+
+    async def write(tx: Any) -> Any:
+        t0 = time.perf_counter()
+        try:
+            return await original(tx)
+        finally:
+            samples.append(1000 * (time.perf_counter() - t0))
+
+    store.write = write  # type: ignore[method-assign]
+    return original
+
+
+def sqlite_alone(path: Path, n: int, state_json: str) -> Callable[[int], float]:
+    """One move's rows committed by plain sqlite3 with the same settings: the floor."""
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("PRAGMA journal_mode = WAL")
+    db.execute("PRAGMA synchronous = FULL")
+    db.execute("CREATE TABLE IF NOT EXISTS a (g INTEGER, s INTEGER, action TEXT, events TEXT, PRIMARY KEY (g, s))")
+    db.execute("CREATE TABLE IF NOT EXISTS snap (g INTEGER PRIMARY KEY, s INTEGER, state TEXT)")
+    db.execute("CREATE TABLE IF NOT EXISTS games (g INTEGER PRIMARY KEY, s INTEGER)")
+    db.execute("INSERT OR IGNORE INTO games VALUES (1, 0)")
+
+    def one(seq: int) -> float:
+        t0 = time.perf_counter()
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("UPDATE games SET s = ? WHERE g = 1", (seq,))
+        db.execute("INSERT INTO a VALUES (1, ?, ?, ?)", (seq, '{"type":"draw_card","player":0,"slot":null}', "[]"))
+        db.execute("INSERT INTO snap VALUES (1, ?, ?) ON CONFLICT (g) DO UPDATE SET s = excluded.s, "
+                   "state = excluded.state", (seq, state_json))
+        db.execute("COMMIT")
+        return 1000 * (time.perf_counter() - t0)
+
+    return one
+
+
+def bare_fsync(path: Path) -> Callable[[], float]:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT)
+
+    def one() -> float:
+        os.write(fd, b"x" * 4096)
+        t0 = time.perf_counter()
+        os.fsync(fd)
+        return 1000 * (time.perf_counter() - t0)
+
+    return one
+
+
+async def single_submits(folder: Path, plans: Plans, seeds: FixedSeeds, moves: int) -> None:
+    print("\n[1-2] one durable submit at a time (synchronous=FULL, WAL), interleaved with the disk floor")
+    service = await GameService.open(folder / "single.sqlite3")
+    try:
+        games = await create_many(service, plans, seeds, 0, 4)
+        persist: list[float] = []
+        whole: list[float] = []
+        alone: list[float] = []
+        fsyncs: list[float] = []
+        raw = sqlite_alone(folder / "alone.sqlite3", moves, "x" * 6000)
+        fsync = bare_fsync(folder / "fsync.bin")
+        await timed_write(service.store, persist)
+        cursor = {gid: 0 for gid, _ in games}
+        for i in range(moves):
+            gid, (channel, actions) = games[i % len(games)]
+            k = cursor[gid]
+            if k >= len(actions):
+                continue
+            action = actions[k]
+            fsyncs.append(fsync())
+            alone.append(raw(i + 1))
+            t0 = time.perf_counter()
+            await service.submit(gid, Actor.user(1000 * channel + action.player), action, k)
+            whole.append(1000 * (time.perf_counter() - t0))
+            cursor[gid] = k + 1
+        durable = persist[-len(whole):]  # the last ones: the set-up wrote too
+        print(line("bare fsync (4 KB)", fsyncs))
+        print(line("SQLite alone: one move's rows", alone))
+        print(line("Store.write (persistence step)", durable))
+        print(line("GameService.submit (whole)", whole))
+        print(f"  store's cost over SQLite alone     median of paired differences "
+              f"{statistics.median(p - a for p, a in zip(durable, alone, strict=True)):+.2f} ms")
+        # The same steps with the fsync switched off: what the code costs, apart from the disk.
+        await service.store._writer_db.execute("PRAGMA synchronous = OFF")
+        persist.clear()
+        whole.clear()
+        for i in range(moves):
+            gid, (channel, actions) = games[i % len(games)]
+            k = cursor[gid]
+            if k >= len(actions):
+                continue
+            t0 = time.perf_counter()
+            await service.submit(gid, Actor.user(1000 * channel + actions[k].player), actions[k], k)
+            whole.append(1000 * (time.perf_counter() - t0))
+            cursor[gid] = k + 1
+        print(line("Store.write, fsync off (software)", persist))
+        print(line("GameService.submit, fsync off", whole))
+    finally:
+        await service.close()
+
+
+CONFIGS = (
+    # (label, max_batch, one thread hop per group)
+    ("group commit, 1 hop per group (shipped)", 128, True),
+    ("group commit, 1 hop per statement", 128, False),
+    ("1 commit per move, 1 hop per statement", 1, False),
+)
+
+
+async def sustained(folder: Path, plans: Plans, seeds: FixedSeeds, n_games: int, seconds: float,
+                    rounds: int) -> None:
+    """All games' players submit at once. The writer configurations take turns in short
+    rounds on the same database, so that each sees the same disk and machine weather."""
+    path = folder / "sustained.sqlite3"
+    store = await Store.open(path)
+    writer = store._writer  # the bench switches the writer's configuration between rounds
+    in_thread = writer._in_thread
+    service = GameService(store, cache_size=max(2000, n_games))
+    fsync = bare_fsync(folder / "fsync-sustained.bin")
+    try:
+        t0 = time.perf_counter()
+        # Created 50 at a time so that group commit helps here too.
+        games: list[tuple[int, Any]] = []
+        for start in range(0, n_games, 50):
+            games.extend(await create_many(service, plans, seeds, start, min(50, n_games - start)))
+        print(f"  {len(games)} games created and started in {time.perf_counter() - t0:.1f} s")
+        cursor = {gid: 0 for gid, _ in games}
+        rates: dict[str, list[float]] = {label: [] for label, _, _ in CONFIGS}
+        latencies: dict[str, list[float]] = {label: [] for label, _, _ in CONFIGS}
+        batch: dict[str, list[float]] = {label: [] for label, _, _ in CONFIGS}
+        disk: list[float] = []
+        for _ in range(rounds):
+            for label, max_batch, one_hop in CONFIGS:
+                writer._max_batch = max_batch
+                writer._in_thread = in_thread if one_hop else None
+                disk.append(statistics.median(fsync() for _ in range(15)))
+                count = 0
+                stop_at = time.perf_counter() + seconds
+
+                async def player(gid: int, channel: int, actions: list[Any], label: str = label,
+                                 stop_at: float = stop_at) -> None:
+                    nonlocal count
+                    while cursor[gid] < len(actions) and time.perf_counter() < stop_at:
+                        k = cursor[gid]
+                        a = time.perf_counter()
+                        await service.submit(gid, Actor.user(1000 * channel + actions[k].player), actions[k], k)
+                        latencies[label].append(1000 * (time.perf_counter() - a))
+                        cursor[gid] = k + 1
+                        count += 1
+
+                tx0, commits0 = store.writer_stats
+                began = time.perf_counter()
+                await asyncio.gather(*(player(gid, channel, actions) for gid, (channel, actions) in games))
+                rates[label].append(count / (time.perf_counter() - began))
+                tx1, commits1 = store.writer_stats
+                batch[label].append((tx1 - tx0) / max(commits1 - commits0, 1))
+        print(f"  bare fsync p50 before each round: {', '.join(f'{d:.1f}' for d in disk)} ms")
+        for label, _, _ in CONFIGS:
+            print(f"  {label:<42} {statistics.median(rates[label]):6.0f} moves/s median  "
+                  f"(rounds: {', '.join(f'{r:.0f}' for r in rates[label])}; "
+                  f"{statistics.median(batch[label]):.0f} moves per commit)")
+            print(line("    submit latency, all players at once", latencies[label]))
+        writer._max_batch, writer._in_thread = CONFIGS[0][1], in_thread
+
+        gc.collect()
+        print(f"\n[4] memory with {len(games)} active games cached: RSS {rss_mb():.0f} MB "
+              f"(cache holds {service.cached_games})")
+        # Those games are early in play; states grow as routes and tickets pile up. Holding as
+        # many end-of-game states on top shows the worst case.
+        tracemalloc.start()
+        late = [GameState.from_canonical(plans.finals[i % len(plans)].to_canonical()) for i in range(len(games))]
+        traced, _ = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        print(f"  + {len(late)} end-of-game states held as well: RSS {rss_mb():.0f} MB "
+              f"({traced / 1024 / len(late):.0f} KB per end-of-game state, by tracemalloc)")
+        del late
+        await cold_loads(path, [gid for gid, _ in games])
+    finally:
+        await service.close()
+
+
+async def create_many(service: GameService, plans: Plans, seeds: FixedSeeds, start: int, count: int
+                      ) -> list[tuple[int, Any]]:
+    # Seeds are handed out in start order; starting concurrently would shuffle them, so the
+    # lobbies fill concurrently and the starts go one by one.
+    async def lobby(i: int) -> tuple[int, int, Any]:
+        variant, players, seed, actions = plans.records[i % len(plans)]
+        channel = 10_000 + i
+        made = await service.create_lobby(1, channel, 1000 * channel, "p0", variant, seats_wanted=players)
+        for seat in range(1, players):
+            await service.join(made.game_id, 1000 * channel + seat, f"p{seat}")
+        return made.game_id, channel, (seed, actions)
+
+    made = await asyncio.gather(*(lobby(start + i) for i in range(count)))
+    out = []
+    for gid, channel, (seed, actions) in made:
+        seeds.next.append(seed)
+        await service.start(gid, 1000 * channel)
+        out.append((gid, (channel, actions)))
+    return out
+
+
+async def cold_loads(path: Path, game_ids: list[int]) -> None:
+    service = await GameService.open(path, cache_size=len(game_ids) + 10)
+    try:
+        times = []
+        for gid in game_ids:
+            t0 = time.perf_counter()
+            await service.view(gid)
+            times.append(1000 * (time.perf_counter() - t0))
+        print(line("cold load (read + replay + check)", times))
+    finally:
+        await service.close()
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--seconds", type=float, default=4.0, help="length of one sustained round")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds per writer configuration")
+    parser.add_argument("--single", type=int, default=600, help="single submits to time")
+    parser.add_argument("--plans", type=int, default=100, help="distinct self-play games to replay")
+    parser.add_argument("--dir", type=Path, default=None, help="where to put the temporary databases")
+    args = parser.parse_args()
+
+    print(f"RSS at start {rss_mb():.0f} MB; pre-playing {args.plans} self-play games …", flush=True)
+    t0 = time.perf_counter()
+    plans = Plans(args.plans)
+    moves = sum(len(r[3]) for r in plans.records)
+    print(f"  {moves} moves in {time.perf_counter() - t0:.1f} s; RSS {rss_mb():.0f} MB")
+    seeds = FixedSeeds()
+    service_module.secrets = seeds  # type: ignore[assignment]
+
+    with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+        folder = Path(tmp)
+        await single_submits(folder, plans, seeds, args.single)
+        print(f"\n[3] sustained, {args.games} games, every game's player acting at once; "
+              f"{args.rounds} rounds of {args.seconds:.0f} s per configuration")
+        print(f"  (load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
+        await sustained(folder, plans, seeds, args.games, args.seconds, args.rounds)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,144 @@
+"""Numbered SQL migrations, applied at start-up and recorded in `schema_version`.
+
+Migrations live in store/migrations/NNNN_name.sql, numbered from 1 without gaps. Each one runs
+in its own transaction together with its row in `schema_version`, so a crash in the middle of
+one leaves the database at the previous version. A database newer than this code is refused
+untouched.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import aiosqlite
+
+from store.errors import MigrationError, SchemaTooNew, StoreError
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+
+_VERSION_TABLE = """
+CREATE TABLE IF NOT EXISTS schema_version (
+    version    INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL,
+    applied_at REAL NOT NULL
+)
+"""
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One numbered migration script."""
+
+    version: int
+    name: str
+    sql: str
+
+    def statements(self) -> list[str]:
+        """The script split into single statements (triggers with inner `;` stay whole)."""
+        return split_statements(self.sql)
+
+
+@lru_cache(maxsize=4)
+def load_migrations(directory: Path = MIGRATIONS_DIR) -> tuple[Migration, ...]:
+    """Every migration in `directory`, in order; their numbers must run 1, 2, 3, …"""
+    found: list[Migration] = []
+    for path in sorted(directory.glob("*.sql")):
+        match = _NAME.match(path.name)
+        if not match:
+            raise MigrationError(f"{path.name} is not named like 0001_name.sql")
+        found.append(Migration(int(match.group(1)), match.group(2), path.read_text(encoding="utf-8")))
+    for expected, migration in enumerate(found, start=1):
+        if migration.version != expected:
+            raise MigrationError(f"migration {expected} is missing (found {migration.version} after {expected - 1})")
+    return tuple(found)
+
+
+def latest_version() -> int:
+    """The schema version this code writes."""
+    return len(load_migrations())
+
+
+def split_statements(script: str) -> list[str]:
+    """Split an SQL script into statements. `executescript` would do it for us, but it commits
+    any open transaction first, and we want each migration in exactly one transaction."""
+    statements: list[str] = []
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip() and not all(
+        not part.strip() or part.strip().startswith("--") for part in buffer.splitlines()
+    ):
+        raise MigrationError(f"unterminated SQL statement at the end of a migration: {buffer.strip()[:60]!r}")
+    return statements
+
+
+async def schema_version(db: aiosqlite.Connection) -> int:
+    """The version recorded in the database (0 for a new, empty file)."""
+    rows = await db.execute_fetchall(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+    )
+    if not rows:
+        return 0
+    rows = await db.execute_fetchall("SELECT coalesce(max(version), 0) FROM schema_version")
+    return int(rows[0][0])
+
+
+async def migrate(db: aiosqlite.Connection, label: str, clock: Callable[[], float],
+                  target: int | None = None) -> int:
+    """Bring the database up to `target` (default: the latest version) and return the version
+    it is at. Refuses a database newer than this code (SchemaTooNew) and a file that holds some
+    other application's tables, without changing either."""
+    migrations = load_migrations()
+    known = len(migrations)
+    target = known if target is None else target
+    if not 0 <= target <= known:
+        raise ValueError(f"there is no schema version {target}")
+    found = await schema_version(db)
+    if found > known:
+        raise SchemaTooNew(label, found, known)
+    if found == 0:
+        others = await db.execute_fetchall(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            " AND name != 'schema_version'"
+        )
+        if others:
+            raise StoreError(
+                f"{label} already holds tables ({', '.join(sorted(r[0] for r in others)[:5])}) but no "
+                "schema_version: it is not a game database, so it was left alone."
+            )
+        await db.execute(_VERSION_TABLE)
+    for migration in migrations[found:target]:
+        await _apply(db, label, migration, clock)
+    return max(found, target)
+
+
+async def _apply(db: aiosqlite.Connection, label: str, migration: Migration, clock: Callable[[], float]) -> None:
+    await db.execute("BEGIN IMMEDIATE")
+    try:
+        # Re-read inside the write lock: another process may have applied it meanwhile.
+        rows = await db.execute_fetchall("SELECT 1 FROM schema_version WHERE version = ?", (migration.version,))
+        if not rows:
+            for statement in migration.statements():
+                await db.execute(statement)
+            await db.execute(
+                "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
+                (migration.version, migration.name, clock()),
+            )
+        await db.execute("COMMIT")
+    except BaseException as exc:
+        await db.execute("ROLLBACK")
+        if isinstance(exc, sqlite3.Error):
+            raise MigrationError(
+                f"Migration {migration.version} ({migration.name}) failed on {label}: {exc}. "
+                f"The database stays at version {migration.version - 1}."
+            ) from exc
+        raise

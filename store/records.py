@@ -1,0 +1,148 @@
+"""Typed rows. JSON columns stay as text (`*_json`): the store does not interpret them, so a
+corrupted value reaches the application layer, which can mark just that game broken."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+GAME_COLUMNS = (
+    "id, guild_id, channel_id, thread_id, host_user_id, variant, options, seats_wanted, turn_hours, seed, "
+    "rules_version, status, seq, waiting, broken_reason, created_at, updated_at"
+)
+PLAYER_COLUMNS = "game_id, seat, user_id, is_ai, ai_level, name, joined_at"
+ACTION_COLUMNS = "game_id, seq, actor, user_id, action, events, created_at"
+SNAPSHOT_COLUMNS = "game_id, seq, rules_version, state, created_at"
+TIMER_COLUMNS = "id, game_id, kind, seat, for_seq, due_at, payload, created_at, fired_at, cancelled_at"
+RESULT_COLUMNS = (
+    "game_id, seat, user_id, is_ai, ai_level, name, guild_id, variant, score, place, won, tickets_completed, "
+    "tickets_failed, finished_at"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """A game: its table, its settings and where its log has got to."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    host_user_id: int
+    variant: str
+    options_json: str
+    seats_wanted: int
+    turn_hours: float | None
+    seed: int | None
+    rules_version: int | None
+    status: str
+    seq: int
+    waiting_json: str
+    broken_reason: str | None
+    created_at: float
+    updated_at: float
+
+    @classmethod
+    def from_row(cls, row: Any) -> GameRow:
+        return cls(*row)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    """A seat: a Discord user, or an AI of some level."""
+
+    game_id: int
+    seat: int
+    user_id: int | None
+    is_ai: bool
+    ai_level: str | None
+    name: str
+    joined_at: float
+
+    @classmethod
+    def from_row(cls, row: Any) -> PlayerRow:
+        game_id, seat, user_id, is_ai, ai_level, name, joined_at = row
+        return cls(game_id, seat, user_id, bool(is_ai), ai_level, name, joined_at)
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    """One entry of the append-only log (seq 0 is the start)."""
+
+    game_id: int
+    seq: int
+    actor: int | None
+    user_id: int | None
+    action_json: str
+    events_json: str
+    created_at: float
+
+    @classmethod
+    def from_row(cls, row: Any) -> ActionRow:
+        return cls(*row)
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotRow:
+    """The cached state after action `seq`."""
+
+    game_id: int
+    seq: int
+    rules_version: int
+    state_json: str
+    created_at: float
+
+    @classmethod
+    def from_row(cls, row: Any) -> SnapshotRow:
+        return cls(*row)
+
+
+@dataclass(frozen=True, slots=True)
+class TimerRow:
+    """A reminder or turn limit. Pending while neither fired nor cancelled."""
+
+    id: int
+    game_id: int
+    kind: str
+    seat: int | None
+    for_seq: int | None
+    due_at: float
+    payload_json: str
+    created_at: float
+    fired_at: float | None
+    cancelled_at: float | None
+
+    @property
+    def pending(self) -> bool:
+        return self.fired_at is None and self.cancelled_at is None
+
+    @classmethod
+    def from_row(cls, row: Any) -> TimerRow:
+        return cls(*row)
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRow:
+    """One seat's final result in a finished game."""
+
+    game_id: int
+    seat: int
+    user_id: int | None
+    is_ai: bool
+    ai_level: str | None
+    name: str
+    guild_id: int
+    variant: str
+    score: int
+    place: int
+    won: bool
+    tickets_completed: int
+    tickets_failed: int
+    finished_at: float
+
+    @classmethod
+    def from_row(cls, row: Any) -> ResultRow:
+        values = list(row)
+        values[3] = bool(values[3])
+        values[10] = bool(values[10])
+        return cls(*values)

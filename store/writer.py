@@ -1,0 +1,246 @@
+"""The one writer: a queue of transactions, committed in groups.
+
+Every change to the database goes through `GroupCommitWriter.run(tx)`. A single task owns the
+write connection and takes whatever transactions are waiting, up to `max_batch`, and commits
+them together: one fsync (synchronous=FULL) then covers them all. That is what lets a thousand
+games move per second on a disk whose fsync takes a few milliseconds, while each caller still
+hears back only after its own rows are durable.
+
+Each transaction stays atomic: if a statement of one transaction in a group fails (a guard
+finds the game moved on, a unique key is already taken), the group is rolled back and the
+others are committed again without it, so only the offending one fails.
+
+A group runs as one function on aiosqlite's connection thread (one thread hop per group, not
+one per statement); see `_thread_runner`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sqlite3
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiosqlite
+
+from store.errors import StoreError, WriteConflict
+
+log = logging.getLogger(__name__)
+
+# Constraint failures that mean "someone else already wrote this", not "the code is wrong".
+_CONFLICT_CODES = {"SQLITE_CONSTRAINT_PRIMARYKEY", "SQLITE_CONSTRAINT_UNIQUE"}
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """One SQL statement. With `expect_rows`, affecting any other number of rows aborts the
+    transaction with WriteConflict(`conflict`)."""
+
+    sql: str
+    params: tuple[Any, ...] = ()
+    expect_rows: int | None = None
+    conflict: str = ""
+
+
+@dataclass(slots=True)
+class TxResult:
+    """Per statement, in order: rows affected and the last inserted rowid."""
+
+    rowcounts: list[int] = field(default_factory=list)
+    lastrowids: list[int | None] = field(default_factory=list)
+
+    def add(self, statement: Statement, rowcount: int, lastrowid: int | None) -> None:
+        """Record a statement's outcome, or raise WriteConflict if its guard failed."""
+        if statement.expect_rows is not None and rowcount != statement.expect_rows:
+            raise WriteConflict(statement.conflict or "The data changed meanwhile; nothing was written.")
+        self.rowcounts.append(rowcount)
+        self.lastrowids.append(lastrowid)
+
+
+# The results so far, the index of the transaction that failed (-1: BEGIN or COMMIT), the error.
+_GroupOutcome = tuple[list[TxResult], int, Exception | None]
+
+
+def _run_group(conn: sqlite3.Connection, jobs: list[list[Statement]]) -> _GroupOutcome:
+    """Run transactions as one SQLite transaction on `conn`, in the connection's own thread.
+    On failure everything is rolled back and the failing transaction is named."""
+    results: list[TxResult] = []
+    failing = -1
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        for index, statements in enumerate(jobs):
+            failing = index
+            result = TxResult()
+            for statement in statements:
+                cursor = conn.execute(statement.sql, statement.params)
+                result.add(statement, cursor.rowcount, cursor.lastrowid)
+            results.append(result)
+        failing = -1
+        conn.execute("COMMIT")
+    except Exception as exc:
+        # SQLite may have rolled back already (it does so itself after some I/O errors).
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+        return results, failing, exc
+    return results, -1, None
+
+
+def _thread_runner(db: aiosqlite.Connection) -> tuple[Callable[..., Awaitable[Any]] | None, Any]:
+    """aiosqlite runs every call on the connection's own thread. Handing it a whole group as
+    one function costs one thread hop instead of one per statement; on a busy machine every
+    hop can wait for the scheduler (see docs/performance.md). `Connection._execute` is not
+    public API (requirements.txt pins aiosqlite), so it is looked up here, and without it the
+    writer falls back to the public API."""
+    run = getattr(db, "_execute", None)
+    try:
+        conn = db._conn
+    except (AttributeError, ValueError):
+        return None, None
+    if not callable(run) or not isinstance(conn, sqlite3.Connection):
+        return None, None
+    return run, conn
+
+
+@dataclass(slots=True)
+class _Job:
+    statements: list[Statement]
+    future: asyncio.Future[TxResult]
+
+
+class GroupCommitWriter:
+    """Serialises all writes on one connection and commits them in groups."""
+
+    def __init__(self, db: aiosqlite.Connection, max_batch: int = 128) -> None:
+        self._db = db
+        self._max_batch = max_batch
+        self._in_thread, self._conn = _thread_runner(db)
+        self._queue: deque[_Job] = deque()
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._closing = False
+        # Figures for the benchmark: how many transactions and commits so far.
+        self.transactions = 0
+        self.commits = 0
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="store-writer")
+        self._task.add_done_callback(self._stopped)
+
+    def _stopped(self, task: asyncio.Task[None]) -> None:
+        # Should the writer ever die, nobody may wait for it for ever.
+        if not task.cancelled() and task.exception() is not None:
+            log.error("the store writer stopped: %r", task.exception())
+        self._fail(list(self._queue), StoreError("The game store's writer has stopped; restart the bot."))
+        self._queue.clear()
+
+    async def run(self, statements: list[Statement]) -> TxResult:
+        """Run `statements` in one transaction; return once it is durable.
+
+        Raises WriteConflict when a guard failed (nothing of it was written) and StoreError
+        when SQLite failed. If the caller is cancelled before the writer reaches its
+        transaction, it is skipped; once started it completes, acknowledged or not."""
+        if self._closing or self._task is None:
+            raise StoreError("The game store is closed.")
+        if self._task.done():
+            raise StoreError("The game store's writer has stopped; restart the bot.")
+        future: asyncio.Future[TxResult] = asyncio.get_running_loop().create_future()
+        self._queue.append(_Job(list(statements), future))
+        self._wake.set()
+        return await future
+
+    async def close(self) -> None:
+        """Finish the queued transactions, then stop."""
+        self._closing = True
+        self._wake.set()
+        if self._task is not None:
+            await self._task
+
+    async def _run(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._queue:
+                batch: list[_Job] = []
+                while self._queue and len(batch) < self._max_batch:
+                    job = self._queue.popleft()
+                    if not job.future.cancelled():
+                        batch.append(job)
+                if batch:
+                    await self._commit(batch)
+            if self._closing:
+                return
+
+    async def _commit(self, batch: list[_Job]) -> None:
+        jobs = [job.statements for job in batch]
+        try:
+            if self._in_thread is not None:
+                results, failing, error = await self._in_thread(_run_group, self._conn, jobs)
+            else:
+                results, failing, error = await self._run_group_awaiting(jobs)
+        except BaseException:
+            # The writer itself was cancelled (shutdown): whether the group got written is
+            # unknown, so its callers must not trust their caches.
+            self._fail(batch, StoreError("The game store was stopped during a write."))
+            raise
+        if error is None:
+            self.transactions += len(batch)
+            self.commits += 1
+            for job, result in zip(batch, results, strict=True):
+                if not job.future.done():
+                    job.future.set_result(result)
+            return
+        if not isinstance(error, WriteConflict | sqlite3.IntegrityError):
+            log.error("write transaction failed: %s", error)
+        if failing < 0:  # BEGIN or COMMIT failed: none of the group was written
+            self._fail(batch, _as_store_error(error))
+            return
+        # Only that transaction fails; the others go again without it.
+        self._fail([batch[failing]], _as_store_error(error))
+        rest = batch[:failing] + batch[failing + 1:]
+        if rest:
+            await self._commit(rest)
+
+    async def _run_group_awaiting(self, jobs: list[list[Statement]]) -> _GroupOutcome:
+        """`_run_group` through aiosqlite's public API: one thread hop per statement."""
+        db = self._db
+        results: list[TxResult] = []
+        failing = -1
+        try:
+            await db.execute("BEGIN IMMEDIATE")
+            for index, statements in enumerate(jobs):
+                failing = index
+                result = TxResult()
+                for statement in statements:
+                    cursor = await db.execute(statement.sql, statement.params)
+                    result.add(statement, cursor.rowcount, cursor.lastrowid)
+                results.append(result)
+            failing = -1
+            await db.execute("COMMIT")
+        except Exception as exc:
+            # SQLite may have rolled back already (it does so itself after some I/O errors).
+            with contextlib.suppress(sqlite3.Error):
+                await db.execute("ROLLBACK")
+            return results, failing, exc
+        return results, -1, None
+
+    @staticmethod
+    def _fail(batch: list[_Job], exc: BaseException) -> None:
+        for job in batch:
+            if not job.future.done():
+                job.future.set_exception(exc)
+
+
+def _as_store_error(exc: BaseException) -> StoreError:
+    if isinstance(exc, StoreError):
+        return exc
+    if isinstance(exc, sqlite3.IntegrityError) and getattr(exc, "sqlite_errorname", "") in _CONFLICT_CODES:
+        conflict = WriteConflict("That was already written; nothing was written twice.")
+        conflict.__cause__ = exc
+        return conflict
+    error = StoreError(f"The database refused a write: {exc}")
+    error.__cause__ = exc
+    return error

@@ -1,0 +1,310 @@
+"""The store on its own: migrations, durability settings, guarded and grouped writes, backups.
+
+Every test uses a real SQLite file in a temporary folder.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from store import SchemaTooNew, Store, StoreError, WriteConflict, latest_version
+from store.db import connect
+from store.migrations import load_migrations, migrate
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self, now: float = 1_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def schema_of(path: Path) -> list[tuple[str, str, str]]:
+    with sqlite3.connect(path) as db:
+        return db.execute(
+            "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name"
+        ).fetchall()
+
+
+async def migrate_to(path: Path, version: int) -> None:
+    db = await connect(path)
+    try:
+        await migrate(db, str(path), Clock(), target=version)
+    finally:
+        await db.close()
+
+
+async def new_lobby(store: Store, host: int = 1) -> int:
+    tx = store.tx()
+    index = tx.create_game(guild_id=10, channel_id=20 + host, host_user_id=host, variant="usa", options_json="{}",
+                           seats_wanted=4, turn_hours=None)
+    tx.join_lobby(None, user_id=host, is_ai=False, ai_level=None, name=f"user{host}", seats_wanted=4)
+    done = await store.write(tx)
+    game_id = done.lastrowids[index]
+    assert game_id is not None
+    return game_id
+
+
+# --- migrations -------------------------------------------------------------------------
+
+
+async def test_a_new_file_gets_every_migration_and_the_durable_settings(tmp_path: Path) -> None:
+    async with await Store.open(tmp_path / "data" / "ttr.sqlite3") as store:
+        assert store.schema_version == latest_version() >= 2
+        settings = await store.settings()
+    assert settings == {"journal_mode": "wal", "synchronous": 2, "busy_timeout": 5000, "foreign_keys": 1}
+    with sqlite3.connect(tmp_path / "data" / "ttr.sqlite3") as db:
+        versions = [row[0] for row in db.execute("SELECT version FROM schema_version ORDER BY version")]
+    assert versions == list(range(1, latest_version() + 1))
+
+
+@pytest.mark.parametrize("start", range(latest_version()))
+async def test_a_database_at_every_earlier_version_migrates_to_the_schema_of_a_new_one(
+    tmp_path: Path, start: int
+) -> None:
+    fresh = tmp_path / "fresh.sqlite3"
+    async with await Store.open(fresh):
+        pass
+    old = tmp_path / f"v{start}.sqlite3"
+    await migrate_to(old, start)
+    async with await Store.open(old) as store:
+        assert store.schema_version == latest_version()
+    assert schema_of(old) == schema_of(fresh)
+
+
+async def test_migration_2_fills_results_from_games_finished_under_version_1(tmp_path: Path) -> None:
+    path = tmp_path / "v1.sqlite3"
+    await migrate_to(path, 1)
+    result = {
+        "sheets": [
+            {"seat": 0, "total": 80, "tickets": [{"id": "a", "completed": True}, {"id": "b", "completed": False}]},
+            {"seat": 1, "total": 95, "tickets": [{"id": "c", "completed": True}]},
+            {"seat": 2, "total": 80, "tickets": []},
+        ],
+        "winners": [1],
+    }
+    with sqlite3.connect(path) as db:
+        db.execute(
+            "INSERT INTO games (id, guild_id, channel_id, host_user_id, variant, seats_wanted, seed, rules_version,"
+            " status, seq, created_at, updated_at) VALUES (7, 1, 2, 100, 'usa', 3, 5, 1, 'over', 200, 10, 20)"
+        )
+        db.execute(  # a game still being played gets no results
+            "INSERT INTO games (id, guild_id, channel_id, host_user_id, variant, seats_wanted, seed, rules_version,"
+            " status, seq, created_at, updated_at) VALUES (8, 1, 2, 100, 'usa', 2, 5, 1, 'playing', 3, 10, 20)"
+        )
+        for seat, (user, is_ai) in enumerate([(100, 0), (101, 0), (None, 1)]):
+            db.execute("INSERT INTO players VALUES (7, ?, ?, ?, ?, ?, 10)",
+                       (seat, user, is_ai, "greedy" if is_ai else None, f"p{seat}"))
+        db.execute("INSERT INTO snapshots VALUES (7, 200, 1, ?, 20)", (json.dumps({"result": result}),))
+        db.execute("INSERT INTO snapshots VALUES (8, 3, 1, ?, 20)", (json.dumps({"result": None}),))
+    async with await Store.open(path) as store:
+        rows = await store.results_of_game(7)
+        assert await store.results_of_game(8) == []
+    assert [(r.seat, r.user_id, r.score, r.place, r.won, r.tickets_completed, r.tickets_failed) for r in rows] == [
+        (0, 100, 80, 2, False, 1, 1),
+        (1, 101, 95, 1, True, 1, 0),
+        (2, None, 80, 2, False, 0, 0),
+    ]
+    assert rows[2].is_ai and rows[2].ai_level == "greedy"
+    assert {r.finished_at for r in rows} == {20}
+
+
+async def test_a_database_from_a_newer_bot_is_refused_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "newer.sqlite3"
+    async with await Store.open(path):
+        pass
+    newer = latest_version() + 1
+    with sqlite3.connect(path) as db:
+        db.execute("INSERT INTO schema_version VALUES (?, 'from_the_future', 0)", (newer,))
+    before = hashlib.sha256(path.read_bytes()).hexdigest()
+    with pytest.raises(SchemaTooNew) as caught:
+        await Store.open(path)
+    message = str(caught.value)
+    assert f"schema version {newer}" in message
+    assert f"only knows versions up to {latest_version()}" in message
+    assert "has not been changed" in message
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == before
+
+
+async def test_another_applications_database_is_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "other.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY)")
+    with pytest.raises(StoreError, match="not a game database"):
+        await Store.open(path)
+    assert [r[2] for r in schema_of(path)] == ["CREATE TABLE invoices (id INTEGER PRIMARY KEY)"]
+
+
+def test_migrations_are_numbered_without_gaps() -> None:
+    migrations = load_migrations()
+    assert [m.version for m in migrations] == list(range(1, len(migrations) + 1))
+    assert all(m.statements() for m in migrations)
+
+
+# --- writes -----------------------------------------------------------------------------
+
+
+async def test_the_action_log_is_append_only(tmp_path: Path) -> None:
+    async with await Store.open(tmp_path / "ttr.sqlite3") as store:
+        game_id = await new_lobby(store)
+        tx = store.tx()
+        tx.append_action(game_id, 0, actor=None, user_id=1, action_json="{}", events_json="[]")
+        await store.write(tx)
+        for sql in ("UPDATE actions SET action = '{\"x\":1}'", "DELETE FROM actions"):
+            tx = store.tx()
+            tx.add(sql)
+            with pytest.raises(StoreError, match="append-only"):
+                await store.write(tx)
+        assert len(await store.actions(game_id)) == 1
+
+
+async def test_a_guarded_write_that_finds_the_game_moved_on_writes_nothing(tmp_path: Path) -> None:
+    async with await Store.open(tmp_path / "ttr.sqlite3") as store:
+        game_id = await new_lobby(store)
+        tx = store.tx()
+        tx.add("UPDATE games SET status = 'playing' WHERE id = ?", (game_id,))
+        await store.write(tx)
+        tx = store.tx()
+        tx.append_action(game_id, 1, actor=0, user_id=1, action_json="{}", events_json="[]")
+        tx.advance_game(game_id, from_seq=5, to_seq=6, status="playing", waiting_json="[0]")
+        with pytest.raises(WriteConflict, match="already happened"):
+            await store.write(tx)
+        assert await store.actions(game_id) == []
+        game = await store.game(game_id)
+        assert game is not None and game.seq == 0
+
+
+@pytest.mark.parametrize("one_hop", [True, False], ids=["group-in-one-hop", "public-api-per-statement"])
+async def test_writes_waiting_together_share_a_commit_yet_each_stays_atomic(tmp_path: Path, one_hop: bool) -> None:
+    async with await Store.open(tmp_path / "ttr.sqlite3") as store:
+        if not one_hop:
+            store._writer._in_thread = None  # the writer's fallback when aiosqlite's internals change
+        else:
+            assert store._writer._in_thread is not None
+        game_ids = [await new_lobby(store, host) for host in range(1, 21)]
+        tx = store.tx()
+        tx.add("UPDATE games SET status = 'playing'")
+        await store.write(tx)
+
+        async def move(game_id: int, from_seq: int) -> None:
+            tx = store.tx()
+            tx.advance_game(game_id, from_seq=from_seq, to_seq=from_seq + 1, status="playing", waiting_json="[0]")
+            tx.append_action(game_id, from_seq + 1, actor=0, user_id=None, action_json="{}", events_json="[]")
+            await store.write(tx)
+
+        before = store.writer_stats
+        await asyncio.gather(*(move(g, 0) for g in game_ids))
+        transactions, commits = store.writer_stats
+        assert transactions - before[0] == 20
+        assert commits - before[1] < 10  # grouped
+
+        async def vandal() -> None:
+            tx = store.tx()
+            tx.add("DELETE FROM actions")
+            await store.write(tx)
+
+        # Game 5's writer believes it is at seq 7, and one transaction breaks a rule: only
+        # those two fail.
+        outcomes = await asyncio.gather(*(move(g, 7 if i == 5 else 1) for i, g in enumerate(game_ids)), vandal(),
+                                        return_exceptions=True)
+        failed = [i for i, o in enumerate(outcomes) if isinstance(o, BaseException)]
+        assert failed == [5, 20] and isinstance(outcomes[5], WriteConflict)
+        assert "append-only" in str(outcomes[20])
+        for i, game_id in enumerate(game_ids):
+            assert [a.seq for a in await store.actions(game_id)] == ([1] if i == 5 else [1, 2])
+
+
+async def test_a_lobby_takes_one_seat_per_person_and_no_more_seats_than_wanted(tmp_path: Path) -> None:
+    async with await Store.open(tmp_path / "ttr.sqlite3") as store:
+        game_id = await new_lobby(store)
+        tx = store.tx()
+        tx.join_lobby(game_id, user_id=1, is_ai=False, ai_level=None, name="again", seats_wanted=4)
+        with pytest.raises(WriteConflict):
+            await store.write(tx)
+        for user in (2, 3, 4):
+            tx = store.tx()
+            tx.join_lobby(game_id, user_id=user, is_ai=False, ai_level=None, name=f"u{user}", seats_wanted=4)
+            await store.write(tx)
+        tx = store.tx()
+        tx.join_lobby(game_id, user_id=None, is_ai=True, ai_level="random", name="bot", seats_wanted=4)
+        with pytest.raises(WriteConflict):
+            await store.write(tx)
+        assert [p.user_id for p in await store.players(game_id)] == [1, 2, 3, 4]
+
+
+# --- backups ----------------------------------------------------------------------------
+
+
+async def test_a_backup_of_the_live_database_is_a_complete_standalone_copy(tmp_path: Path) -> None:
+    live = tmp_path / "ttr.sqlite3"
+    copy = tmp_path / "backups" / "copy.sqlite3"
+    async with await Store.open(live) as store:
+        ids = [await new_lobby(store, host) for host in range(1, 6)]
+        # Writes keep coming while the backup runs.
+        writing = asyncio.gather(*(new_lobby(store, host) for host in range(6, 30)))
+        await store.backup(copy)
+        await writing
+    assert not Path(str(copy) + "-wal").exists()
+    assert not copy.with_name(copy.name + ".partial").exists()
+    with sqlite3.connect(copy) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        copied = {row[0] for row in db.execute("SELECT id FROM games")}
+        assert db.execute("SELECT max(version) FROM schema_version").fetchone() == (latest_version(),)
+    assert set(ids) <= copied
+    async with await Store.open(copy) as restored:
+        assert (await restored.game(ids[0])) is not None
+
+
+def test_bot_backup_copies_the_database_named_by_the_environment(tmp_path: Path) -> None:
+    live = tmp_path / "live.sqlite3"
+
+    async def fill() -> None:
+        async with await Store.open(live) as store:
+            await new_lobby(store)
+
+    asyncio.run(fill())
+    env = {**os.environ, "TTR_DATABASE": str(live)}
+    done = subprocess.run([sys.executable, "bot.py", "--backup", str(tmp_path / "b.sqlite3")], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "b.sqlite3" in done.stdout
+    with sqlite3.connect(tmp_path / "b.sqlite3") as db:
+        assert db.execute("SELECT count(*) FROM games").fetchone() == (1,)
+
+    missing = {**os.environ, "TTR_DATABASE": str(tmp_path / "nothing-here.sqlite3")}
+    done = subprocess.run([sys.executable, "bot.py", "--backup", str(tmp_path / "c.sqlite3")], cwd=ROOT, env=missing,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    assert "There is no database at" in done.stderr
+    assert not (tmp_path / "nothing-here.sqlite3").exists()
+
+
+async def test_reads_do_not_see_a_transaction_until_it_commits(tmp_path: Path) -> None:
+    path = tmp_path / "ttr.sqlite3"
+    async with await Store.open(path) as store:
+        game_id = await new_lobby(store)
+        # Another process holds the write lock with an uncommitted change.
+        other = await aiosqlite.connect(path, isolation_level=None)
+        await other.execute("BEGIN IMMEDIATE")
+        await other.execute("UPDATE games SET seats_wanted = 5 WHERE id = ?", (game_id,))
+        game = await store.game(game_id)
+        assert game is not None and game.seats_wanted == 4
+        await other.execute("COMMIT")
+        await other.close()
+        game = await store.game(game_id)
+        assert game is not None and game.seats_wanted == 5

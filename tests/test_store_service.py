@@ -1,0 +1,577 @@
+"""The game service over a real SQLite file: moves are applied once and survive restarts,
+stale clicks change nothing, secrets stay with their seat, and a damaged game breaks alone."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from app import Actor, GameBroken, GameService, LobbyError, NotAPlayer, ServiceError, StaleAction, SubmitResult
+from engine.ai import make_ai
+from engine.errors import IllegalAction
+from engine.events import HIDDEN, PRIVATE, PUBLIC
+from engine.game import replay
+from engine.state import RULES_VERSION, GameState
+
+HOST, BOB, CAROL, DAN = 100, 101, 102, 103
+HOUR = 3600.0
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self, now: float = 1_700_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "data" / "ttr.sqlite3"
+
+
+@pytest.fixture
+async def service(db_path: Path, clock: Clock) -> AsyncIterator[GameService]:
+    svc = await GameService.open(db_path, clock=clock)
+    yield svc
+    await svc.close()
+
+
+async def table(service: GameService, humans: int = 2, ais: int = 0, variant: str = "usa",
+                channel: int = 1) -> SubmitResult:
+    """A started game: HOST, then BOB, CAROL, DAN as needed, then random AIs."""
+    lobby = await service.create_lobby(guild_id=1, channel_id=channel, host_user_id=HOST, host_name="Host",
+                                       variant=variant, seats_wanted=humans + ais)
+    for user in (BOB, CAROL, DAN)[: humans - 1]:
+        lobby = await service.join(lobby.game_id, user, f"user{user}")
+    for _ in range(ais):
+        lobby = await service.add_ai(lobby.game_id, HOST, "random", len(lobby.seats))
+    return await service.start(lobby.game_id, HOST)
+
+
+async def step(service: GameService, game_id: int, seed: int = 0) -> SubmitResult:
+    """Whoever the game waits for makes a (random but legal) move."""
+    summary = await service.game(game_id)
+    seat = summary.seats[summary.waiting_for[0]]
+    if seat.is_ai:
+        done = await service.play_ai(game_id, summary.seq)
+        assert done is not None
+        return done
+    assert seat.user_id is not None
+    legal = await service.legal_actions(game_id, seat.user_id)
+    seen = await service.view(game_id, seat.user_id)
+    action = make_ai("random", seed * 7919 + summary.seq).choose(seen, legal)
+    return await service.submit(game_id, Actor.user(seat.user_id), action, summary.seq)
+
+
+async def steps(service: GameService, game_id: int, n: int) -> SubmitResult:
+    done = None
+    for i in range(n):
+        done = await step(service, game_id, i)
+    assert done is not None
+    return done
+
+
+def raw(db_path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(db_path, isolation_level=None)
+
+
+def tamper_log(db_path: Path, sql: str, params: tuple = ()) -> None:
+    """Change the append-only log from outside, as a disk fault or a bad hand edit would."""
+    with raw(db_path) as db:
+        triggers = db.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
+        db.execute("DROP TRIGGER actions_are_never_updated")
+        db.execute("DROP TRIGGER actions_are_never_deleted")
+        db.execute(sql, params)
+        for (create,) in triggers:
+            db.execute(create)
+
+
+def replayed_state(db_path: Path, game_id: int) -> GameState:
+    """The state the log gives, computed here without the service."""
+    with raw(db_path) as db:
+        variant, seed, options = db.execute("SELECT variant, seed, options FROM games WHERE id = ?",
+                                            (game_id,)).fetchone()
+        names = [r[0] for r in db.execute("SELECT name FROM players WHERE game_id = ? ORDER BY seat", (game_id,))]
+        actions = [json.loads(r[0]) for r in
+                   db.execute("SELECT action FROM actions WHERE game_id = ? AND seq > 0 ORDER BY seq", (game_id,))]
+    return replay(variant, len(names), seed, actions, json.loads(options), names=names)
+
+
+# --- moves ------------------------------------------------------------------------------
+
+
+async def test_starting_a_game_stores_its_deal_as_entry_0_and_its_first_snapshot(
+        service: GameService, db_path: Path) -> None:
+    started = await table(service, humans=3)
+    assert started.seq == 0 and started.status == "setup" and started.waiting_for == (0, 1, 2)
+    with raw(db_path) as db:
+        assert db.execute("SELECT seq, actor, action FROM actions WHERE game_id = ?", (started.game_id,)).fetchall() \
+            == [(0, None, '{"type":"start"}')]
+        seq, state = db.execute("SELECT seq, state FROM snapshots WHERE game_id = ?", (started.game_id,)).fetchone()
+        status, seed, rules = db.execute("SELECT status, seed, rules_version FROM games WHERE id = ?",
+                                         (started.game_id,)).fetchone()
+    assert (seq, status, rules) == (0, "setup", RULES_VERSION)
+    assert state == replayed_state(db_path, started.game_id).to_canonical()
+    assert 0 <= seed < 2**63
+
+
+async def test_a_move_is_written_with_its_events_and_snapshot_in_one_go(service: GameService, db_path: Path) -> None:
+    started = await table(service)
+    done = await step(service, started.game_id)
+    assert done.seq == 1
+    with raw(db_path) as db:
+        rows = db.execute("SELECT seq, actor, user_id, events FROM actions WHERE game_id = ? ORDER BY seq",
+                          (started.game_id,)).fetchall()
+        snapshot_seq, state = db.execute("SELECT seq, state FROM snapshots WHERE game_id = ?",
+                                         (started.game_id,)).fetchone()
+        game_seq, waiting = db.execute("SELECT seq, waiting FROM games WHERE id = ?", (started.game_id,)).fetchone()
+    assert [r[0] for r in rows] == [0, 1]
+    assert rows[1][1] == done.actor and rows[1][2] in (HOST, BOB)
+    assert len(json.loads(rows[1][3])) == len(done.public_events) + sum(map(len, done.private_events.values()))
+    assert snapshot_seq == game_seq == 1
+    assert json.loads(waiting) == list(done.waiting_for)
+    assert state == replayed_state(db_path, started.game_id).to_canonical()
+
+
+async def test_a_double_click_applies_once_and_the_other_click_hears_it_already_happened(
+        service: GameService, db_path: Path) -> None:
+    started = await table(service)
+    legal = await service.legal_actions(started.game_id, HOST)
+    outcomes = await asyncio.gather(
+        service.submit(started.game_id, Actor.user(HOST), legal[0], 0),
+        service.submit(started.game_id, Actor.user(HOST), legal[0], 0),
+        return_exceptions=True,
+    )
+    applied = [o for o in outcomes if isinstance(o, SubmitResult)]
+    stale = [o for o in outcomes if isinstance(o, StaleAction)]
+    assert len(applied) == 1 and len(stale) == 1
+    assert "already happened" in stale[0].message and stale[0].current_seq == 1
+    with raw(db_path) as db:
+        assert db.execute("SELECT seq FROM actions WHERE game_id = ? ORDER BY seq", (started.game_id,)).fetchall() \
+            == [(0,), (1,)]
+
+
+async def test_an_old_button_gets_that_already_happened_and_changes_nothing(service: GameService) -> None:
+    started = await table(service)
+    await steps(service, started.game_id, 4)
+    before = await service.view(started.game_id, HOST)
+    legal = await service.legal_actions(started.game_id, HOST) or [{"type": "draw_card", "slot": None}]
+    with pytest.raises(StaleAction, match="already happened"):
+        await service.submit(started.game_id, Actor.user(HOST), legal[0], 2)
+    assert await service.view(started.game_id, HOST) == before
+
+
+async def test_two_bot_processes_racing_on_one_game_apply_the_move_once(db_path: Path, clock: Clock) -> None:
+    first = await GameService.open(db_path, clock=clock)
+    second = await GameService.open(db_path, clock=clock)
+    try:
+        started = await table(first)
+        await second.view(started.game_id, HOST)  # both now hold the game in their caches
+        legal = await first.legal_actions(started.game_id, HOST)
+        outcomes = await asyncio.gather(
+            first.submit(started.game_id, Actor.user(HOST), legal[0], 0),
+            second.submit(started.game_id, Actor.user(HOST), legal[-1], 0),
+            return_exceptions=True,
+        )
+        assert sorted(type(o).__name__ for o in outcomes) == ["StaleAction", "SubmitResult"]
+        # The loser reloads and carries on from the winner's move.
+        assert (await second.view(started.game_id, HOST))["seq"] == 1
+        with raw(db_path) as db:
+            assert db.execute("SELECT count(*) FROM actions WHERE game_id = ?", (started.game_id,)).fetchone() == (2,)
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_an_illegal_move_is_refused_in_a_sentence_and_changes_nothing(service: GameService) -> None:
+    started = await table(service)
+    with pytest.raises(IllegalAction) as refused:
+        await service.submit(started.game_id, Actor.user(HOST), {"type": "keep_tickets", "keep": ["nowhere"]}, 0)
+    assert refused.value.message.endswith(".")
+    with pytest.raises(IllegalAction, match="form the game understands"):
+        await service.submit(started.game_id, Actor.user(HOST), {"type": 3}, 0)
+    assert (await service.game(started.game_id)).seq == 0
+
+
+async def test_only_players_move_and_only_for_their_own_seat(service: GameService) -> None:
+    started = await table(service, humans=2, ais=1)
+    legal_bob = await service.legal_actions(started.game_id, BOB)
+    with pytest.raises(NotAPlayer):
+        await service.submit(started.game_id, Actor.user(DAN), legal_bob[0], 0)
+    with pytest.raises(IllegalAction, match="your own seat"):
+        await service.submit(started.game_id, Actor.user(HOST), legal_bob[0], 0)
+    with pytest.raises(ServiceError, match="computer players") as refused:
+        await service.submit(started.game_id, Actor.bot(1), legal_bob[0], 0)
+    assert refused.value.code == "not_ai"
+    assert (await service.game(started.game_id)).seq == 0
+
+
+async def test_private_events_reach_only_their_own_seat(service: GameService) -> None:
+    started = await table(service, humans=3)
+    assert all(e.visibility == PUBLIC for e in started.public_events)
+    assert set(started.private_events) == {0, 1, 2}
+    for seat, events in started.private_events.items():
+        assert events and all(e.visibility == PRIVATE and e.seat == seat for e in events)
+    mine = await service.recent_log(started.game_id, user_id=BOB)
+    seen = [e for entry in mine for e in entry.events]
+    assert any(e.visibility == PRIVATE for e in seen)
+    assert all(e.visibility == PUBLIC or e.seat == 1 for e in seen)
+    public = await service.recent_log(started.game_id)
+    assert all(e.visibility == PUBLIC for entry in public for e in entry.events)
+    everything = [e for r in [started, *[await step(service, started.game_id, i) for i in range(6)]]
+                  for e in (*r.public_events, *(e for evs in r.private_events.values() for e in evs))]
+    assert all(e.visibility != HIDDEN for e in everything)
+    bob = await service.view(started.game_id, BOB)
+    assert isinstance(bob["players"][1]["hand"], dict) and isinstance(bob["players"][0]["hand"], int)
+    outsider = await service.view(started.game_id, DAN)
+    assert all(isinstance(p["hand"], int) for p in outsider["players"])
+    assert "seed" not in outsider and "deck" not in json.dumps(outsider["pending"])
+
+
+async def test_log_lines_carry_no_hands_tickets_or_seed(service: GameService, db_path: Path,
+                                                        caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    started = await table(service, humans=2, ais=1)
+    await steps(service, started.game_id, 30)
+    tamper_log(db_path, "UPDATE snapshots SET state = '{}' WHERE game_id = ?", (started.game_id,))
+    service._forget(started.game_id)  # as if evicted from the cache
+    await service.view(started.game_id, HOST)
+    assert "the log wins" in caplog.text
+    with raw(db_path) as db:
+        seed, state = db.execute("SELECT g.seed, s.state FROM games g JOIN snapshots s ON s.game_id = g.id"
+                                 " WHERE g.id = ?", (started.game_id,)).fetchone()
+    state = json.loads(state)
+    secrets_ = {str(seed), str(state["rng"])}
+    for p in state["players"]:
+        secrets_.update(p["tickets"])
+    secrets_.update(t for deck in state["ticket_decks"].values() for t in deck)
+    assert not [s for s in secrets_ if s in caplog.text]
+
+
+# --- restarts and recovery --------------------------------------------------------------
+
+
+async def test_a_restart_resumes_every_game_exactly_where_it_was(db_path: Path, clock: Clock) -> None:
+    service = await GameService.open(db_path, clock=clock)
+    games = [(await table(service, channel=c)).game_id for c in (1, 2, 3)]
+    for i, game_id in enumerate(games):
+        await steps(service, game_id, 5 + 7 * i)
+    before = {g: await service.view(g, HOST) for g in games}
+    await service.close()
+
+    service = await GameService.open(db_path, clock=clock)
+    try:
+        assert {g: await service.view(g, HOST) for g in games} == before
+        assert sorted(await service.active_game_ids()) == games
+        done = await step(service, games[0])
+        assert done.seq == before[games[0]]["seq"] + 1
+    finally:
+        await service.close()
+
+
+async def test_a_snapshot_that_disagrees_with_the_log_is_logged_and_the_log_wins(
+        db_path: Path, clock: Clock, caplog: pytest.LogCaptureFixture) -> None:
+    service = await GameService.open(db_path, clock=clock)
+    a = (await table(service, channel=1)).game_id
+    b = (await table(service, channel=2)).game_id
+    await steps(service, a, 12)
+    await steps(service, b, 12)
+    truth_a = await service.view(a, HOST)
+    truth_b = await service.view(b, HOST)
+    await service.close()
+    with raw(db_path) as db:
+        early = db.execute("SELECT state FROM snapshots WHERE game_id = ?", (a,)).fetchone()[0]
+        early = json.loads(early)
+        early["turn"] += 5  # valid JSON, wrong state
+        db.execute("UPDATE snapshots SET state = ? WHERE game_id = ?", (json.dumps(early), a))
+        db.execute("UPDATE snapshots SET state = 'not json at all' WHERE game_id = ?", (b,))
+
+    caplog.set_level(logging.WARNING)
+    service = await GameService.open(db_path, clock=clock)
+    try:
+        assert await service.view(a, HOST) == truth_a
+        assert await service.view(b, HOST) == truth_b
+        assert f"game {a}: the snapshot at seq 12 differed from a replay of the log; the log wins" in caplog.text
+        assert f"game {b}: the snapshot at seq 12 differed" in caplog.text
+        with raw(db_path) as db:
+            for g in (a, b):
+                state = db.execute("SELECT state FROM snapshots WHERE game_id = ?", (g,)).fetchone()[0]
+                assert state == replayed_state(db_path, g).to_canonical()
+    finally:
+        await service.close()
+
+
+@pytest.mark.parametrize(
+    ("damage", "reason"),
+    [
+        ("UPDATE actions SET action = '{\"type\": \"claim_ro' WHERE game_id = :g AND seq = 3",
+         "action 3 of its log is not valid JSON."),
+        ("UPDATE actions SET action = '{\"type\": \"teleport\", \"player\": 0}' WHERE game_id = :g AND seq = 3",
+         "action 3 of its log is not an action the game understands."),
+        ("UPDATE actions SET action = json_set(action, '$.keep', json('[\"nowhere\"]'))"
+         " WHERE game_id = :g AND seq = 1",
+         "action 1 of its log is refused by the rules on replay (bad_tickets)."),
+        ("UPDATE actions SET events = '[{\"kind\": ' WHERE game_id = :g AND seq = 2",
+         "the events of entry 2 of its log are not valid JSON."),
+        ("DELETE FROM actions WHERE game_id = :g AND seq = 2", "entry 2 of its log is missing."),
+    ],
+    ids=["action-not-json", "unknown-action", "illegal-action", "events-not-json", "missing-entry"],
+)
+async def test_a_corrupted_log_row_breaks_only_its_own_game_with_a_clear_message(
+        db_path: Path, clock: Clock, damage: str, reason: str) -> None:
+    service = await GameService.open(db_path, clock=clock)
+    damaged = (await table(service, channel=1)).game_id
+    healthy = (await table(service, channel=2)).game_id
+    await steps(service, damaged, 6)
+    await steps(service, healthy, 6)
+    await service.close()
+    with raw(db_path) as db:
+        db.execute("DROP TRIGGER actions_are_never_updated")
+        db.execute("DROP TRIGGER actions_are_never_deleted")
+        db.execute(damage, {"g": damaged})
+
+    service = await GameService.open(db_path, clock=clock)
+    try:
+        with pytest.raises(GameBroken) as broken:
+            await service.view(damaged, HOST)
+        assert broken.value.reason == reason
+        assert broken.value.message == (
+            f"Game #{damaged} cannot be loaded and has been set aside: {reason} "
+            "Other games are not affected; an administrator can restore it from a backup."
+        )
+        # Every other game keeps working.
+        assert (await step(service, healthy)).seq == 7
+        listed = {g.game_id: g for g in await service.games_of(HOST, include_finished=True)}
+        assert listed[damaged].status == "broken" and listed[damaged].broken_reason == reason
+        assert listed[healthy].status in ("setup", "playing")
+        assert damaged not in await service.active_game_ids()
+        with pytest.raises(GameBroken, match="set aside"):
+            await service.submit(damaged, Actor.user(HOST), {"type": "draw_card"}, 6)
+    finally:
+        await service.close()
+    # Still broken after a restart, without another replay.
+    service = await GameService.open(db_path, clock=clock)
+    try:
+        with pytest.raises(GameBroken) as again:
+            await service.view(damaged, HOST)
+        assert again.value.reason == reason
+    finally:
+        await service.close()
+
+
+async def test_a_game_from_older_rules_continues_from_its_snapshot(db_path: Path, clock: Clock,
+                                                                   caplog: pytest.LogCaptureFixture) -> None:
+    service = await GameService.open(db_path, clock=clock)
+    game_id = (await table(service)).game_id
+    await steps(service, game_id, 5)
+    before = await service.view(game_id, HOST)
+    await service.close()
+    with raw(db_path) as db:
+        db.execute("UPDATE games SET rules_version = ? WHERE id = ?", (RULES_VERSION - 1, game_id))
+    caplog.set_level(logging.INFO)
+    service = await GameService.open(db_path, clock=clock)
+    try:
+        assert await service.view(game_id, HOST) == before
+        assert "without a replay check" in caplog.text
+        assert (await step(service, game_id)).seq == 6
+    finally:
+        await service.close()
+
+
+async def test_the_cache_is_bounded_and_an_evicted_game_reloads(db_path: Path, clock: Clock) -> None:
+    service = await GameService.open(db_path, clock=clock, cache_size=2)
+    try:
+        games = [(await table(service, channel=c)).game_id for c in (1, 2, 3)]
+        for game_id in games * 2:
+            await step(service, game_id)
+        assert service.cached_games == 2
+        assert [(await service.game(g)).seq for g in games] == [2, 2, 2]
+    finally:
+        await service.close()
+
+
+async def test_a_finished_game_records_results_for_stats(service: GameService, db_path: Path) -> None:
+    started = await table(service, humans=1, ais=1)
+    done = started
+    for i in range(3000):
+        done = await step(service, started.game_id, i)
+        if done.ended:
+            break
+    assert done.ended and done.status == "over" and done.waiting_for == ()
+    assert done.result is not None and len(done.result["sheets"]) == 2
+    rows = await service.results(started.game_id)
+    assert [(r.seat, r.user_id, r.is_ai) for r in rows] == [(0, HOST, False), (1, None, True)]
+    by_seat = {s["seat"]: s for s in done.result["sheets"]}
+    assert [r.score for r in rows] == [by_seat[0]["total"], by_seat[1]["total"]]
+    assert {r.seat for r in rows if r.won} == set(done.result["winners"])
+    stats = await service.player_stats(HOST)
+    assert stats.games == 1 and stats.wins == int(0 in done.result["winners"])
+    assert stats.best_score == by_seat[0]["total"]
+    assert await service.games_of(HOST) == []
+    assert [g.status for g in await service.games_of(HOST, include_finished=True)] == ["over"]
+    with pytest.raises(IllegalAction, match="over"):
+        await service.submit(started.game_id, Actor.user(HOST), {"type": "draw_card"}, done.seq)
+
+
+# --- lobbies ----------------------------------------------------------------------------
+
+
+async def test_lobby_double_clicks_are_harmless(service: GameService) -> None:
+    first = await service.create_lobby(1, 1, HOST, "Host", "europe", seats_wanted=4)
+    again = await service.create_lobby(1, 1, HOST, "Host", "europe", seats_wanted=4)
+    assert again.game_id == first.game_id and not again.changed
+    joined = await asyncio.gather(service.join(first.game_id, BOB, "Bob"), service.join(first.game_id, BOB, "Bob"))
+    assert sorted(j.changed for j in joined) == [False, True]
+    assert [s.user_id for s in joined[1].seats] == [HOST, BOB]
+    added = await service.add_ai(first.game_id, HOST, "greedy", expected_seats=2)
+    with pytest.raises(StaleAction, match="already happened"):
+        await service.add_ai(first.game_id, HOST, "greedy", expected_seats=2)
+    assert len(added.seats) == 3
+    left = await service.leave(first.game_id, BOB)
+    assert left.changed and [s.seat for s in left.seats] == [0, 2]
+    assert not (await service.leave(first.game_id, BOB)).changed
+    starts = await asyncio.gather(service.start(first.game_id, HOST), service.start(first.game_id, HOST),
+                                  return_exceptions=True)
+    assert sorted(type(s).__name__ for s in starts) == ["StaleAction", "SubmitResult"]
+    started = next(s for s in starts if isinstance(s, SubmitResult))
+    # Seats are renumbered 0, 1 at the start.
+    assert [(s.seat, s.user_id, s.is_ai) for s in (await service.game(first.game_id)).seats] == \
+        [(0, HOST, False), (1, None, True)]
+    assert started.waiting_for == (0, 1)
+    with pytest.raises(LobbyError, match="already started"):
+        await service.join(first.game_id, CAROL, "Carol")
+
+
+async def test_lobby_rules_are_explained_in_a_sentence(service: GameService) -> None:
+    with pytest.raises(IllegalAction, match="no variant called 'narnia'"):
+        await service.create_lobby(1, 1, HOST, "Host", "narnia")
+    with pytest.raises(IllegalAction, match="2 to 5 players, not 9"):
+        await service.create_lobby(1, 1, HOST, "Host", "usa", seats_wanted=9)
+    lobby = await service.create_lobby(1, 1, HOST, "Host", "usa", seats_wanted=2)
+    with pytest.raises(IllegalAction, match="2 to 5 players, not 1"):
+        await service.start(lobby.game_id, HOST)
+    await service.join(lobby.game_id, BOB, "Bob")
+    with pytest.raises(LobbyError, match="full") as full:
+        await service.join(lobby.game_id, CAROL, "Carol")
+    assert full.value.code == "lobby_full"
+    with pytest.raises(LobbyError, match="Only the host"):
+        await service.start(lobby.game_id, BOB)
+    closed = await service.leave(lobby.game_id, HOST)
+    assert closed.status == "cancelled"
+    with pytest.raises(LobbyError, match="closed"):
+        await service.join(lobby.game_id, CAROL, "Carol")
+
+
+async def test_games_of_a_user_say_whose_turn_it_is(service: GameService) -> None:
+    a = await table(service, humans=2, channel=1)
+    b = await table(service, humans=3, channel=2)
+    await service.set_thread(a.game_id, 555)
+    # In game a, the host chooses tickets; the game then waits only for Bob.
+    legal = await service.legal_actions(a.game_id, HOST)
+    await service.submit(a.game_id, Actor.user(HOST), legal[0], 0)
+    mine = {g.game_id: g for g in await service.games_of(HOST)}
+    assert set(mine) == {a.game_id, b.game_id}
+    assert mine[a.game_id].thread_id == 555
+    assert mine[a.game_id].waiting_for == (1,) and not mine[a.game_id].your_turn
+    assert mine[a.game_id].waiting_users == (BOB,)
+    assert mine[b.game_id].your_turn and set(mine[b.game_id].waiting_users) == {HOST, BOB, CAROL}
+    assert [g.game_id for g in await service.games_of(CAROL)] == [b.game_id]
+
+
+# --- timers -----------------------------------------------------------------------------
+
+
+async def test_a_timer_fires_exactly_once_even_across_restarts(db_path: Path, clock: Clock) -> None:
+    service = await GameService.open(db_path, clock=clock)
+    started = await table(service)
+    timer = await service.schedule_timer(started.game_id, "reminder", clock.now + HOUR, seat=1, for_seq=0,
+                                         payload={"text": "your turn"})
+    assert await service.due_timers() == []
+    assert await service.next_timer_due() == clock.now + HOUR
+    clock.now += 2 * HOUR
+    due = await service.due_timers()
+    assert [(t.id, t.kind, t.seat, t.payload) for t in due] == [(timer.id, "reminder", 1, {"text": "your turn"})]
+    claims = await asyncio.gather(service.mark_timer_fired(timer.id), service.mark_timer_fired(timer.id))
+    assert sorted(claims) == [False, True]
+    await service.close()
+
+    service = await GameService.open(db_path, clock=clock)
+    try:
+        assert await service.due_timers() == []
+        assert await service.mark_timer_fired(timer.id) is False
+    finally:
+        await service.close()
+
+
+async def test_a_move_cancels_the_timers_set_for_the_turn_before(service: GameService, clock: Clock) -> None:
+    started = await table(service)
+    await service.schedule_timer(started.game_id, "turn_limit", clock.now + HOUR, seat=0, for_seq=0)
+    await service.schedule_timer(started.game_id, "inactivity", clock.now + 48 * HOUR)  # not tied to a turn
+    assert len(await service.pending_timers(started.game_id)) == 2
+    await step(service, started.game_id)
+    assert [t.kind for t in await service.pending_timers(started.game_id)] == ["inactivity"]
+    with pytest.raises(StaleAction):
+        await service.schedule_timer(started.game_id, "turn_limit", clock.now + HOUR, seat=0, for_seq=0)
+    # Scheduling again replaces the pending timer of that kind.
+    await service.schedule_timer(started.game_id, "inactivity", clock.now + 72 * HOUR)
+    assert [t.due_at for t in await service.pending_timers(started.game_id)] == [clock.now + 72 * HOUR]
+
+
+async def test_a_turn_limit_move_and_its_timer_are_one_transaction(service: GameService, clock: Clock) -> None:
+    started = await table(service)
+    timer = await service.schedule_timer(started.game_id, "turn_limit", clock.now + HOUR, seat=1, for_seq=0)
+    clock.now += 2 * HOUR
+    legal = await service.legal_actions(started.game_id, BOB)
+    done = await service.submit(started.game_id, Actor.bot(1), legal[0], 0, timer_id=timer.id)
+    assert done.actor == 1
+    assert await service.mark_timer_fired(timer.id) is False
+    # The same timer cannot move for the player a second time.
+    legal = await service.legal_actions(started.game_id, HOST)
+    with pytest.raises(StaleAction, match="already fired"):
+        await service.submit(started.game_id, Actor.bot(0), legal[0], 1, timer_id=timer.id)
+    assert (await service.game(started.game_id)).seq == 1
+
+
+async def test_the_result_of_a_move_shows_the_same_game_as_the_service(service: GameService) -> None:
+    started = await table(service, humans=2)
+    done = await step(service, started.game_id)
+    for user, seat in ((HOST, 0), (BOB, 1), (None, None)):
+        seen = await service.view(started.game_id, user)
+        assert (seen.pop("seq"), seen.pop("game_id")) == (1, started.game_id)
+        assert seen == done.view(seat)
+
+
+async def test_a_move_cancelled_while_it_is_written_is_either_kept_or_gone_never_half(
+        service: GameService, db_path: Path) -> None:
+    started = await table(service)
+    for delay in (0, 1, 2, 3, 5, 8):
+        summary = await service.game(started.game_id)
+        seat = summary.seats[summary.waiting_for[0]]
+        assert seat.user_id is not None
+        legal = await service.legal_actions(started.game_id, seat.user_id)
+        task = asyncio.create_task(service.submit(started.game_id, Actor.user(seat.user_id), legal[0], summary.seq))
+        for _ in range(delay):
+            await asyncio.sleep(0)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        await asyncio.sleep(0.05)  # let a write that had already begun finish
+        seen = await service.view(started.game_id, HOST)
+        with raw(db_path) as db:
+            seq, = db.execute("SELECT seq FROM games WHERE id = ?", (started.game_id,)).fetchone()
+            logged, = db.execute("SELECT max(seq) FROM actions WHERE game_id = ?", (started.game_id,)).fetchone()
+        assert seen["seq"] == seq == logged
+        assert (await step(service, started.game_id)).seq == seq + 1
