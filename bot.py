@@ -1,10 +1,17 @@
 """Ticket to Ride for Discord: the entry point.
 
+    python bot.py
+
+runs the bot. Configuration comes from the environment (a `.env` file beside this one is read
+too): DISCORD_TOKEN (required), TTR_DATABASE (default data/ttr.sqlite3), GUILD_ID (optional:
+sync the commands to that one server instantly while developing), LOG_LEVEL (default INFO),
+TTR_TURN_HOURS (default turn limit, 48). Without a token it explains how to get one.
+
     python bot.py --demo [--variant V] [--players N] [--seed S] [--out DIR]
 
-plays a whole game between computer players, offline, and writes its log. The Discord bot
-itself (slash commands, threads, private hands) is the next piece of work; until it lands,
-running without --demo explains what is there.
+plays a whole game between computer players through the same service, store (a temporary
+SQLite file) and renderer, and writes the board after every turn, the final score picture and
+the game log into DIR (default demo-out/). No token needed.
 
     python bot.py --backup PATH
 
@@ -14,46 +21,26 @@ copies the live game database to PATH with SQLite's online backup (safe while th
 from __future__ import annotations
 
 import argparse
-import json
+import asyncio
+import logging
 import sys
 from pathlib import Path
 
+from bot_app.config import NO_TOKEN_HELP, ROOT, Config, load_dotenv
 from engine.ai import AI_LEVELS
-from engine.selfplay import play_game
 from engine.variants import available_variants
 
 
 def run_demo(variant: str, players: int, seed: int, out: Path, levels: list[str]) -> int:
-    """Play one all-AI game and write its log and final scores into `out`."""
-    record = play_game(variant, players, seed, levels)
-    out.mkdir(parents=True, exist_ok=True)
-    log = {
-        "variant": variant,
-        "players": players,
-        "seed": seed,
-        "actions": [a.to_json() for a in record.actions],
-        "result": record.state.result,
-    }
-    (out / "game-log.json").write_text(json.dumps(log, indent=1, ensure_ascii=False), encoding="utf-8")
-    result = record.state.result or {"sheets": [], "winners": []}
-    lines = [f"{variant}, {players} players, seed {seed}: {len(record.actions)} decisions, ended by {record.ended}"]
-    for sheet in sorted(result["sheets"], key=lambda s: -s["total"]):
-        crown = " (winner)" if sheet["seat"] in result["winners"] else ""
-        lines.append(
-            f"  {sheet['name']:<10} {sheet['total']:>4}{crown}  routes {sheet['routes']}, "
-            f"tickets +{sheet.get('tickets_won', 0)} {sheet.get('tickets_lost', 0)}, "
-            f"bonuses {sheet['bonuses'] or '-'}"
-        )
-    (out / "final-scores.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print("\n".join(lines))
-    print(f"wrote {out / 'game-log.json'} and {out / 'final-scores.txt'}")
-    return 0
+    """Play one all-AI game through the service, store and renderer; write pictures and log."""
+    from bot_app.demo import play_demo
+
+    summary = asyncio.run(play_demo(variant, players, seed, out, levels))
+    return 0 if summary["ended"] else 1
 
 
 def run_backup(dest: Path) -> int:
     """Copy the game database with SQLite's online backup; safe while the bot is running."""
-    import asyncio
-
     from store import StoreError, backup_database, default_path
 
     source = default_path()
@@ -63,6 +50,36 @@ def run_backup(dest: Path) -> int:
         print(f"backup failed: {exc}", file=sys.stderr)
         return 1
     print(f"backed up {source} to {written}")
+    return 0
+
+
+def run_bot(config: Config) -> int:
+    """Log in and serve until stopped (Ctrl-C or SIGTERM)."""
+    import discord
+
+    from app import GameService
+    from bot_app.client import TtrBot
+
+    async def serve() -> None:
+        config.database.parent.mkdir(parents=True, exist_ok=True)
+        service = await GameService.open(config.database)
+        try:
+            bot = TtrBot(service, guild_id=config.guild_id, default_turn_hours=config.default_turn_hours)
+            async with bot:
+                await bot.start(config.token or "")
+        finally:
+            await service.close()
+
+    discord.utils.setup_logging(level=getattr(logging, config.log_level), root=True)
+    logging.getLogger("discord.http").setLevel(logging.WARNING)
+    try:
+        asyncio.run(serve())
+    except KeyboardInterrupt:
+        pass
+    except discord.LoginFailure:
+        print("Discord refused the token (DISCORD_TOKEN): reset it in the Developer Portal and try again.",
+              file=sys.stderr)
+        return 1
     return 0
 
 
@@ -77,17 +94,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--backup", type=Path, metavar="PATH",
                         help="copy the live game database ($TTR_DATABASE or data/ttr.sqlite3) to PATH and exit")
     args = parser.parse_args(argv)
+    load_dotenv(ROOT / ".env")
     if args.backup is not None:
         return run_backup(args.backup)
     if args.demo:
         return run_demo(args.variant, args.players, args.seed, args.out, args.ai.split(","))
-    print(
-        "The Discord side of the bot is not built yet (it is the next issue).\n"
-        "Meanwhile, watch the engine play a whole game offline:\n"
-        "    python bot.py --demo --variant europe --players 4\n",
-        file=sys.stderr,
-    )
-    return 2
+    try:
+        config = Config.from_env()
+    except ValueError as exc:
+        print(f"configuration error: {exc}", file=sys.stderr)
+        return 2
+    if not config.token:
+        print(NO_TOKEN_HELP, file=sys.stderr)
+        return 2
+    return run_bot(config)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,75 @@
+"""Configuration from the environment (and an optional `.env` file beside bot.py)."""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_DATABASE = ROOT / "data" / "ttr.sqlite3"
+
+
+def load_dotenv(path: Path, environ: dict[str, str] | None = None) -> int:
+    """Read KEY=VALUE lines (comments, blank lines, `export ` and quotes allowed) into the
+    environment without overriding what is already set. Returns how many keys it set."""
+    env = os.environ if environ is None else environ
+    if not path.is_file():
+        return 0
+    count = 0
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        if line.startswith("export "):
+            line = line[len("export "):]
+        key, _, value = line.partition("=")
+        key, value = key.strip(), value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        if key and key not in env:
+            env[key] = value
+            count += 1
+    return count
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    token: str | None
+    database: Path
+    guild_id: int | None
+    log_level: str
+    default_turn_hours: float = 48.0
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None) -> Config:
+        env = os.environ if environ is None else environ
+        token = (env.get("DISCORD_TOKEN") or "").strip() or None
+        database = Path(env.get("TTR_DATABASE") or DEFAULT_DATABASE)
+        guild_raw = (env.get("GUILD_ID") or "").strip()
+        if guild_raw and not guild_raw.isdigit():
+            raise ValueError(f"GUILD_ID must be a server id (digits), not {guild_raw!r}")
+        level = (env.get("LOG_LEVEL") or "INFO").strip().upper()
+        if not isinstance(logging.getLevelName(level), int):
+            raise ValueError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}")
+        hours_raw = (env.get("TTR_TURN_HOURS") or "48").strip()
+        try:
+            hours = float(hours_raw)
+        except ValueError:
+            raise ValueError(f"TTR_TURN_HOURS must be a number, not {hours_raw!r}") from None
+        return cls(token, database, int(guild_raw) if guild_raw else None, level, hours)
+
+
+NO_TOKEN_HELP = """\
+No DISCORD_TOKEN is set, so the bot cannot log in to Discord.
+
+To get one: open https://discord.com/developers/applications, create an application, open
+"Bot", press "Reset Token" and copy it. Then either
+    export DISCORD_TOKEN=...            (or put DISCORD_TOKEN=... in a .env file here)
+    .venv/bin/python bot.py
+The README ("Running the bot on your server") lists the scopes and permissions to invite it with.
+
+Without a token you can still watch a whole game played by the computer:
+    .venv/bin/python bot.py --demo --variant europe --players 4
+"""

@@ -1,0 +1,60 @@
+"""Run the real bot (TtrBot, real discord.py) against the fake, on a given database file, and
+stop it again — a "restart" is stopping one bot and starting a new one on the same file."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from app import GameService
+from bot_app.client import TtrBot
+from bot_app.render_hooks import Renderer
+
+from .server import FakeDiscord, install
+
+
+class Clock:
+    """A clock tests can move forward."""
+
+    def __init__(self, start: float | None = None) -> None:
+        self.now = time.time() if start is None else start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+class RunningBot:
+    def __init__(self, bot: TtrBot, service: GameService, task: asyncio.Task[Any]) -> None:
+        self.bot = bot
+        self.service = service
+        self.task = task
+
+    async def stop(self) -> None:
+        await self.bot.close()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await asyncio.wait_for(self.task, 10)
+        await self.service.close()
+
+
+async def start_bot(fake: FakeDiscord, db: Path, *, renderer: Renderer | None = None,
+                    clock: Callable[[], float] | None = None, run_timers: bool = False) -> RunningBot:
+    install(fake)
+    clock = clock or time.time
+    service = await GameService.open(db, clock=clock)
+    bot = TtrBot(service, renderer=renderer, clock=clock, run_timers=run_timers)
+    task = asyncio.create_task(bot.start("fake-token"))
+    deadline = time.monotonic() + 15
+    while not bot.is_ready():
+        if task.done():
+            task.result()
+        if time.monotonic() > deadline:
+            raise TimeoutError("the bot did not get ready against the fake")
+        await asyncio.sleep(0.01)
+    return RunningBot(bot, service, task)

@@ -1,0 +1,618 @@
+"""A loopback fake of Discord: enough gateway and REST for discord.py 2.7.1 to run unchanged.
+
+Gateway (websocket at /gateway, JSON text frames, no compression):
+    HELLO → IDENTIFY → READY + GUILD_CREATE; heartbeats are ACKed; `dispatch` sends events
+    (INTERACTION_CREATE) to every connected bot.
+REST (under /api/v10, answers with Content-Type exactly application/json):
+    users/@me, users/{id}, oauth2/applications/@me, command sync (PUT global and guild
+    commands), interaction callbacks (+ GET/PATCH @original), webhook follow-ups (POST, PATCH),
+    channel messages (POST/PATCH, JSON or multipart with files), threads from a message, DM
+    channels (users/@me/channels; a user with `dms_closed` gives 403 / code 50007).
+
+In memory: one guild with one text channel, users, channels (text, threads, DMs), messages
+(with their components and attachments), every interaction with its answers and timing, and a
+`public` list of everything anyone in the server could see (for the secret scan).
+
+Point discord.py at it with `install(fake)` (sets discord.http.Route.BASE and
+DiscordWebSocket.DEFAULT_GATEWAY — internals, hence the pinned discord.py version).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import itertools
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+JSON = "application/json"
+EPHEMERAL = 64
+_ids = itertools.count(1_100_000_000_000_000_000)
+
+
+def snowflake() -> int:
+    return next(_ids)
+
+
+def now_iso() -> str:
+    return dt.datetime.now(dt.UTC).isoformat()
+
+
+@dataclass
+class User:
+    id: int
+    name: str
+    bot: bool = False
+    dms_closed: bool = False
+    manager: bool = False  # has Manage Server in the guild
+
+    def payload(self) -> dict[str, Any]:
+        return {"id": str(self.id), "username": self.name, "global_name": self.name, "discriminator": "0",
+                "avatar": None, "bot": self.bot, "public_flags": 0}
+
+
+@dataclass
+class Interaction:
+    id: int
+    token: str
+    user: User
+    payload: dict[str, Any]
+    created: float
+    kind: str  # "command", "component", "autocomplete"
+    answered_at: float | None = None
+    callback: dict[str, Any] | None = None
+    original_id: int | None = None
+    followups: list[int] = field(default_factory=list)
+    answered: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def latency(self) -> float | None:
+        return None if self.answered_at is None else self.answered_at - self.created
+
+    @property
+    def response_type(self) -> int | None:
+        return None if self.callback is None else self.callback.get("type")
+
+
+@dataclass
+class PublicItem:
+    """Something anyone in the server could see: a message's text and components, a thread
+    name, an attachment (name and bytes)."""
+
+    where: str
+    text: str
+    data: bytes = b""
+
+
+class FakeDiscord:
+    def __init__(self) -> None:
+        self.app_id = snowflake()
+        self.bot_user = User(snowflake(), "TTR Bot", bot=True)
+        self.guild_id = snowflake()
+        self.channel_id = snowflake()
+        self.owner = User(snowflake(), "Owner", manager=True)
+        self.users: dict[int, User] = {self.bot_user.id: self.bot_user, self.owner.id: self.owner}
+        self.channels: dict[int, dict[str, Any]] = {
+            self.channel_id: {"id": str(self.channel_id), "type": 0, "name": "games", "guild_id": str(self.guild_id),
+                              "position": 0, "permission_overwrites": [], "nsfw": False, "parent_id": None,
+                              "topic": None, "last_message_id": None, "rate_limit_per_user": 0},
+        }
+        self.messages: dict[int, dict[str, Any]] = {}  # message id → message payload
+        self.files: dict[int, list[tuple[str, bytes]]] = {}  # message id → attachments' bytes
+        self.written: dict[int, float] = {}  # message id → when it was last posted or edited (monotonic)
+        self.interactions: dict[str, Interaction] = {}  # token → interaction
+        self.by_id: dict[int, Interaction] = {}
+        self.public: list[PublicItem] = []
+        self.private: list[PublicItem] = []  # DMs and ephemeral answers (for tests that look)
+        self.commands: list[dict[str, Any]] = []
+        self.sockets: list[web.WebSocketResponse] = []
+        self.seq = 0
+        self.changed = asyncio.Condition()
+        self.requests: list[tuple[str, str]] = []
+        self.errors: list[str] = []
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+        self.identified = asyncio.Event()
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    async def stop(self) -> None:
+        for ws in list(self.sockets):
+            await ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    def add_user(self, name: str, *, dms_closed: bool = False, manager: bool = False) -> User:
+        user = User(snowflake(), name, dms_closed=dms_closed, manager=manager)
+        self.users[user.id] = user
+        return user
+
+    async def _notify(self) -> None:
+        async with self.changed:
+            self.changed.notify_all()
+
+    async def wait_until(self, predicate: Callable[[], Any], timeout: float = 10.0) -> Any:
+        """Wait until predicate() is truthy (checked after every request the bot makes)."""
+        deadline = time.monotonic() + timeout
+        async with self.changed:
+            while True:
+                value = predicate()
+                if value:
+                    return value
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError("the fake Discord waited in vain")
+                # woken by every request; polled too, for conditions outside the fake
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.changed.wait(), min(left, 0.01))
+
+    # ------------------------------------------------------------------ gateway
+
+    def _guild_payload(self) -> dict[str, Any]:
+        everyone = {"id": str(self.guild_id), "name": "@everyone", "permissions": str(0x7FFFFFFFF), "position": 0,
+                    "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}
+        threads = [c for c in self.channels.values() if c["type"] == 11]
+        return {
+            "id": str(self.guild_id), "name": "Fake Guild", "icon": None, "owner_id": str(self.owner.id),
+            "roles": [everyone], "emojis": [], "stickers": [], "features": [], "member_count": len(self.users),
+            "large": False, "unavailable": False, "verification_level": 0, "default_message_notifications": 0,
+            "explicit_content_filter": 0, "mfa_level": 0, "premium_tier": 0, "preferred_locale": "en-US",
+            "system_channel_flags": 0, "afk_timeout": 300, "nsfw_level": 0,
+            "channels": [c for c in self.channels.values() if c["type"] == 0],
+            "threads": threads, "members": [self._member(self.bot_user)], "voice_states": [], "presences": [],
+            "joined_at": now_iso(), "stage_instances": [], "guild_scheduled_events": [],
+        }
+
+    def _member(self, user: User) -> dict[str, Any]:
+        perms = 0x7FFFFFFFF if user.manager else (0x800 | 0x400 | 0x40 | 0x80000000)
+        return {"user": user.payload(), "roles": [], "joined_at": now_iso(), "deaf": False, "mute": False,
+                "flags": 0, "permissions": str(perms), "nick": None, "avatar": None}
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None}))
+        async for msg in ws:
+            if msg.type != WSMsgType.TEXT:
+                continue
+            data = json.loads(msg.data)
+            op = data.get("op")
+            if op == 1:
+                await ws.send_str(json.dumps({"op": 11, "d": None}))
+            elif op == 2:
+                self.sockets.append(ws)
+                self.seq += 1
+                ready = {"v": 10, "user": self.bot_user.payload(), "guilds": [{"id": str(self.guild_id),
+                                                                               "unavailable": True}],
+                         "session_id": f"s{snowflake()}", "resume_gateway_url": self.gateway_url,
+                         "shard": [0, 1], "application": {"id": str(self.app_id), "flags": 0},
+                         "private_channels": [], "relationships": []}
+                await ws.send_str(json.dumps({"op": 0, "t": "READY", "s": self.seq, "d": ready}))
+                self.seq += 1
+                await ws.send_str(json.dumps({"op": 0, "t": "GUILD_CREATE", "s": self.seq,
+                                              "d": self._guild_payload()}))
+                self.identified.set()
+            elif op == 6:  # RESUME: say we cannot, so the client identifies again
+                await ws.send_str(json.dumps({"op": 9, "d": False}))
+        if ws in self.sockets:
+            self.sockets.remove(ws)
+        return ws
+
+    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        self.seq += 1
+        frame = json.dumps({"op": 0, "t": event, "s": self.seq, "d": data})
+        for ws in list(self.sockets):
+            if not ws.closed:
+                await ws.send_str(frame)
+
+    # ------------------------------------------------------------------ interactions (the users' side)
+
+    def channel_payload(self, channel_id: int) -> dict[str, Any]:
+        return dict(self.channels[channel_id])
+
+    async def _interact(self, user: User, kind: str, itype: int, data: dict[str, Any], channel_id: int,
+                        message: dict[str, Any] | None = None) -> Interaction:
+        iid = snowflake()
+        token = f"tok{iid}"
+        channel = self.channels[channel_id]
+        payload: dict[str, Any] = {
+            "id": str(iid), "application_id": str(self.app_id), "type": itype, "data": data, "token": token,
+            "version": 1, "channel_id": str(channel_id), "channel": self.channel_payload(channel_id),
+            "locale": "en-US", "app_permissions": str(0x7FFFFFFFF), "attachment_size_limit": 26214400,
+            "entitlements": [], "authorizing_integration_owners": {"0": str(self.guild_id)}, "context": 0,
+        }
+        if channel["type"] == 1:
+            payload["user"] = user.payload()
+            payload["context"] = 1
+        else:
+            payload["guild_id"] = str(self.guild_id)
+            payload["guild_locale"] = "en-US"
+            payload["member"] = self._member(user)
+        if message is not None:
+            payload["message"] = message
+        it = Interaction(iid, token, user, payload, time.monotonic(), kind)
+        self.interactions[token] = it
+        self.by_id[iid] = it
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return it
+
+    def _options(self, sub: str, options: dict[str, Any], focused: str | None = None
+                 ) -> tuple[dict[str, Any], dict[str, Any]]:
+        opts = []
+        resolved: dict[str, Any] = {}
+        for name, value in options.items():
+            if isinstance(value, User):
+                resolved.setdefault("users", {})[str(value.id)] = value.payload()
+                resolved.setdefault("members", {})[str(value.id)] = {
+                    k: v for k, v in self._member(value).items() if k != "user"}
+                opts.append({"name": name, "type": 6, "value": str(value.id)})
+                continue
+            otype = 5 if isinstance(value, bool) else 4 if isinstance(value, int) else 10 if isinstance(
+                value, float) else 3
+            entry: dict[str, Any] = {"name": name, "type": otype, "value": value}
+            if name == focused:
+                entry["focused"] = True
+            opts.append(entry)
+        cmd = next((c for c in self.commands if c["name"] == "ttr"), {"id": "0"})
+        data = {"id": cmd["id"], "name": "ttr", "type": 1,
+                "options": [{"name": sub, "type": 1, "options": opts}]}
+        if resolved:
+            data["resolved"] = resolved
+        return data, resolved
+
+    async def slash(self, user: User, sub: str, channel_id: int | None = None, **options: Any) -> Interaction:
+        """Run `/ttr <sub> option:value …` as `user`."""
+        data, _ = self._options(sub, options)
+        return await self._interact(user, "command", 2, data, channel_id or self.channel_id)
+
+    async def autocomplete(self, user: User, sub: str, focused: str, channel_id: int | None = None,
+                           **options: Any) -> Interaction:
+        data, _ = self._options(sub, options, focused)
+        return await self._interact(user, "autocomplete", 4, data, channel_id or self.channel_id)
+
+    async def click(self, user: User, message_id: int, custom_id: str, values: list[str] | None = None
+                    ) -> Interaction:
+        """Press a button (or choose in a select menu) on a message the bot posted."""
+        message = self.messages[message_id]
+        ctype = 3 if values is not None else 2
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": ctype}
+        if values is not None:
+            data["values"] = values
+        return await self._interact(user, "component", 3, data, int(message["channel_id"]), message)
+
+    async def answered(self, it: Interaction, timeout: float = 10.0) -> Interaction:
+        await asyncio.wait_for(it.answered.wait(), timeout)
+        return it
+
+    # ------------------------------------------------------------------ REST
+
+    def _json(self, data: Any, status: int = 200) -> web.Response:
+        # Exactly "application/json": discord.py compares the header verbatim (no charset).
+        return web.Response(body=json.dumps(data).encode(), status=status, headers={"Content-Type": JSON})
+
+    def _error(self, status: int, code: int, message: str) -> web.Response:
+        return self._json({"code": code, "message": message}, status)
+
+    async def _body(self, request: web.Request) -> tuple[dict[str, Any], list[tuple[str, bytes]]]:
+        files: list[tuple[str, bytes]] = []
+        if request.content_type.startswith("multipart/"):
+            payload: dict[str, Any] = {}
+            reader = await request.multipart()
+            async for part in reader:
+                if part.name == "payload_json":
+                    payload = json.loads(await part.text())
+                else:
+                    files.append((part.filename or "file", bytes(await part.read())))
+            return payload, files
+        if request.can_read_body:
+            text = await request.text()
+            return (json.loads(text) if text else {}), files
+        return {}, files
+
+    async def _rest(self, request: web.Request) -> web.Response:
+        path = "/" + request.match_info["tail"]
+        method = request.method
+        self.requests.append((method, path))
+        try:
+            body, files = await self._body(request)
+            response = await self._route(method, path, body, files, request)
+        except Exception as exc:  # a bug in the fake: make it loud in the test
+            self.errors.append(f"{method} {path}: {exc!r}")
+            raise
+        await self._notify()
+        return response
+
+    async def _route(self, method: str, path: str, body: dict[str, Any], files: list[tuple[str, bytes]],
+                     request: web.Request) -> web.Response:
+        parts = path.strip("/").split("/")
+        if path == "/users/@me" and method == "GET":
+            return self._json(self.bot_user.payload())
+        if path == "/oauth2/applications/@me":
+            return self._json({"id": str(self.app_id), "name": "TTR", "icon": None, "description": "",
+                               "rpc_origins": [], "bot_public": True, "bot_require_code_grant": False,
+                               "owner": self.owner.payload(), "verify_key": "0" * 64, "flags": 0, "team": None,
+                               "summary": ""})
+        if parts[0] == "applications" and method == "PUT":
+            self.commands = [dict(c, id=str(snowflake()), application_id=str(self.app_id), version="1")
+                             for c in body]
+            return self._json(self.commands)
+        if parts[0] == "applications" and method == "GET":
+            return self._json(self.commands)
+        if path == "/users/@me/channels" and method == "POST":
+            uid = int(body["recipient_id"])
+            cid = self._dm_channel(uid)
+            return self._json(self.channels[cid])
+        if parts[0] == "users" and len(parts) == 2 and method == "GET":
+            user = self.users.get(int(parts[1]))
+            return self._json(user.payload()) if user else self._error(404, 10013, "Unknown User")
+        if parts[0] == "interactions" and parts[-1] == "callback":
+            return self._callback(int(parts[1]), parts[2], body, files)
+        if parts[0] == "webhooks":
+            return self._webhook(method, parts, body, files, request)
+        if parts[0] == "channels":
+            return self._channels(method, parts, body, files)
+        return self._error(404, 0, f"the fake has no route {method} {path}")
+
+    # --- interaction answers
+
+    def _callback(self, iid: int, token: str, body: dict[str, Any], files: list[tuple[str, bytes]]) -> web.Response:
+        it = self.interactions.get(token)
+        if it is None or it.id != iid:
+            return self._error(404, 10062, "Unknown interaction")
+        if it.callback is not None:
+            return self._error(400, 40060, "Interaction has already been acknowledged.")
+        it.callback = body
+        it.answered_at = time.monotonic()
+        it.answered.set()
+        rtype = body.get("type")
+        data = body.get("data") or {}
+        out: dict[str, Any] = {"interaction": {"id": str(iid), "type": it.payload["type"],
+                                               "response_message_loading": rtype == 5,
+                                               "response_message_ephemeral": bool(data.get("flags", 0) & EPHEMERAL)}}
+        channel_id = int(it.payload["channel_id"])
+        if rtype in (4, 5):
+            flags = data.get("flags", 0)
+            content = data.get("content", "") if rtype == 4 else ""
+            msg = self._new_message(channel_id, data if rtype == 4 else {"flags": flags}, files if rtype == 4 else [],
+                                    flags=flags | (128 if rtype == 5 else 0), interaction=it)
+            it.original_id = int(msg["id"])
+            out["interaction"]["response_message_id"] = msg["id"]
+            if rtype == 4:
+                out["resource"] = {"type": 4, "message": msg}
+            _ = content
+        elif rtype == 7:
+            mid = int(it.payload["message"]["id"])
+            msg = self._edit_message(mid, data, files)
+            out["resource"] = {"type": 7, "message": msg}
+        elif rtype == 6:
+            pass
+        elif rtype == 8:
+            choices = data.get("choices", [])
+            if len(choices) > 25:
+                self.errors.append(f"autocomplete with {len(choices)} choices")
+        return self._json(out)
+
+    def _webhook(self, method: str, parts: list[str], body: dict[str, Any], files: list[tuple[str, bytes]],
+                 request: web.Request) -> web.Response:
+        token = parts[2]
+        it = self.interactions.get(token)
+        if it is None:
+            return self._error(404, 10015, "Unknown Webhook")
+        channel_id = int(it.payload["channel_id"])
+        if len(parts) == 3 and method == "POST":
+            flags = body.get("flags", 0)
+            if it.original_id is not None and self.messages[it.original_id]["flags"] & 128:
+                # the first follow-up after a "thinking" defer replaces the loading message
+                mid = it.original_id
+                msg = self._edit_message(mid, body, files, clear_loading=True)
+            else:
+                msg = self._new_message(channel_id, body, files, flags=flags, interaction=it)
+                it.followups.append(int(msg["id"]))
+            return self._json(msg)
+        if len(parts) >= 5 and parts[3] == "messages":
+            mid = it.original_id if parts[4] == "@original" else int(parts[4])
+            if mid is None or mid not in self.messages:
+                return self._error(404, 10008, "Unknown Message")
+            if method == "GET":
+                return self._json(self.messages[mid])
+            if method == "PATCH":
+                return self._json(self._edit_message(mid, body, files, clear_loading=True))
+            if method == "DELETE":
+                self.messages.pop(mid, None)
+                return web.Response(status=204)
+        return self._error(404, 0, "the fake has no such webhook route")
+
+    # --- channels
+
+    def _dm_channel(self, uid: int) -> int:
+        for cid, c in self.channels.items():
+            if c["type"] == 1 and c["recipients"][0]["id"] == str(uid):
+                return cid
+        cid = snowflake()
+        self.channels[cid] = {"id": str(cid), "type": 1, "recipients": [self.users[uid].payload()],
+                              "last_message_id": None}
+        return cid
+
+    def _channels(self, method: str, parts: list[str], body: dict[str, Any],
+                  files: list[tuple[str, bytes]]) -> web.Response:
+        cid = int(parts[1])
+        channel = self.channels.get(cid)
+        if channel is None:
+            return self._error(404, 10003, "Unknown Channel")
+        if len(parts) == 2 and method == "GET":
+            return self._json(channel)
+        if len(parts) == 3 and parts[2] == "messages" and method == "POST":
+            if channel["type"] == 1:
+                uid = int(channel["recipients"][0]["id"])
+                if self.users[uid].dms_closed:
+                    return self._error(403, 50007, "Cannot send messages to this user")
+            return self._json(self._new_message(cid, body, files, flags=body.get("flags", 0)))
+        if len(parts) == 4 and parts[2] == "messages":
+            mid = int(parts[3])
+            if mid not in self.messages:
+                return self._error(404, 10008, "Unknown Message")
+            if method == "PATCH":
+                return self._json(self._edit_message(mid, body, files))
+            if method == "GET":
+                return self._json(self.messages[mid])
+        if len(parts) == 5 and parts[2] == "messages" and parts[4] == "threads" and method == "POST":
+            mid = int(parts[3])
+            tid = mid  # Discord gives a thread started from a message the message's id
+            thread = {"id": str(tid), "type": 11, "guild_id": str(self.guild_id), "parent_id": str(cid),
+                      "owner_id": str(self.bot_user.id), "name": body["name"], "last_message_id": None,
+                      "message_count": 0, "member_count": 1, "rate_limit_per_user": 0, "flags": 0,
+                      "thread_metadata": {"archived": False, "auto_archive_duration": body.get(
+                          "auto_archive_duration", 1440), "archive_timestamp": now_iso(), "locked": False}}
+            self.channels[tid] = thread
+            self.public.append(PublicItem(f"thread name {tid}", body["name"]))
+            return self._json(thread)
+        return self._error(404, 0, "the fake has no such channel route")
+
+    # --- messages
+
+    def _is_public(self, channel_id: int, flags: int) -> bool:
+        return self.channels[channel_id]["type"] != 1 and not flags & EPHEMERAL
+
+    def _record(self, msg: dict[str, Any], files: list[tuple[str, bytes]]) -> None:
+        channel_id = int(msg["channel_id"])
+        sink = self.public if self._is_public(channel_id, msg["flags"]) else self.private
+        where = f"message {msg['id']} in {channel_id}"
+        sink.append(PublicItem(where, msg.get("content") or ""))
+        sink.append(PublicItem(where + " components", json.dumps(msg.get("components") or [])))
+        for name, data in files:
+            sink.append(PublicItem(where + f" file {name}", name, data))
+
+    def _attachments(self, mid: int, body: dict[str, Any], files: list[tuple[str, bytes]],
+                     keep: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+        out = []
+        stored = []
+        for i, (name, data) in enumerate(files):
+            aid = snowflake()
+            out.append({"id": str(aid), "filename": name, "size": len(data), "url": f"https://fake/{aid}/{name}",
+                        "proxy_url": f"https://fake/{aid}/{name}", "content_type": "image/png"})
+            stored.append((name, data))
+            _ = i
+        if keep:
+            wanted = {str(a.get("id")) for a in body.get("attachments", []) or []}
+            for a in keep:
+                if a["id"] in wanted:
+                    out.append(a)
+        self.files[mid] = stored + [f for f in self.files.get(mid, []) if any(a["filename"] == f[0] for a in out)
+                                    and not stored]
+        return out
+
+    def _new_message(self, channel_id: int, body: dict[str, Any], files: list[tuple[str, bytes]], *, flags: int,
+                     interaction: Interaction | None = None) -> dict[str, Any]:
+        mid = snowflake()
+        msg = {
+            "id": str(mid), "channel_id": str(channel_id), "type": 0 if interaction is None else 20,
+            "content": body.get("content") or "", "author": self.bot_user.payload(), "attachments": [],
+            "embeds": body.get("embeds") or [], "mentions": [], "mention_roles": [], "pinned": False,
+            "mention_everyone": False, "tts": False, "timestamp": now_iso(), "edited_timestamp": None,
+            "flags": flags, "components": body.get("components") or [],
+        }
+        if channel_id in self.channels and self.channels[channel_id]["type"] != 1:
+            msg["guild_id"] = str(self.guild_id)
+        if interaction is not None:
+            msg["application_id"] = str(self.app_id)
+            msg["webhook_id"] = str(self.app_id)
+        msg["attachments"] = self._attachments(mid, body, files, None)
+        self.messages[mid] = msg
+        self.written[mid] = time.monotonic()
+        self._record(msg, files)
+        return msg
+
+    def _edit_message(self, mid: int, body: dict[str, Any], files: list[tuple[str, bytes]],
+                      clear_loading: bool = False) -> dict[str, Any]:
+        msg = self.messages[mid]
+        if "content" in body and body["content"] is not None:
+            msg["content"] = body["content"]
+        if "components" in body and body["components"] is not None:
+            msg["components"] = body["components"]
+        if "embeds" in body and body["embeds"] is not None:
+            msg["embeds"] = body["embeds"]
+        if "attachments" in body or files:
+            msg["attachments"] = self._attachments(mid, body, files, msg["attachments"])
+        if clear_loading:
+            msg["flags"] = msg["flags"] & ~128
+            if "flags" in body and body["flags"]:
+                msg["flags"] |= body["flags"]
+        msg["edited_timestamp"] = now_iso()
+        self.written[mid] = time.monotonic()
+        self._record(msg, files)
+        return msg
+
+    # ------------------------------------------------------------------ looking at what happened
+
+    def thread_messages(self, thread_id: int) -> list[dict[str, Any]]:
+        return [m for m in self.messages.values() if int(m["channel_id"]) == thread_id]
+
+    def dms_to(self, user: User) -> list[dict[str, Any]]:
+        cids = {cid for cid, c in self.channels.items() if c["type"] == 1 and c["recipients"][0]["id"] == str(user.id)}
+        return [m for m in self.messages.values() if int(m["channel_id"]) in cids]
+
+    def reply_messages(self, it: Interaction) -> list[dict[str, Any]]:
+        """Every message the interaction produced (its original answer, follow-ups, the panel
+        it edited), latest content."""
+        out = []
+        if it.original_id is not None and it.original_id in self.messages:
+            out.append(self.messages[it.original_id])
+        out += [self.messages[m] for m in it.followups if m in self.messages]
+        if it.response_type == 7:
+            out.append(self.messages[int(it.payload["message"]["id"])])
+        return out
+
+
+def install(fake: FakeDiscord) -> None:
+    """Point discord.py at the fake (discord.py internals; the version is pinned)."""
+    import discord.gateway
+    import discord.http
+    import yarl
+
+    discord.http.Route.BASE = fake.base
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
+
+
+def custom_ids(message: dict[str, Any]) -> list[tuple[str, str]]:
+    """(label or placeholder, custom_id) of every component of a message."""
+    out = []
+    for row in message.get("components") or []:
+        for c in row.get("components", []):
+            if c.get("custom_id"):
+                out.append((c.get("label") or c.get("placeholder") or "", c["custom_id"]))
+    return out
+
+
+def select_options(message: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    """(custom_id, value, option) for every select option of a message."""
+    out = []
+    for row in message.get("components") or []:
+        for c in row.get("components", []):
+            if c.get("type") == 3:
+                for o in c.get("options", []):
+                    out.append((c["custom_id"], o["value"], c))
+    return out

@@ -1,0 +1,193 @@
+"""Unit tests of the bot glue without the fake: custom ids, words, configuration, the command
+contract of DISCORD_UX.md, and the desk/cog answers with mocks specced on real discord.py
+objects (a typo in an attribute fails the test)."""
+
+from __future__ import annotations
+
+from unittest import mock
+
+import discord
+import pytest
+from discord import app_commands
+
+from bot_app import ids, text
+from bot_app.config import Config, load_dotenv
+from bot_app.desk import Desk, Refusal, parse_payment, payment_code, refusal_text
+from cogs import build_group
+from cogs.common import on_tree_error
+from engine.actions import ClaimRoute, DrawCard, KeepTickets
+from engine.errors import IllegalAction
+from engine.events import Event
+from engine.game import new_game, view
+
+# The contract: command and option names from DISCORD_UX.md.
+CONTRACT = {
+    "new": {"variant", "dice", "seats", "turn_hours"}, "join": {"game"}, "leave": {"game"},
+    "addai": {"game", "level"}, "start": {"game"}, "cancel": {"game"}, "draw": {"card"},
+    "claim": {"route", "payment"}, "tickets": {"short", "long"}, "station": {"city", "payment"},
+    "controller": {"mode", "route"}, "burn": {"cards"}, "roll": {"keep"}, "calltime": set(), "pass": set(),
+    "hand": {"game"}, "board": {"game"}, "status": {"game"}, "log": {"game"}, "games": set(), "rules": {"topic"},
+    "kick": {"game", "player"}, "pause": {"game"}, "resume": {"game"}, "stats": {"player"},
+}
+
+
+def test_commands_keep_the_contract():
+    group = build_group()
+    commands = {c.name: {p.name for p in c.parameters} for c in group.commands}
+    assert set(commands) == set(CONTRACT)
+    for name, options in CONTRACT.items():
+        assert options <= commands[name], (name, commands[name])
+    assert len(group.commands) <= 25  # Discord's limit of subcommands per group
+    payload = group.to_dict(mock.Mock())
+    assert payload["name"] == "ttr"
+
+
+def test_custom_ids_round_trip_and_fit():
+    cid = ids.make(123456789012, 4321, "do", "117.claim_route")
+    assert len(cid) <= 100
+    assert ids.parse(cid) == ids.Cid(123456789012, 4321, "do", "117.claim_route")
+    assert ids.parse(ids.make(5, None, "hand")) == ids.Cid(5, None, "hand", "")
+    for bad in ("", "ttr:v1:x:1:do", "ttr:v2:1:1:do", "ttr:v1:1:1:DO", "ttr:v1:1:1:do:" + "a" * 80, None):
+        assert ids.parse(bad) is None  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        ids.make(1, 1, "do", "x" * 90)
+
+
+def test_payments_as_option_values():
+    assert payment_code({"red": 3, "loco": 1}) == "loco1.red3"
+    assert parse_payment("loco1.red3") == {"loco": 1, "red": 3}
+    assert parse_payment("") is None and parse_payment(None) is None
+    assert parse_payment("garbage!") == {"?": 1}
+
+
+def test_words_for_events_and_actions():
+    state, _ = new_game("europe", 2, 3, names=["Ann", "Ben"])
+    v = view(state, None)
+    line = text.summarize([Event("route_claimed", {"player": 1, "route": "kyiv-wilno", "payment": {"loco": 1,
+                                                                                                    "orange": 1},
+                                                   "points": 2}),
+                           Event("turn_started", {"player": 0, "turn": 1})], v)
+    assert line.startswith("Ben claimed Kyiv – Wilno") and "1 orange and 1 locomotive" in line
+    assert text.highlights([Event("route_claimed", {"route": "kyiv-wilno"})]) == (("kyiv-wilno",), ())
+    assert text.describe_action(DrawCard(0, None), v) == "take the deck (blind)"
+    assert "claim Kyiv – Wilno" in text.describe_action(ClaimRoute(0, "kyiv-wilno", (("orange", 2),)), v)
+    mine = view(state, 0)
+    offered = mine["pending"]["offers"][0]
+    assert "keep" in text.describe_action(KeepTickets(0, tuple(offered[:2])), mine)
+    # The hand is words only for its owner; the public status has counts only.
+    hand = text.hand_text(mine, 1)
+    assert "Your hand" in hand
+    status = text.status_block(v)
+    assert "Ann" in status and "Cards:" not in status
+    for t in offered:
+        assert text.ticket_label(text.game_map(v), t) not in status
+    assert text.thread_name(12, "europe") == "TTR #12 · Europe"
+
+
+def test_config_from_env_and_dotenv(tmp_path):
+    env = {"DISCORD_TOKEN": " abc ", "GUILD_ID": "42", "LOG_LEVEL": "debug"}
+    cfg = Config.from_env(env)
+    assert cfg.token == "abc" and cfg.guild_id == 42 and cfg.log_level == "DEBUG"
+    assert cfg.database.name == "ttr.sqlite3" and cfg.database.parent.name == "data"
+    assert Config.from_env({}).token is None
+    with pytest.raises(ValueError):
+        Config.from_env({"GUILD_ID": "my server"})
+    dotenv = tmp_path / ".env"
+    dotenv.write_text("# comment\nexport DISCORD_TOKEN='xyz'\nGUILD_ID=7\n\nLOG_LEVEL=INFO\n", encoding="utf-8")
+    target = {"GUILD_ID": "1"}
+    assert load_dotenv(dotenv, target) == 2
+    assert target == {"GUILD_ID": "1", "DISCORD_TOKEN": "xyz", "LOG_LEVEL": "INFO"}
+
+
+def test_no_token_explains_and_points_to_the_demo(capsys, monkeypatch):
+    import bot
+
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.setattr("bot_app.config.load_dotenv", lambda *a, **k: 0)
+    monkeypatch.setattr(bot, "load_dotenv", lambda *a, **k: 0)
+    assert bot.main([]) == 2
+    err = capsys.readouterr().err
+    assert "DISCORD_TOKEN" in err and "--demo" in err and "discord.com/developers" in err
+
+
+def _interaction(done: bool = False) -> mock.MagicMock:
+    inter = mock.create_autospec(discord.Interaction, instance=True)
+    inter.response = mock.create_autospec(discord.InteractionResponse, instance=True)
+    inter.response.is_done.return_value = done
+    inter.followup = mock.create_autospec(discord.Webhook, instance=True)
+    inter.created_at = discord.utils.utcnow()
+    return inter
+
+
+async def test_desk_answers_once_then_follows_up():
+    desk = Desk(mock.Mock(), mock.create_autospec(discord.Client, instance=True))
+    fresh = _interaction(done=False)
+    await desk.say(fresh, "hello")
+    fresh.response.send_message.assert_awaited_once_with(content="hello", ephemeral=True)
+    later = _interaction(done=True)
+    await desk.say(later, "again", ephemeral=False)
+    later.followup.send.assert_awaited_once_with(content="again", ephemeral=False)
+
+
+async def test_guard_turns_refusals_and_crashes_into_one_private_sentence(caplog):
+    desk = Desk(mock.Mock(), mock.create_autospec(discord.Client, instance=True))
+
+    async def refuse() -> None:
+        raise IllegalAction("Oslo – Stockholm needs 4 yellow cards.", "cost")
+
+    async def crash() -> None:
+        raise KeyError("boom")
+
+    inter = _interaction()
+    await desk.guard(inter, refuse())
+    sent = inter.response.send_message.await_args.kwargs
+    assert sent["ephemeral"] and sent["content"] == "🚫 Oslo – Stockholm needs 4 yellow cards."
+    inter = _interaction()
+    await desk.guard(inter, crash())
+    assert "went wrong" in inter.response.send_message.await_args.kwargs["content"]
+    assert "boom" not in inter.response.send_message.await_args.kwargs["content"]
+    assert any("error while handling" in r.getMessage() for r in caplog.records)
+    assert desk.busy == 0
+    assert refusal_text(Refusal("x")) == "x"
+
+
+async def test_tree_error_handler_answers_in_one_sentence():
+    inter = _interaction()
+    err = app_commands.TransformerError("zzz", discord.AppCommandOptionType.integer, mock.Mock())
+    await on_tree_error(inter, err)
+    kwargs = inter.response.send_message.await_args
+    assert kwargs.kwargs["ephemeral"] is True
+    assert "zzz" in kwargs.args[0] and kwargs.args[0].count(".") <= 2
+    inter = _interaction(done=True)
+    await on_tree_error(inter, app_commands.CommandInvokeError(mock.Mock(), RuntimeError("x")))
+    assert "went wrong" in inter.followup.send.await_args.args[0]
+
+
+async def test_resolve_game_prefers_the_option_then_the_thread():
+    service = mock.AsyncMock()
+    desk = Desk(service, mock.create_autospec(discord.Client, instance=True))
+    inter = _interaction()
+    service.game.return_value = mock.Mock(game_id=12, thread_id=555)
+    assert await desk.resolve_game(inter, "#12 · Europe · your turn") == 12
+    thread = mock.create_autospec(discord.Thread, instance=True)
+    thread.name, thread.id = "TTR #12 · Europe", 555
+    inter.channel = thread
+    assert await desk.resolve_game(inter, None) == 12
+    with pytest.raises(Refusal):
+        await desk.resolve_game(inter, "no digits here")
+
+
+async def test_demo_plays_through_service_store_and_renderer(tmp_path):
+    from bot_app.demo import play_demo
+
+    out = tmp_path / "demo"
+    summary = await play_demo("usa", 2, 5, out, ["greedy"], quiet=True)
+    assert summary["ended"]
+    boards = sorted(out.glob("board-*.png"))
+    assert len(boards) == summary["boards"] > 10
+    assert (out / "final-scores.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    log = (out / "game-log.txt").read_text(encoding="utf-8")
+    assert "Final scores" in log and "claimed" in log
+    # The same seed gives the same game.
+    again = await play_demo("usa", 2, 5, tmp_path / "again", ["greedy"], quiet=True)
+    assert again["moves"] == summary["moves"]
