@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-TOPICS = ("overview", "turn", "tickets", "claiming", "stations", "tunnels", "scoring", "timers")
+TOPICS = ("overview", "turn", "tickets", "claiming", "stations", "tunnels", "controller", "scoring", "timers")
 
 COMMON = {
     "overview": "Connect the cities on your destination tickets with your trains. Claim routes with sets of "
@@ -15,6 +15,7 @@ COMMON = {
                 "/ttr claim lists only the routes and payments you can afford.",
     "stations": "No stations in this variant.",
     "tunnels": "No tunnels in this variant.",
+    "controller": "No Controller cards in this variant (they belong to the USSR rules).",
     "scoring": "Routes score as you claim them (1, 2, 4, 7, 10, 15 points for 1–6 spaces). At the end: tickets "
                "won and lost, then the bonuses of the variant; the picture shows each line.",
     "timers": "Each turn has a time limit (set in /ttr new). Half-way you get a reminder; at the limit the AI plays "
@@ -32,12 +33,37 @@ VARIANTS = {
                    "locomotive) costs one more card. Pay, or give up and take your cards back.",
         "claiming": COMMON["claiming"] + " Ferries need the shown number of locomotives.",
     },
-    "nordic": {"overview": COMMON["overview"] + " Nordic Countries: 2–3 players, jokers pay for ferries and "
-                                                "tunnels, long routes through the north."},
-    "germany": {"overview": COMMON["overview"] + " Germany: passengers wait in cities; claim a route to take one "
-                                                 "from each end; majorities in each colour score at the end.",
-                "tickets": COMMON["tickets"] + " When you draw, announce how many short and long tickets "
-                                               "(/ttr tickets short long)."},
+    "nordic": {
+        "overview": COMMON["overview"] + " Nordic Countries: 2–3 players, 40 trains each. Face-up locomotives are "
+                    "ordinary cards (take two if you like) and the display is never flushed. No longest-path bonus; "
+                    "Globetrotter (most completed tickets): +10.",
+        "claiming": "Locomotives only pay on ferries and tunnels. On a ferry's locomotive space any 3 cards may "
+                    "stand in for the locomotive. Murmansk – Lieksa (9 spaces, 27 points): any 4 cards may stand in "
+                    "for one card of the chosen colour.",
+        "tunnels": "3 cards are revealed; each of your colour or a locomotive costs one more card of that colour "
+                   "or a locomotive (no 3- or 4-card jokers). Pay, or give up.",
+        "tickets": "Start with 5 tickets and keep at least 2; later draw 3 and keep at least 1. Returned tickets "
+                   "leave the game.",
+    },
+    "germany": {
+        "overview": COMMON["overview"] + " Germany: passengers wait in the cities; claim a route to take one "
+                    "from each end. At the end each colour pays 20 for the most and 10 for the second most. "
+                    "Globetrotter (most completed tickets): +15; no longest-path bonus.",
+        "tickets": COMMON["tickets"] + " Two decks, short and long: announce how many of each before you draw "
+                   "4 (/ttr tickets short long). Neighbouring countries are dead ends.",
+    },
+    "ussr": {
+        "overview": COMMON["overview"] + " USSR: stations, tunnels and ferries as in Europe, plus two Controller "
+                    "cards in the deck. Bonuses: most routes +15, longest railway +10, most tunnels +7, most "
+                    "ferries +7. Equal totals share the win.",
+        "controller": "Play a Controller as your whole turn to remove any claimed route of up to 4 trains (its "
+                      "trains and points go back) or to build a route of up to 4 trains for no points. A face-up "
+                      "Controller flushes the display; revealed for a tunnel it costs a locomotive.",
+        "stations": "3 stations (1, 2, 3 cards): the cards must match the colour of a route into that city (any "
+                    "colour if a grey route enters). Unused: +4 each.",
+        "tickets": "Start with 2 long and 2 short tickets and keep at least one of each; later draw 3 short and "
+                   "keep at least 1. Returned tickets leave the game.",
+    },
 }
 
 

@@ -19,7 +19,7 @@ from engine.actions import (
     PayTunnel,
 )
 from engine.cards import LOCO
-from engine.maps import GameMap, load_map
+from engine.maps import GameMap, Route, load_map
 from engine.rng import Rng, seed_state
 from engine.rules.passengers import TakePassenger, majority_points
 
@@ -73,6 +73,12 @@ class GreedyAI:
         wanted_claims = [a for a in claims if a.route in wanted]
         if wanted_claims:
             return self._best_claim(game_map, wanted_claims)
+        # USSR Controller: build a route a ticket needs that cards would make dear (a tunnel, a
+        # ferry, or 3-4 trains), the longest first.
+        builds = [a for a in legal if a.TYPE == "play_controller" and getattr(a, "mode", "") == "build"
+                  and getattr(a, "route", "") in wanted and _dear(game_map.routes[a.route])]  # type: ignore[attr-defined]
+        if builds:
+            return max(builds, key=lambda a: (game_map.routes[a.route].length, a.route))  # type: ignore[attr-defined]
         draws = [a for a in legal if isinstance(a, DrawCard)]
         me = view["players"][seat]
         if not wanted:
@@ -164,6 +170,11 @@ class GreedyAI:
             return blind[0]
         non_loco = [a for a in draws if a.slot is not None and display[a.slot] != LOCO]
         return (non_loco or draws)[0]
+
+
+def _dear(route: Route) -> bool:
+    """A route worth a Controller rather than cards."""
+    return route.tunnel or route.is_ferry or route.length >= 3
 
 
 def _card_cost(payment: Sequence[tuple[str, int]]) -> int:

@@ -9,6 +9,7 @@ docs/scenarios.md.
 
 from __future__ import annotations
 
+import json
 import sys
 import traceback
 from collections.abc import Iterator, Sequence
@@ -334,7 +335,7 @@ class Runner:
 
         for who, spec in want.items():
             seat = self.seat(who)
-            legal = [a.to_json() for a in legal_actions(self.state, seat)]
+            legal = [json.loads(json.dumps(a.to_json())) for a in legal_actions(self.state, seat)]
             kinds = {a["type"] for a in legal}
             for kind in spec.get("kinds_include", []):
                 if kind not in kinds:

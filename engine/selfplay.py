@@ -81,6 +81,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--ai", default="random", help=f"AI level per seat, comma-separated ({', '.join(AI_LEVELS)})")
     parser.add_argument("--dice", action="store_true", help="play with the Dice Expansion")
+    parser.add_argument("--balance", action="store_true",
+                        help="also print a balance report: routes claimed, tickets completed, bonuses")
     args = parser.parse_args(argv)
     levels = args.ai.split(",")
     options = {"dice": True} if args.dice else {}
@@ -92,6 +94,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     tickets_done = tickets_all = 0
     endings: Counter[str] = Counter()
     wins: Counter[str] = Counter()
+    balance = None
+    if args.balance:
+        from engine.balance import BalanceReport
+        from engine.variants import build_ruleset
+
+        balance = BalanceReport(build_ruleset(args.variant, args.players, options).map_id)
     for i in range(args.games):
         try:
             record = play_game(args.variant, args.players, args.seed + i, levels, options)
@@ -99,6 +107,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"cannot play: {exc}", file=sys.stderr)
             return 2
         decisions += len(record.actions)
+        if balance is not None:
+            balance.add(record)
         turns += record.state.turn + 1
         endings[record.ended] += 1
         result = record.state.result or {"sheets": [], "winners": []}
@@ -118,6 +128,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"tickets completed  {100 * tickets_done / max(tickets_all, 1):.1f}%  ({tickets_done}/{tickets_all})")
     print("games ended        " + ", ".join(f"{k}: {v}" for k, v in sorted(endings.items())))
     print("wins               " + ", ".join(f"{k}: {v}" for k, v in sorted(wins.items())))
+    if balance is not None:
+        print("\n".join(balance.lines()))
     return 0
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.errors import IllegalAction
 from engine.ruleset import RuleSet
-from engine.rulesets import europe, usa
+from engine.rulesets import europe, germany, nordic, usa, ussr
 from engine.state import GameState, canonical_json
 
 # Each rule set module has `build(players, options)` and may declare `OPTIONS`, its own table
@@ -20,6 +20,9 @@ from engine.state import GameState, canonical_json
 MODULES: dict[str, ModuleType] = {
     "usa": usa,
     "europe": europe,
+    "nordic": nordic,
+    "germany": germany,
+    "ussr": ussr,
 }
 BUILDERS: dict[str, Callable[[int, Mapping[str, Any]], RuleSet]] = {name: m.build for name, m in MODULES.items()}
 

@@ -76,25 +76,11 @@ class PaymentRule:
     def all_claim_options(
         self, game_map: GameMap, routes: Iterable[Route], hand: Mapping[str, int]
     ) -> Iterator[tuple[Route, Cards]]:
-        """`claim_options` for many routes at once (the hand is read once: listing legal
-        claims runs for every decision of every AI game)."""
-        locos = hand.get(LOCO, 0)
-        held = [(c, hand[c]) for c in COLOURS if hand.get(c)]
+        """`claim_options` for many routes: what listing legal claims uses. A payment rule
+        changes `claim_options` (and `candidate_routes`), never this."""
         for route in routes:
-            if locos < route.ferry_locos:
-                continue
-            length = route.length
-            if route.color == GRAY:
-                for colour, have in held:
-                    for cards in _colour_payments(colour, have, locos, length, route.ferry_locos):
-                        yield route, cards
-            else:
-                have = hand.get(route.color, 0)
-                if have:
-                    for cards in _colour_payments(route.color, have, locos, length, route.ferry_locos):
-                        yield route, cards
-            if locos >= length:
-                yield route, ((LOCO, length),)
+            for cards in self.claim_options(game_map, route, hand):
+                yield route, cards
 
     def check_claim(self, game_map: GameMap, route: Route, hand: Mapping[str, int], payment: Cards) -> None:
         """Raise IllegalAction, in one plain sentence, unless `payment` pays for `route`."""
@@ -154,7 +140,7 @@ class PaymentRule:
 
     def check_tunnel(self, hand: Mapping[str, int], demand: TunnelDemand, payment: Cards) -> None:
         if payment not in self.tunnel_options(hand, demand):
-            if demand.colour is None:
+            if demand.colour is None or demand.locos_only == demand.total:  # only locomotives will do
                 what = f"{demand.total} {card_word(LOCO, demand.total)}"
             else:
                 if demand.total == 1:

@@ -130,3 +130,17 @@ def complete_claim(game: Game, seat: int, route: Route, payment: Cards, points: 
         module.on_route_claimed(game, seat, route.id)
     if game.state.pending is decision:
         game.end_turn()
+
+
+def unclaim_route(game: Game, route: Route) -> tuple[int, int]:
+    """Take a claimed route off the board (the USSR Controller, U6): its trains go back to
+    the owner, the owner loses the points recorded for it, and the route is open again. An end
+    of game already triggered stays triggered. Returns (owner, points taken back)."""
+    s = game.state
+    owner = s.route_owner.pop(route.id)
+    points = s.route_scored.pop(route.id, 0)
+    player = game.player(owner)
+    player.routes.remove(route.id)
+    player.route_points -= points
+    player.trains += route.length
+    return owner, points

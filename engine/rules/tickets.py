@@ -187,7 +187,7 @@ class DestinationTickets(RuleModule):
         s = game.state
         seat = action.player
         if self.announced_draw is not None:
-            mix = tuple((str(d), int(n)) for d, n in action.mix if n)
+            mix = _parse_mix(action.mix)
             if mix not in self.draw_mixes(game):
                 raise IllegalAction(self._mix_refusal(game, mix), "bad_mix")
             plan = mix
@@ -210,7 +210,7 @@ class DestinationTickets(RuleModule):
         """The opening draw of an announced deal: draw the mix, then choose from it."""
         s = game.state
         seat = action.player
-        mix = tuple((str(d), int(n)) for d, n in action.mix if n)
+        mix = _parse_mix(action.mix)
         if mix not in self.draw_mixes(game, self.setup_announced):
             raise IllegalAction(self._mix_refusal(game, mix, self.setup_announced), "bad_mix")
         offer: list[str] = []
@@ -227,7 +227,8 @@ class DestinationTickets(RuleModule):
             if deck_name not in sizes:
                 return f"There is no {deck_name!r} ticket deck."
             if n > sizes[deck_name]:
-                return f"The {deck_name} deck has only {sizes[deck_name]} tickets left."
+                left = sizes[deck_name]
+                return f"The {deck_name} deck has only {left} ticket{'' if left == 1 else 's'} left."
         total = min((self.announced_draw if size is None else size) or 0, sum(sizes.values()))
         decks = " and ".join(sorted(sizes))
         return f"Announce {total} tickets in all, from the {decks} decks."
@@ -290,6 +291,17 @@ class DestinationTickets(RuleModule):
             sheet["stations_used"] = outcome.stations_used
             sheet["station_loans"] = {c: r for c, r in outcome.loans.items() if r is not None}
             sheet["total"] += sheet["tickets_won"] + sheet["tickets_lost"]
+
+
+def _parse_mix(mix: Any) -> tuple[tuple[str, int], ...]:
+    """An announced mix as (deck, count) pairs in deck order, whatever order it was given in."""
+    out: dict[str, int] = {}
+    for entry in mix:
+        if not (isinstance(entry, tuple | list) and len(entry) == 2 and isinstance(entry[0], str)
+                and isinstance(entry[1], int) and not isinstance(entry[1], bool) and entry[1] >= 0):
+            raise IllegalAction("Announce the mix as decks with counts, e.g. 2 short and 2 long.", "bad_mix")
+        out[entry[0]] = out.get(entry[0], 0) + entry[1]
+    return tuple(sorted((deck, n) for deck, n in out.items() if n))
 
 
 def _must_announce(game: Game, seat: int) -> bool:
