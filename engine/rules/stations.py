@@ -80,10 +80,11 @@ class Stations(RuleModule):
         # Cities that allow the same colours share one list of payments (with the "any colour"
         # rule, that is every city: this runs for every decision of every AI game).
         by_colours: dict[tuple[str, ...], list[Cards]] = {}
+        any_colour = self.colour_rule == ANY_COLOUR
         for city in _station_cities(game):
             if city in taken:
                 continue
-            colours = self.allowed_colours(game, city)
+            colours = COLOURS if any_colour else self.allowed_colours(game, city)
             options = by_colours.get(colours)
             if options is None:
                 options = by_colours[colours] = self._options(game, seat, colours)
