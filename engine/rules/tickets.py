@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.actions import Action, DrawTickets, KeepTickets
 from engine.errors import IllegalAction
-from engine.graph_tickets import best_ticket_outcome
+from engine.graph import best_ticket_outcome
 from engine.rules.module import RuleModule
 
 if TYPE_CHECKING:
