@@ -6,6 +6,7 @@ so the two can never drift apart: `check_claim` accepts exactly what `claim_opti
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -48,14 +49,11 @@ class PaymentRule:
         """The routes `hand` might pay for: a quick first filter when listing claims, which
         runs for every decision of every AI game. `claim_options` decides."""
         locos = hand.get(LOCO, 0)
-        best_colour = max((hand.get(c, 0) for c in COLOURS), default=0)
+        best_colour = max([hand.get(c, 0) for c in COLOURS])
         out: list[Route] = []
-        for colour, routes in routes_by_colour(game_map).items():
+        for colour, (lengths, routes) in routes_by_colour(game_map).items():
             cap = (best_colour if colour == GRAY else hand.get(colour, 0)) + locos
-            for route in routes:
-                if route.length > cap:
-                    break
-                out.append(route)
+            out.extend(routes[: bisect_right(lengths, cap)])
         return out
 
     def claim_options(self, game_map: GameMap, route: Route, hand: Mapping[str, int]) -> list[Cards]:
@@ -169,18 +167,20 @@ def _colour_payments(colour: str, have: int, locos: int, length: int, ferry_loco
     )
 
 
-_BY_COLOUR: dict[str, dict[str, list[Route]]] = {}
+_BY_COLOUR: dict[str, dict[str, tuple[list[int], list[Route]]]] = {}
 
 
-def routes_by_colour(game_map: GameMap) -> dict[str, list[Route]]:
-    """The map's routes by colour, shortest first (computed once per map)."""
+def routes_by_colour(game_map: GameMap) -> dict[str, tuple[list[int], list[Route]]]:
+    """The map's routes by colour, shortest first, with their lengths (once per map)."""
     index = _BY_COLOUR.get(game_map.id)
     if index is None:
-        index = {}
+        by_colour: dict[str, list[Route]] = {}
         for route in game_map.routes.values():
-            index.setdefault(route.color, []).append(route)
-        for routes in index.values():
+            by_colour.setdefault(route.color, []).append(route)
+        index = {}
+        for colour, routes in by_colour.items():
             routes.sort(key=lambda r: (r.length, r.index))
+            index[colour] = ([r.length for r in routes], routes)
         _BY_COLOUR[game_map.id] = index
     return index
 
