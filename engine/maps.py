@@ -860,6 +860,25 @@ def _load_path(path_text: str) -> GameMap:
     return game_map
 
 
+def dump_map_json(data: Mapping[str, Any]) -> str:
+    """The shipped text of a map file: JSON with one city, route or ticket per line, so that a
+    change to the board shows as a short diff. The map scripts in maps/ write with this."""
+    lines = ["{"]
+    items = list(data.items())
+    for i, (key, value) in enumerate(items):
+        comma = "," if i < len(items) - 1 else ""
+        if key in ("cities", "routes", "tickets"):
+            lines.append(f"  {json.dumps(key)}: [")
+            for j, entry in enumerate(value):
+                lines.append(f"    {json.dumps(entry, ensure_ascii=False)}" + ("," if j < len(value) - 1 else ""))
+            lines.append(f"  ]{comma}")
+        else:
+            text = json.dumps(value, ensure_ascii=False, indent=2).replace("\n", "\n  ")
+            lines.append(f"  {json.dumps(key)}: {text}{comma}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
 def load_map(map_id_or_path: str | os.PathLike) -> GameMap:
     """Load and validate a map: an id ("europe" -> maps/europe.json) or a path to a .json file.
 

@@ -410,21 +410,12 @@ def report(data: dict) -> None:
 
 
 def dump(data: dict) -> str:
-    """JSON with one city/route/ticket per line, as the other shipped maps (short diffs)."""
-    lines = ["{"]
-    items = list(data.items())
-    for i, (key, value) in enumerate(items):
-        comma = "," if i < len(items) - 1 else ""
-        if key in ("cities", "routes", "tickets"):
-            lines.append(f"  {json.dumps(key)}: [")
-            for j, entry in enumerate(value):
-                lines.append(f"    {json.dumps(entry, ensure_ascii=False)}" + ("," if j < len(value) - 1 else ""))
-            lines.append(f"  ]{comma}")
-        else:
-            text = json.dumps(value, ensure_ascii=False, indent=2).replace("\n", "\n  ")
-            lines.append(f"  {json.dumps(key)}: {text}{comma}")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+    """The shipped map text (engine.maps.dump_map_json: one city/route/ticket per line)."""
+    if str(REPO) not in sys.path:
+        sys.path.insert(0, str(REPO))
+    from engine.maps import dump_map_json
+
+    return dump_map_json(data)
 
 
 def main(argv: list[str]) -> int:
