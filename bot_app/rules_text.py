@@ -64,6 +64,26 @@ VARIANTS = {
         "tickets": "Start with 2 long and 2 short tickets and keep at least one of each; later draw 3 short and "
                    "keep at least 1. Returned tickets leave the game.",
     },
+    "alsace": {
+        "overview": COMMON["overview"] + " Alsace (fan expansion, on a board rebuilt by this project): tunnels "
+                    "through the Vosges and the Jura, tourist cards, and 9 bonus cards: longest journey +15, "
+                    "longest perimeter route +20, most tunnels +20, most foreign countries +25, most French towns "
+                    "+10, most completed tickets +10, fewest failed tickets +15, most French regions +20, and +30 "
+                    "for everyone who owns the North-South tunnel (Ballon d'Alsace). Ties share; equal totals share "
+                    "the win.",
+        "tickets": "Start with 5 tickets and 5 tourist cards; keep at least 3 of each. Or, as a turn, draw 3 "
+                   "tickets and 3 tourist cards and keep at least 1 of each. Returns go under their deck. A tourist "
+                   "card scores + or − its value: you visit its town by owning a route into it; a Visitor Pass "
+                   "(10) needs any attraction town. A Lucky Devil is played at once: throw away one attraction card "
+                   "with no penalty.",
+        "turn": "One of: take 1 face-up locomotive; take 2 cards (face-up or from the deck; a face-up "
+                "locomotive is never the second); draw 3 tickets + 3 tourist cards; 'burn 5' (discard any 5 train "
+                "cards, draw 5); claim a route. Used cards go under the deck after every turn. With 2 wagons or "
+                "fewer you may call time after your turn (at 0 you must); then everyone, you included, has one "
+                "more turn and may pass in it.",
+        "stations": "Only with the table option alsace_stations: 3 stations as in Europe (1, 2, 3 cards, +4 each "
+                    "unused); they help tickets, never tourist cards.",
+    },
 }
 
 

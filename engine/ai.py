@@ -18,7 +18,9 @@ from engine.actions import (
     KeepTickets,
     PayTunnel,
 )
+from engine.alsace_ai import choose_alsace, tourist_wanted
 from engine.cards import LOCO
+from engine.dice_ai import DICE_KINDS, choose_dice
 from engine.maps import GameMap, Route, load_map
 from engine.rng import Rng, seed_state
 from engine.rules.passengers import TakePassenger, majority_points
@@ -56,6 +58,9 @@ class GreedyAI:
         game_map = load_map(view["map_id"])
         seat = view["you"]
         kinds = {a.TYPE for a in legal}
+        alsace = choose_alsace(self, view, game_map, legal)  # tourist cards, call time, burn 5
+        if alsace is not None:
+            return alsace
         if "keep_tickets" in kinds:
             return self._keep(view, game_map, [a for a in legal if isinstance(a, KeepTickets)])
         if "draw_tickets" in kinds and view["pending"].get("kind") == "choose_tickets":
@@ -63,6 +68,8 @@ class GreedyAI:
             return self._ticket_draw(view, [a for a in legal if isinstance(a, DrawTickets)])
         if "take_passenger" in kinds:
             return self._passenger(view, [a for a in legal if isinstance(a, TakePassenger)])
+        if view["pending"].get("kind") in DICE_KINDS:
+            return choose_dice(view, game_map, legal, self._wanted_routes(view, game_map, seat))
         if "pay_tunnel" in kinds or "give_up_tunnel" in kinds:
             pays = [a for a in legal if isinstance(a, PayTunnel)]
             if pays:
@@ -153,6 +160,7 @@ class GreedyAI:
             if found is None or found[0] == 0:
                 continue
             wanted.update(r for r in found[1] if view["route_owner"].get(r) is None)
+        wanted.update(tourist_wanted(view, game_map, seat))  # Alsace tourist cards
         return wanted
 
     @staticmethod

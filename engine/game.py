@@ -139,8 +139,15 @@ class Game:
 
     def end_turn(self) -> None:
         """The current player's turn is over: run the end-of-turn rules, count down the final
-        round, and pass the turn on (or end the game)."""
+        round, and pass the turn on (or end the game).
+
+        A module may first open one more decision of the same turn (`before_turn_end`
+        returns True, e.g. the Dice Expansion's token purchase); it calls `end_turn` again
+        once that decision is resolved."""
         s = self.state
+        for module in self.rules.modules:
+            if module.before_turn_end(self):
+                return
         for module in self.rules.modules:
             module.on_turn_end(self)
         if s.final_turns_left is not None and not self.triggered_now:

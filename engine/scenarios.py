@@ -153,7 +153,10 @@ class Runner:
             if "offers" in state.pending and isinstance(state.pending["offers"], dict):
                 offers: list[Any] = [None] * len(self.names)
                 for who, offer in state.pending["offers"].items():
-                    offers[self.seat(who)] = list(offer)
+                    # Alsace: an offer may be {tickets: [...], tourist: [...], devils: [...]}.
+                    offers[self.seat(who)] = (
+                        {k: list(v) for k, v in offer.items()} if isinstance(offer, dict) else list(offer)
+                    )
                 state.pending["offers"] = offers
         if "final_turns_left" in setup:
             state.final_turns_left = setup["final_turns_left"]
@@ -161,6 +164,20 @@ class Runner:
             state.extra[key] = value
         for who, values in (setup.get("public") or {}).items():
             state.players[self.seat(who)].public.update(values or {})
+        for who, values in (setup.get("private") or {}).items():
+            state.players[self.seat(who)].private.update(values or {})
+        for key, value in (setup.get("secret") or {}).items():
+            # Lists are written top first, like every deck in a scenario.
+            state.secret[key] = list(reversed(value)) if isinstance(value, list) else value
+        if "dice" in setup:
+            # Dice Expansion: die results consumed, in order, before the generator (every train,
+            # re-roll and tunnel die of the scenario); a rigged turn start rolls at once.
+            state.secret["dice_queue"] = [str(face) for face in setup["dice"]]
+            if state.pending.get("kind") == "turn":
+                game = load_game(state)
+                for module in game.rules.modules:
+                    module.on_turn_start(game)
+                game.finish()
         return state
 
     def run(self) -> None:
@@ -294,7 +311,11 @@ class Runner:
                 for who, ids in want.items():
                     offers = s.pending.get("offers") or []
                     got = offers[self.seat(who)] if offers else None
-                    if sorted(got or []) != sorted(ids):
+                    if isinstance(got, dict) or isinstance(ids, dict):
+                        norm = {k: sorted(v) for k, v in (got or {}).items() if v or k in ids}
+                        if norm != {k: sorted(v) for k, v in ids.items()}:
+                            fail(f"{who}'s offer", ids, got)
+                    elif sorted(got or []) != sorted(ids):
                         fail(f"{who}'s ticket offer", sorted(ids), sorted(got or []))
             elif key == "final_turns_left":
                 if s.final_turns_left != want:
@@ -320,6 +341,22 @@ class Runner:
                 for k, v in want.items():
                     if s.extra.get(k) != v:
                         fail(f"extra {k}", v, s.extra.get(k))
+            elif key == "private":
+                for who, values in want.items():
+                    got_private = s.players[self.seat(who)].private
+                    for k, v in values.items():
+                        if got_private.get(k) != v:
+                            fail(f"{who}'s private {k}", v, got_private.get(k))
+            elif key == "secret_top":
+                for k, v in want.items():
+                    got_secret = list(reversed(s.secret.get(k, [])))[: len(v)]
+                    if got_secret != v:
+                        fail(f"top of secret {k}", v, got_secret)
+            elif key == "secret_bottom":
+                for k, v in want.items():
+                    got_secret = list(reversed(s.secret.get(k, [])))[-len(v):] if v else []
+                    if got_secret != v:
+                        fail(f"bottom of secret {k}", v, got_secret)
             elif key == "public":
                 for who, values in want.items():
                     got_public = s.players[self.seat(who)].public

@@ -11,8 +11,9 @@ from types import ModuleType
 from typing import Any
 
 from engine.errors import IllegalAction
+from engine.rules.dice import DICE_OPTIONS, with_dice
 from engine.ruleset import RuleSet
-from engine.rulesets import europe, germany, nordic, usa, ussr
+from engine.rulesets import alsace, europe, germany, nordic, usa, ussr
 from engine.state import GameState, canonical_json
 
 # Each rule set module has `build(players, options)` and may declare `OPTIONS`, its own table
@@ -23,6 +24,7 @@ MODULES: dict[str, ModuleType] = {
     "nordic": nordic,
     "germany": germany,
     "ussr": ussr,
+    "alsace": alsace,
 }
 BUILDERS: dict[str, Callable[[int, Mapping[str, Any]], RuleSet]] = {name: m.build for name, m in MODULES.items()}
 
@@ -51,12 +53,17 @@ def _cached_ruleset(variant: str, players: int, options_json: str) -> RuleSet:
             f"There is no variant called {variant!r}; choose one of {', '.join(available_variants())}.",
             "unknown_variant",
         )
-    unknown = sorted(set(options) - set(COMMON_OPTIONS) - set(getattr(MODULES[variant], "OPTIONS", {})))
+    unknown = sorted(
+        set(options) - set(COMMON_OPTIONS) - set(DICE_OPTIONS) - set(getattr(MODULES[variant], "OPTIONS", {}))
+    )
     if unknown:
         raise IllegalAction(f"The {variant} rules have no option {unknown[0]!r}.", "unknown_option")
-    if options.get("dice"):
-        raise IllegalAction("The Dice Expansion is not available yet.", "unknown_option")
+    unknown_dice = sorted(set(options) & set(DICE_OPTIONS))
+    if unknown_dice and not options.get("dice"):
+        raise IllegalAction(f"The option {unknown_dice[0]!r} needs the Dice Expansion (dice: true).", "unknown_option")
     rules = builder(players, options)
+    if options.get("dice"):
+        rules = with_dice(rules, options)
     if not rules.min_players <= players <= rules.max_players:
         raise IllegalAction(
             f"{variant} is played by {rules.min_players} to {rules.max_players} players, not {players}.",

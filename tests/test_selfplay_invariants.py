@@ -29,6 +29,9 @@ def _tables() -> list[tuple[str, int]]:
 
 
 TABLES = _tables()
+# The Dice Expansion is a way of paying on every board (README "Decisions"): every table again
+# with options {"dice": True}.
+DICE = {"dice": True}
 
 
 def card_total(state: GameState) -> int:
@@ -62,6 +65,15 @@ class InvariantChecker:
         for p in after.players:
             placed = sum(_length(after, r) for r in p.routes)
             assert p.trains + placed == self.trains, f"trains not conserved for seat {p.seat}"
+        # Dice Expansion: no train cards at all, tokens conserved (15 + 15 with the supply; tokens
+        # laid on a pending tunnel are back in the supply until it is given up)
+        if after.options.get("dice"):
+            assert card_total(after) == 0
+            supply = after.extra["dice"]["supply"]
+            for kind in ("single", "double"):
+                held = [p.public["tokens"][kind] for p in after.players]
+                assert all(0 <= n <= 3 for n in held), f"token cap broken after {action}"
+                assert supply[kind] + sum(held) == 15, f"{kind} tokens not conserved after {action}"
         # no route owned twice, and owners agree with the players' lists
         owned = [r for p in after.players for r in p.routes]
         assert len(owned) == len(set(owned))
@@ -113,18 +125,31 @@ class InvariantChecker:
 
 def _length(state: GameState, route_id: str) -> int:
     from engine.maps import load_map
+    from engine.rules.dice import dice_length
 
-    return load_map(state.map_id).routes[route_id].length
+    route = load_map(state.map_id).routes[route_id]
+    if state.options.get("dice"):
+        return dice_length(route, state.options) or route.length  # Nordic's 9-route as 8 (D13)
+    return route.length
 
 
 @pytest.mark.parametrize("variant,players", TABLES, ids=[f"{v}-{n}p" for v, n in TABLES])
 def test_self_play_keeps_every_invariant(variant: str, players: int) -> None:
+    _self_play(variant, players, None)
+
+
+@pytest.mark.parametrize("variant,players", TABLES, ids=[f"{v}-{n}p-dice" for v, n in TABLES])
+def test_dice_self_play_keeps_every_invariant(variant: str, players: int) -> None:
+    _self_play(variant, players, DICE)
+
+
+def _self_play(variant: str, players: int, options: dict | None) -> None:
     for seed, levels in ((players * 7, ("random",)), (players * 7 + 1, ("greedy", "random"))):
         checker = InvariantChecker(variant, players)
-        record = play_game(variant, players, seed, levels, check=checker)
+        record = play_game(variant, players, seed, levels, options, check=checker)
         assert record.state.game_over, f"{variant} {players}p seed {seed} did not finish ({record.ended})"
         # replaying the seed and the actions gives the same state, bit for bit
-        again = replay(variant, players, seed, record.actions)
+        again = replay(variant, players, seed, record.actions, options)
         assert again.to_canonical() == record.state.to_canonical()
         assert checker.steps == len(record.actions) + 1
 

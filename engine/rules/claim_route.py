@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 class ClaimRoutes(RuleModule):
     """Claim one route per turn with a set of cards; tunnels ask for more after a reveal."""
 
+    needs_train_cards: ClassVar[bool] = True  # dropped under the Dice Expansion
     name: ClassVar[str] = "claim_route"
     actions: ClassVar = {"turn": (ClaimRoute,)}
 

@@ -63,6 +63,7 @@ class Controller(RuleModule):
     """Play a Controller card as a whole turn to remove or build a route of up to
     `max_length` trains."""
 
+    needs_train_cards: ClassVar[bool] = True  # dropped under the Dice Expansion
     name: ClassVar[str] = "controller"
     actions: ClassVar = {"turn": (PlayController,)}
 

@@ -38,6 +38,11 @@ class RuleModule:
     def on_turn_start(self, game: Game) -> None:
         """A turn has just begun."""
 
+    def before_turn_end(self, game: Game) -> bool:
+        """The turn is about to end: return True after opening one more decision of this
+        turn (the module calls `game.end_turn()` again once it is resolved)."""
+        return False
+
     def on_turn_end(self, game: Game) -> None:
         """The current player's turn is ending."""
 

@@ -30,6 +30,7 @@ class TrainCardDraw(RuleModule):
       possible, flushing goes on ("repeat if needed").
     """
 
+    needs_train_cards: ClassVar[bool] = True  # dropped under the Dice Expansion
     name: ClassVar[str] = "train_cards"
     actions: ClassVar = {"turn": (DrawCard,), "second_card": (DrawCard,)}
     prompts: ClassVar = {"second_card": "take your second card"}

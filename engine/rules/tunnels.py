@@ -56,6 +56,7 @@ def _demand(game: Game) -> TunnelDemand:
 class Tunnels(RuleModule):
     """The decision after a tunnel's reveal: pay the extra cards, or give up."""
 
+    needs_train_cards: ClassVar[bool] = True  # dropped under the Dice Expansion
     name: ClassVar[str] = "tunnels"
     actions: ClassVar = {"tunnel": (PayTunnel, GiveUpTunnel)}
     prompts: ClassVar = {"tunnel": "pay the tunnel's extra cards or give it up"}

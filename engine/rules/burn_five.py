@@ -1,0 +1,101 @@
+"""Alsace: "burn 5" (seed [A:58]; AMBIGUITIES A8).
+
+A whole turn: discard exactly 5 train cards of the player's choice (locomotives allowed) to the
+discard pile, then draw 5 from the top of the deck. If the deck runs short, the discards (the
+5 just burned included) are first shuffled under the deck (A9); if still short, the player
+draws what exists. Needs at least 5 train cards in hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from engine.actions import Action, register
+from engine.cards import Cards, cards, count, has_cards
+from engine.errors import IllegalAction
+from engine.rules.module import RuleModule
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+@register
+@dataclass(slots=True, unsafe_hash=True)
+class BurnFive(Action):
+    """Discard these 5 train cards and draw 5 new ones."""
+
+    TYPE: ClassVar[str] = "burn_five"
+    DOES: ClassVar[str] = "burn 5 train cards"
+    payment: Cards = ()
+
+
+def _multisets(hand: list[tuple[str, int]], size: int) -> list[Cards]:
+    out: list[Cards] = []
+
+    def rec(i: int, left: int, acc: list[tuple[str, int]]) -> None:
+        if left == 0:
+            out.append(cards(dict(acc)))
+            return
+        if i == len(hand):
+            return
+        name, have = hand[i]
+        for k in range(min(have, left), -1, -1):
+            rec(i + 1, left - k, acc + ([(name, k)] if k else []))
+
+    rec(0, size, [])
+    return out
+
+
+@dataclass(frozen=True)
+class BurnFiveCards(RuleModule):
+    name: ClassVar[str] = "burn_five"
+    needs_train_cards: ClassVar[bool] = True  # dropped under the Dice Expansion (rules/README.md)
+    actions: ClassVar = {"turn": (BurnFive,)}
+
+    size: int = 5
+
+    def legal_actions(self, game: Game, seat: int) -> Iterable[Action]:
+        hand = game.player(seat).hand
+        if sum(hand.values()) < self.size:
+            return []
+        return [BurnFive(seat, c) for c in _multisets(sorted(hand.items()), self.size)]
+
+    def apply(self, game: Game, action: Action) -> None:
+        assert isinstance(action, BurnFive)
+        seat = action.player
+        payment = cards(dict(action.payment)) if action.payment else ()
+        if count(payment) != self.size:
+            raise IllegalAction(f"Burn exactly {self.size} train cards.", "bad_burn")
+        if not has_cards(game.player(seat).hand, payment):
+            raise IllegalAction("You do not hold those cards.", "missing_cards")
+        game.take_cards(seat, payment)
+        game.discard_cards(payment)
+        s = game.state
+        if len(s.deck) < self.size and s.discard:
+            put_discards_under_deck(game)
+        drawn: dict[str, int] = {}
+        for _ in range(self.size):
+            card = game.draw_train_card()
+            if card is None:
+                break
+            drawn[card] = drawn.get(card, 0) + 1
+        game.give_cards(seat, cards(drawn))
+        game.emit("burned_five", player=seat, burned=dict(payment), drew=sum(drawn.values()))
+        game.tell(seat, "cards_received", cards=drawn, source="burn_five")
+        game.end_turn()
+
+
+def put_discards_under_deck(game: Game) -> None:
+    """A9: shuffle the used train cards and place them under the deck (the deck's order is
+    kept; its bottom is the start of the list)."""
+    s = game.state
+    if not s.discard:
+        return
+    used = list(s.discard)
+    game.rng.shuffle(used)
+    s.deck = used + s.deck
+    s.discard = []
+    game.emit("discards_under_deck", size=len(used))
+    game.record("shuffle", discards=len(used), rng=game.rng.state)
