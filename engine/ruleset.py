@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from engine.actions import Action
 
 if TYPE_CHECKING:
+    from engine.maps import Route
     from engine.rules.module import RuleModule
     from engine.rules.payment import PaymentRule
     from engine.rules.tie_breaks import TieBreak
@@ -33,6 +34,9 @@ class RuleSet:
     payment: PaymentRule
     tie_breaks: tuple[TieBreak, ...]
     options: dict[str, Any] = field(default_factory=dict)
+    # Routes that count as another length than the map prints (Nordic's 9-route as 8 under
+    # dice, D13): their trains, their score and their place in the longest path.
+    route_lengths: dict[str, int] = field(default_factory=dict)
     _handlers: dict[tuple[str, type[Action]], RuleModule] = field(default_factory=dict, repr=False)
     _by_kind: dict[str, tuple[RuleModule, ...]] = field(default_factory=dict, repr=False)
 
@@ -47,6 +51,10 @@ class RuleSet:
         kinds = {kind for module in self.modules for kind in module.actions}
         for kind in kinds:
             self._by_kind[kind] = tuple(m for m in self.modules if kind in m.actions)
+
+    def length(self, route: Route) -> int:
+        """The route's length under these rules."""
+        return self.route_lengths.get(route.id, route.length)
 
     def handler(self, kind: str, action: Action) -> RuleModule | None:
         """The module that handles `action` while the game waits for a `kind` decision."""

@@ -51,3 +51,15 @@ def test_tunnel_die_faces_setting_shapes_the_odds() -> None:
         rolled = roll(game, 600, faces)
         share = rolled.count("tunnel") / 600
         assert abs(share - k / 6) < 0.08
+
+
+def test_nordic_nine_route_counts_as_eight_in_the_longest_path_under_dice() -> None:
+    """D13 "as_8": the route behaves as an 8-space route in every respect."""
+    from engine.game import load_game, new_game
+    from engine.rules.bonuses import longest_path_length
+
+    for options, expected in (({"dice": True}, 8), ({}, 9)):
+        state, _ = new_game("nordic", 2, 1, options)
+        state.players[0].routes.append("murmansk-lieksa")
+        state.route_owner["murmansk-lieksa"] = 0
+        assert longest_path_length(load_game(state), 0) == expected

@@ -50,7 +50,7 @@ from engine.actions import (
 )
 from engine.cards import Cards, cards, count
 from engine.errors import IllegalAction
-from engine.maps import Route
+from engine.maps import Route, load_map
 from engine.rules.module import RuleModule
 from engine.rules.payment import PaymentRule
 from engine.rules.routes import blocked_reason, complete_claim, find_route, open_route_test, route_name
@@ -643,11 +643,14 @@ def with_dice(rules: RuleSet, options: Mapping[str, Any]) -> RuleSet:
         if isinstance(module, DestinationTickets):
             module = dataclasses.replace(module, draw_keep=0)  # D7
         modules.append(module)
+    game_map = load_map(rules.map_id)
+    as_8 = {r.id: MAX_LENGTH for r in game_map.routes.values() if r.length > MAX_LENGTH} if nine == "as_8" else {}
     return dataclasses.replace(
         rules,
         modules=tuple(modules),
         payment=PaymentRule(),
         options={**rules.options, "dice": True},
+        route_lengths={**rules.route_lengths, **as_8},
         _handlers={},
         _by_kind={},
     )

@@ -313,7 +313,7 @@ def _must_announce(game: Game, seat: int) -> bool:
 def own_edges(game: Game, seat: int) -> list[tuple[str, str, str, int]]:
     """The player's routes as graph edges (id, a, b, length)."""
     routes = game.map.routes
-    return [(rid, routes[rid].a, routes[rid].b, routes[rid].length) for rid in game.player(seat).routes]
+    return [(rid, routes[rid].a, routes[rid].b, game.rules.length(routes[rid])) for rid in game.player(seat).routes]
 
 
 def country_nodes(game: Game) -> frozenset[str]:
