@@ -50,10 +50,26 @@ def name_of(view: Mapping[str, Any], seat: int | None) -> str:
 
 
 def ticket_label(gmap: GameMap, ticket_id: str) -> str:
+    """A destination ticket, or a tourist card (Alsace), in words."""
     t = gmap.tickets.get(ticket_id)
-    if t is None:
+    if t is not None:
+        return f"{gmap.city_label(t.a)} – {gmap.city_label(t.b)} ({t.points})"
+    card = tourist_card(gmap, ticket_id)
+    if card is None:
         return ticket_id
-    return f"{gmap.city_label(t.a)} – {gmap.city_label(t.b)} ({t.points})"
+    if card.get("kind") == "attraction":
+        return f"{card['name']}, {gmap.city_label(card['city'])} ({card['points']})"
+    if card.get("kind") == "visitor_pass":
+        return f"Visitor Pass ({card.get('points', 10)})"
+    return "Lucky Devil"
+
+
+def tourist_card(gmap: GameMap, card_id: str) -> Mapping[str, Any] | None:
+    """The tourist card with this id, if the map has a tourist deck."""
+    for card in gmap.extras.get("tourist_cards", ()):
+        if card.get("id") == card_id:
+            return card
+    return None
 
 
 def route_label(gmap: GameMap, route_id: str) -> str:
@@ -252,6 +268,8 @@ def _plain(value: Any, gmap: GameMap) -> str:
             return route_label(gmap, value)
         if value in gmap.cities:
             return city_label(gmap, value)
+        if value in gmap.tickets or tourist_card(gmap, value) is not None:
+            return ticket_label(gmap, value)
     if isinstance(value, list | tuple):
         return ", ".join(_plain(v, gmap) for v in value)
     return str(value)
