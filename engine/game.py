@@ -134,7 +134,7 @@ class Game:
         s.current = seat
         self.set_pending("turn")
         self.emit("turn_started", player=seat, turn=s.turn)
-        for module in self.rules.modules:
+        for module in self.rules.hooked("on_turn_start"):
             module.on_turn_start(self)
 
     def end_turn(self) -> None:
@@ -145,10 +145,10 @@ class Game:
         returns True, e.g. the Dice Expansion's token purchase); it calls `end_turn` again
         once that decision is resolved."""
         s = self.state
-        for module in self.rules.modules:
+        for module in self.rules.hooked("before_turn_end"):
             if module.before_turn_end(self):
                 return
-        for module in self.rules.modules:
+        for module in self.rules.hooked("on_turn_end"):
             module.on_turn_end(self)
         if s.final_turns_left is not None and not self.triggered_now:
             s.final_turns_left -= 1

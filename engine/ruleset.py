@@ -37,20 +37,33 @@ class RuleSet:
     # Routes that count as another length than the map prints (Nordic's 9-route as 8 under
     # dice, D13): their trains, their score and their place in the longest path.
     route_lengths: dict[str, int] = field(default_factory=dict)
-    _handlers: dict[tuple[str, type[Action]], RuleModule] = field(default_factory=dict, repr=False)
-    _by_kind: dict[str, tuple[RuleModule, ...]] = field(default_factory=dict, repr=False)
+    # Indexes built from `modules` (never passed in; `dataclasses.replace` rebuilds them).
+    _handlers: dict[tuple[str, type[Action]], RuleModule] = field(init=False, repr=False, compare=False)
+    _by_kind: dict[str, tuple[RuleModule, ...]] = field(init=False, repr=False, compare=False)
+    _hooks: dict[str, tuple[RuleModule, ...]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        from engine.rules.module import RuleModule
+
+        handlers: dict[tuple[str, type[Action]], RuleModule] = {}
         for module in self.modules:
             for kind, types in module.actions.items():
                 for action_type in types:
                     key = (kind, action_type)
-                    if key in self._handlers:
+                    if key in handlers:
                         raise ValueError(f"{action_type.TYPE} in {kind!r} handled twice")
-                    self._handlers[key] = module
+                    handlers[key] = module
+        # The modules that do something in each hook, in order: the core calls hooks on every
+        # turn of every game, and most modules leave most hooks empty.
+        hooks = {
+            hook: tuple(m for m in self.modules if getattr(type(m), hook) is not getattr(RuleModule, hook))
+            for hook in ("on_turn_start", "before_turn_end", "on_turn_end", "on_route_claimed")
+        }
         kinds = {kind for module in self.modules for kind in module.actions}
-        for kind in kinds:
-            self._by_kind[kind] = tuple(m for m in self.modules if kind in m.actions)
+        by_kind = {kind: tuple(m for m in self.modules if kind in m.actions) for kind in kinds}
+        object.__setattr__(self, "_handlers", handlers)
+        object.__setattr__(self, "_by_kind", by_kind)
+        object.__setattr__(self, "_hooks", hooks)
 
     def length(self, route: Route) -> int:
         """The route's length under these rules."""
@@ -63,6 +76,10 @@ class RuleSet:
     def knows(self, action_type: type[Action]) -> bool:
         """Whether any module of this rule set handles `action_type` at some point."""
         return any(t is action_type for _, t in self._handlers)
+
+    def hooked(self, hook: str) -> tuple[RuleModule, ...]:
+        """The modules that implement `hook`, in rule-set order."""
+        return self._hooks[hook]
 
     def modules_for(self, kind: str) -> tuple[RuleModule, ...]:
         return self._by_kind.get(kind, ())

@@ -651,8 +651,6 @@ def with_dice(rules: RuleSet, options: Mapping[str, Any]) -> RuleSet:
         payment=PaymentRule(),
         options={**rules.options, "dice": True},
         route_lengths={**rules.route_lengths, **as_8},
-        _handlers={},
-        _by_kind={},
     )
 
 

@@ -126,7 +126,7 @@ def complete_claim(game: Game, seat: int, route: Route, payment: Cards, points: 
     s.route_scored[route.id] = points
     game.emit("route_claimed", player=seat, route=route.id, payment=dict(payment), points=points)
     decision = game.state.pending
-    for module in game.rules.modules:
+    for module in game.rules.hooked("on_route_claimed"):
         module.on_route_claimed(game, seat, route.id)
     if game.state.pending is decision:
         game.end_turn()
