@@ -1,9 +1,11 @@
 """Self-play speed: whole 4-player Europe games with the random AI, on one core.
 
-    python bench/bench_selfplay.py [--games 200] [--variant europe] [--players 4]
+    python bench/bench_selfplay.py [--rounds 5] [--games 100] [--variant europe] [--players 4]
+    python bench/bench_selfplay.py --breakdown      # where the time goes (adds timer overhead)
 
-Prints games per second, decisions per second and where the time goes (legal_actions, view,
-the AI's choice, apply). Target (issue 2): at least 50 games/s.
+Plays `rounds` rounds of `games` games (the same seeds each round) and prints games per second
+per round, their median and best: this machine's speed wanders by ±10 % between runs, so one
+number alone misleads. Target (issue 2): at least 50 games/s.
 """
 
 from __future__ import annotations
@@ -18,50 +20,68 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.ai import make_ai  # noqa: E402
 from engine.game import actors, apply, legal_actions, new_game, view  # noqa: E402
+from engine.selfplay import play_game  # noqa: E402
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--variant", default="europe")
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--ai", default="random")
-    args = parser.parse_args()
-
-    parts = {"new_game": 0.0, "legal_actions": 0.0, "view": 0.0, "choose": 0.0, "apply": 0.0}
-    decisions = 0
-    per_game: list[float] = []
+def one_round(variant: str, players: int, games: int, ai: str) -> tuple[float, int]:
+    """Seconds of CPU time for `games` games, and the decisions they took."""
     started = time.process_time()
-    for g in range(args.games):
-        t0 = time.process_time()
-        state, _ = new_game(args.variant, args.players, 1000 + g)
-        t1 = time.process_time()
-        parts["new_game"] += t1 - t0
-        ais = [make_ai(args.ai, g * 31 + i) for i in range(args.players)]
+    decisions = 0
+    for g in range(games):
+        decisions += len(play_game(variant, players, 1000 + g, (ai,)).actions)
+    return time.process_time() - started, decisions
+
+
+def breakdown(variant: str, players: int, games: int, ai: str) -> None:
+    """Time each step of the self-play loop separately."""
+    parts = {"new_game": 0.0, "legal_actions": 0.0, "view": 0.0, "choose": 0.0, "apply": 0.0}
+    clock = time.process_time
+    for g in range(games):
+        t0 = clock()
+        state, _ = new_game(variant, players, 1000 + g)
+        parts["new_game"] += clock() - t0
+        ais = [make_ai(ai, g * 31 + i) for i in range(players)]
         while not state.game_over:
             seat = actors(state)[0]
-            a = time.process_time()
+            a = clock()
             legal = legal_actions(state, seat)
-            b = time.process_time()
-            seen = view(state, seat)
-            c = time.process_time()
+            b = clock()
+            seen = view(state, seat) if ais[seat].uses_view else None
+            c = clock()
             action = ais[seat].choose(seen, legal)
-            d = time.process_time()
+            d = clock()
             state, _ = apply(state, action)
-            e = time.process_time()
+            e = clock()
             parts["legal_actions"] += b - a
             parts["view"] += c - b
             parts["choose"] += d - c
             parts["apply"] += e - d
-            decisions += 1
-        per_game.append(time.process_time() - t0)
-    elapsed = time.process_time() - started
-    print(f"{args.games} {args.players}-player {args.variant} games, {args.ai} AI")
-    print(f"games/s        {args.games / elapsed:.1f}")
-    print(f"decisions/s    {decisions / elapsed:.0f}  ({decisions / args.games:.0f} per game)")
-    print(f"ms per game    median {1000 * statistics.median(per_game):.1f}, max {1000 * max(per_game):.1f}")
+    total = sum(parts.values())
     for name, seconds in parts.items():
-        print(f"  {name:<14} {1000 * seconds / args.games:6.2f} ms/game  ({100 * seconds / elapsed:4.1f}%)")
+        print(f"  {name:<14} {1000 * seconds / games:6.2f} ms/game  ({100 * seconds / total:4.1f}%)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--variant", default="europe")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--ai", default="random")
+    parser.add_argument("--breakdown", action="store_true")
+    args = parser.parse_args()
+
+    print(f"{args.rounds} rounds of {args.games} {args.players}-player {args.variant} games, {args.ai} AI, CPU time")
+    if args.breakdown:
+        breakdown(args.variant, args.players, args.games, args.ai)
+        return
+    rates = []
+    for r in range(args.rounds):
+        seconds, decisions = one_round(args.variant, args.players, args.games, args.ai)
+        rates.append(args.games / seconds)
+        print(f"round {r + 1}: {rates[-1]:5.1f} games/s, {decisions / seconds:6.0f} decisions/s, "
+              f"{decisions / args.games:.0f} decisions per game")
+    print(f"games/s  median {statistics.median(rates):.1f}  best {max(rates):.1f}  worst {min(rates):.1f}")
 
 
 if __name__ == "__main__":

@@ -31,11 +31,13 @@ class RandomAI:
     over all actions would almost never draw cards, since claims come in many payments."""
 
     level = "random"
+    # It never looks at the game, so callers need not build a view for it.
+    uses_view = False
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = Rng(seed_state(seed))
 
-    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+    def choose(self, view: dict[str, Any] | None, legal: Sequence[Action]) -> Action:
         by_kind: dict[str, list[Action]] = defaultdict(list)
         for action in legal:
             by_kind[action.TYPE].append(action)
@@ -50,6 +52,7 @@ class GreedyAI:
     and keeps the tickets that are cheapest to finish."""
 
     level = "greedy"
+    uses_view = True
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = Rng(seed_state(seed))

@@ -58,7 +58,8 @@ def play_game(
             break
         seat = actors(state)[0]
         legal = legal_actions(state, seat)
-        action = ais[seat].choose(view(state, seat), legal)
+        seen = view(state, seat) if ais[seat].uses_view else None
+        action = ais[seat].choose(seen, legal)
         try:
             after, events = apply(state, action)
         except IllegalAction as exc:  # an AI chose from legal_actions: this is an engine bug
