@@ -30,6 +30,7 @@ __all__ = [
     "best_ticket_outcome",
     "connected",
     "longest_trail",
+    "train_distances",
 ]
 
 Edge = tuple[str, str, str, int]
@@ -105,6 +106,26 @@ class _UnionFind:
 # ---------------------------------------------------------------------------
 # Connectivity
 # ---------------------------------------------------------------------------
+
+
+def train_distances(edges: Sequence[Edge], start: str, dead_ends: Collection[str] = ()) -> dict[str, int]:
+    """The fewest trains from `start` to every city the edges reach (Dijkstra). A dead end can
+    be reached but never passed through. Map scripts and tests price tickets with it."""
+    adj: dict[str, list[tuple[str, int]]] = {}
+    for _, a, b, length in edges:
+        adj.setdefault(a, []).append((b, length))
+        adj.setdefault(b, []).append((a, length))
+    best = {start: 0}
+    heap = [(0, start)]
+    while heap:
+        d, city = heapq.heappop(heap)
+        if d > best[city] or (city != start and city in dead_ends):
+            continue
+        for nxt, length in adj.get(city, ()):
+            if d + length < best.get(nxt, 1 << 30):
+                best[nxt] = d + length
+                heapq.heappush(heap, (d + length, nxt))
+    return best
 
 
 def connected(edges: Sequence[Edge], a: str, b: str, dead_ends: Collection[str] = ()) -> bool:

@@ -35,7 +35,6 @@ How the board was made (also in maps/README.md, "Alsace"):
 
 from __future__ import annotations
 
-import heapq
 import json
 import math
 import sys
@@ -272,24 +271,13 @@ def parse_routes() -> list[dict]:
 
 
 def shortest_trains(routes: list[dict]) -> dict[str, dict[str, int]]:
-    adj: dict[str, list[tuple[str, int]]] = defaultdict(list)
-    for r in routes:
-        adj[r["a"]].append((r["b"], r["length"]))
-        adj[r["b"]].append((r["a"], r["length"]))
-    out: dict[str, dict[str, int]] = {}
-    for start in (c[0] for c in CITIES):
-        best = {start: 0}
-        heap = [(0, start)]
-        while heap:
-            d, city = heapq.heappop(heap)
-            if d > best[city]:
-                continue
-            for nxt, length in adj[city]:
-                if d + length < best.get(nxt, 1 << 30):
-                    best[nxt] = d + length
-                    heapq.heappush(heap, (d + length, nxt))
-        out[start] = best
-    return out
+    """Fewest trains between every two cities (engine.graph.train_distances from each city)."""
+    if str(REPO) not in sys.path:
+        sys.path.insert(0, str(REPO))
+    from engine.graph import train_distances
+
+    edges = [(str(n), r["a"], r["b"], r["length"]) for n, r in enumerate(routes)]
+    return {start: train_distances(edges, start) for start in (c[0] for c in CITIES)}
 
 
 def parse_tickets(routes: list[dict]) -> list[dict]:

@@ -5,7 +5,6 @@ tests/scenarios/alsace/."""
 from __future__ import annotations
 
 import dataclasses
-import heapq
 import importlib.util
 import itertools
 import json
@@ -17,6 +16,7 @@ import pytest
 
 from engine.errors import IllegalAction
 from engine.game import Game, apply, legal_actions, new_game, view
+from engine.graph import train_distances
 from engine.maps import load_map
 from engine.selfplay import play_game
 from engine.variants import build_ruleset
@@ -41,18 +41,7 @@ def _generator():
 
 
 def _shortest(board, start: str) -> dict[str, int]:
-    best = {start: 0}
-    heap = [(0, start)]
-    while heap:
-        d, city = heapq.heappop(heap)
-        if d > best[city]:
-            continue
-        for route in board.routes_at(city):
-            nxt = route.other_end(city)
-            if d + route.length < best.get(nxt, 1 << 30):
-                best[nxt] = d + route.length
-                heapq.heappush(heap, (d + route.length, nxt))
-    return best
+    return train_distances([(r.id, r.a, r.b, r.length) for r in board.routes.values()], start)
 
 
 # --- the board --------------------------------------------------------------------------------

@@ -405,3 +405,11 @@ def _lattice(seed: int) -> list[Edge]:
             lengths[i] += 1
             extra -= 1
     return [(f"e{i}", pairs[k][0], pairs[k][1], lengths[i]) for i, k in enumerate(keep)]
+
+
+def test_train_distances_take_the_cheapest_way_and_never_pass_through_a_country() -> None:
+    from engine.graph import train_distances
+
+    edges = [("1", "a", "b", 2), ("2", "b", "c", 2), ("3", "a", "c", 5), ("4", "c", "X", 1), ("5", "X", "d", 1)]
+    assert train_distances(edges, "a") == {"a": 0, "b": 2, "c": 4, "X": 5, "d": 6}
+    assert train_distances(edges, "a", dead_ends={"X"}) == {"a": 0, "b": 2, "c": 4, "X": 5}

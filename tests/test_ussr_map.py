@@ -7,7 +7,6 @@ connection between its cities; short tickets are worth 5-13, long ones 17-25.
 
 from __future__ import annotations
 
-import heapq
 import importlib.util
 import itertools
 import json
@@ -18,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from engine.cards import COLOURS
+from engine.graph import train_distances
 from engine.maps import load_map
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,18 +37,7 @@ def _generator():
 
 
 def _shortest(board, start: str) -> dict[str, int]:
-    best = {start: 0}
-    heap = [(0, start)]
-    while heap:
-        d, city = heapq.heappop(heap)
-        if d > best[city]:
-            continue
-        for route in board.routes_at(city):
-            nxt = route.other_end(city)
-            if d + route.length < best.get(nxt, 1 << 30):
-                best[nxt] = d + route.length
-                heapq.heappush(heap, (d + route.length, nxt))
-    return best
+    return train_distances([(r.id, r.a, r.b, r.length) for r in board.routes.values()], start)
 
 
 def test_the_generator_reproduces_the_shipped_file():
