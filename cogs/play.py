@@ -49,24 +49,10 @@ def register(group: app_commands.Group) -> None:
     @app_commands.describe(route="the route (start typing a city)", payment="which cards to pay with")
     async def claim(interaction: discord.Interaction, route: str, payment: str | None = None,
                     game: str | None = None) -> None:
-        d = desk(interaction)
+        def unknown(hint: str) -> str:
+            return "I don't know that route; pick one from the list" + (f" (near: {hint})." if hint else ".")
 
-        async def run() -> None:
-            g = await d.resolve_game(interaction, game)
-            await d.check_turn(g, interaction.user.id, None)  # who may play comes before what they typed
-            gmap = game_map(await d.service.view(g, None))
-            key = _find_key(gmap, "claim_route", route)
-            if key in (None, "?"):
-                hint = ", ".join(gmap.suggest_cities(route or "", 3))
-                raise Refusal("I don't know that route; pick one from the list"
-                              + (f" (near: {hint})." if hint else "."))
-            pay = parse_payment(payment)
-            await d.command_move(interaction, str(g), "claim_route",
-                                 lambda a: a.to_json()["route"] == key
-                                 and (pay is None or a.to_json()["payment"] == pay),
-                                 what="claim that route")
-
-        await d.guard(interaction, run())
+        await _named_move(interaction, game, "claim_route", "route", route, payment, unknown, "claim that route")
 
     @claim.autocomplete("route")
     async def _route(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -94,24 +80,10 @@ def register(group: app_commands.Group) -> None:
     @app_commands.describe(city="the city", payment="which cards to pay with")
     async def station(interaction: discord.Interaction, city: str, payment: str | None = None,
                       game: str | None = None) -> None:
-        d = desk(interaction)
+        def unknown(hint: str) -> str:
+            return "I don't know that city" + (f"; did you mean {hint}?" if hint else "; pick one from the list.")
 
-        async def run() -> None:
-            g = await d.resolve_game(interaction, game)
-            await d.check_turn(g, interaction.user.id, None)
-            gmap = game_map(await d.service.view(g, None))
-            key = _find_key(gmap, "build_station", city)
-            if key in (None, "?"):
-                hint = ", ".join(gmap.suggest_cities(city or "", 3))
-                raise Refusal("I don't know that city"
-                              + (f"; did you mean {hint}?" if hint else "; pick one from the list."))
-            pay = parse_payment(payment)
-            await d.command_move(interaction, str(g), "build_station",
-                                 lambda a: a.to_json()["city"] == key
-                                 and (pay is None or a.to_json()["payment"] == pay),
-                                 what="build a station")
-
-        await d.guard(interaction, run())
+        await _named_move(interaction, game, "build_station", "city", city, payment, unknown, "build a station")
 
     @station.autocomplete("city")
     async def _city(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -204,3 +176,25 @@ def _fields(*wanted: str | None) -> Any:
         return all(any(w == v or w in v for v in values) for w in want)
 
     return fits
+
+
+async def _named_move(interaction: discord.Interaction, game: str | None, kind: str, field: str, name: str | None,
+                      payment: str | None, unknown: Any, what: str) -> None:
+    """A move on something the player named (a route, a city) and optionally paid for: check
+    whose turn it is before what they typed, find the map key, then play the matching move.
+    `unknown(hint)` is the sentence for a name the map does not know."""
+    d = desk(interaction)
+
+    async def run() -> None:
+        g = await d.resolve_game(interaction, game)
+        await d.check_turn(g, interaction.user.id, None)  # who may play comes before what they typed
+        gmap = game_map(await d.service.view(g, None))
+        key = _find_key(gmap, kind, name)
+        if key in (None, "?"):
+            raise Refusal(unknown(", ".join(gmap.suggest_cities(name or "", 3))))
+        pay = parse_payment(payment)
+        await d.command_move(interaction, str(g), kind,
+                             lambda a: a.to_json()[field] == key and (pay is None or a.to_json()["payment"] == pay),
+                             what=what)
+
+    await d.guard(interaction, run())
