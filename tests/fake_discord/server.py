@@ -9,7 +9,8 @@ REST (under /api/v10, answers with Content-Type exactly application/json):
     channel messages (POST/PATCH, JSON or multipart with files), threads from a message, DM
     channels (users/@me/channels; a user with `dms_closed` gives 403 / code 50007).
 
-In memory: one guild with one text channel, users, channels (text, threads, DMs), messages
+In memory: guilds (one to start with; `add_guild` makes more), each with one text channel, users,
+channels (text, threads, DMs), messages
 (with their components and attachments), every interaction with its answers and timing, and a
 `public` list of everything anyone in the server could see (for the secret scan).
 
@@ -50,7 +51,11 @@ class User:
     name: str
     bot: bool = False
     dms_closed: bool = False
-    manager: bool = False  # has Manage Server in the guild
+    manager: bool = False  # has Manage Server in the first guild
+    manages: set[int] = field(default_factory=set)  # other guilds where they have Manage Server
+
+    def is_manager(self, guild_id: int, first_guild: int) -> bool:
+        return (self.manager and guild_id == first_guild) or guild_id in self.manages
 
     def payload(self) -> dict[str, Any]:
         return {"id": str(self.id), "username": self.name, "global_name": self.name, "discriminator": "0",
@@ -98,11 +103,9 @@ class FakeDiscord:
         self.channel_id = snowflake()
         self.owner = User(snowflake(), "Owner", manager=True)
         self.users: dict[int, User] = {self.bot_user.id: self.bot_user, self.owner.id: self.owner}
+        self.guilds: dict[int, str] = {self.guild_id: "Fake Guild"}  # guild id → name
         self.channels: dict[int, dict[str, Any]] = {
-            self.channel_id: {"id": str(self.channel_id), "type": 0, "name": "games", "guild_id": str(self.guild_id),
-                              "position": 0, "permission_overwrites": [], "nsfw": False, "parent_id": None,
-                              "topic": None, "last_message_id": None, "rate_limit_per_user": 0},
-        }
+            self.channel_id: self._text_channel(self.channel_id, self.guild_id)}
         self.messages: dict[int, dict[str, Any]] = {}  # message id → message payload
         self.files: dict[int, list[tuple[str, bytes]]] = {}  # message id → attachments' bytes
         self.written: dict[int, float] = {}  # message id → when it was last posted or edited (monotonic)
@@ -146,6 +149,26 @@ class FakeDiscord:
     def gateway_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/gateway"
 
+    @staticmethod
+    def _text_channel(channel_id: int, guild_id: int) -> dict[str, Any]:
+        return {"id": str(channel_id), "type": 0, "name": "games", "guild_id": str(guild_id), "position": 0,
+                "permission_overwrites": [], "nsfw": False, "parent_id": None, "topic": None,
+                "last_message_id": None, "rate_limit_per_user": 0}
+
+    async def add_guild(self, name: str = "Other Guild") -> tuple[int, int]:
+        """Another server with one text channel: (guild id, channel id). A bot already
+        connected hears of it (GUILD_CREATE)."""
+        gid, cid = snowflake(), snowflake()
+        self.guilds[gid] = name
+        self.channels[cid] = self._text_channel(cid, gid)
+        await self.dispatch("GUILD_CREATE", self._guild_payload(gid))
+        return gid, cid
+
+    def guild_of(self, channel_id: int) -> int | None:
+        """The guild a channel (or thread) belongs to; None for a DM."""
+        raw = self.channels[channel_id].get("guild_id")
+        return int(raw) if raw is not None else None
+
     def add_user(self, name: str, *, dms_closed: bool = False, manager: bool = False) -> User:
         user = User(snowflake(), name, dms_closed=dms_closed, manager=manager)
         self.users[user.id] = user
@@ -172,23 +195,26 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ gateway
 
-    def _guild_payload(self) -> dict[str, Any]:
-        everyone = {"id": str(self.guild_id), "name": "@everyone", "permissions": str(0x7FFFFFFFF), "position": 0,
+    def _guild_payload(self, guild_id: int | None = None) -> dict[str, Any]:
+        gid = guild_id or self.guild_id
+        everyone = {"id": str(gid), "name": "@everyone", "permissions": str(0x7FFFFFFFF), "position": 0,
                     "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}
-        threads = [c for c in self.channels.values() if c["type"] == 11]
+        mine = [c for c in self.channels.values() if c.get("guild_id") == str(gid)]
+        threads = [c for c in mine if c["type"] == 11]
         return {
-            "id": str(self.guild_id), "name": "Fake Guild", "icon": None, "owner_id": str(self.owner.id),
+            "id": str(gid), "name": self.guilds[gid], "icon": None, "owner_id": str(self.owner.id),
             "roles": [everyone], "emojis": [], "stickers": [], "features": [], "member_count": len(self.users),
             "large": False, "unavailable": False, "verification_level": 0, "default_message_notifications": 0,
             "explicit_content_filter": 0, "mfa_level": 0, "premium_tier": 0, "preferred_locale": "en-US",
             "system_channel_flags": 0, "afk_timeout": 300, "nsfw_level": 0,
-            "channels": [c for c in self.channels.values() if c["type"] == 0],
-            "threads": threads, "members": [self._member(self.bot_user)], "voice_states": [], "presences": [],
+            "channels": [c for c in mine if c["type"] == 0],
+            "threads": threads, "members": [self._member(self.bot_user, gid)], "voice_states": [], "presences": [],
             "joined_at": now_iso(), "stage_instances": [], "guild_scheduled_events": [],
         }
 
-    def _member(self, user: User) -> dict[str, Any]:
-        perms = 0x7FFFFFFFF if user.manager else (0x800 | 0x400 | 0x40 | 0x80000000)
+    def _member(self, user: User, guild_id: int) -> dict[str, Any]:
+        manager = user.is_manager(guild_id, self.guild_id)
+        perms = 0x7FFFFFFFF if manager else (0x800 | 0x400 | 0x40 | 0x80000000)
         return {"user": user.payload(), "roles": [], "joined_at": now_iso(), "deaf": False, "mute": False,
                 "flags": 0, "permissions": str(perms), "nick": None, "avatar": None}
 
@@ -206,15 +232,16 @@ class FakeDiscord:
             elif op == 2:
                 self.sockets.append(ws)
                 self.seq += 1
-                ready = {"v": 10, "user": self.bot_user.payload(), "guilds": [{"id": str(self.guild_id),
-                                                                               "unavailable": True}],
+                ready = {"v": 10, "user": self.bot_user.payload(),
+                         "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
                          "session_id": f"s{snowflake()}", "resume_gateway_url": self.gateway_url,
                          "shard": [0, 1], "application": {"id": str(self.app_id), "flags": 0},
                          "private_channels": [], "relationships": []}
                 await ws.send_str(json.dumps({"op": 0, "t": "READY", "s": self.seq, "d": ready}))
-                self.seq += 1
-                await ws.send_str(json.dumps({"op": 0, "t": "GUILD_CREATE", "s": self.seq,
-                                              "d": self._guild_payload()}))
+                for gid in self.guilds:
+                    self.seq += 1
+                    await ws.send_str(json.dumps({"op": 0, "t": "GUILD_CREATE", "s": self.seq,
+                                                  "d": self._guild_payload(gid)}))
                 self.identified.set()
             elif op == 6:  # RESUME: say we cannot, so the client identifies again
                 await ws.send_str(json.dumps({"op": 9, "d": False}))
@@ -238,20 +265,22 @@ class FakeDiscord:
                         message: dict[str, Any] | None = None) -> Interaction:
         iid = snowflake()
         token = f"tok{iid}"
-        channel = self.channels[channel_id]
         payload: dict[str, Any] = {
             "id": str(iid), "application_id": str(self.app_id), "type": itype, "data": data, "token": token,
             "version": 1, "channel_id": str(channel_id), "channel": self.channel_payload(channel_id),
             "locale": "en-US", "app_permissions": str(0x7FFFFFFFF), "attachment_size_limit": 26214400,
-            "entitlements": [], "authorizing_integration_owners": {"0": str(self.guild_id)}, "context": 0,
+            "entitlements": [], "context": 0,
         }
-        if channel["type"] == 1:
+        guild_id = self.guild_of(channel_id)
+        if guild_id is None:
             payload["user"] = user.payload()
             payload["context"] = 1
+            payload["authorizing_integration_owners"] = {"1": str(user.id)}
         else:
-            payload["guild_id"] = str(self.guild_id)
+            payload["guild_id"] = str(guild_id)
             payload["guild_locale"] = "en-US"
-            payload["member"] = self._member(user)
+            payload["member"] = self._member(user, guild_id)
+            payload["authorizing_integration_owners"] = {"0": str(guild_id)}
         if message is not None:
             payload["message"] = message
         it = Interaction(iid, token, user, payload, time.monotonic(), kind)
@@ -260,15 +289,15 @@ class FakeDiscord:
         await self.dispatch("INTERACTION_CREATE", payload)
         return it
 
-    def _options(self, sub: str, options: dict[str, Any], focused: str | None = None
-                 ) -> tuple[dict[str, Any], dict[str, Any]]:
+    def _options(self, sub: str, options: dict[str, Any], focused: str | None = None,
+                 guild_id: int | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         opts = []
         resolved: dict[str, Any] = {}
         for name, value in options.items():
             if isinstance(value, User):
                 resolved.setdefault("users", {})[str(value.id)] = value.payload()
                 resolved.setdefault("members", {})[str(value.id)] = {
-                    k: v for k, v in self._member(value).items() if k != "user"}
+                    k: v for k, v in self._member(value, guild_id or self.guild_id).items() if k != "user"}
                 opts.append({"name": name, "type": 6, "value": str(value.id)})
                 continue
             otype = 5 if isinstance(value, bool) else 4 if isinstance(value, int) else 10 if isinstance(
@@ -286,13 +315,15 @@ class FakeDiscord:
 
     async def slash(self, user: User, sub: str, channel_id: int | None = None, **options: Any) -> Interaction:
         """Run `/ttr <sub> option:value …` as `user`."""
-        data, _ = self._options(sub, options)
-        return await self._interact(user, "command", 2, data, channel_id or self.channel_id)
+        channel_id = channel_id or self.channel_id
+        data, _ = self._options(sub, options, guild_id=self.guild_of(channel_id))
+        return await self._interact(user, "command", 2, data, channel_id)
 
     async def autocomplete(self, user: User, sub: str, focused: str, channel_id: int | None = None,
                            **options: Any) -> Interaction:
-        data, _ = self._options(sub, options, focused)
-        return await self._interact(user, "autocomplete", 4, data, channel_id or self.channel_id)
+        channel_id = channel_id or self.channel_id
+        data, _ = self._options(sub, options, focused, guild_id=self.guild_of(channel_id))
+        return await self._interact(user, "autocomplete", 4, data, channel_id)
 
     async def click(self, user: User, message_id: int, custom_id: str, values: list[str] | None = None
                     ) -> Interaction:
@@ -482,7 +513,7 @@ class FakeDiscord:
         if len(parts) == 5 and parts[2] == "messages" and parts[4] == "threads" and method == "POST":
             mid = int(parts[3])
             tid = mid  # Discord gives a thread started from a message the message's id
-            thread = {"id": str(tid), "type": 11, "guild_id": str(self.guild_id), "parent_id": str(cid),
+            thread = {"id": str(tid), "type": 11, "guild_id": channel["guild_id"], "parent_id": str(cid),
                       "owner_id": str(self.bot_user.id), "name": body["name"], "last_message_id": None,
                       "message_count": 0, "member_count": 1, "rate_limit_per_user": 0, "flags": 0,
                       "thread_metadata": {"archived": False, "auto_archive_duration": body.get(
@@ -536,7 +567,7 @@ class FakeDiscord:
             "flags": flags, "components": body.get("components") or [],
         }
         if channel_id in self.channels and self.channels[channel_id]["type"] != 1:
-            msg["guild_id"] = str(self.guild_id)
+            msg["guild_id"] = self.channels[channel_id]["guild_id"]
         if interaction is not None:
             msg["application_id"] = str(self.app_id)
             msg["webhook_id"] = str(self.app_id)
