@@ -1,6 +1,16 @@
 """The application layer: `GameService` is the only way the Discord layer changes a game."""
 
-from app.errors import GameBroken, GameNotFound, LobbyError, NotAPlayer, ServiceError, StaleAction
+from app.errors import (
+    GameBroken,
+    GameNotFound,
+    LimitReached,
+    LobbyError,
+    NotAPlayer,
+    OtherServer,
+    ServiceError,
+    StaleAction,
+)
+from app.limits import Limits
 from app.models import Actor, GameSummary, Lobby, LogEntry, PlayerStats, Seat, SubmitResult, Timer
 from app.service import GameService
 
@@ -10,10 +20,13 @@ __all__ = [
     "GameNotFound",
     "GameService",
     "GameSummary",
+    "LimitReached",
+    "Limits",
     "LobbyError",
     "Lobby",
     "LogEntry",
     "NotAPlayer",
+    "OtherServer",
     "PlayerStats",
     "Seat",
     "ServiceError",

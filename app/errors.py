@@ -66,3 +66,21 @@ class GameBroken(ServiceError):
         )
         self.game_id = game_id
         self.reason = reason
+
+
+class OtherServer(ServiceError):
+    """The game exists but cannot be reached from where the request came from: it belongs to
+    another server, or a direct message named a game the caller does not play in. The words
+    do not say which, so nobody learns about other servers' games."""
+
+    code = "other_server"
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"There is no game #{game_id} here.")
+        self.game_id = game_id
+
+
+class LimitReached(ServiceError):
+    """A cap on open tables or running games (see app.limits)."""
+
+    code = "limit"

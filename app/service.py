@@ -29,7 +29,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app.errors import GameBroken, GameNotFound, LobbyError, NotAPlayer, ServiceError, StaleAction
+from app.errors import (
+    GameBroken,
+    GameNotFound,
+    LimitReached,
+    LobbyError,
+    NotAPlayer,
+    OtherServer,
+    ServiceError,
+    StaleAction,
+)
+from app.limits import Limits
 from app.models import Actor, GameSummary, Lobby, LogEntry, PlayerStats, Seat, SubmitResult, Timer
 from engine.actions import Action, action_from_json
 from engine.ai import AI_LEVELS, make_ai
@@ -69,10 +79,15 @@ class GameService:
     """The application service. Create it with `await GameService.open(path)` (or around an
     open Store) and close it with `close()`."""
 
-    def __init__(self, store: Store, *, clock: Callable[[], float] | None = None, cache_size: int = 2000) -> None:
+    def __init__(self, store: Store, *, clock: Callable[[], float] | None = None, cache_size: int = 2000,
+                 limits: Limits | None = None) -> None:
         self.store = store
         self.clock = clock or store.clock
         self.cache_size = cache_size
+        self.limits = limits or Limits()
+        # When each user last opened a table (the cooldown). Bounded; losing it in a restart
+        # only forgives one cooldown.
+        self._last_lobby: OrderedDict[int, float] = OrderedDict()
         self._cache: OrderedDict[int, _Loaded] = OrderedDict()
         # A lock lives while someone holds or waits for it, so the dict does not grow for ever.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -81,9 +96,9 @@ class GameService:
 
     @classmethod
     async def open(cls, path: str | Path | None = None, *, clock: Callable[[], float] = time.time,
-                   cache_size: int = 2000) -> GameService:
+                   cache_size: int = 2000, limits: Limits | None = None) -> GameService:
         """Open the store at `path` (migrating it) and a service on it."""
-        return cls(await Store.open(path, clock=clock), clock=clock, cache_size=cache_size)
+        return cls(await Store.open(path, clock=clock), clock=clock, cache_size=cache_size, limits=limits)
 
     async def close(self) -> None:
         """Finish the queued writes and close the database."""
@@ -121,6 +136,7 @@ class GameService:
             existing = await self.store.open_lobby_of(guild_id, channel_id, host_user_id)
             if existing is not None:
                 return await self._lobby(existing.id, changed=False)
+            await self._check_new_table(guild_id, host_user_id, host_plays)
             tx = self.store.tx()
             index = tx.create_game(guild_id=guild_id, channel_id=channel_id, host_user_id=host_user_id,
                                    variant=variant, options_json=canonical_json(options), seats_wanted=seats_wanted,
@@ -138,6 +154,10 @@ class GameService:
                 return await self._lobby(existing.id, changed=False)
         game_id = done.lastrowids[index]
         assert game_id is not None
+        self._last_lobby[host_user_id] = self.clock()
+        self._last_lobby.move_to_end(host_user_id)
+        while len(self._last_lobby) > 10_000:
+            self._last_lobby.popitem(last=False)
         log.info("game %d: lobby opened (%s, %d seats)", game_id, variant, seats_wanted)
         return await self._lobby(game_id)
 
@@ -154,6 +174,10 @@ class GameService:
                 return await self._lobby(game_id, changed=False)
             if len(players) >= row.seats_wanted:
                 raise LobbyError("This table is full.", "lobby_full")
+            counts = await self.store.table_counts(row.guild_id, user_id)
+            if counts.user_games >= self.limits.games_per_user:
+                raise LimitReached(f"You already sit at {counts.user_games} tables and games, the most one "
+                                   "player may; finish or leave one first.")
             tx = self.store.tx()
             tx.join_lobby(game_id, user_id=user_id, is_ai=False, ai_level=None, name=name,
                           seats_wanted=row.seats_wanted)
@@ -208,7 +232,8 @@ class GameService:
         taken: if that changed (a double click already added one), nothing is added and
         StaleAction says so."""
         if level not in AI_LEVELS:
-            raise LobbyError(f"There is no AI level {level!r}; choose one of {', '.join(AI_LEVELS)}.", "bad_ai_level")
+            raise LobbyError(f"There is no AI level “{level[:20]}”; choose one of {', '.join(AI_LEVELS)}.",
+                             "bad_ai_level")
         async with self._lock(game_id):
             row = await self._lobby_row(game_id)
             if row.host_user_id != by_user_id:
@@ -243,6 +268,10 @@ class GameService:
                 raise StaleAction(game_id, row.seq, "That already happened: the game has already started.")
             if row.host_user_id != by_user_id:
                 raise LobbyError("Only the host can start the game.", "not_host")
+            counts = await self.store.table_counts(row.guild_id, by_user_id)
+            if counts.server_games >= self.limits.games_per_server:
+                raise LimitReached(f"This server already has {counts.server_games} games running, the most it "
+                                   "may; wait until one ends.")
             players = await self.store.players(game_id)
             options = json.loads(row.options_json)
             seed = secrets.randbits(63)  # SQLite integers are signed 64-bit
@@ -297,6 +326,24 @@ class GameService:
         except WriteConflict as exc:
             # Another process changed the table between our read and our write.
             raise StaleAction(game_id, None, "That already happened: the table has changed since you saw it.") from exc
+
+    async def _check_new_table(self, guild_id: int, user_id: int, host_plays: bool) -> None:
+        """Refuse a new table over the caps of app.limits, or too soon after the last one."""
+        limits = self.limits
+        last = self._last_lobby.get(user_id)
+        if last is not None and self.clock() - last < limits.lobby_cooldown_seconds:
+            wait = max(1, round(limits.lobby_cooldown_seconds - (self.clock() - last)))
+            raise LimitReached(f"You opened a table a moment ago; wait {wait} s before opening another.")
+        counts = await self.store.table_counts(guild_id, user_id)
+        if counts.lobbies_hosted >= limits.lobbies_per_user:
+            raise LimitReached(f"You already host {counts.lobbies_hosted} open tables, the most one player may; "
+                               "start or cancel one first.")
+        if counts.server_lobbies >= limits.lobbies_per_server:
+            raise LimitReached(f"This server already has {counts.server_lobbies} open tables, the most it may; "
+                               "start or cancel one first.")
+        if host_plays and counts.user_games >= limits.games_per_user:
+            raise LimitReached(f"You already sit at {counts.user_games} tables and games, the most one player "
+                               "may; finish or leave one first.")
 
     async def _lobby(self, game_id: int, changed: bool = True) -> Lobby:
         row = await self.store.game(game_id)
@@ -449,6 +496,18 @@ class GameService:
             raise GameNotFound(game_id)
         players = await self.store.players(game_id)
         return _summary(row, players, user_id)
+
+    async def game_for(self, game_id: int, *, guild_id: int | None, user_id: int) -> GameSummary:
+        """The game, if `user_id` may reach it from where they ask: from a server, only that
+        server's games; from a direct message (`guild_id` None), only games they sit at.
+        Otherwise OtherServer, whose words do not tell whether the game exists."""
+        summary = await self.game(game_id, user_id)
+        if guild_id is None:
+            if summary.your_seat is None:
+                raise OtherServer(game_id)
+        elif summary.guild_id != guild_id:
+            raise OtherServer(game_id)
+        return summary
 
     async def games_of(self, user_id: int, guild_id: int | None = None, include_finished: bool = False
                        ) -> list[GameSummary]:

@@ -19,7 +19,7 @@ import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import aiosqlite
 
@@ -47,6 +47,15 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], float]
 
 _PENDING = "fired_at IS NULL AND cancelled_at IS NULL"
+
+
+class TableCounts(NamedTuple):
+    """Open tables and running games of one user and one server."""
+
+    lobbies_hosted: int  # open tables this user hosts (any server)
+    server_lobbies: int  # open tables in the server
+    user_games: int  # tables and running games where the user has a seat (any server)
+    server_games: int  # running games in the server
 
 
 class Tx:
@@ -354,6 +363,19 @@ class Store:
             (guild_id, channel_id, host_user_id),
         )
         return GameRow.from_row(rows[0]) if rows else None
+
+    async def table_counts(self, guild_id: int, user_id: int) -> TableCounts:
+        """What a user and a server have open now, for the service's caps (app.limits)."""
+        rows = await self._fetch(
+            "SELECT"
+            " (SELECT COUNT(*) FROM games WHERE host_user_id = ? AND status = 'lobby'),"
+            " (SELECT COUNT(*) FROM games WHERE guild_id = ? AND status = 'lobby'),"
+            " (SELECT COUNT(*) FROM players AS p JOIN games AS g ON g.id = p.game_id"
+            "   WHERE p.user_id = ? AND g.status IN ('lobby', 'setup', 'playing')),"
+            " (SELECT COUNT(*) FROM games WHERE guild_id = ? AND status IN ('setup', 'playing'))",
+            (user_id, guild_id, user_id, guild_id),
+        )
+        return TableCounts(*rows[0])
 
     async def game_ids(self, statuses: Sequence[str]) -> list[int]:
         rows = await self._fetch("SELECT id FROM games WHERE status IN (SELECT value FROM json_each(?)) ORDER BY id",

@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app import GameService, StaleAction  # noqa: E402
+from app import GameService, Limits, StaleAction  # noqa: E402
 from engine.state import canonical_json  # noqa: E402
 
 HOST = 1
@@ -69,7 +69,7 @@ async def play(service: GameService, worker: int, game_id: int | None, rng: rand
 
 
 async def main(db: str, seed: int, workers: int) -> None:
-    service = await GameService.open(db)
+    service = await GameService.open(db, limits=Limits.unlimited())
     say("ready")
     rng = random.Random(seed)
     active = await service.active_game_ids()

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from app import GameService
+from app import GameService, Limits
 from engine.game import replay
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -91,7 +91,7 @@ def test_killed_at_random_moments_nothing_acknowledged_is_lost_or_doubled(
 
     # A restarted service loads every game without finding anything to repair.
     async def reload() -> None:
-        service = await GameService.open(db)
+        service = await GameService.open(db, limits=Limits.unlimited())
         try:
             for game_id in sorted(started_games):
                 seen = await service.view(game_id)

@@ -12,12 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from app import Actor, GameBroken, GameService, LobbyError, NotAPlayer, ServiceError, StaleAction, SubmitResult
+from app import Actor, GameBroken, GameService, Limits, LobbyError, NotAPlayer, ServiceError, StaleAction, SubmitResult
 from engine.ai import make_ai
 from engine.errors import IllegalAction
 from engine.events import HIDDEN, PRIVATE, PUBLIC
 from engine.game import replay
 from engine.state import RULES_VERSION, GameState
+
+UNLIMITED = Limits.unlimited()  # these tests open many tables quickly; test_limits.py tests the caps
 
 HOST, BOB, CAROL, DAN = 100, 101, 102, 103
 HOUR = 3600.0
@@ -45,7 +47,7 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 async def service(db_path: Path, clock: Clock) -> AsyncIterator[GameService]:
-    svc = await GameService.open(db_path, clock=clock)
+    svc = await GameService.open(db_path, clock=clock, limits=UNLIMITED)
     yield svc
     await svc.close()
 
@@ -176,8 +178,8 @@ async def test_an_old_button_gets_that_already_happened_and_changes_nothing(serv
 
 
 async def test_two_bot_processes_racing_on_one_game_apply_the_move_once(db_path: Path, clock: Clock) -> None:
-    first = await GameService.open(db_path, clock=clock)
-    second = await GameService.open(db_path, clock=clock)
+    first = await GameService.open(db_path, clock=clock, limits=UNLIMITED)
+    second = await GameService.open(db_path, clock=clock, limits=UNLIMITED)
     try:
         started = await table(first)
         await second.view(started.game_id, HOST)  # both now hold the game in their caches
@@ -266,14 +268,14 @@ async def test_log_lines_carry_no_hands_tickets_or_seed(service: GameService, db
 
 
 async def test_a_restart_resumes_every_game_exactly_where_it_was(db_path: Path, clock: Clock) -> None:
-    service = await GameService.open(db_path, clock=clock)
+    service = await GameService.open(db_path, clock=clock, limits=UNLIMITED)
     games = [(await table(service, channel=c)).game_id for c in (1, 2, 3)]
     for i, game_id in enumerate(games):
         await steps(service, game_id, 5 + 7 * i)
     before = {g: await service.view(g, HOST) for g in games}
     await service.close()
 
-    service = await GameService.open(db_path, clock=clock)
+    service = await GameService.open(db_path, clock=clock, limits=UNLIMITED)
     try:
         assert {g: await service.view(g, HOST) for g in games} == before
         assert sorted(await service.active_game_ids()) == games
@@ -285,7 +287,7 @@ async def test_a_restart_resumes_every_game_exactly_where_it_was(db_path: Path, 
 
 async def test_a_snapshot_that_disagrees_with_the_log_is_logged_and_the_log_wins(
         db_path: Path, clock: Clock, caplog: pytest.LogCaptureFixture) -> None:
-    service = await GameService.open(db_path, clock=clock)
+    service = await GameService.open(db_path, clock=clock, limits=UNLIMITED)
     a = (await table(service, channel=1)).game_id
     b = (await table(service, channel=2)).game_id
     await steps(service, a, 12)
@@ -301,7 +303,7 @@ async def test_a_snapshot_that_disagrees_with_the_log_is_logged_and_the_log_wins
         db.execute("UPDATE snapshots SET state = 'not json at all' WHERE game_id = ?", (b,))
 
     caplog.set_level(logging.WARNING)
-    service = await GameService.open(db_path, clock=clock)
+    service = await GameService.open(db_path, clock=clock, limits=UNLIMITED)
     try:
         assert await service.view(a, HOST) == truth_a
         assert await service.view(b, HOST) == truth_b
@@ -333,7 +335,7 @@ async def test_a_snapshot_that_disagrees_with_the_log_is_logged_and_the_log_wins
 )
 async def test_a_corrupted_log_row_breaks_only_its_own_game_with_a_clear_message(
         db_path: Path, clock: Clock, damage: str, reason: str) -> None:
-    service = await GameService.open(db_path, clock=clock)
+    service = await GameService.open(db_path, clock=clock, limits=UNLIMITED)
     damaged = (await table(service, channel=1)).game_id
     healthy = (await table(service, channel=2)).game_id
     await steps(service, damaged, 6)
@@ -344,7 +346,7 @@ async def test_a_corrupted_log_row_breaks_only_its_own_game_with_a_clear_message
         db.execute("DROP TRIGGER actions_are_never_deleted")
         db.execute(damage, {"g": damaged})
 
-    service = await GameService.open(db_path, clock=clock)
+    service = await GameService.open(db_path, clock=clock, limits=UNLIMITED)
     try:
         with pytest.raises(GameBroken) as broken:
             await service.view(damaged, HOST)
@@ -364,7 +366,7 @@ async def test_a_corrupted_log_row_breaks_only_its_own_game_with_a_clear_message
     finally:
         await service.close()
     # Still broken after a restart, without another replay.
-    service = await GameService.open(db_path, clock=clock)
+    service = await GameService.open(db_path, clock=clock, limits=UNLIMITED)
     try:
         with pytest.raises(GameBroken) as again:
             await service.view(damaged, HOST)
@@ -375,7 +377,7 @@ async def test_a_corrupted_log_row_breaks_only_its_own_game_with_a_clear_message
 
 async def test_a_game_from_older_rules_continues_from_its_snapshot(db_path: Path, clock: Clock,
                                                                    caplog: pytest.LogCaptureFixture) -> None:
-    service = await GameService.open(db_path, clock=clock)
+    service = await GameService.open(db_path, clock=clock, limits=UNLIMITED)
     game_id = (await table(service)).game_id
     await steps(service, game_id, 5)
     before = await service.view(game_id, HOST)
@@ -383,7 +385,7 @@ async def test_a_game_from_older_rules_continues_from_its_snapshot(db_path: Path
     with raw(db_path) as db:
         db.execute("UPDATE games SET rules_version = ? WHERE id = ?", (RULES_VERSION - 1, game_id))
     caplog.set_level(logging.INFO)
-    service = await GameService.open(db_path, clock=clock)
+    service = await GameService.open(db_path, clock=clock, limits=UNLIMITED)
     try:
         assert await service.view(game_id, HOST) == before
         assert "without a replay check" in caplog.text
@@ -393,7 +395,7 @@ async def test_a_game_from_older_rules_continues_from_its_snapshot(db_path: Path
 
 
 async def test_the_cache_is_bounded_and_an_evicted_game_reloads(db_path: Path, clock: Clock) -> None:
-    service = await GameService.open(db_path, clock=clock, cache_size=2)
+    service = await GameService.open(db_path, clock=clock, cache_size=2, limits=UNLIMITED)
     try:
         games = [(await table(service, channel=c)).game_id for c in (1, 2, 3)]
         for game_id in games * 2:
@@ -496,7 +498,7 @@ async def test_games_of_a_user_say_whose_turn_it_is(service: GameService) -> Non
 
 
 async def test_a_timer_fires_exactly_once_even_across_restarts(db_path: Path, clock: Clock) -> None:
-    service = await GameService.open(db_path, clock=clock)
+    service = await GameService.open(db_path, clock=clock, limits=UNLIMITED)
     started = await table(service)
     timer = await service.schedule_timer(started.game_id, "reminder", clock.now + HOUR, seat=1, for_seq=0,
                                          payload={"text": "your turn"})
@@ -509,7 +511,7 @@ async def test_a_timer_fires_exactly_once_even_across_restarts(db_path: Path, cl
     assert sorted(claims) == [False, True]
     await service.close()
 
-    service = await GameService.open(db_path, clock=clock)
+    service = await GameService.open(db_path, clock=clock, limits=UNLIMITED)
     try:
         assert await service.due_timers() == []
         assert await service.mark_timer_fired(timer.id) is False

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from app import GameService
+from app import GameService, Limits
 from bot_app.client import TtrBot
 from bot_app.render_hooks import Renderer
 
@@ -44,10 +44,13 @@ class RunningBot:
 
 
 async def start_bot(fake: FakeDiscord, db: Path, *, renderer: Renderer | None = None,
-                    clock: Callable[[], float] | None = None, run_timers: bool = False) -> RunningBot:
+                    clock: Callable[[], float] | None = None, run_timers: bool = False,
+                    limits: Limits | None = None) -> RunningBot:
+    """The bot on `db`, logged in to the fake. Its service has no caps on tables unless
+    `limits` says (tests open many tables quickly)."""
     install(fake)
     clock = clock or time.time
-    service = await GameService.open(db, clock=clock)
+    service = await GameService.open(db, clock=clock, limits=limits or Limits.unlimited())
     bot = TtrBot(service, renderer=renderer, clock=clock, run_timers=run_timers)
     task = asyncio.create_task(bot.start("fake-token"))
     deadline = time.monotonic() + 15
