@@ -14,12 +14,32 @@ from discord import app_commands
 from app import GameService
 from bot_app.components import TtrItem
 from bot_app.desk import Desk
+from bot_app.inputs import too_long
 from bot_app.render_hooks import Renderer
 from bot_app.timers import TimerLoop
 from cogs import build_group
 from cogs.common import on_tree_error
 
 log = logging.getLogger(__name__)
+
+
+class TtrTree(app_commands.CommandTree["TtrBot"]):
+    """The command tree, with one check before any command or autocomplete runs: every text
+    option within its length (bot_app.inputs), so that no handler ever parses a flood."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        data = interaction.data if isinstance(interaction.data, dict) else {}
+        found = too_long(data.get("options"))
+        if found is None:
+            return True
+        name, length, limit = found
+        if interaction.type is discord.InteractionType.autocomplete:
+            await interaction.response.autocomplete([])
+        else:
+            await interaction.response.send_message(
+                f"🚫 That {name} is too long ({length} characters; at most {limit}). Pick one from the list.",
+                ephemeral=True)
+        return False
 
 
 class TtrBot(discord.Client):
@@ -32,7 +52,7 @@ class TtrBot(discord.Client):
         self.service = service
         self.guild_id = guild_id
         self.sync_commands = sync_commands
-        self.tree = app_commands.CommandTree(self)
+        self.tree = TtrTree(self)
         self.tree.on_error = on_tree_error
         self.tree.add_command(build_group())
         self.desk = Desk(service, self, renderer=renderer, clock=clock, default_turn_hours=default_turn_hours)

@@ -17,16 +17,19 @@ import logging
 import re
 import secrets
 import time
+import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 
-from app import Actor, GameService, Lobby, ServiceError, StaleAction, SubmitResult
+from app import Actor, GameService, GameSummary, Lobby, OtherServer, ServiceError, StaleAction, SubmitResult
 from app.errors import GameNotFound
 from bot_app import ids, text
 from bot_app.components import MAX_OPTIONS, button, select, view_of
+from bot_app.inputs import excerpt, is_number
 from bot_app.render_hooks import Renderer
 from engine.actions import Action
 from engine.ai import AI_LEVELS, make_ai
@@ -42,11 +45,15 @@ FAR_FUTURE = 4_000_000_000.0  # due time of marker "timers" that never fire (yea
 ABSENT_LIMIT = 3  # turns in a row played by the AI before it keeps the seat
 # Timer kinds. reminder/limit fire; absent/paused/stand_in are stored markers (never due).
 REMINDER, LIMIT, ABSENT, PAUSED, STAND_IN = "reminder", "limit", "absent", "paused", "stand_in"
-GAME_TITLE_RE = re.compile(r"#(\d{1,15})")
+GAME_TITLE_RE = re.compile(r"#([0-9]{1,15})")
+GAME_NUMBER_RE = re.compile(r"[0-9]{1,15}")
+MAX_GAME_CHARS = 100  # the `game` option: an autocomplete value or a typed number
 PANEL_TYPES = {"draw_card": "Draw", "claim_route": "Claim", "draw_tickets": "Tickets",
                "build_station": "Station", "keep_tickets": "Choose tickets"}
 # Actions that happen at once from a panel; everything else asks for a Confirm first.
 NO_CONFIRM = {"draw_card"}
+MAX_REFUSAL_CHARS = 400
+MAX_REMEMBERED = 5000  # games whose turn post / DM notice this process remembers (LRU)
 
 
 class Refusal(Exception):
@@ -58,8 +65,10 @@ class Refusal(Exception):
 
 
 def refusal_text(exc: BaseException) -> str:
+    """One sentence for the user: the refusal's own words (never longer than a chat line can
+    reasonably be), or a generic apology for a bug (whose details go to the log only)."""
     if isinstance(exc, Refusal | IllegalAction | ServiceError):
-        return exc.message
+        return _cut(exc.message, MAX_REFUSAL_CHARS)
     return "Something went wrong on my side; it has been logged — please try again."
 
 
@@ -77,9 +86,10 @@ class Desk:
         self.renderer = renderer or Renderer()
         self.clock = clock
         self.default_turn_hours = default_turn_hours
-        self._posts: dict[int, TurnPost] = {}  # game → its current turn post (in memory only)
-        self._pub_locks: dict[int, asyncio.Lock] = {}
-        self._dm_warned: set[tuple[int, int]] = set()
+        self._posts: OrderedDict[int, TurnPost] = OrderedDict()  # game → its current turn post (LRU)
+        # A lock lives while someone holds or waits for it, so the dict does not grow for ever.
+        self._pub_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._dm_warned: OrderedDict[tuple[int, int], None] = OrderedDict()  # (game, user) told once (LRU)
         self.timers_changed = asyncio.Event()  # pokes the timer loop
         self.answered: list[float] = []  # seconds from interaction creation to first answer (metrics)
         self.busy = 0  # handlers running now (tests wait for 0 before looking at the state)
@@ -147,22 +157,19 @@ class Desk:
         """The game a command means: its `game` option, else the thread it runs in, else the
         caller's only open game."""
         if game is not None and str(game).strip():
-            m = re.search(r"\d{1,15}", str(game))
+            m = GAME_NUMBER_RE.search(str(game)[:MAX_GAME_CHARS])
             if m is None:
                 raise Refusal("Pick a game from the list (its number, like 12).")
             game_id = int(m.group())
-            try:
-                await self.service.game(game_id)
-            except GameNotFound:
-                raise Refusal(f"There is no game #{game_id}.") from None
+            await self.reach(interaction, game_id)
             return game_id
         channel = interaction.channel
         name = getattr(channel, "name", None) or ""
         m = GAME_TITLE_RE.search(name)
         if m is not None and channel is not None:
             try:
-                summary = await self.service.game(int(m.group(1)))
-            except GameNotFound:
+                summary = await self.reach(interaction, int(m.group(1)))
+            except ServiceError:
                 summary = None
             if summary is not None and summary.thread_id == channel.id:
                 return summary.game_id
@@ -172,6 +179,14 @@ class Desk:
         if not mine:
             raise Refusal("You have no game running; start one with /ttr new, or name a game with the game option.")
         raise Refusal("You are in several games: run this in the game's thread or pick one with the game option.")
+
+    async def reach(self, interaction: discord.Interaction, game_id: int) -> GameSummary:
+        """The game if the caller may reach it from here (its own server; from a DM, only their
+        own games) — else the same refusal whether or not the game exists elsewhere."""
+        try:
+            return await self.service.game_for(game_id, guild_id=interaction.guild_id, user_id=interaction.user.id)
+        except GameNotFound:
+            raise OtherServer(game_id) from None
 
     # ==========================================================================================
     # Lobby
@@ -214,7 +229,8 @@ class Desk:
             raise Refusal("Start a new game in a text channel, not inside a thread.")
         variant = (variant or "").strip().lower()
         if variant not in available_variants():
-            raise Refusal(f"There is no variant {variant!r} yet; choose one of {', '.join(available_variants())}.")
+            raise Refusal(f"There is no variant {excerpt(variant, 20)}; choose one of "
+                          f"{', '.join(available_variants())}.")
         options = {"dice": True} if dice else {}
         lobby = await self.service.create_lobby(
             interaction.guild_id, interaction.channel.id, interaction.user.id, interaction.user.display_name,
@@ -251,9 +267,9 @@ class Desk:
             note = "You left the table." if lobby.changed else "You were not seated."
         elif verb == "addai":
             if level not in AI_LEVELS:
-                raise Refusal(f"There is no AI level {level!r}; choose {', '.join(AI_LEVELS)}.")
+                raise Refusal(f"There is no AI level {excerpt(level, 20)}; choose {', '.join(AI_LEVELS)}.")
             if arg:
-                expected = int(arg) if arg.isdigit() else -1
+                expected = int(arg) if is_number(arg) else -1
             else:
                 expected = len((await svc.lobby(game_id)).seats)
             lobby = await svc.add_ai(game_id, user.id, level, expected)
@@ -326,6 +342,7 @@ class Desk:
     async def _component(self, interaction: discord.Interaction, cid: ids.Cid, values: list[str]) -> None:
         g, verb, arg = cid.game, cid.verb, cid.arg
         user = interaction.user.id
+        await self.reach(interaction, g)  # a button names its game: it must be this server's
         if verb in ("join", "leave", "addai", "start", "cancel"):
             return await self.lobby_action(interaction, g, verb, arg)
         if verb == "hand":
@@ -356,7 +373,7 @@ class Desk:
             return await self.choose_or_confirm(interaction, g, seq, legal, [a for a in legal if arg == a.TYPE])
         if verb == "grp":
             kind, _, page = arg.partition(".")
-            return await self.group_panel(interaction, g, seq, legal, kind, int(page) if page.isdigit() else 0)
+            return await self.group_panel(interaction, g, seq, legal, kind, int(page) if is_number(page) else 0)
         if verb == "gsel":
             key = values[0] if values else ""
             chosen = [a for a in legal if arg == a.TYPE and _group_key(a) == key]
@@ -468,7 +485,7 @@ class Desk:
     async def keep_submit(self, interaction: discord.Interaction, g: int, arg: str) -> None:
         seat, summary = await self.check_turn(g, interaction.user.id, None)
         offer = await self._offer(g, interaction.user.id, seat)
-        if not offer or not arg.isdigit():
+        if not offer or not is_number(arg):
             raise Refusal("That already happened: you have no tickets to choose now.")
         mask = int(arg)
         keep = {t for i, t in enumerate(offer) if mask >> i & 1}
@@ -657,14 +674,14 @@ class Desk:
         post = self._posts.get(g)
         if new_turn or post is None:
             message = await thread.send(content[:2000], file=file, view=buttons)
-            self._posts[g] = TurnPost(summary.thread_id, message.id)
+            _remember(self._posts, g, TurnPost(summary.thread_id, message.id))
         else:
             try:
                 await thread.get_partial_message(post.message_id).edit(content=content[:2000], attachments=[file],
                                                                        view=buttons)
             except discord.NotFound:
                 message = await thread.send(content[:2000], file=file, view=buttons)
-                self._posts[g] = TurnPost(summary.thread_id, message.id)
+                _remember(self._posts, g, TurnPost(summary.thread_id, message.id))
         if new_turn:
             for s in humans:
                 await self.dm_hand(g, s.user_id, picture=True, intro=f"It's your turn in game #{g}.")
@@ -692,7 +709,7 @@ class Desk:
     async def _dm_failed(self, g: int, user_id: int) -> None:
         if (g, user_id) in self._dm_warned:
             return
-        self._dm_warned.add((g, user_id))
+        _remember(self._dm_warned, (g, user_id), None)
         summary = await self.service.game(g)
         if summary.thread_id is None:
             return
@@ -952,6 +969,14 @@ def _turn_key(view: Mapping[str, Any]) -> dict[str, Any]:
     return {"turn": view.get("turn", 0), "setup": bool(pending.get("setup"))}
 
 
+def _remember(cache: OrderedDict[Any, Any], key: Any, value: Any) -> None:
+    """Put `key` in a bounded LRU dict, forgetting the least recently used beyond MAX_REMEMBERED."""
+    cache[key] = value
+    cache.move_to_end(key)
+    while len(cache) > MAX_REMEMBERED:
+        cache.popitem(last=False)
+
+
 def _cut(s: str, n: int) -> str:
     return s if len(s) <= n else s[: n - 1] + "…"
 
@@ -964,7 +989,7 @@ def _token(legal: Sequence[Action], action: Action) -> str:
 
 def _pick(legal: Sequence[Action], token: str) -> Action:
     idx, _, kind = token.partition(".")
-    if not idx.isdigit() or int(idx) >= len(legal) or kind != legal[int(idx)].TYPE:
+    if not is_number(idx) or int(idx) >= len(legal) or kind != legal[int(idx)].TYPE:
         raise Refusal("That choice is no longer available.")
     return legal[int(idx)]
 

@@ -6,6 +6,7 @@ import discord
 from discord import app_commands
 
 from bot_app.desk import Refusal
+from bot_app.inputs import Text
 from cogs.common import desk
 from cogs.lobby import _games
 
@@ -23,7 +24,7 @@ async def _may_manage(interaction: discord.Interaction, game_id: int) -> None:
 
 def register(group: app_commands.Group) -> None:
     @group.command(name="kick", description="Hand a player's seat to the AI (host or server manager)")
-    async def kick(interaction: discord.Interaction, player: discord.User, game: str | None = None) -> None:
+    async def kick(interaction: discord.Interaction, player: discord.User, game: Text | None = None) -> None:
         d = desk(interaction)
 
         async def run() -> None:
@@ -40,7 +41,7 @@ def register(group: app_commands.Group) -> None:
         await d.guard(interaction, run())
 
     @group.command(name="pause", description="Stop the game's clocks (host or server manager)")
-    async def pause(interaction: discord.Interaction, game: str | None = None) -> None:
+    async def pause(interaction: discord.Interaction, game: Text | None = None) -> None:
         d = desk(interaction)
 
         async def run() -> None:
@@ -53,7 +54,7 @@ def register(group: app_commands.Group) -> None:
         await d.guard(interaction, run())
 
     @group.command(name="resume", description="Restart the game's clocks (host or server manager)")
-    async def resume(interaction: discord.Interaction, game: str | None = None) -> None:
+    async def resume(interaction: discord.Interaction, game: Text | None = None) -> None:
         d = desk(interaction)
 
         async def run() -> None:

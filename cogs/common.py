@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from bot_app.inputs import excerpt
+
 if TYPE_CHECKING:
     from bot_app.desk import Desk
 
@@ -27,7 +29,7 @@ async def on_tree_error(interaction: discord.Interaction, error: app_commands.Ap
     """The one error handler: log it, tell the user in one sentence, privately."""
     original = getattr(error, "original", error)
     if isinstance(error, app_commands.TransformerError):
-        message = f"I could not understand {error.value!r} for that option; pick one from the list."
+        message = f"I could not understand {excerpt(error.value)} for that option; pick one from the list."
     elif isinstance(error, app_commands.CheckFailure):
         message = "You are not allowed to use that command here."
     elif isinstance(error, app_commands.CommandNotFound):

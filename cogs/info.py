@@ -8,6 +8,8 @@ import discord
 from discord import app_commands
 
 from bot_app import text
+from bot_app.desk import Refusal
+from bot_app.inputs import MediumText, Text
 from bot_app.rules_text import TOPICS, rules_for
 from cogs.common import choices, desk
 from cogs.lobby import _games
@@ -15,7 +17,7 @@ from cogs.lobby import _games
 
 def register(group: app_commands.Group) -> None:
     @group.command(name="board", description="Post the board (public)")
-    async def board(interaction: discord.Interaction, game: str | None = None) -> None:
+    async def board(interaction: discord.Interaction, game: Text | None = None) -> None:
         d = desk(interaction)
 
         async def run() -> None:
@@ -29,7 +31,7 @@ def register(group: app_commands.Group) -> None:
         await d.guard(interaction, run())
 
     @group.command(name="status", description="Scores and whose turn it is (public)")
-    async def status(interaction: discord.Interaction, game: str | None = None) -> None:
+    async def status(interaction: discord.Interaction, game: Text | None = None) -> None:
         d = desk(interaction)
 
         async def run() -> None:
@@ -44,7 +46,7 @@ def register(group: app_commands.Group) -> None:
         await d.guard(interaction, run())
 
     @group.command(name="log", description="The last moves (public)")
-    async def log_(interaction: discord.Interaction, game: str | None = None) -> None:
+    async def log_(interaction: discord.Interaction, game: Text | None = None) -> None:
         d = desk(interaction)
 
         async def run() -> None:
@@ -75,7 +77,8 @@ def register(group: app_commands.Group) -> None:
         await d.guard(interaction, run())
 
     @group.command(name="rules", description="The rules, short")
-    async def rules(interaction: discord.Interaction, topic: str | None = None, game: str | None = None) -> None:
+    async def rules(interaction: discord.Interaction, topic: MediumText | None = None,
+                    game: Text | None = None) -> None:
         d = desk(interaction)
 
         async def run() -> None:
@@ -100,6 +103,8 @@ def register(group: app_commands.Group) -> None:
 
         async def run() -> None:
             who = player or interaction.user
+            if interaction.guild_id is None and who.id != interaction.user.id:
+                raise Refusal("In a direct message you can only see your own results; ask in the server.")
             s = await d.service.player_stats(who.id, interaction.guild_id)
             if not s.games:
                 return await d.say(interaction, f"{who.display_name} has no finished games here yet.", ephemeral=False)

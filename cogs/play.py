@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 
 from bot_app.desk import Refusal, _field_text, _find_key, parse_payment
+from bot_app.inputs import MediumText, ShortText, Text, is_number
 from bot_app.text import game_map
 from cogs.common import choices, desk
 from engine.actions import Action
@@ -19,7 +20,7 @@ from engine.actions import Action
 def register(group: app_commands.Group) -> None:
     @group.command(name="draw", description="Take a train card: the deck or a face-up one")
     @app_commands.describe(card="deck, or a face-up slot (1–5) or colour")
-    async def draw(interaction: discord.Interaction, card: str = "deck", game: str | None = None) -> None:
+    async def draw(interaction: discord.Interaction, card: ShortText = "deck", game: Text | None = None) -> None:
         d = desk(interaction)
         want = (card or "deck").strip().lower()
 
@@ -32,7 +33,7 @@ def register(group: app_commands.Group) -> None:
                 slot = a.to_json().get("slot")
                 if want in ("deck", "blind", "d"):
                     return slot is None
-                if want.isdigit():
+                if is_number(want):
                     return slot is not None and slot == int(want) - 1
                 return slot is not None and slot < len(display) and display[slot] in (want, "loco" if
                                                                                       want.startswith("loc") else want)
@@ -47,8 +48,8 @@ def register(group: app_commands.Group) -> None:
 
     @group.command(name="claim", description="Claim a route")
     @app_commands.describe(route="the route (start typing a city)", payment="which cards to pay with")
-    async def claim(interaction: discord.Interaction, route: str, payment: str | None = None,
-                    game: str | None = None) -> None:
+    async def claim(interaction: discord.Interaction, route: Text, payment: Text | None = None,
+                    game: Text | None = None) -> None:
         def unknown(hint: str) -> str:
             return "I don't know that route; pick one from the list" + (f" (near: {hint})." if hint else ".")
 
@@ -65,7 +66,7 @@ def register(group: app_commands.Group) -> None:
     @group.command(name="tickets", description="Draw destination tickets, then choose which to keep")
     @app_commands.describe(short="Germany: how many short tickets", long="Germany: how many long tickets")
     async def tickets(interaction: discord.Interaction, short: app_commands.Range[int, 0, 4] | None = None,
-                      long: app_commands.Range[int, 0, 4] | None = None, game: str | None = None) -> None:
+                      long: app_commands.Range[int, 0, 4] | None = None, game: Text | None = None) -> None:
         d = desk(interaction)
 
         def fits(a: Action) -> bool:
@@ -78,8 +79,8 @@ def register(group: app_commands.Group) -> None:
 
     @group.command(name="station", description="Build a station in a city")
     @app_commands.describe(city="the city", payment="which cards to pay with")
-    async def station(interaction: discord.Interaction, city: str, payment: str | None = None,
-                      game: str | None = None) -> None:
+    async def station(interaction: discord.Interaction, city: Text, payment: Text | None = None,
+                      game: Text | None = None) -> None:
         def unknown(hint: str) -> str:
             return "I don't know that city" + (f"; did you mean {hint}?" if hint else "; pick one from the list.")
 
@@ -97,8 +98,8 @@ def register(group: app_commands.Group) -> None:
     @app_commands.describe(mode="remove or build", route="the route")
     @app_commands.choices(mode=[app_commands.Choice(name="remove", value="remove"),
                                 app_commands.Choice(name="build", value="build")])
-    async def controller(interaction: discord.Interaction, mode: str | None = None, route: str | None = None,
-                         game: str | None = None) -> None:
+    async def controller(interaction: discord.Interaction, mode: str | None = None, route: Text | None = None,
+                         game: Text | None = None) -> None:
         d = desk(interaction)
         await d.guard(interaction, d.command_move(interaction, game, "controller", _fields(mode, route),
                                                   what="use the Controller"))
@@ -108,7 +109,7 @@ def register(group: app_commands.Group) -> None:
         return choices(await desk(interaction).ac_generic(interaction, current, "controller", "route"))
 
     @group.command(name="burn", description='Alsace: "burn 5" cards')
-    async def burn(interaction: discord.Interaction, cards: str | None = None, game: str | None = None) -> None:
+    async def burn(interaction: discord.Interaction, cards: Text | None = None, game: Text | None = None) -> None:
         d = desk(interaction)
         await d.guard(interaction, d.command_move(interaction, game, "burn", _fields(cards), what="burn cards"))
 
@@ -117,7 +118,7 @@ def register(group: app_commands.Group) -> None:
         return choices(await desk(interaction).ac_generic(interaction, current, "burn", "cards"))
 
     @group.command(name="roll", description="Dice: re-roll, keeping some dice")
-    async def roll(interaction: discord.Interaction, keep: str | None = None, game: str | None = None) -> None:
+    async def roll(interaction: discord.Interaction, keep: MediumText | None = None, game: Text | None = None) -> None:
         d = desk(interaction)
         await d.guard(interaction, d.command_move(interaction, game, "roll", _fields(keep), confirm=False,
                                                   what="re-roll"))
@@ -127,17 +128,17 @@ def register(group: app_commands.Group) -> None:
         return choices(await desk(interaction).ac_generic(interaction, current, "roll", "keep"))
 
     @group.command(name="calltime", description="Alsace: call time")
-    async def calltime(interaction: discord.Interaction, game: str | None = None) -> None:
+    async def calltime(interaction: discord.Interaction, game: Text | None = None) -> None:
         d = desk(interaction)
         await d.guard(interaction, d.command_move(interaction, game, "call_time", what="call time"))
 
     @group.command(name="pass", description="Pass (only when nothing else is possible)")
-    async def pass_(interaction: discord.Interaction, game: str | None = None) -> None:
+    async def pass_(interaction: discord.Interaction, game: Text | None = None) -> None:
         d = desk(interaction)
         await d.guard(interaction, d.command_move(interaction, game, "pass", what="pass"))
 
     @group.command(name="hand", description="Your hand and tickets, privately, with a picture")
-    async def hand(interaction: discord.Interaction, game: str | None = None) -> None:
+    async def hand(interaction: discord.Interaction, game: Text | None = None) -> None:
         d = desk(interaction)
 
         async def run() -> None:

@@ -167,7 +167,7 @@ async def test_resolve_game_prefers_the_option_then_the_thread():
     service = mock.AsyncMock()
     desk = Desk(service, mock.create_autospec(discord.Client, instance=True))
     inter = _interaction()
-    service.game.return_value = mock.Mock(game_id=12, thread_id=555)
+    service.game_for.return_value = mock.Mock(game_id=12, thread_id=555)
     assert await desk.resolve_game(inter, "#12 · Europe · your turn") == 12
     thread = mock.create_autospec(discord.Thread, instance=True)
     thread.name, thread.id = "TTR #12 · Europe", 555
