@@ -59,6 +59,7 @@ def run_bot(config: Config) -> int:
 
     from app import GameService
     from bot_app.client import TtrBot
+    from bot_app.logs import configure_logging
 
     async def serve() -> None:
         config.database.parent.mkdir(parents=True, exist_ok=True)
@@ -70,8 +71,7 @@ def run_bot(config: Config) -> int:
         finally:
             await service.close()
 
-    discord.utils.setup_logging(level=getattr(logging, config.log_level), root=True)
-    logging.getLogger("discord.http").setLevel(logging.WARNING)
+    configure_logging(getattr(logging, config.log_level))
     try:
         asyncio.run(serve())
     except KeyboardInterrupt:
