@@ -9,7 +9,9 @@ over, accented and emoji junk, brackets, one long word...) is tried at 25, 50, 1
 than --budget seconds, and a call is cut off after --timeout seconds, so that a slow
 implementation still finishes: such rows name where they stopped, and a worst time shown as
 ">= T" is a lower bound. --root imports `engine` from another checkout
-(e.g. an export of an older commit), to compare before and after with the same inputs."""
+(e.g. an export of an older commit), to compare before and after with the same inputs;
+--no-cap lifts engine.maps.MAX_NAME_CHARS (where there is one) to time the matching itself
+on long text rather than the refusal of it."""
 
 from __future__ import annotations
 
@@ -81,14 +83,22 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=10.0,
                         help="cut a call off after this many seconds")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--no-cap", action="store_true",
+                        help="lift MAX_NAME_CHARS to time the matching of long text")
     parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent,
                         help="checkout whose engine/ to import")
     args = parser.parse_args()
     sys.path.insert(0, str(args.root.resolve()))
+    import engine.maps
     from engine.maps import available_maps, load_map
 
     signal.signal(signal.SIGALRM, _cut_off)
-    print(f"engine from {args.root.resolve()}")
+    capped = hasattr(engine.maps, "MAX_NAME_CHARS")
+    if capped and args.no_cap:
+        engine.maps.MAX_NAME_CHARS = 10**9
+    cap = (f"text over {engine.maps.MAX_NAME_CHARS} characters refused"
+           if capped and not args.no_cap else "no length cap")
+    print(f"engine from {args.root.resolve()}; {cap}")
     print(f"{'map':8} {'function':15} {'worst (ms)':>11}  {'at input':28} reached")
     for map_id in available_maps():
         m = load_map(map_id)
