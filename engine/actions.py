@@ -12,20 +12,54 @@ classes with `@register` so that decoding finds them.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+import sys
+import types
+import typing
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.cards import Cards, cards
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, excerpt
 
 ACTION_TYPES: dict[str, type[Action]] = {}
 
+# Bounds on what a decoded action may carry: far above anything a game needs (the longest id
+# or route label of a shipped map has 63 characters, a payment a few dozen cards), low enough
+# that no rule can be made to do much work with one action.
+MAX_TEXT = 100
+MAX_ITEMS = 50
+MAX_NUMBER = 1000
+
+# A field's decoder: the JSON value in, the field's value out (or _Malformed).
+Decoder = Callable[[Any], Any]
+
+
+class _Malformed(Exception):
+    """A value that does not fit its field (turned into one sentence naming the field)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class _Field:
+    name: str
+    required: bool
+    decode: Decoder
+    expected: str  # what the field must be, in words: "'keep' must be <expected>."
+    cards: bool  # written as {"name": count} rather than as a list
+
+
+# Per registered class: how to decode (and encode) each field, built from its annotations.
+_FIELDS: dict[type, tuple[_Field, ...]] = {}
+
 
 def register(cls: type[Action]) -> type[Action]:
-    """Class decorator: make an action type decodable from JSON."""
+    """Class decorator: make an action type decodable from JSON.
+
+    Each field's annotation becomes a decoder now, so that an annotation the decoder does not
+    know fails at import rather than letting a value through unchecked."""
     if cls.TYPE in ACTION_TYPES and ACTION_TYPES[cls.TYPE] is not cls:
         raise ValueError(f"action type {cls.TYPE!r} registered twice")
+    _FIELDS[cls] = _fields_of(cls)
     ACTION_TYPES[cls.TYPE] = cls
     return cls
 
@@ -41,9 +75,13 @@ class Action:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.TYPE}
-        for f in dataclasses.fields(self):
+        fields = _FIELDS.get(type(self))
+        if fields is None:  # an unregistered class: only the card sets need their name
+            fields = tuple(_Field(f.name, True, _no_decoder, "", f.type == "Cards")
+                           for f in dataclasses.fields(self))
+        for f in fields:
             value = getattr(self, f.name)
-            if f.type in ("Cards",):
+            if f.cards:
                 value = dict(value)
             elif isinstance(value, tuple):
                 value = list(value)
@@ -52,45 +90,128 @@ class Action:
 
 
 def action_from_json(data: Any) -> Action:
-    """Decode an action; a malformed one raises IllegalAction with a plain sentence."""
+    """Decode an action; a malformed one raises IllegalAction with a plain sentence.
+
+    Every field is checked all the way down against its annotation (texts, whole numbers and
+    lists bounded by MAX_TEXT, MAX_NUMBER and MAX_ITEMS), so the rules only ever see values of
+    the types they were written for."""
     if not isinstance(data, Mapping) or not isinstance(data.get("type"), str):
         raise IllegalAction("That action is not in a form the game understands.", "malformed")
     cls = ACTION_TYPES.get(data["type"])
     if cls is None:
-        raise IllegalAction(f"There is no action called {data['type']!r}.", "malformed")
+        raise IllegalAction(f"There is no action called {excerpt(data['type'])}.", "malformed")
     kwargs: dict[str, Any] = {}
-    try:
-        for f in dataclasses.fields(cls):
-            if f.name not in data:
-                if f.default is not dataclasses.MISSING:
-                    continue
+    for f in _FIELDS[cls]:
+        if f.name not in data:
+            if f.required:
                 raise IllegalAction(f"That {cls.TYPE} action is missing {f.name!r}.", "malformed")
-            value = data[f.name]
-            if f.type == "Cards":
-                if not isinstance(value, dict) or not all(
-                    isinstance(k, str) and isinstance(v, int) and v >= 0 for k, v in value.items()
-                ):
-                    raise IllegalAction("Cards must be given as names with counts.", "malformed")
-                value = cards(value)
-            elif f.type == "int":
-                if not isinstance(value, int) or isinstance(value, bool):
-                    raise IllegalAction(f"{f.name!r} must be a whole number.", "malformed")
-            elif f.type == "int | None":
-                if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-                    raise IllegalAction(f"{f.name!r} must be a whole number or empty.", "malformed")
-            elif f.type == "str":
-                if not isinstance(value, str):
-                    raise IllegalAction(f"{f.name!r} must be text.", "malformed")
-            elif f.type.startswith("tuple"):
-                if not isinstance(value, list | tuple):
-                    raise IllegalAction(f"{f.name!r} must be a list.", "malformed")
-                value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
-            elif f.type == "bool" and not isinstance(value, bool):
-                raise IllegalAction(f"{f.name!r} must be true or false.", "malformed")
-            kwargs[f.name] = value
-        return cls(**kwargs)
-    except TypeError as exc:  # wrong field names
-        raise IllegalAction(f"That {cls.TYPE} action is malformed.", "malformed") from exc
+            continue
+        try:
+            kwargs[f.name] = f.decode(data[f.name])
+        except _Malformed:
+            raise IllegalAction(f"{f.name!r} must be {f.expected}.", "malformed") from None
+    return cls(**kwargs)
+
+
+# --- decoders from annotations -------------------------------------------------------------
+
+
+def _no_decoder(value: Any) -> Any:
+    raise _Malformed
+
+
+def _fields_of(cls: type) -> tuple[_Field, ...]:
+    out = []
+    for f in dataclasses.fields(cls):
+        hint = _annotation(cls, f)
+        decode, expected = _decoder(hint, f"{cls.__name__}.{f.name}", top=True)
+        required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+        out.append(_Field(f.name, required, decode, expected, hint is Cards))
+    return tuple(out)
+
+
+def _annotation(cls: type, f: dataclasses.Field) -> Any:
+    """A field's annotation as the object it names (any spelling of a type gets the same
+    checks). Evaluated plainly, in the module of the class that declares the field, because
+    typing.get_type_hints rebuilds generic aliases and so loses the Cards alias."""
+    if not isinstance(f.type, str):
+        return f.type
+    module = next((klass.__module__ for klass in cls.__mro__
+                   if f.name in vars(klass).get("__annotations__", {})), cls.__module__)
+    return eval(f.type, vars(sys.modules[module]))  # the class's own annotation text
+
+
+def _decoder(hint: Any, where: str, top: bool = False) -> tuple[Decoder, str]:
+    """A decoder for one annotation (`top`: a field's own, not a part of one) and what it
+    accepts in words; TypeError for a type the JSON form has no rule for."""
+    # Cards is an alias of tuple[tuple[str, int], ...]; the alias itself (not an equal type
+    # written out) marks a card set, which JSON writes as {"red": 3, "loco": 1}. to_json
+    # writes it so only as a field of its own.
+    if hint is Cards:
+        if not top:
+            raise TypeError(f"{where}: a card set must be a field of its own, not inside {where}'s type")
+        return _decode_cards, "cards given as names with counts"
+    if hint is bool:
+        return _decode_bool, "true or false"
+    if hint is int:
+        return _decode_int, f"a whole number from 0 to {MAX_NUMBER}"
+    if hint is str:
+        return _decode_text, f"a text of at most {MAX_TEXT} characters"
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (types.UnionType, typing.Union) and len(args) == 2 and type(None) in args:
+        inner, expected = _decoder(next(a for a in args if a is not type(None)), where)
+        return (lambda value: None if value is None else inner(value)), f"{expected} or empty"
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        item, expected = _decoder(args[0], where)
+        return _list_of(item), f"a list of at most {MAX_ITEMS} items, each {expected}"
+    if origin is tuple and args and Ellipsis not in args:
+        items = [_decoder(a, where) for a in args]
+        return _tuple_of([d for d, _ in items]), (
+            f"a list of {len(items)}: " + ", then ".join(e for _, e in items))
+    raise TypeError(f"{where}: actions cannot carry a {hint!r} (no JSON decoder for it)")
+
+
+def _decode_bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise _Malformed
+    return value
+
+
+def _decode_int(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_NUMBER:
+        raise _Malformed
+    return value
+
+
+def _decode_text(value: Any) -> str:
+    if not isinstance(value, str) or len(value) > MAX_TEXT:
+        raise _Malformed
+    return value
+
+
+def _decode_cards(value: Any) -> Cards:
+    if not isinstance(value, dict) or len(value) > MAX_ITEMS:
+        raise _Malformed
+    for name, n in value.items():
+        _decode_text(name)
+        _decode_int(n)
+    return cards(value)
+
+
+def _list_of(item: Decoder) -> Decoder:
+    def decode(value: Any) -> tuple[Any, ...]:
+        if not isinstance(value, list | tuple) or len(value) > MAX_ITEMS:
+            raise _Malformed
+        return tuple(item(v) for v in value)
+    return decode
+
+
+def _tuple_of(items: list[Decoder]) -> Decoder:
+    def decode(value: Any) -> tuple[Any, ...]:
+        if not isinstance(value, list | tuple) or len(value) != len(items):
+            raise _Malformed
+        return tuple(item(v) for item, v in zip(items, value, strict=True))
+    return decode
 
 
 # --- the actions of the base game and Europe -------------------------------------------------

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from engine.errors import excerpt
+
+_NAME_CHARS = 20  # longer card names are player input, shown shortened
+
 COLOURS: tuple[str, ...] = ("red", "orange", "yellow", "green", "blue", "pink", "white", "black")
 LOCO = "loco"
 GRAY = "gray"
@@ -49,21 +53,31 @@ def has_cards(hand: Mapping[str, int], card_set: Cards) -> bool:
     return all(hand.get(name, 0) >= n for name, n in card_set)
 
 
+# A payment a player makes up may name up to 50 kinds of card: a sentence lists this many.
+_DESCRIBED = 6
+
+
 def describe(card_set: Cards | Mapping[str, int]) -> str:
     """Plain words: "3 red and 1 locomotive"."""
     items = card_set.items() if isinstance(card_set, Mapping) else card_set
     parts = [f"{n} {card_word(name, n)}" for name, n in sorted(items, key=_card_order) if n]
     if not parts:
         return "no cards"
+    if len(parts) > _DESCRIBED:
+        parts[_DESCRIBED - 1:] = [f"{len(parts) - _DESCRIBED + 1} other kinds of card"]
     if len(parts) == 1:
         return parts[0]
     return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def card_word(name: str, n: int = 1) -> str:
-    """"locomotive(s)" for locos; other cards are named by their colour."""
+    """"locomotive(s)" for locos; other cards are named by their colour. A name that no card
+    has (sent by a player) is quoted shortened if it is long or not plain text, so that a
+    refusal repeating it stays one short line."""
     if name == LOCO:
         return "locomotive" if n == 1 else "locomotives"
+    if not isinstance(name, str) or len(name) > _NAME_CHARS or not name.isprintable():
+        return excerpt(str(name), _NAME_CHARS)
     return name
 
 

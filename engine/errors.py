@@ -19,3 +19,12 @@ class IllegalAction(Exception):
 
     def __str__(self) -> str:
         return self.message
+
+
+def excerpt(text: str, limit: int = 40) -> str:
+    """Quote what a player sent, shortened to `limit` characters (ending in "…") and on one
+    line, for a refusal that names it: refusals stay one short sentence whatever was sent."""
+    shown = "".join(ch if ch.isprintable() else " " for ch in text[:limit + 1])
+    if len(shown) > limit:
+        shown = shown[:limit - 1] + "…"
+    return f"'{shown}'"

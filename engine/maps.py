@@ -9,6 +9,7 @@ the file and the bad entry, e.g. ``maps/x.json: route 'a-b' (#12): unknown city 
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import functools
 import json
@@ -195,7 +196,8 @@ class Ticket:
 class _Index:
     """Lookups precomputed once per map."""
 
-    __slots__ = ("at", "city_keys", "decks", "pairs", "parallel", "route_ids", "track_no")
+    __slots__ = ("at", "city_keys", "decks", "names", "pairs", "parallel", "route_ids",
+                 "track_no")
 
     def __init__(self, cities: Mapping[str, City], routes: Mapping[str, Route],
                  tickets: Mapping[str, Ticket]) -> None:
@@ -224,6 +226,49 @@ class _Index:
                       for name in sorted(decks, key=lambda d: (order.get(d, len(order)), d))}
         self.route_ids = {rid.casefold(): rid for rid in routes}
         self.city_keys, _ = _city_keys(cities.values())
+        self.names = _NameIndex(self.city_keys)
+
+
+class _NameIndex:
+    """The folded city names (ids, names, aliases, transliterations) arranged for matching
+    typed text in one pass: a name is found by extending a folded slice one character at a
+    time while it is still the prefix (or, from the right, the suffix) of some name."""
+
+    __slots__ = ("keys", "longest", "prefixes", "suffixes", "suggest_longest")
+
+    def __init__(self, city_keys: Mapping[str, str | None]) -> None:
+        # Keys shared by two cities (None) find nothing, as in find_city.
+        self.keys = {key: cid for key, cid in city_keys.items() if cid is not None}
+        self.prefixes = {key[:i] for key in self.keys for i in range(1, len(key) + 1)}
+        self.suffixes = {key[i:] for key in self.keys for i in range(len(key))}
+        self.longest = max(map(len, self.keys), default=0)
+        # difflib's ratio is 2 * matches / (len(a) + len(b)) and matches <= len(b) <= longest,
+        # so a key longer than this can never reach suggest_cities' cutoff of 0.6.
+        self.suggest_longest = (7 * self.longest) // 3 + 1
+
+    def cities_from(self, text: str, start: int) -> dict[int, str]:
+        """{end: city id} for every name that text[start:end] spells."""
+        found: dict[int, str] = {}
+        for end in range(start + 1, min(len(text), start + self.longest) + 1):
+            piece = text[start:end]
+            if piece not in self.prefixes:
+                break
+            city_id = self.keys.get(piece)
+            if city_id is not None:
+                found[end] = city_id
+        return found
+
+    def cities_to(self, text: str, end: int) -> dict[int, str]:
+        """{start: city id} for every name that text[start:end] spells."""
+        found: dict[int, str] = {}
+        for start in range(end - 1, max(0, end - self.longest) - 1, -1):
+            piece = text[start:end]
+            if piece not in self.suffixes:
+                break
+            city_id = self.keys.get(piece)
+            if city_id is not None:
+                found[start] = city_id
+        return found
 
 
 def _city_keys(cities: Any) -> tuple[dict[str, str | None], list[tuple[City, str, str]]]:
@@ -329,25 +374,29 @@ class GameMap:
 
     def find_city(self, text: str) -> City | None:
         """Match an id, name or alias, ignoring case, accents, spaces and punctuation."""
-        if not isinstance(text, str):
+        if not isinstance(text, str) or len(text) > MAX_NAME_CHARS:
             return None
         city_id = self._index.city_keys.get(fold(text))
         return self.cities[city_id] if city_id is not None else None
 
     def suggest_cities(self, text: str, n: int = 3) -> list[str]:
         """Up to n city names close to the text (prefix matches first), for "did you mean"."""
-        key = fold(text) if isinstance(text, str) else ""
-        if not key or n <= 0:
+        if not isinstance(text, str) or len(text) > MAX_NAME_CHARS or n <= 0:
             return []
-        keys = {k: cid for k, cid in self._index.city_keys.items() if cid is not None}
+        names = self._index.names
+        key = fold(text)
+        # Longer keys match no name, by prefix or by difflib: skip difflib's quadratic work.
+        if not key or len(key) > names.suggest_longest:
+            return []
+        keys = names.keys
         found = [k for k in keys if k.startswith(key)] if len(key) >= 2 else []
         found += difflib.get_close_matches(key, list(keys), n=len(keys), cutoff=0.6)
-        names: list[str] = []
+        out: list[str] = []
         for k in found:
             name = self.cities[keys[k]].name
-            if name not in names:
-                names.append(name)
-        return names[:n]
+            if name not in out:
+                out.append(name)
+        return out[:n]
 
     def find_route(self, text: str) -> Route | None:
         """A route from its id or from "A - B", "A – B", "A-B", "A to B", "A B" (either order).
@@ -357,9 +406,14 @@ class GameMap:
         parallel tracks and must match the route. Returns None when nothing matches or the
         choice stays ambiguous — except between identical tracks (same length, colour and
         type), where the first in file order is returned: callers that need a free one use
-        :meth:`parallel_tracks`.
+        :meth:`parallel_tracks`. Text longer than MAX_NAME_CHARS names nothing.
+
+        The cities are the text left once qualifier words are peeled off its ends, fewest
+        first (then fewest from the front); that core splits into two names at a separator
+        or, failing that, at a space. The work is linear in the length of the text: see
+        :func:`_first_pair`.
         """
-        if not isinstance(text, str) or not text.strip():
+        if not isinstance(text, str) or len(text) > MAX_NAME_CHARS or not text.strip():
             return None
         text = text.strip()
         if text in self.routes:
@@ -368,30 +422,15 @@ class GameMap:
         if rid is not None:
             return self.routes[rid]
 
-        bracketed = " ".join(re.findall(r"\(([^()]*)\)", text))
-        words = re.sub(r"\([^()]*\)", " ", text).replace(",", " ").split()
-        max_lead = next((i for i, w in enumerate(words) if not _is_qualifier(w)), len(words))
-        max_trail = next((i for i, w in enumerate(reversed(words)) if not _is_qualifier(w)),
-                         len(words))
-        pair = None
-        qualifiers: list[str] = []
-        for peeled in range(len(words)):
-            for lead in range(min(peeled, max_lead) + 1):
-                trail = peeled - lead
-                if trail > max_trail or lead + trail >= len(words):
-                    continue
-                pairs = self._pairs_in(" ".join(words[lead:len(words) - trail]))
-                if len(pairs) > 1:
-                    return None
-                if pairs:
-                    pair = pairs.pop()
-                    qualifiers = words[:lead] + words[len(words) - trail:]
-                    break
-            if pair is not None:
-                break
-        if pair is None:
+        bracketed = " ".join(_BRACKETED_RE.findall(text))
+        words = _BRACKETED_RE.sub(" ", text).replace(",", " ").split()
+        found = _first_pair(self._index.names, words)
+        if found is None:
             return None
-        candidates = list(self._index.pairs.get(pair, ()))
+        pairs, qualifiers = found
+        if len(pairs) > 1:
+            return None
+        candidates = list(self._index.pairs.get(pairs.pop(), ()))
         wanted = _parse_qualifiers(qualifiers + bracketed.replace(",", " ").split())
         if wanted is None:
             return None
@@ -404,19 +443,6 @@ class GameMap:
             return first
         return None
 
-    def _pairs_in(self, text: str) -> set[frozenset[str]]:
-        """City pairs that the text names, split at a separator (or, failing that, a space)."""
-        for pattern in (_SEPARATOR_RE, _SPACE_RE):
-            pairs = set()
-            for m in pattern.finditer(text):
-                a = self.find_city(text[:m.start()])
-                b = self.find_city(text[m.end():])
-                if a is not None and b is not None and a.id != b.id:
-                    pairs.add(frozenset((a.id, b.id)))
-            if pairs:
-                return pairs
-        return set()
-
     def _matches(self, r: Route, wanted: dict[str, Any]) -> bool:
         return ((wanted["color"] is None or r.color == wanted["color"])
                 and (wanted["length"] is None or r.length == wanted["length"])
@@ -426,8 +452,127 @@ class GameMap:
                 and (wanted["track"] is None or self._index.track_no[r.id] == wanted["track"]))
 
 
-_SEPARATOR_RE = re.compile(r"\s*(?:<->|->|[-–—‐‑−/↔→])\s*|\s+to\s+", re.IGNORECASE)
-_SPACE_RE = re.compile(r"\s+")
+# Longer text is refused before any other work: the longest route label of a shipped map has
+# 63 characters, and Discord lets an option carry 6,000.
+MAX_NAME_CHARS = 200
+
+_BRACKETED_RE = re.compile(r"\(([^()]*)\)")
+# A separator between two city names: one of these inside or between words, or the word "to"
+# between spaces. (The matching below reproduces the regex
+# r"\s*(?:<->|->|[-–—‐‑−/↔→])\s*|\s+to\s+" run over the words joined by single spaces.)
+_DASH_RE = re.compile(r"<->|->|[-–—‐‑−/↔→]")
+_TO_RE = re.compile(r"to", re.IGNORECASE)
+
+
+def _first_pair(names: _NameIndex,
+                words: list[str]) -> tuple[set[frozenset[str]], list[str]] | None:
+    """The city pairs named by the core of `words` and the qualifier words peeled off it, for
+    the first core (fewest words peeled, then fewest from the front) that names any pair.
+
+    A core words[lead:end] may drop only qualifier words from either end. It names a pair when
+    it splits, at a separator, into two texts that fold to names of different cities; only if
+    no separator does, at a space. Folding drops spaces and punctuation, so the words are folded
+    once into one string, remembering the offsets where words begin and dashes stand. A name is
+    at most `names.longest` characters, so from each start at most that many slices are looked
+    up, and a core can only name a pair if it folds to at most two names and a "to": each end
+    of the text is tried against a bounded number of others. Qualifier words never fold to
+    nothing, which keeps the number of cores per start bounded too.
+    """
+    n = len(words)
+    starts = [0]  # starts[i]: offset in `folded` of words[i]; starts[n]: its length
+    dashes: set[int] = set()  # offsets where a dash splits the text
+    to_at: dict[int, int] = {}  # offset -> index of a word "to" starting there
+    to_run: list[int] = []  # for each word "to", the first of the run of "to"s it is in
+    ends_in_dash: list[bool] = []  # a dash at its end takes the space after it
+    parts: list[str] = []
+    offset = 0
+    after_to = False
+    for i, word in enumerate(words):
+        pieces = _DASH_RE.split(word)
+        for j, piece in enumerate(pieces):
+            if j:
+                dashes.add(offset)
+            part = fold(piece)
+            parts.append(part)
+            offset += len(part)
+        ends_in_dash.append(len(pieces) > 1 and not pieces[-1])
+        is_to = _TO_RE.fullmatch(word) is not None
+        if is_to:
+            to_at[starts[i]] = i
+        to_run.append(to_run[-1] if is_to and i and after_to else i)
+        after_to = is_to
+        starts.append(offset)
+    folded = "".join(parts)
+    word_starts = set(starts[1:n])
+
+    def to_separates(i: int, lead: int) -> bool:
+        # The regex needs a space on both sides of "to", and each space goes to one match:
+        # in a run of "to"s every other one separates, counting from the first whose space
+        # before it is free (not the core's edge, not taken by a dash at the end of a word).
+        first = max(to_run[i], lead)
+        first_separates = first > lead and not ends_in_dash[first - 1]
+        return (i - first) % 2 == (0 if first_separates else 1)
+
+    def pairs_in(lead: int, end: int, left: dict[int, str]) -> set[frozenset[str]]:
+        b = starts[end]
+        right = right_names.get(b)
+        if right is None:
+            right = right_names[b] = names.cities_to(folded, b)
+        pairs: set[frozenset[str]] = set()
+        if not right:
+            return pairs
+        at_spaces: list[tuple[int, str]] = []
+        for k, city in left.items():
+            if k >= b:
+                break
+            if k in dashes:
+                other = right.get(k)
+                if other is not None and other != city:
+                    pairs.add(frozenset((city, other)))
+            i = to_at.get(k)
+            if i is not None and lead < i < end - 1 and to_separates(i, lead):
+                other = right.get(starts[i + 1])
+                if other is not None and other != city:
+                    pairs.add(frozenset((city, other)))
+            if k in word_starts:
+                at_spaces.append((k, city))
+        if pairs:
+            return pairs
+        for k, city in at_spaces:
+            other = right.get(k)
+            if other is not None and other != city:
+                pairs.add(frozenset((city, other)))
+        return pairs
+
+    max_lead = next((i for i, w in enumerate(words) if not _is_qualifier(w)), n)
+    max_trail = next((i for i, w in enumerate(reversed(words)) if not _is_qualifier(w)), n)
+    # Two names and the "to" between them: a longer core names no pair.
+    widest = 2 * names.longest + 2
+    right_names: dict[int, dict[int, str]] = {}
+    best: tuple[int, int, int, set[frozenset[str]]] | None = None  # peeled, lead, end, pairs
+    for lead in range(min(max_lead, n - 1) + 1):
+        if best is not None and lead >= best[0]:
+            break  # every core from here on peels more words, or as many from further in
+        a = starts[lead]
+        left = names.cities_from(folded, a)
+        if not left:
+            continue
+        end = bisect.bisect_right(starts, a + widest) - 1
+        lowest = max(lead + 1, n - max_trail)
+        while end >= lowest and starts[end] - a >= 2:
+            pairs = pairs_in(lead, end, left)
+            if pairs:
+                peeled = lead + n - end
+                if best is None or peeled < best[0]:
+                    best = (peeled, lead, end, pairs)
+                break  # a shorter core from this lead peels more
+            end -= 1
+    if best is None:
+        return None
+    _, lead, end, pairs = best
+    return pairs, words[:lead] + words[end:]
+
+
 _QUALIFIER_WORDS = {*COLORS, *COLOR_SYNONYMS, "tunnel", "ferry", "track", "route",
                     "locomotive", "locomotives", "loco", "locos"}
 

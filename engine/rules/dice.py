@@ -48,8 +48,8 @@ from engine.actions import (
     PayTunnel,
     register,
 )
-from engine.cards import Cards, cards, count
-from engine.errors import IllegalAction
+from engine.cards import Cards, card_word, cards, count
+from engine.errors import IllegalAction, excerpt
 from engine.maps import Route, load_map
 from engine.rules.module import RuleModule
 from engine.rules.payment import PaymentRule
@@ -165,8 +165,15 @@ def _face_counts(faces: Iterable[str]) -> dict[str, int]:
     return out
 
 
+# A payment a player makes up may name up to 50 kinds of face: a refusal lists this many.
+_LISTED = 6
+
+
 def _payment_words(payment: Cards) -> str:
-    return ", ".join(f"{n} {name}" for name, n in payment) or "nothing"
+    words = [f"{n} {card_word(name)}" for name, n in payment]
+    if len(words) > _LISTED:
+        words[_LISTED - 1:] = [f"{len(words) - _LISTED + 1} other kinds"]
+    return ", ".join(words) or "nothing"
 
 
 # --- the module ------------------------------------------------------------------------------
@@ -414,7 +421,7 @@ class DiceRules(RuleModule):
         take it: dice leave `public["dice"]`, tokens go back to the supply."""
         odd = [name for name, _ in payment if name not in allowed and not (name == TOKEN and token_type)]
         if odd:
-            raise IllegalAction(f"A {odd[0]} cannot pay for that.", "bad_payment")
+            raise IllegalAction(f"A {card_word(odd[0])} cannot pay for that.", "bad_payment")
         dice = self.dice(game, seat)
         have = _face_counts(dice)
         for name, n in payment:
@@ -442,7 +449,7 @@ class DiceRules(RuleModule):
         have = _face_counts(dice)
         short = [f for f, n in keep.items() if n > have.get(f, 0)]
         if short:
-            raise IllegalAction(f"You cannot keep {keep[short[0]]} {short[0]} dice; you rolled "
+            raise IllegalAction(f"You cannot keep {keep[short[0]]} {card_word(short[0])} dice; you rolled "
                                 f"{have.get(short[0], 0)}.", "bad_dice")
         if len(action.keep) >= len(dice):
             raise IllegalAction("Keep fewer dice than you rolled, or just use them.", "bad_dice")
@@ -475,7 +482,8 @@ class DiceRules(RuleModule):
                                 "bad_payment")
         other = [name for name, _ in payment if name not in (kind, WILD, TOKEN)]
         if other:
-            raise IllegalAction(f"{label} is a {kind} route: {other[0]} faces cannot pay for it.", "bad_payment")
+            raise IllegalAction(f"{label} is a {kind} route: {card_word(other[0])} faces cannot pay for it.",
+                                "bad_payment")
         wilds = dict(payment).get(WILD, 0)
         if wilds < route.ferry_locos:
             raise IllegalAction(f"{label} is a ferry: it needs at least {route.ferry_locos} wild "
@@ -554,7 +562,7 @@ class DiceRules(RuleModule):
         if city is None or city.is_country:
             guesses = game.map.suggest_cities(action.city)
             hint = f" Did you mean {' or '.join(guesses)}?" if guesses else ""
-            raise IllegalAction(f"There is no city called {action.city!r} on this map.{hint}", "unknown_city")
+            raise IllegalAction(f"There is no city called {excerpt(action.city)} on this map.{hint}", "unknown_city")
         if player.stations <= 0:
             raise IllegalAction("You have built all your stations.", "no_stations")
         owner = game.state.stations.get(city.id)

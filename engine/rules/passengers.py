@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.actions import Action, register
+from engine.cards import card_word
 from engine.errors import IllegalAction
 from engine.rules.module import RuleModule
 from engine.rules.tie_breaks import TieBreak
@@ -132,7 +133,7 @@ class Passengers(RuleModule):
         colour = action.colour.strip().lower()
         if here.get(colour, 0) < 1:
             raise IllegalAction(
-                f"There is no {colour or 'such'} passenger in {city.name}; choose one of "
+                f"There is no {card_word(colour) if colour else 'such'} passenger in {city.name}; choose one of "
                 f"{', '.join(sorted(here))}.",
                 "bad_passenger",
             )

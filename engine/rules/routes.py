@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from engine.cards import Cards
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, excerpt
 from engine.maps import Route
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ def find_route(game: Game, text: str) -> Route:
             guesses = game.map.suggest_cities(unknown[0])
             if guesses:
                 hint = f" Did you mean {' or '.join(guesses)}?"
-        raise IllegalAction(f"There is no route called {text!r} on this map.{hint}", "unknown_route")
+        raise IllegalAction(f"There is no route called {excerpt(text)} on this map.{hint}", "unknown_route")
     if text not in game.map.routes and route.id in game.state.route_owner:
         # A name such as "Dallas – Houston" fits identical parallel tracks: take a free one.
         for track in game.map.parallel_tracks(route.id):

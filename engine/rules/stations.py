@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.actions import Action, BuildStation
 from engine.cards import COLOURS, GRAY, LOCO, Cards, card_word, colour_and_locos, count, describe, has_cards
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, excerpt
 from engine.rules.module import RuleModule
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ class Stations(RuleModule):
         if city is None or city.is_country:
             guesses = game.map.suggest_cities(action.city)
             hint = f" Did you mean {' or '.join(guesses)}?" if guesses else ""
-            raise IllegalAction(f"There is no city called {action.city!r} on this map.{hint}", "unknown_city")
+            raise IllegalAction(f"There is no city called {excerpt(action.city)} on this map.{hint}", "unknown_city")
         label = game.map.city_label(city.id)
         if player.stations <= 0:
             raise IllegalAction("You have built all your stations.", "no_stations")

@@ -8,7 +8,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.actions import Action, DrawTickets, KeepTickets
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, excerpt
 from engine.graph import best_ticket_outcome
 from engine.rules.module import RuleModule
 
@@ -104,7 +104,7 @@ class DestinationTickets(RuleModule):
             raise IllegalAction("You named the same ticket twice.", "bad_tickets")
         unknown = [t for t in keep if t not in offer]
         if unknown:
-            raise IllegalAction(f"{unknown[0]!r} is not one of the tickets you were offered.", "bad_tickets")
+            raise IllegalAction(f"{excerpt(unknown[0])} is not one of the tickets you were offered.", "bad_tickets")
         minimum = self._minimum(game, offer, setup)
         if len(keep) < minimum:
             raise IllegalAction(
@@ -225,7 +225,7 @@ class DestinationTickets(RuleModule):
         sizes = {name: len(deck) for name, deck in game.state.ticket_decks.items()}
         for deck_name, n in mix:
             if deck_name not in sizes:
-                return f"There is no {deck_name!r} ticket deck."
+                return f"There is no {excerpt(deck_name)} ticket deck."
             if n > sizes[deck_name]:
                 left = sizes[deck_name]
                 return f"The {deck_name} deck has only {left} ticket{'' if left == 1 else 's'} left."

@@ -19,7 +19,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.actions import Action, DrawTickets, KeepTickets, register
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, excerpt
 from engine.rules.tickets import BOTTOM, DestinationTickets
 
 if TYPE_CHECKING:
@@ -177,7 +177,7 @@ class TouristCards(DestinationTickets):
         if not offer["devils"]:
             raise IllegalAction("You have no Lucky Devil to play.", "no_devil")
         if action.discard and action.discard not in self._devil_targets(game, seat):
-            raise IllegalAction(f"{action.discard!r} is not an attraction card you hold or were offered.",
+            raise IllegalAction(f"{excerpt(action.discard)} is not an attraction card you hold or were offered.",
                                 "bad_tourist_card")
         devil = offer["devils"].pop(0)
         # A4: the Devil and the discarded attraction leave the game, penalty-free.
@@ -220,7 +220,7 @@ class TouristCards(DestinationTickets):
             raise IllegalAction("You named the same card twice.", "bad_tickets")
         unknown = [c for c in keep if c not in offer["tickets"] and c not in offer["tourist"]]
         if unknown:
-            raise IllegalAction(f"{unknown[0]!r} is not one of the cards you were offered.", "bad_tickets")
+            raise IllegalAction(f"{excerpt(unknown[0])} is not one of the cards you were offered.", "bad_tickets")
         t_min, c_min = self._minimums(offer, setup)
         kept_t = [t for t in offer["tickets"] if t in keep]
         kept_c = [c for c in offer["tourist"] if c in keep]
