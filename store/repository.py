@@ -249,6 +249,9 @@ class Store:
         try:
             version = await migrate(writer_db, str(path), clock)
             reader_db = await connect(path, read_only=True)
+            # Text arrives as bytes and the rows decode it (store/records.py): sqlite3's own
+            # decoding error quotes the text, which may be a hand or the deck.
+            reader_db.text_factory = bytes
         except BaseException:
             await writer_db.close()
             raise
