@@ -1,6 +1,7 @@
 """The durable game store: SQLite through aiosqlite, and nothing about the rules.
 
 - `db`: connections with WAL, synchronous=FULL, a busy timeout;
+- `startup`: the checks made before a database file is used, each refusal in words;
 - `migrations`: numbered SQL files in store/migrations/, recorded in `schema_version`;
 - `writer`: the one writer, committing waiting transactions together (group commit);
 - `repository`: `Store` (typed reads, `write(tx)`) and `Tx` (typed writes), online backup.
@@ -9,15 +10,34 @@ The application service (app/service.py) is the only code that should change a g
 """
 
 from store.db import default_path
-from store.errors import MigrationError, SchemaTooNew, StoreError, WriteConflict
+from store.errors import (
+    CommitsMissing,
+    DatabaseDamaged,
+    DatabaseNeedsInit,
+    DatabaseNotWritable,
+    DatabasePathError,
+    DatabaseUnusable,
+    MigrationError,
+    NotAGameDatabase,
+    SchemaTooNew,
+    StoreError,
+    WriteConflict,
+)
 from store.migrations import latest_version
 from store.records import ActionRow, GameRow, PlayerRow, ResultRow, SnapshotRow, TimerRow
 from store.repository import Store, Tx, backup_database
 
 __all__ = [
     "ActionRow",
+    "CommitsMissing",
+    "DatabaseDamaged",
+    "DatabaseNeedsInit",
+    "DatabaseNotWritable",
+    "DatabasePathError",
+    "DatabaseUnusable",
     "GameRow",
     "MigrationError",
+    "NotAGameDatabase",
     "PlayerRow",
     "ResultRow",
     "SchemaTooNew",

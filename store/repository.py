@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import sqlite3
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -23,7 +24,7 @@ from typing import Any
 
 import aiosqlite
 
-from store.db import connect, default_path
+from store.db import configure, connect, connect_plain, default_path
 from store.errors import StoreError
 from store.migrations import migrate
 from store.records import (
@@ -40,6 +41,7 @@ from store.records import (
     SnapshotRow,
     TimerRow,
 )
+from store.startup import Kind, check_contents, create_database, inspect_path, sqlite_failure
 from store.writer import GroupCommitWriter, Statement, TxResult
 
 log = logging.getLogger(__name__)
@@ -237,27 +239,49 @@ class Store:
         self._writer_db = writer_db
         self._reader = reader_db
         self._writer = GroupCommitWriter(writer_db, max_batch=max_batch)
+        # Whether `open` made this database (there was no file, or an empty one and allow_init).
+        self.created = False
 
     @classmethod
     async def open(cls, path: str | os.PathLike[str] | None = None, *, clock: Clock = time.time,
-                   max_batch: int = 128) -> Store:
-        """Open (creating if needed) and migrate the database at `path` (default: data/ttr.sqlite3
-        or $TTR_DATABASE). Raises SchemaTooNew for a database from a newer bot."""
+                   max_batch: int = 128, allow_init: bool = False, create_folder: bool = True) -> Store:
+        """Open and migrate the game database at `path` (default: data/ttr.sqlite3 or
+        $TTR_DATABASE), making a new one if there is no file there yet (and its folder, when
+        `create_folder`).
+
+        Refuses, with a DatabaseUnusable subclass whose message says what is wrong, with which
+        path and what to do, and without changing anything: a path that cannot hold the file,
+        a folder or file the bot may not write, a file that is not a game database (another
+        program's, not SQLite, damaged), a database from a newer bot (SchemaTooNew), and an
+        empty file (0 bytes, or SQLite without tables) unless `allow_init` — an empty file is
+        more likely a failed copy than a wish for a new database."""
         path = Path(path) if path is not None else default_path()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        writer_db = await connect(path)
+        found = await asyncio.to_thread(inspect_path, path, create_folder=create_folder, allow_init=allow_init)
+        created = found.kind is not Kind.SQLITE
+        if created:
+            await create_database(path, clock, replace_empty=found.kind is Kind.EMPTY)
+        writer_db, empty = await _open_checked(path, allow_init=allow_init)
+        created = created or empty
         try:
+            await configure(writer_db, path)
             version = await migrate(writer_db, str(path), clock)
             reader_db = await connect(path, read_only=True)
             # Text arrives as bytes and the rows decode it (store/records.py): sqlite3's own
             # decoding error quotes the text, which may be a hand or the deck.
             reader_db.text_factory = bytes
+        except (sqlite3.Error, OSError) as exc:
+            await writer_db.close()
+            raise sqlite_failure(path, exc) from exc
         except BaseException:
             await writer_db.close()
             raise
         store = cls(path, writer_db, reader_db, clock, version, max_batch)
+        store.created = created
         store._writer.start()
-        log.info("opened game store %s (schema version %d)", path, version)
+        if created:
+            log.info("created a new, empty game database at %s (schema version %d)", path, version)
+        else:
+            log.info("opened game store %s (schema version %d)", path, version)
         return store
 
     async def close(self) -> None:
@@ -431,8 +455,6 @@ async def backup_to(source: aiosqlite.Connection, dest: str | os.PathLike[str]) 
     """Copy a live database with SQLite's online backup API: a consistent copy even while the
     bot writes. It goes to a temporary file next to `dest`, is checked, and is then renamed
     into place, so `dest` is never a half-written copy."""
-    import sqlite3
-
     dest = Path(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
     partial = dest.with_name(dest.name + ".partial")
@@ -467,6 +489,24 @@ async def backup_database(source: str | os.PathLike[str], dest: str | os.PathLik
         return await backup_to(db, dest)
     finally:
         await db.close()
+
+
+async def _open_checked(path: Path, *, allow_init: bool) -> tuple[aiosqlite.Connection, bool]:
+    """A connection to `path` once `check_contents` has found it fit to use (nothing changed),
+    and whether the file holds no table yet."""
+    try:
+        db = await connect_plain(path)
+    except sqlite3.Error as exc:
+        raise sqlite_failure(path, exc) from exc
+    try:
+        empty = await check_contents(db, path, allow_init=allow_init)
+    except sqlite3.Error as exc:
+        await db.close()
+        raise sqlite_failure(path, exc) from exc
+    except BaseException:
+        await db.close()
+        raise
+    return db, empty
 
 
 def _json_ids(values: Iterable[Any]) -> str:
