@@ -14,6 +14,7 @@ never wait behind a commit's fsync and never see a transaction that is not commi
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import sqlite3
@@ -24,6 +25,7 @@ from typing import Any
 
 import aiosqlite
 
+from store.commits import CommitMarker, check_commits, mark_closed, mark_open
 from store.db import configure, connect, connect_plain, default_path
 from store.errors import StoreError
 from store.migrations import migrate
@@ -232,13 +234,14 @@ class Store:
     connection. Open it with `Store.open`, close it with `close` (or `async with`)."""
 
     def __init__(self, path: Path, writer_db: aiosqlite.Connection, reader_db: aiosqlite.Connection,
-                 clock: Clock, version: int, max_batch: int) -> None:
+                 clock: Clock, version: int, max_batch: int, marker: CommitMarker | None = None) -> None:
         self.path = path
         self.clock = clock
         self.schema_version = version
         self._writer_db = writer_db
         self._reader = reader_db
-        self._writer = GroupCommitWriter(writer_db, max_batch=max_batch)
+        self._marker = marker
+        self._writer = GroupCommitWriter(writer_db, max_batch=max_batch, marker=marker)
         # Whether `open` made this database (there was no file, or an empty one and allow_init).
         self.created = False
 
@@ -262,20 +265,26 @@ class Store:
             await create_database(path, clock, replace_empty=found.kind is Kind.EMPTY)
         writer_db, empty = await _open_checked(path, allow_init=allow_init)
         created = created or empty
+        marker = None
         try:
             await configure(writer_db, path)
             version = await migrate(writer_db, str(path), clock)
+            if not created:
+                await check_commits(writer_db, path, found.last, found.wal_present)
+            db_id, commits = await mark_open(writer_db, clock())
+            marker = CommitMarker(path, db_id)
+            marker.write(commits)
             reader_db = await connect(path, read_only=True)
             # Text arrives as bytes and the rows decode it (store/records.py): sqlite3's own
             # decoding error quotes the text, which may be a hand or the deck.
             reader_db.text_factory = bytes
         except (sqlite3.Error, OSError) as exc:
-            await writer_db.close()
+            await _abandon(writer_db, marker)
             raise sqlite_failure(path, exc) from exc
         except BaseException:
-            await writer_db.close()
+            await _abandon(writer_db, marker)
             raise
-        store = cls(path, writer_db, reader_db, clock, version, max_batch)
+        store = cls(path, writer_db, reader_db, clock, version, max_batch, marker)
         store.created = created
         store._writer.start()
         if created:
@@ -285,12 +294,21 @@ class Store:
         return store
 
     async def close(self) -> None:
-        """Finish queued writes and close both connections."""
+        """Finish queued writes, record a clean close (the -wal folded into the file), and
+        close both connections."""
         try:
             await self._writer.close()
         finally:
             await self._reader.close()
-            await self._writer_db.close()
+            try:
+                await mark_closed(self._writer_db, self.clock())
+            except sqlite3.Error as exc:
+                # The file keeps saying "not closed cleanly", which is the safe answer.
+                log.warning("could not record a clean close of %s: %s", self.path, exc)
+            finally:
+                if self._marker is not None:
+                    self._marker.close()
+                await self._writer_db.close()
 
     async def __aenter__(self) -> Store:
         return self
@@ -474,6 +492,11 @@ async def backup_to(source: aiosqlite.Connection, dest: str | os.PathLike[str]) 
 
 
 def _finish_copy(target: Any) -> str:
+    # A copy is complete and closed, and it is a database of its own: restored, its commits
+    # are not compared with the live database's -lastcommit file (store/commits.py).
+    with contextlib.suppress(sqlite3.OperationalError):  # a database from before migration 3
+        target.execute("UPDATE store_state SET running = 0, db_id = lower(hex(randomblob(16)))")
+        target.commit()
     target.execute("PRAGMA journal_mode = DELETE")  # a standalone file, with no -wal beside it
     row = target.execute("PRAGMA quick_check").fetchone()
     return str(row[0]) if row else "no answer"
@@ -489,6 +512,13 @@ async def backup_database(source: str | os.PathLike[str], dest: str | os.PathLik
         return await backup_to(db, dest)
     finally:
         await db.close()
+
+
+async def _abandon(db: aiosqlite.Connection, marker: CommitMarker | None) -> None:
+    """Close what a failed `Store.open` had opened."""
+    if marker is not None:
+        marker.close()
+    await db.close()
 
 
 async def _open_checked(path: Path, *, allow_init: bool) -> tuple[aiosqlite.Connection, bool]:

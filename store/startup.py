@@ -21,6 +21,8 @@ from pathlib import Path
 
 import aiosqlite
 
+from store.commits import SUFFIX as LASTCOMMIT
+from store.commits import LastCommit, read_last_commit
 from store.db import connect
 from store.errors import (
     DatabaseDamaged,
@@ -52,6 +54,8 @@ class Found:
     kind: Kind
     # Whether a -wal file was beside the database before anything opened it.
     wal_present: bool
+    # What its -lastcommit file said before anything opened it (store/commits.py).
+    last: LastCommit | None = None
 
 
 def companion(path: Path, suffix: str) -> Path:
@@ -132,7 +136,8 @@ def _inspect(path: Path, *, create_folder: bool, allow_init: bool) -> Found:
             f"SQLite would apply it to this copy and damage it. With the bot stopped, move {wal} and {shm} "
             "away (keep them until the games look right) and start again. Nothing was changed.",
         )
-    return Found(Kind.SQLITE, wal_size is not None)
+    # Read before the database is opened: the file can then only lag what the database holds.
+    return Found(Kind.SQLITE, wal_size is not None, read_last_commit(path))
 
 
 def _size(path: Path) -> int | None:
@@ -173,7 +178,7 @@ def _check_writable(path: Path, folder: Path) -> None:
     # must be writable even when the file already is.
     if not os.access(folder, os.W_OK | os.X_OK):
         raise _not_writable(path, folder, None)
-    for file in (path, companion(path, "-wal"), companion(path, "-shm")):
+    for file in (path, companion(path, "-wal"), companion(path, "-shm"), companion(path, LASTCOMMIT)):
         if file.exists() and not os.access(file, os.R_OK | os.W_OK):
             raise _not_writable(path, file, None)
 

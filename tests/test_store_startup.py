@@ -207,7 +207,7 @@ async def test_a_new_database_appears_whole_or_not_at_all(tmp_path: Path, monkey
     monkeypatch.undo()
     async with await Store.open(path) as store:
         assert store.created
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["ttr.sqlite3"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ttr.sqlite3", "ttr.sqlite3-lastcommit"]
 
 
 # --- permissions ------------------------------------------------------------------------
