@@ -11,6 +11,7 @@ The application service (app/service.py) is the only code that should change a g
 
 from store.db import default_path
 from store.errors import (
+    BackupRefused,
     CommitsMissing,
     DatabaseDamaged,
     DatabaseNeedsInit,
@@ -29,6 +30,7 @@ from store.repository import Store, Tx, backup_database
 
 __all__ = [
     "ActionRow",
+    "BackupRefused",
     "CommitsMissing",
     "DatabaseDamaged",
     "DatabaseNeedsInit",

@@ -72,6 +72,11 @@ class SchemaTooNew(DatabaseUnusable):
         self.known = known
 
 
+class BackupRefused(StoreError):
+    """A backup target that would overwrite the live database, or that cannot be written;
+    nothing was written."""
+
+
 class MigrationError(StoreError):
     """A migration could not be applied; the database stays at the last version that applied."""
 

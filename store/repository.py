@@ -43,7 +43,14 @@ from store.records import (
     SnapshotRow,
     TimerRow,
 )
-from store.startup import Kind, check_contents, create_database, inspect_path, sqlite_failure
+from store.startup import (
+    Kind,
+    check_backup_target,
+    check_contents,
+    create_database,
+    inspect_path,
+    sqlite_failure,
+)
 from store.writer import GroupCommitWriter, Statement, TxResult
 
 log = logging.getLogger(__name__)
@@ -466,15 +473,17 @@ class Store:
     # --- backup -----------------------------------------------------------------------
     async def backup(self, dest: str | os.PathLike[str]) -> Path:
         """Copy the live database to `dest` with SQLite's online backup (see `backup_to`)."""
-        return await backup_to(self._reader, dest)
+        return await backup_to(self._reader, dest, self.path)
 
 
-async def backup_to(source: aiosqlite.Connection, dest: str | os.PathLike[str]) -> Path:
+async def backup_to(source: aiosqlite.Connection, dest: str | os.PathLike[str],
+                    source_path: str | os.PathLike[str]) -> Path:
     """Copy a live database with SQLite's online backup API: a consistent copy even while the
     bot writes. It goes to a temporary file next to `dest`, is checked, and is then renamed
-    into place, so `dest` is never a half-written copy."""
+    into place, so `dest` is never a half-written copy. Raises BackupRefused for a `dest`
+    that is the database at `source_path` or one of its files, or whose folder is missing."""
     dest = Path(dest)
-    dest.parent.mkdir(parents=True, exist_ok=True)
+    check_backup_target(Path(source_path), dest)
     partial = dest.with_name(dest.name + ".partial")
     partial.unlink(missing_ok=True)
     # The backup runs on the source's worker thread, so the target must allow that.
@@ -485,8 +494,12 @@ async def backup_to(source: aiosqlite.Connection, dest: str | os.PathLike[str]) 
         check = await asyncio.to_thread(_finish_copy, target)
         if check != "ok":
             raise StoreError(f"The backup copy failed its integrity check: {check}")
-    finally:
+    except BaseException:
         target.close()
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
+        raise
+    target.close()
     os.replace(partial, dest)
     return dest
 
@@ -507,9 +520,15 @@ async def backup_database(source: str | os.PathLike[str], dest: str | os.PathLik
     source = Path(source)
     if not source.exists():
         raise StoreError(f"There is no database at {source} to back up.")
-    db = await connect(source, read_only=True)
+    check_backup_target(source, Path(dest))  # before anything opens the live database
     try:
-        return await backup_to(db, dest)
+        db = await connect(source, read_only=True)
+    except sqlite3.Error as exc:
+        raise sqlite_failure(source, exc) from exc
+    try:
+        return await backup_to(db, dest, source)
+    except sqlite3.Error as exc:
+        raise StoreError(f"The backup of {source} to {dest} failed ({exc}); nothing was written to {dest}.") from exc
     finally:
         await db.close()
 

@@ -25,6 +25,7 @@ from store.commits import SUFFIX as LASTCOMMIT
 from store.commits import LastCommit, read_last_commit
 from store.db import connect
 from store.errors import (
+    BackupRefused,
     DatabaseDamaged,
     DatabaseNeedsInit,
     DatabaseNotWritable,
@@ -309,3 +310,41 @@ def _sync_folder(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+LIVE_SUFFIXES = ("", "-wal", "-shm", "-journal", LASTCOMMIT)
+
+
+def check_backup_target(source: Path, dest: Path) -> None:
+    """Refuse (BackupRefused) a backup target that is the live database or one of its files,
+    however it is spelled (relative, `./`, a symlink, a hard link), and one whose folder does
+    not exist: a typo, or a backup disk that is not mounted, should not quietly become a new
+    folder on the wrong disk."""
+    partial = dest.with_name(dest.name + ".partial")
+    for suffix in LIVE_SUFFIXES:
+        live = companion(source, suffix)
+        for target in (dest, partial):
+            if _same_file(target, live):
+                what = "the live database" if not suffix else f"the live database's {suffix} file"
+                raise BackupRefused(
+                    f"{dest} is {what} ({os.path.realpath(live)}): a backup must go to another file, for "
+                    "example backups/ttr-$(date +%F).sqlite3. Nothing was written."
+                )
+    if dest.is_dir():
+        raise BackupRefused(f"{dest} is a folder: name the backup file, for example {dest / 'ttr.sqlite3'}.")
+    folder = dest.parent
+    if not folder.is_dir():
+        what = "is a file, not a folder" if folder.exists() else "does not exist"
+        raise BackupRefused(
+            f"The folder {folder} of the backup {dest} {what}. Create it first (mkdir -p {folder}), or check the "
+            "path (is the backup disk mounted?). Nothing was written."
+        )
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)  # hard links; names that differ only in case on some disks
+    except OSError:
+        return False
