@@ -24,7 +24,8 @@ the file there is empty, and exits. The bot itself makes one on its first start 
 there is no file at all; an empty file is refused, since it is more likely a failed copy.
 
 When the database cannot be used the bot prints one message saying what is wrong, with which
-file, and what to do (docs/operations.md lists them), and exits with status 1.
+file, and what to do (docs/operations.md lists them), and exits with status 3
+(EXIT_DATABASE), so that a service manager can tell it from a crash.
 """
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ from pathlib import Path
 from bot_app.config import DEFAULT_DATABASE, NO_TOKEN_HELP, ROOT, Config, load_dotenv
 from engine.ai import AI_LEVELS
 from engine.variants import available_variants
+
+# The exit status when the game database cannot be used (it was left as it was).
+EXIT_DATABASE = 3
 
 
 def run_demo(variant: str, players: int, seed: int, out: Path, levels: list[str]) -> int:
@@ -79,7 +83,7 @@ def run_init(path: Path) -> int:
         created, games = asyncio.run(init())
     except StoreError as exc:
         print(f"--init refused: {exc}", file=sys.stderr)
-        return 1
+        return EXIT_DATABASE
     if created:
         print(f"created a new, empty game database at {path}")
     else:
@@ -102,7 +106,7 @@ def run_bot(config: Config) -> int:
             store = await Store.open(config.database, create_folder=is_default_database(config.database))
         except StoreError as exc:
             print(f"The bot did not start. {exc}", file=sys.stderr)
-            return 1
+            return EXIT_DATABASE
         service = GameService(store)
         try:
             bot = TtrBot(service, guild_id=config.guild_id, default_turn_hours=config.default_turn_hours)

@@ -28,6 +28,7 @@ from store import (
 
 ROOT = Path(__file__).resolve().parent.parent
 NOBODY = 65534
+EXIT_DATABASE = 3  # bot.py's exit status when the database cannot be used
 
 
 def digest(path: Path) -> str:
@@ -244,7 +245,7 @@ def test_a_folder_the_bot_may_not_write_is_refused_with_the_user_and_a_fix(tmp_p
         done = run_restricted({"TTR_DATABASE": str(path)})
     finally:
         folder.chmod(0o755)
-    assert done.returncode == 1
+    assert done.returncode == EXIT_DATABASE
     assert "Traceback" not in done.stderr
     user = startup.run_as()
     assert f"The user this bot runs as ({user}) cannot write in the folder {folder}" in done.stderr
@@ -264,7 +265,7 @@ def test_a_database_file_the_bot_may_not_write_is_refused(tmp_path: Path) -> Non
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         os.chown(path, NOBODY, -1)
     done = run_restricted({"TTR_DATABASE": str(path)})
-    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.returncode == EXIT_DATABASE and "Traceback" not in done.stderr
     assert f"cannot read and write {path};" in done.stderr
 
 
@@ -287,19 +288,19 @@ def test_bot_prints_one_message_and_exits_non_zero_then_init_makes_the_database(
     blocker = tmp_path / "passwd"
     blocker.write_text("root:x:0:0\n")
     done = run_bot({"TTR_DATABASE": str(blocker / "x.db")})
-    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.returncode == EXIT_DATABASE and "Traceback" not in done.stderr
     assert done.stderr.startswith("The bot did not start. ")
     assert f"{blocker} is a file, not a folder" in done.stderr
 
     missing = tmp_path / "nowhere" / "ttr.sqlite3"
     done = run_bot({"TTR_DATABASE": str(missing)})
-    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.returncode == EXIT_DATABASE and "Traceback" not in done.stderr
     assert "does not exist" in done.stderr and not missing.parent.exists()
 
     empty = tmp_path / "ttr.sqlite3"
     empty.touch()
     done = run_bot({"TTR_DATABASE": str(empty)})
-    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.returncode == EXIT_DATABASE and "Traceback" not in done.stderr
     assert "is empty (0 bytes)" in done.stderr and "python bot.py --init" in done.stderr
     assert empty.stat().st_size == 0
 
@@ -315,13 +316,14 @@ def test_bot_prints_one_message_and_exits_non_zero_then_init_makes_the_database(
     with sqlite3.connect(foreign) as db:
         db.execute("CREATE TABLE invoices (id INTEGER)")
     done = run_bot({"TTR_DATABASE": str(foreign)}, "--init")
-    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.returncode == EXIT_DATABASE and "Traceback" not in done.stderr
     assert done.stderr.startswith("--init refused: ") and "not a game database" in done.stderr
 
 
 def test_only_the_default_database_path_is_the_default() -> None:
     import bot
 
+    assert bot.EXIT_DATABASE == EXIT_DATABASE
     assert bot.is_default_database(ROOT / "data" / "ttr.sqlite3")
     assert bot.is_default_database(ROOT / "data" / ".." / "data" / "ttr.sqlite3")
     assert not bot.is_default_database(ROOT / "data" / "other.sqlite3")
