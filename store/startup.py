@@ -98,6 +98,14 @@ def _inspect(path: Path, *, create_folder: bool, allow_init: bool) -> Found:
     wal_size = _size(wal)
     size = _size(path)
     if size is None:
+        if wal_size:
+            # A new database beside it would have that -wal applied to it, and be damaged.
+            raise DatabaseDamaged(
+                path,
+                f"There is no database at {path}, but {wal} beside it holds writes: the database file was "
+                f"deleted or moved without it. Put the database back beside it, or {RESTORE_HINT}. Only to "
+                f"start afresh, move {wal} and {companion(path, '-shm')} away. Nothing was changed.",
+            )
         return Found(Kind.MISSING, wal_size is not None)
     if size == 0:
         if wal_size:

@@ -120,6 +120,20 @@ async def test_an_empty_file_whose_wal_holds_data_is_refused_even_with_init(tmp_
     assert wal.stat().st_size == 64 and path.stat().st_size == 0
 
 
+async def test_a_wal_without_its_database_is_not_given_a_new_one(tmp_path: Path) -> None:
+    path = tmp_path / "ttr.sqlite3"
+    async with await Store.open(path) as store:
+        await new_lobby(store)
+        shutil.copy(f"{path}-wal", tmp_path / "saved-wal")
+    path.unlink()  # deleted (or moved) without its -wal
+    shutil.copy(tmp_path / "saved-wal", f"{path}-wal")
+    for allow_init in (False, True):
+        with pytest.raises(DatabaseDamaged) as caught:
+            await Store.open(path, allow_init=allow_init)
+        assert f"There is no database at {path}, but {path}-wal beside it holds writes" in str(caught.value)
+    assert not path.exists()
+
+
 async def test_sqlite_without_any_table_needs_init(tmp_path: Path) -> None:
     path = tmp_path / "bare.sqlite3"
     with sqlite3.connect(path) as db:
