@@ -4,6 +4,7 @@
 - `startup`: the checks made before a database file is used, each refusal in words;
 - `migrations`: numbered SQL files in store/migrations/, recorded in `schema_version`;
 - `writer`: the one writer, committing waiting transactions together (group commit);
+- `commits`: the commit counter and the -lastcommit file that reveal a lost -wal;
 - `repository`: `Store` (typed reads, `write(tx)`) and `Tx` (typed writes), online backup.
 
 The application service (app/service.py) is the only code that should change a game.
