@@ -16,6 +16,16 @@ the game log into DIR (default demo-out/). No token needed.
     python bot.py --backup PATH
 
 copies the live game database to PATH with SQLite's online backup (safe while the bot runs).
+
+    python bot.py --init
+
+makes a new, empty game database at TTR_DATABASE (or data/ttr.sqlite3) when there is none or
+the file there is empty, and exits. The bot itself makes one on its first start only where
+there is no file at all; an empty file is refused, since it is more likely a failed copy.
+
+When the database cannot be used the bot prints one message saying what is wrong, with which
+file, and what to do (docs/operations.md lists them), and exits with status 3
+(EXIT_DATABASE), so that a service manager can tell it from a crash.
 """
 
 from __future__ import annotations
@@ -23,12 +33,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
 from pathlib import Path
 
-from bot_app.config import NO_TOKEN_HELP, ROOT, Config, load_dotenv
+from bot_app.config import DEFAULT_DATABASE, NO_TOKEN_HELP, ROOT, Config, load_dotenv
 from engine.ai import AI_LEVELS
 from engine.variants import available_variants
+
+# The exit status when the game database cannot be used (it was left as it was).
+EXIT_DATABASE = 3
 
 
 def run_demo(variant: str, players: int, seed: int, out: Path, levels: list[str]) -> int:
@@ -53,6 +67,30 @@ def run_backup(dest: Path) -> int:
     return 0
 
 
+def run_init(path: Path) -> int:
+    """Make a new, empty game database at `path` if there is none or the file is empty."""
+    from store import Store, StoreError
+
+    async def init() -> tuple[bool, int]:
+        store = await Store.open(path, allow_init=True, create_folder=True)
+        try:
+            games = await store.game_ids(("lobby", "cancelled", "setup", "playing", "over", "broken"))
+            return store.created, len(games)
+        finally:
+            await store.close()
+
+    try:
+        created, games = asyncio.run(init())
+    except StoreError as exc:
+        print(f"--init refused: {exc}", file=sys.stderr)
+        return EXIT_DATABASE
+    if created:
+        print(f"created a new, empty game database at {path}")
+    else:
+        print(f"{path} is already a game database ({games} games); --init left it as it was")
+    return 0
+
+
 def run_bot(config: Config) -> int:
     """Log in and serve until stopped (Ctrl-C or SIGTERM)."""
     import discord
@@ -60,20 +98,28 @@ def run_bot(config: Config) -> int:
     from app import GameService
     from bot_app.client import TtrBot
     from bot_app.logs import configure_logging
+    from store import Store, StoreError
 
-    async def serve() -> None:
-        config.database.parent.mkdir(parents=True, exist_ok=True)
-        service = await GameService.open(config.database)
+    async def serve() -> int:
+        # data/ beside the bot may be made on a first start; a folder named in TTR_DATABASE
+        # must exist, so that a typo there does not quietly start an empty database elsewhere.
+        try:
+            store = await Store.open(config.database, create_folder=is_default_database(config.database))
+        except StoreError as exc:
+            print(f"The bot did not start. {exc}", file=sys.stderr)
+            return EXIT_DATABASE
+        service = GameService(store, limits=config.limits)
         try:
             bot = TtrBot(service, guild_id=config.guild_id, default_turn_hours=config.default_turn_hours)
             async with bot:
                 await bot.start(config.token or "")
         finally:
             await service.close()
+        return 0
 
     configure_logging(getattr(logging, config.log_level))
     try:
-        asyncio.run(serve())
+        return asyncio.run(serve())
     except KeyboardInterrupt:
         pass
     except discord.LoginFailure:
@@ -81,6 +127,11 @@ def run_bot(config: Config) -> int:
               file=sys.stderr)
         return 1
     return 0
+
+
+def is_default_database(path: Path) -> bool:
+    """Whether `path` is data/ttr.sqlite3 beside the bot (however it is spelled)."""
+    return os.path.abspath(path) == os.path.abspath(DEFAULT_DATABASE)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -93,10 +144,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ai", default="greedy", help=f"AI level per seat, comma-separated ({', '.join(AI_LEVELS)})")
     parser.add_argument("--backup", type=Path, metavar="PATH",
                         help="copy the live game database ($TTR_DATABASE or data/ttr.sqlite3) to PATH and exit")
+    parser.add_argument("--init", action="store_true",
+                        help="make a new, empty game database ($TTR_DATABASE or data/ttr.sqlite3) if there is none "
+                             "or the file is empty, and exit")
     args = parser.parse_args(argv)
     load_dotenv(ROOT / ".env")
     if args.backup is not None:
         return run_backup(args.backup)
+    if args.init:
+        from store import default_path
+
+        return run_init(default_path())
     if args.demo:
         return run_demo(args.variant, args.players, args.seed, args.out, args.ai.split(","))
     try:

@@ -565,6 +565,9 @@ class GameService:
         the snapshot must match it: if not, that is logged and the log wins. A game from older
         rules cannot be replayed, so its snapshot is used as it is."""
         game_id = row.id
+        unreadable = _unreadable(row, players, rows)
+        if unreadable:
+            raise _Corrupt(unreadable)
         if not rows or rows[0].seq != 0:
             raise _Corrupt("the start of its log (entry 0) is missing.")
         for expected, r in enumerate(rows):
@@ -599,6 +602,8 @@ class GameService:
         canonical = state.to_canonical()
         if snapshot is None:
             repairs.append("the snapshot was missing")
+        elif snapshot.unreadable:
+            repairs.append(f"the snapshot at seq {snapshot.seq} was not valid UTF-8")
         elif snapshot.seq != last:
             repairs.append(f"the snapshot was at seq {snapshot.seq}, the log at {last}")
         elif snapshot.state_json != canonical:
@@ -816,6 +821,22 @@ def _results(loaded: _Loaded, state: GameState, now: float) -> list[ResultRow]:
             tickets_failed=sum(1 for t in tickets if not t.get("completed")), finished_at=now,
         ))
     return rows
+
+
+def _unreadable(row: GameRow, players: list[PlayerRow], rows: list[ActionRow]) -> str:
+    """Why the game's stored text cannot be read (it is not valid UTF-8), or "". Only names
+    columns and seqs: the text itself may be a hand or the deck."""
+    if row.unreadable:
+        return f"its game row holds text that is not valid UTF-8 ({', '.join(row.unreadable)})."
+    for p in players:
+        if p.unreadable:
+            return f"the row of seat {p.seat} holds text that is not valid UTF-8 ({', '.join(p.unreadable)})."
+    for r in rows:
+        if "action" in r.unreadable:
+            return f"action {r.seq} of its log is not valid UTF-8."
+        if r.unreadable:
+            return f"the events of entry {r.seq} of its log are not valid UTF-8."
+    return ""
 
 
 def _seat(p: PlayerRow) -> Seat:

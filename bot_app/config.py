@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import logging
 import os
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
+
+from app.limits import Limits
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATABASE = ROOT / "data" / "ttr.sqlite3"
@@ -41,9 +45,10 @@ class Config:
     guild_id: int | None
     log_level: str
     default_turn_hours: float = 48.0
+    limits: Limits = Limits()
 
     @classmethod
-    def from_env(cls, environ: dict[str, str] | None = None) -> Config:
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Config:
         env = os.environ if environ is None else environ
         token = (env.get("DISCORD_TOKEN") or "").strip() or None
         database = Path(env.get("TTR_DATABASE") or DEFAULT_DATABASE)
@@ -58,7 +63,33 @@ class Config:
             hours = float(hours_raw)
         except ValueError:
             raise ValueError(f"TTR_TURN_HOURS must be a number, not {hours_raw!r}") from None
-        return cls(token, database, int(guild_raw) if guild_raw else None, level, hours)
+        return cls(token, database, int(guild_raw) if guild_raw else None, level, hours, _limits(env))
+
+
+# Environment variables for the caps of app.limits, and the field each sets.
+LIMIT_VARIABLES = {
+    "TTR_MAX_LOBBIES_PER_USER": "lobbies_per_user",
+    "TTR_MAX_LOBBIES_PER_SERVER": "lobbies_per_server",
+    "TTR_MAX_GAMES_PER_USER": "games_per_user",
+    "TTR_MAX_GAMES_PER_SERVER": "games_per_server",
+    "TTR_LOBBY_COOLDOWN_SECONDS": "lobby_cooldown_seconds",
+}
+
+
+def _limits(env: Mapping[str, str]) -> Limits:
+    values: dict[str, Any] = {}
+    for variable, field_name in LIMIT_VARIABLES.items():
+        raw = (env.get(variable) or "").strip()
+        if not raw:
+            continue
+        try:
+            number = float(raw) if field_name == "lobby_cooldown_seconds" else int(raw)
+        except ValueError:
+            raise ValueError(f"{variable} must be a number, not {raw[:20]!r}") from None
+        if number < 0:
+            raise ValueError(f"{variable} must be 0 or more, not {raw[:20]!r}")
+        values[field_name] = number
+    return replace(Limits(), **values)
 
 
 NO_TOKEN_HELP = """\

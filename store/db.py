@@ -30,25 +30,42 @@ def default_path() -> Path:
 async def connect(path: str | os.PathLike[str], *, read_only: bool = False,
                   busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> aiosqlite.Connection:
     """An aiosqlite connection in autocommit mode (we write BEGIN/COMMIT ourselves, so a
-    transaction is exactly what the code says) with:
-
-    - WAL: readers never block the writer and a crash leaves the last commit intact;
-    - synchronous=FULL: the WAL is fsynced at every commit, so an acknowledged move survives a
-      power cut (NORMAL could lose the last commits);
-    - a busy timeout, and foreign keys on.
-    """
-    db = await aiosqlite.connect(os.fspath(path), isolation_level=None)
+    transaction is exactly what the code says) with the settings of `configure`."""
+    db = await connect_plain(path, busy_timeout_ms=busy_timeout_ms)
     try:
-        await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-        if not read_only:
-            mode = await (await db.execute("PRAGMA journal_mode = WAL")).fetchone()
-            if mode is None or str(mode[0]).lower() != "wal":
-                raise OSError(f"SQLite refused WAL mode for {path} (got {mode and mode[0]!r})")
-        await db.execute("PRAGMA synchronous = FULL")
-        await db.execute("PRAGMA foreign_keys = ON")
-        if read_only:
-            await db.execute("PRAGMA query_only = ON")
+        await configure(db, path, read_only=read_only)
     except BaseException:
         await db.close()
         raise
     return db
+
+
+async def connect_plain(path: str | os.PathLike[str], *,
+                        busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> aiosqlite.Connection:
+    """An autocommit connection with a busy timeout and nothing else set: it changes nothing
+    in the file, so it can look at a database before deciding to use it."""
+    db = await aiosqlite.connect(os.fspath(path), isolation_level=None)
+    try:
+        await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+    except BaseException:
+        await db.close()
+        raise
+    return db
+
+
+async def configure(db: aiosqlite.Connection, path: str | os.PathLike[str], *, read_only: bool = False) -> None:
+    """Set up a connection for the game store:
+
+    - WAL: readers never block the writer and a crash leaves the last commit intact;
+    - synchronous=FULL: the WAL is fsynced at every commit, so an acknowledged move survives a
+      power cut (NORMAL could lose the last commits);
+    - foreign keys on; a read-only connection refuses writes (query_only).
+    """
+    if not read_only:
+        mode = await (await db.execute("PRAGMA journal_mode = WAL")).fetchone()
+        if mode is None or str(mode[0]).lower() != "wal":
+            raise OSError(f"SQLite refused WAL mode for {path} (got {mode and mode[0]!r})")
+    await db.execute("PRAGMA synchronous = FULL")
+    await db.execute("PRAGMA foreign_keys = ON")
+    if read_only:
+        await db.execute("PRAGMA query_only = ON")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from store.errors import MigrationError, SchemaTooNew, StoreError
+from store.errors import MigrationError, NotAGameDatabase, SchemaTooNew
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
@@ -111,10 +111,7 @@ async def migrate(db: aiosqlite.Connection, label: str, clock: Callable[[], floa
             " AND name != 'schema_version'"
         )
         if others:
-            raise StoreError(
-                f"{label} already holds tables ({', '.join(sorted(r[0] for r in others)[:5])}) but no "
-                "schema_version: it is not a game database, so it was left alone."
-            )
+            raise NotAGameDatabase.foreign(label, [str(r[0]) for r in others])
         await db.execute(_VERSION_TABLE)
     for migration in migrations[found:target]:
         await _apply(db, label, migration, clock)

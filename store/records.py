@@ -1,5 +1,12 @@
 """Typed rows. JSON columns stay as text (`*_json`): the store does not interpret them, so a
-corrupted value reaches the application layer, which can mark just that game broken."""
+corrupted value reaches the application layer, which can mark just that game broken.
+
+The store reads text as bytes and decodes it here. A value that is not valid UTF-8 reads as ""
+and its column is named in the row's `unreadable`; nothing raises. (Python's own decoding
+raises an error whose message quotes the text around the bad byte, and in a snapshot or an
+action's events that text is a hand, a ticket or the deck order: an error message is one step
+from a log line.)
+"""
 
 from __future__ import annotations
 
@@ -18,6 +25,44 @@ RESULT_COLUMNS = (
     "game_id, seat, user_id, is_ai, ai_level, name, guild_id, variant, score, place, won, tickets_completed, "
     "tickets_failed, finished_at"
 )
+
+
+def _names(columns: str) -> tuple[str, ...]:
+    return tuple(c.strip() for c in columns.split(","))
+
+
+_GAME_NAMES = _names(GAME_COLUMNS)
+_PLAYER_NAMES = _names(PLAYER_COLUMNS)
+_ACTION_NAMES = _names(ACTION_COLUMNS)
+_SNAPSHOT_NAMES = _names(SNAPSHOT_COLUMNS)
+_TIMER_NAMES = _names(TIMER_COLUMNS)
+_RESULT_NAMES = _names(RESULT_COLUMNS)
+
+
+def utf8_or_none(value: bytes) -> str | None:
+    """`value` decoded as UTF-8, or None when it is not valid UTF-8."""
+    try:
+        return value.decode("utf-8")
+    except UnicodeDecodeError:
+        # Not `as exc`, and nothing raised from here: the error's `object` and message carry
+        # the bytes around the fault.
+        pass
+    return None
+
+
+def decode_row(row: Any, names: tuple[str, ...]) -> tuple[list[Any], tuple[str, ...]]:
+    """The row's values with text (read as bytes) decoded, and the columns that were not valid
+    UTF-8 (those read as "")."""
+    values = list(row)
+    unreadable: list[str] = []
+    for index, value in enumerate(values):
+        if isinstance(value, bytes | bytearray | memoryview):
+            text = utf8_or_none(bytes(value))
+            if text is None:
+                unreadable.append(names[index])
+                text = ""
+            values[index] = text
+    return values, tuple(unreadable)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,10 +86,13 @@ class GameRow:
     broken_reason: str | None
     created_at: float
     updated_at: float
+    # Columns whose stored text was not valid UTF-8 (they read as "").
+    unreadable: tuple[str, ...] = ()
 
     @classmethod
     def from_row(cls, row: Any) -> GameRow:
-        return cls(*row)
+        values, unreadable = decode_row(row, _GAME_NAMES)
+        return cls(*values, unreadable=unreadable)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,11 +106,14 @@ class PlayerRow:
     ai_level: str | None
     name: str
     joined_at: float
+    # Columns whose stored text was not valid UTF-8 (they read as "").
+    unreadable: tuple[str, ...] = ()
 
     @classmethod
     def from_row(cls, row: Any) -> PlayerRow:
-        game_id, seat, user_id, is_ai, ai_level, name, joined_at = row
-        return cls(game_id, seat, user_id, bool(is_ai), ai_level, name, joined_at)
+        values, unreadable = decode_row(row, _PLAYER_NAMES)
+        game_id, seat, user_id, is_ai, ai_level, name, joined_at = values
+        return cls(game_id, seat, user_id, bool(is_ai), ai_level, name, joined_at, unreadable)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,10 +127,13 @@ class ActionRow:
     action_json: str
     events_json: str
     created_at: float
+    # Columns whose stored text was not valid UTF-8 (they read as "").
+    unreadable: tuple[str, ...] = ()
 
     @classmethod
     def from_row(cls, row: Any) -> ActionRow:
-        return cls(*row)
+        values, unreadable = decode_row(row, _ACTION_NAMES)
+        return cls(*values, unreadable=unreadable)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,10 +145,13 @@ class SnapshotRow:
     rules_version: int
     state_json: str
     created_at: float
+    # Columns whose stored text was not valid UTF-8 (they read as "").
+    unreadable: tuple[str, ...] = ()
 
     @classmethod
     def from_row(cls, row: Any) -> SnapshotRow:
-        return cls(*row)
+        values, unreadable = decode_row(row, _SNAPSHOT_NAMES)
+        return cls(*values, unreadable=unreadable)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +168,8 @@ class TimerRow:
     created_at: float
     fired_at: float | None
     cancelled_at: float | None
+    # Columns whose stored text was not valid UTF-8 (they read as "").
+    unreadable: tuple[str, ...] = ()
 
     @property
     def pending(self) -> bool:
@@ -118,7 +177,8 @@ class TimerRow:
 
     @classmethod
     def from_row(cls, row: Any) -> TimerRow:
-        return cls(*row)
+        values, unreadable = decode_row(row, _TIMER_NAMES)
+        return cls(*values, unreadable=unreadable)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,10 +199,12 @@ class ResultRow:
     tickets_completed: int
     tickets_failed: int
     finished_at: float
+    # Columns whose stored text was not valid UTF-8 (they read as "").
+    unreadable: tuple[str, ...] = ()
 
     @classmethod
     def from_row(cls, row: Any) -> ResultRow:
-        values = list(row)
+        values, unreadable = decode_row(row, _RESULT_NAMES)
         values[3] = bool(values[3])
         values[10] = bool(values[10])
-        return cls(*values)
+        return cls(*values, unreadable=unreadable)

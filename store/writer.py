@@ -12,6 +12,10 @@ others are committed again without it, so only the offending one fails.
 
 A group runs as one function on aiosqlite's connection thread (one thread hop per group, not
 one per statement); see `_thread_runner`.
+
+Every group also adds one to `store_state.commits` and, once committed, writes that number
+to the -lastcommit file beside the database (store/commits.py), so that a start-up can tell
+when the database holds fewer commits than were made: a lost -wal file.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from typing import Any
 
 import aiosqlite
 
+from store.commits import CommitMarker
 from store.errors import StoreError, WriteConflict
 
 log = logging.getLogger(__name__)
@@ -65,11 +70,17 @@ class TxResult:
 _GroupOutcome = tuple[list[TxResult], int, Exception | None]
 
 
-def _run_group(conn: sqlite3.Connection, jobs: list[list[Statement]]) -> _GroupOutcome:
+_COUNT = "UPDATE store_state SET commits = commits + 1 WHERE id = 1"
+_COUNTED = "SELECT commits FROM store_state WHERE id = 1"
+
+
+def _run_group(conn: sqlite3.Connection, jobs: list[list[Statement]],
+               marker: CommitMarker | None = None) -> _GroupOutcome:
     """Run transactions as one SQLite transaction on `conn`, in the connection's own thread.
     On failure everything is rolled back and the failing transaction is named."""
     results: list[TxResult] = []
     failing = -1
+    commits = None
     try:
         conn.execute("BEGIN IMMEDIATE")
         for index, statements in enumerate(jobs):
@@ -80,13 +91,29 @@ def _run_group(conn: sqlite3.Connection, jobs: list[list[Statement]]) -> _GroupO
                 result.add(statement, cursor.rowcount, cursor.lastrowid)
             results.append(result)
         failing = -1
+        if marker is not None:
+            commits = _count(conn)
         conn.execute("COMMIT")
     except Exception as exc:
         # SQLite may have rolled back already (it does so itself after some I/O errors).
         with contextlib.suppress(sqlite3.Error):
             conn.execute("ROLLBACK")
         return results, failing, exc
+    if marker is not None and commits is not None:
+        marker.write(commits)
     return results, -1, None
+
+
+def _count(conn: sqlite3.Connection) -> int | None:
+    """Bump the commit counter in the open transaction; None if it cannot be (the row was
+    removed by hand, say). Counting is a safeguard, never a reason to fail a write: if SQLite
+    itself is failing, the COMMIT that follows fails too."""
+    try:
+        conn.execute(_COUNT)
+        row = conn.execute(_COUNTED).fetchone()
+    except sqlite3.Error:
+        return None
+    return int(row[0]) if row else None
 
 
 def _thread_runner(db: aiosqlite.Connection) -> tuple[Callable[..., Awaitable[Any]] | None, Any]:
@@ -114,9 +141,10 @@ class _Job:
 class GroupCommitWriter:
     """Serialises all writes on one connection and commits them in groups."""
 
-    def __init__(self, db: aiosqlite.Connection, max_batch: int = 128) -> None:
+    def __init__(self, db: aiosqlite.Connection, max_batch: int = 128, marker: CommitMarker | None = None) -> None:
         self._db = db
         self._max_batch = max_batch
+        self._marker = marker
         self._in_thread, self._conn = _thread_runner(db)
         self._queue: deque[_Job] = deque()
         self._wake = asyncio.Event()
@@ -178,7 +206,7 @@ class GroupCommitWriter:
         jobs = [job.statements for job in batch]
         try:
             if self._in_thread is not None:
-                results, failing, error = await self._in_thread(_run_group, self._conn, jobs)
+                results, failing, error = await self._in_thread(_run_group, self._conn, jobs, self._marker)
             else:
                 results, failing, error = await self._run_group_awaiting(jobs)
         except BaseException:
@@ -209,6 +237,7 @@ class GroupCommitWriter:
         db = self._db
         results: list[TxResult] = []
         failing = -1
+        commits = None
         try:
             await db.execute("BEGIN IMMEDIATE")
             for index, statements in enumerate(jobs):
@@ -219,12 +248,21 @@ class GroupCommitWriter:
                     result.add(statement, cursor.rowcount, cursor.lastrowid)
                 results.append(result)
             failing = -1
+            if self._marker is not None:
+                try:
+                    await db.execute(_COUNT)
+                    row = await (await db.execute(_COUNTED)).fetchone()
+                    commits = int(row[0]) if row else None
+                except sqlite3.Error:
+                    commits = None
             await db.execute("COMMIT")
         except Exception as exc:
             # SQLite may have rolled back already (it does so itself after some I/O errors).
             with contextlib.suppress(sqlite3.Error):
                 await db.execute("ROLLBACK")
             return results, failing, exc
+        if self._marker is not None and commits is not None:
+            self._marker.write(commits)
         return results, -1, None
 
     @staticmethod

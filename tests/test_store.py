@@ -17,7 +17,7 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from store import SchemaTooNew, Store, StoreError, WriteConflict, latest_version
+from store import BackupRefused, SchemaTooNew, Store, StoreError, WriteConflict, backup_database, latest_version
 from store.db import connect
 from store.migrations import load_migrations, migrate
 
@@ -253,6 +253,7 @@ async def test_a_lobby_takes_one_seat_per_person_and_no_more_seats_than_wanted(t
 async def test_a_backup_of_the_live_database_is_a_complete_standalone_copy(tmp_path: Path) -> None:
     live = tmp_path / "ttr.sqlite3"
     copy = tmp_path / "backups" / "copy.sqlite3"
+    copy.parent.mkdir()
     async with await Store.open(live) as store:
         ids = [await new_lobby(store, host) for host in range(1, 6)]
         # Writes keep coming while the backup runs.
@@ -292,6 +293,54 @@ def test_bot_backup_copies_the_database_named_by_the_environment(tmp_path: Path)
     assert done.returncode != 0
     assert "There is no database at" in done.stderr
     assert not (tmp_path / "nothing-here.sqlite3").exists()
+
+
+async def test_a_backup_never_overwrites_the_live_database_or_its_files(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    live = tmp_path / "live" / "ttr.sqlite3"
+    (tmp_path / "link.sqlite3").symlink_to(live)
+    (tmp_path / "linked-folder").symlink_to(live.parent)
+    monkeypatch.chdir(tmp_path)
+    async with await Store.open(live) as store:
+        ids = [await new_lobby(store, host) for host in range(1, 4)]
+        os.link(live, tmp_path / "hard.sqlite3")
+        targets = [live, *(Path(f"{live}{s}") for s in ("-wal", "-shm", "-journal", "-lastcommit")),
+                   Path("live/ttr.sqlite3"), Path("./live/../live/ttr.sqlite3"), Path("live/./ttr.sqlite3-wal"),
+                   tmp_path / "link.sqlite3", tmp_path / "linked-folder" / "ttr.sqlite3", tmp_path / "hard.sqlite3"]
+        for target in targets:
+            with pytest.raises(BackupRefused, match="a backup must go to another file"):
+                await store.backup(target)
+            with pytest.raises(BackupRefused, match=r"is the live database"):
+                await backup_database(Path("live/ttr.sqlite3"), target)
+        with pytest.raises(BackupRefused) as caught:
+            await store.backup(tmp_path / "not-mounted" / "copy.sqlite3")
+        assert f"The folder {tmp_path / 'not-mounted'} of the backup" in str(caught.value)
+        assert "does not exist" in str(caught.value) and "mkdir -p" in str(caught.value)
+        assert not (tmp_path / "not-mounted").exists()
+        with pytest.raises(BackupRefused, match="is a folder"):
+            await store.backup(tmp_path)
+        assert [await store.game(i) is not None for i in ids] == [True, True, True]
+        assert not Path(f"{live}.partial").exists()
+    with sqlite3.connect(live) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert db.execute("SELECT count(*) FROM games").fetchone() == (3,)
+
+
+def test_bot_backup_refuses_the_live_database_in_words(tmp_path: Path) -> None:
+    async def fill() -> None:
+        async with await Store.open(tmp_path / "live.sqlite3") as store:
+            await new_lobby(store)
+
+    asyncio.run(fill())
+    before = hashlib.sha256((tmp_path / "live.sqlite3").read_bytes()).hexdigest()
+    # Spelled differently from TTR_DATABASE, and from another working folder.
+    env = {**os.environ, "TTR_DATABASE": "live.sqlite3"}
+    done = subprocess.run([sys.executable, str(ROOT / "bot.py"), "--backup", "./live.sqlite3"], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stdout == "" and "Traceback" not in done.stderr
+    assert f"backup failed: live.sqlite3 is the live database ({tmp_path / 'live.sqlite3'})" in done.stderr
+    assert hashlib.sha256((tmp_path / "live.sqlite3").read_bytes()).hexdigest() == before
 
 
 async def test_reads_do_not_see_a_transaction_until_it_commits(tmp_path: Path) -> None:

@@ -7,7 +7,8 @@ import asyncio
 import json
 import logging
 import sqlite3
-from collections.abc import AsyncIterator
+import traceback
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ from engine.ai import make_ai
 from engine.errors import IllegalAction
 from engine.events import HIDDEN, PRIVATE, PUBLIC
 from engine.game import replay
-from engine.state import RULES_VERSION, GameState
+from engine.state import RULES_VERSION, GameState, canonical_json
 
 UNLIMITED = Limits.unlimited()  # these tests open many tables quickly; test_limits.py tests the caps
 
@@ -373,6 +374,117 @@ async def test_a_corrupted_log_row_breaks_only_its_own_game_with_a_clear_message
         assert again.value.reason == reason
     finally:
         await service.close()
+
+
+class AllLogs(logging.Handler):
+    """Every record of every logger at every level, formatted as a log file would hold it
+    (message, traceback, stack)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.NOTSET)
+        self.lines: list[str] = []
+        self.setFormatter(logging.Formatter("%(name)s %(levelname)s %(message)s"))
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(self.format(record))
+
+
+@pytest.fixture
+def all_logs() -> Iterator[AllLogs]:
+    handler = AllLogs()
+    root = logging.getLogger()
+    level = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.DEBUG)
+    try:
+        yield handler
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(level)
+
+
+def secrets_of(db_path: Path, game_id: int) -> set[str]:
+    """What must never reach a log: the seed, the random state, every hand, every ticket in a
+    hand or a ticket deck, and the deck's order (as runs of three card names)."""
+    with raw(db_path) as db:
+        seed, state = db.execute("SELECT g.seed, s.state FROM games g JOIN snapshots s ON s.game_id = g.id"
+                                 " WHERE g.id = ?", (game_id,)).fetchone()
+    state = json.loads(state)
+    found = {str(seed), str(state["seed"]), str(state["rng"])}
+    for p in state["players"]:
+        found.update(p["tickets"])
+        found.add(canonical_json(p["hand"]))
+    found.update(t for deck in state["ticket_decks"].values() for t in deck)
+    deck = state["deck"]
+    found.update(",".join(json.dumps(c) for c in deck[i:i + 3]) for i in range(len(deck) - 2))
+    assert len(deck) > 20 and all(p["tickets"] for p in state["players"])
+    return found
+
+
+def plant_bad_utf8(db_path: Path, table_: str, column: str, where: str, params: tuple) -> None:
+    """Put a byte that is not UTF-8 into the middle of a stored text value (as a disk fault
+    would), keeping the rest of the text, secrets included."""
+    with raw(db_path) as db:
+        (text,) = db.execute(f"SELECT {column} FROM {table_} WHERE {where}", params).fetchone()
+        data = text.encode()
+        middle = len(data) // 2
+        damaged = data[:middle] + b"\xff\xfe" + data[middle:]
+    tamper_log(db_path, f"UPDATE {table_} SET {column} = CAST(? AS TEXT) WHERE {where}", (damaged, *params))
+    with raw(db_path) as db:
+        assert db.execute(f"SELECT typeof({column}) FROM {table_} WHERE {where}", params).fetchone() == ("text",)
+
+
+@pytest.mark.parametrize(
+    ("table_", "column", "where", "reason"),
+    [
+        ("actions", "events", "game_id = ? AND seq = 0", "the events of entry 0 of its log are not valid UTF-8."),
+        ("actions", "action", "game_id = ? AND seq = 3", "action 3 of its log is not valid UTF-8."),
+        ("games", "options", "id = ?", "its game row holds text that is not valid UTF-8 (options)."),
+        ("players", "name", "game_id = ? AND seat = 1",
+         "the row of seat 1 holds text that is not valid UTF-8 (name)."),
+        ("snapshots", "state", "game_id = ?", None),
+    ],
+    ids=["events", "action", "options", "player-name", "snapshot"],
+)
+async def test_text_that_is_not_utf8_breaks_its_game_without_a_secret_reaching_any_log(
+        db_path: Path, clock: Clock, all_logs: AllLogs, table_: str, column: str, where: str,
+        reason: str | None) -> None:
+    service = await GameService.open(db_path, clock=clock)
+    damaged = (await table(service, humans=2, ais=1, channel=1)).game_id
+    healthy = (await table(service, channel=2)).game_id
+    await steps(service, damaged, 8)
+    await steps(service, healthy, 6)
+    before = await service.view(damaged, HOST)
+    await service.close()
+    secret = secrets_of(db_path, damaged)
+    plant_bad_utf8(db_path, table_, column, where, (damaged,))
+
+    service = await GameService.open(db_path, clock=clock)
+    raised: list[str] = []
+    try:
+        if reason is None:
+            # The snapshot is a cache: the log is replayed and wins, as for any bad snapshot.
+            assert await service.view(damaged, HOST) == before
+            assert any(f"game {damaged}: the snapshot at seq 8 was not valid UTF-8; the log wins" in line
+                       for line in all_logs.lines)
+            assert (await step(service, damaged)).seq == 9
+        else:
+            with pytest.raises(GameBroken) as broken:
+                await service.view(damaged, HOST)
+            raised.append("".join(traceback.format_exception(broken.value)))
+            assert broken.value.reason == reason
+            listed = {g.game_id: g for g in await service.games_of(HOST, include_finished=True)}
+            assert listed[damaged].status == "broken" and listed[damaged].broken_reason == reason
+            with pytest.raises(GameBroken) as again:
+                await service.submit(damaged, Actor.user(HOST), {"type": "draw_card"}, 8)
+            raised.append("".join(traceback.format_exception(again.value)))
+        # Every other game keeps working.
+        assert (await step(service, healthy)).seq == 7
+    finally:
+        await service.close()
+    assert all_logs.lines, "the test captured nothing; it proves nothing"
+    leaked = sorted(s for s in secret for text in all_logs.lines + raised if s in text)
+    assert leaked == []
 
 
 async def test_a_game_from_older_rules_continues_from_its_snapshot(db_path: Path, clock: Clock,
