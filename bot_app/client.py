@@ -4,6 +4,7 @@ and the timer loop. Intents: guilds only (no privileged intents)."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import time
 from collections.abc import Callable
@@ -78,6 +79,10 @@ class TtrBot(discord.Client):
         if not self._resumed:
             self._resumed = True
             await self.desk.resume_all()
+            # What start-up loaded (modules, maps, indexes) lives as long as the process: keep the
+            # cycle collector from walking it at every full collection, which holds the event
+            # loop (bench/bench_hostile.py: longest pause 70 ms without, 45 ms with).
+            gc.freeze()
 
     async def close(self) -> None:
         if self._timer_task is not None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 
 import discord
 from discord import app_commands
 
+from app import ServiceError
 from bot_app import text
 from bot_app.desk import Refusal
 from bot_app.inputs import MediumText, Text
@@ -83,11 +85,11 @@ def register(group: app_commands.Group) -> None:
 
         async def run() -> None:
             variant = "europe"
-            try:
-                g = await d.resolve_game(interaction, game)
-                variant = (await d.service.game(g)).variant
-            except Exception:
-                pass
+            if game is not None:  # a game named outright must be one the caller may reach
+                variant = (await d.service.game(await d.resolve_game(interaction, game))).variant
+            else:
+                with contextlib.suppress(Refusal, ServiceError):  # outside a game: the base rules
+                    variant = (await d.service.game(await d.resolve_game(interaction, None))).variant
             await d.say(interaction, f"**{text.variant_title(variant)} — {topic or 'overview'}**\n"
                         + rules_for(variant, topic))
 

@@ -449,7 +449,7 @@ def plant_bad_utf8(db_path: Path, table_: str, column: str, where: str, params: 
 async def test_text_that_is_not_utf8_breaks_its_game_without_a_secret_reaching_any_log(
         db_path: Path, clock: Clock, all_logs: AllLogs, table_: str, column: str, where: str,
         reason: str | None) -> None:
-    service = await GameService.open(db_path, clock=clock)
+    service = await GameService.open(db_path, clock=clock, limits=UNLIMITED)
     damaged = (await table(service, humans=2, ais=1, channel=1)).game_id
     healthy = (await table(service, channel=2)).game_id
     await steps(service, damaged, 8)
@@ -459,7 +459,7 @@ async def test_text_that_is_not_utf8_breaks_its_game_without_a_secret_reaching_a
     secret = secrets_of(db_path, damaged)
     plant_bad_utf8(db_path, table_, column, where, (damaged,))
 
-    service = await GameService.open(db_path, clock=clock)
+    service = await GameService.open(db_path, clock=clock, limits=UNLIMITED)
     raised: list[str] = []
     try:
         if reason is None:
