@@ -15,12 +15,17 @@ from typing import Any
 
 GAME_COLUMNS = (
     "id, guild_id, channel_id, thread_id, host_user_id, variant, options, seats_wanted, turn_hours, seed, "
-    "rules_version, status, seq, waiting, broken_reason, created_at, updated_at"
+    "rules_version, status, seq, waiting, broken_reason, created_at, updated_at, paused_reason, turn_post_id, "
+    "turn_post_seq"
 )
-PLAYER_COLUMNS = "game_id, seat, user_id, is_ai, ai_level, name, joined_at"
+PLAYER_COLUMNS = "game_id, seat, user_id, is_ai, ai_level, name, joined_at, dm_closed, absent_turns, stand_in"
 ACTION_COLUMNS = "game_id, seq, actor, user_id, action, events, created_at"
 SNAPSHOT_COLUMNS = "game_id, seq, rules_version, state, created_at"
 TIMER_COLUMNS = "id, game_id, kind, seat, for_seq, due_at, payload, created_at, fired_at, cancelled_at"
+DELIVERY_COLUMNS = (
+    "id, game_id, seq, kind, key, user_id, payload, status, attempts, due_at, message_id, last_error, created_at, "
+    "done_at"
+)
 RESULT_COLUMNS = (
     "game_id, seat, user_id, is_ai, ai_level, name, guild_id, variant, score, place, won, tickets_completed, "
     "tickets_failed, finished_at"
@@ -36,6 +41,7 @@ _PLAYER_NAMES = _names(PLAYER_COLUMNS)
 _ACTION_NAMES = _names(ACTION_COLUMNS)
 _SNAPSHOT_NAMES = _names(SNAPSHOT_COLUMNS)
 _TIMER_NAMES = _names(TIMER_COLUMNS)
+_DELIVERY_NAMES = _names(DELIVERY_COLUMNS)
 _RESULT_NAMES = _names(RESULT_COLUMNS)
 
 
@@ -86,6 +92,9 @@ class GameRow:
     broken_reason: str | None
     created_at: float
     updated_at: float
+    paused_reason: str | None = None  # why the clocks are stopped (None: they run)
+    turn_post_id: int | None = None  # the message in the thread showing the current turn
+    turn_post_seq: int | None = None  # the seq that message shows
     # Columns whose stored text was not valid UTF-8 (they read as "").
     unreadable: tuple[str, ...] = ()
 
@@ -106,14 +115,18 @@ class PlayerRow:
     ai_level: str | None
     name: str
     joined_at: float
+    dm_closed: bool = False  # Discord refused a DM (50007): not DMed again until they ask
+    absent_turns: int = 0  # turns in a row the AI played for them because time ran out
+    stand_in: str | None = None  # the AI level holding the seat while they are away
     # Columns whose stored text was not valid UTF-8 (they read as "").
     unreadable: tuple[str, ...] = ()
 
     @classmethod
     def from_row(cls, row: Any) -> PlayerRow:
         values, unreadable = decode_row(row, _PLAYER_NAMES)
-        game_id, seat, user_id, is_ai, ai_level, name, joined_at = values
-        return cls(game_id, seat, user_id, bool(is_ai), ai_level, name, joined_at, unreadable)
+        game_id, seat, user_id, is_ai, ai_level, name, joined_at, dm_closed, absent_turns, stand_in = values
+        return cls(game_id, seat, user_id, bool(is_ai), ai_level, name, joined_at, bool(dm_closed), absent_turns,
+                   stand_in, unreadable)
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +191,34 @@ class TimerRow:
     @classmethod
     def from_row(cls, row: Any) -> TimerRow:
         values, unreadable = decode_row(row, _TIMER_NAMES)
+        return cls(*values, unreadable=unreadable)
+
+
+@dataclass(frozen=True, slots=True)
+class DeliveryRow:
+    """Something a move owes the players (a post, an edit, a direct message): pending until
+    delivered ("sent"), found unnecessary ("dropped") or refused for good ("failed")."""
+
+    id: int
+    game_id: int
+    seq: int
+    kind: str
+    key: str
+    user_id: int | None
+    payload_json: str
+    status: str
+    attempts: int
+    due_at: float
+    message_id: int | None
+    last_error: str | None
+    created_at: float
+    done_at: float | None
+    # Columns whose stored text was not valid UTF-8 (they read as "").
+    unreadable: tuple[str, ...] = ()
+
+    @classmethod
+    def from_row(cls, row: Any) -> DeliveryRow:
+        values, unreadable = decode_row(row, _DELIVERY_NAMES)
         return cls(*values, unreadable=unreadable)
 
 

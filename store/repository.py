@@ -27,6 +27,7 @@ import aiosqlite
 
 from store.commits import CommitMarker, check_commits, mark_closed, mark_open
 from store.db import configure, connect, connect_plain, default_path
+from store.deliveries import DeliveryReads, DeliveryWrites
 from store.errors import StoreError
 from store.migrations import migrate
 from store.records import (
@@ -42,6 +43,7 @@ from store.records import (
     ResultRow,
     SnapshotRow,
     TimerRow,
+    utf8_or_none,
 )
 from store.startup import (
     Kind,
@@ -69,7 +71,7 @@ class TableCounts(NamedTuple):
     server_games: int  # running games in the server
 
 
-class Tx:
+class Tx(DeliveryWrites):
     """The statements of one transaction, built with typed methods and run by `Store.write`.
 
     Guarded statements (`expect_rows`) make the whole transaction fail with WriteConflict when
@@ -142,7 +144,8 @@ class Tx:
                  conflict="The table changed meanwhile.")
         for seat, p in enumerate(seats):
             self.add(
-                f"INSERT INTO players ({PLAYER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO players (game_id, seat, user_id, is_ai, ai_level, name, joined_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (game_id, seat, p.user_id, int(p.is_ai), p.ai_level, p.name, p.joined_at),
             )
 
@@ -156,6 +159,11 @@ class Tx:
             expect_rows=1,
             conflict="That already happened: the game has moved on.",
         )
+
+    def set_bot_state(self, key: str, value: str) -> None:
+        """Remember a fact about the bot itself (replacing the one under `key`)."""
+        self.add("INSERT INTO bot_state (key, value, changed_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE"
+                 " SET value = excluded.value, changed_at = excluded.changed_at", (key, value, self.now))
 
     def set_thread(self, game_id: int, thread_id: int | None) -> None:
         self.add("UPDATE games SET thread_id = ?, updated_at = ? WHERE id = ?", (thread_id, self.now, game_id),
@@ -245,7 +253,7 @@ class Tx:
         )
 
 
-class Store:
+class Store(DeliveryReads):
     """The SQLite game store: one write connection behind a group-commit writer, one read
     connection. Open it with `Store.open`, close it with `close` (or `async with`)."""
 
@@ -428,6 +436,23 @@ class Store:
             (user_id, guild_id, user_id, guild_id),
         )
         return TableCounts(*rows[0])
+
+    async def bot_state(self, key: str) -> str | None:
+        rows = await self._fetch("SELECT value FROM bot_state WHERE key = ?", (key,))
+        if not rows:
+            return None
+        value = rows[0][0]
+        return utf8_or_none(bytes(value)) if isinstance(value, bytes | memoryview) else value
+
+    async def dm_closed(self, user_id: int) -> bool:
+        """Whether any of the user's seats says their DMs are closed."""
+        rows = await self._fetch("SELECT coalesce(max(dm_closed), 0) FROM players WHERE user_id = ?", (user_id,))
+        return bool(rows[0][0])
+
+    async def game_ids_of_user(self, user_id: int) -> list[int]:
+        """Every game where `user_id` has a seat."""
+        rows = await self._fetch("SELECT game_id FROM players WHERE user_id = ? ORDER BY game_id", (user_id,))
+        return [r[0] for r in rows]
 
     async def game_ids(self, statuses: Sequence[str]) -> list[int]:
         rows = await self._fetch("SELECT id FROM games WHERE status IN (SELECT value FROM json_each(?)) ORDER BY id",

@@ -1,0 +1,133 @@
+"""The delivery outbox in the store: what moves owe the players, until it is delivered.
+
+`DeliveryWrites` adds its statements to a transaction (`Tx`), so a move and what it owes are
+one commit; `DeliveryReads` finds what is due. Nothing here knows what a delivery says: the
+application decides what is owed (app/), the Discord layer renders and sends it (bot_app/).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from store.records import DELIVERY_COLUMNS, DeliveryRow
+
+PENDING = "pending"
+SENT = "sent"
+DROPPED = "dropped"
+FAILED = "failed"
+
+
+class DeliveryWrites:
+    """Statements on deliveries, the turn post and per-seat flags (mixed into `Tx`)."""
+
+    now: float
+    add: Callable[..., int]  # Tx.add
+
+    def owe(self, game_id: int, seq: int, kind: str, key: str, *, user_id: int | None = None,
+            payload_json: str = "{}", due_at: float | None = None) -> None:
+        """Store something owed. Owing the same `key` twice stores it once."""
+        self.add(
+            "INSERT INTO deliveries (game_id, seq, kind, key, user_id, payload, status, due_at, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?) ON CONFLICT (game_id, key) DO NOTHING",
+            (game_id, seq, kind, key, user_id, payload_json, self.now if due_at is None else due_at, self.now),
+        )
+
+    def delivered(self, delivery_id: int, message_id: int | None, status: str = SENT,
+                  error: str | None = None) -> None:
+        """A delivery is done: sent (with the message it made), dropped or failed for good.
+        Only a pending one can end, so a delivery ends once."""
+        self.add(
+            "UPDATE deliveries SET status = ?, message_id = coalesce(?, message_id), last_error = ?, done_at = ?,"
+            " attempts = attempts + 1 WHERE id = ? AND status = 'pending'",
+            (status, message_id, error, self.now, delivery_id),
+            expect_rows=1,
+            conflict="That delivery has already been made.",
+        )
+
+    def retry_delivery(self, delivery_id: int, due_at: float, error: str) -> None:
+        """A delivery failed for now: try again at `due_at`."""
+        self.add(
+            "UPDATE deliveries SET attempts = attempts + 1, due_at = ?, last_error = ?"
+            " WHERE id = ? AND status = 'pending'",
+            (due_at, error[:500], delivery_id),
+        )
+
+    def note_message(self, delivery_id: int, message_id: int) -> None:
+        """Remember the message a delivery made before it is done (a retry then edits it)."""
+        self.add("UPDATE deliveries SET message_id = ? WHERE id = ?", (message_id, delivery_id))
+
+    def retry_failed_deliveries(self, game_id: int) -> None:
+        """Give a game's failed deliveries another go, now (after `/ttr admin resume`)."""
+        self.add(
+            "UPDATE deliveries SET status = 'pending', due_at = ?, done_at = NULL"
+            " WHERE game_id = ? AND status = 'failed'",
+            (self.now, game_id),
+        )
+
+    def drop_pending(self, game_id: int, kinds: Sequence[str]) -> None:
+        """Pending deliveries of these kinds are no longer owed (a newer one replaces them)."""
+        marks = ", ".join("?" for _ in kinds)
+        self.add(
+            f"UPDATE deliveries SET status = 'dropped', done_at = ? WHERE game_id = ? AND status = 'pending'"
+            f" AND kind IN ({marks})",
+            (self.now, game_id, *kinds),
+        )
+
+    def set_turn_post(self, game_id: int, message_id: int | None, seq: int | None) -> None:
+        """The message in the game's thread that shows the current turn (and the seq it shows)."""
+        self.add("UPDATE games SET turn_post_id = ?, turn_post_seq = ? WHERE id = ?", (message_id, seq, game_id))
+
+    def set_paused(self, game_id: int, reason: str | None) -> None:
+        """Stop a game's clocks with a reason, or (None) start them again."""
+        self.add("UPDATE games SET paused_reason = ?, updated_at = ? WHERE id = ?", (reason, self.now, game_id))
+
+    def set_dm_closed(self, game_id: int, seat: int, closed: bool) -> None:
+        self.add("UPDATE players SET dm_closed = ? WHERE game_id = ? AND seat = ?", (int(closed), game_id, seat))
+
+    def set_dm_closed_for_user(self, user_id: int, closed: bool) -> None:
+        """A user's DMs are closed (or open again) in every game they play."""
+        self.add("UPDATE players SET dm_closed = ? WHERE user_id = ?", (int(closed), user_id))
+
+    def set_absence(self, game_id: int, seat: int, absent_turns: int, stand_in: str | None) -> None:
+        """How many turns in a row the AI has played for a seat, and which AI holds it now."""
+        self.add("UPDATE players SET absent_turns = ?, stand_in = ? WHERE game_id = ? AND seat = ?",
+                 (absent_turns, stand_in, game_id, seat))
+
+
+class DeliveryReads:
+    """Reads of the outbox (mixed into `Store`)."""
+
+    _fetch: Callable[..., Awaitable[list[Any]]]  # Store._fetch
+
+    async def due_deliveries(self, now: float, limit: int = 100, *, always: Sequence[str] = ()) -> list[DeliveryRow]:
+        """Pending deliveries due at or before `now`, oldest first — leaving out those of a game
+        where a delivery failed for good (it is on hold until retried), except the kinds in
+        `always` (telling the host about it)."""
+        marks = ", ".join("?" for _ in always) or "NULL"
+        rows = await self._fetch(
+            f"SELECT {DELIVERY_COLUMNS} FROM deliveries AS d WHERE status = 'pending' AND due_at <= ?"
+            f" AND (kind IN ({marks}) OR NOT EXISTS (SELECT 1 FROM deliveries AS f"
+            "   WHERE f.game_id = d.game_id AND f.status = 'failed'))"
+            " ORDER BY due_at, id LIMIT ?",
+            (now, *always, limit),
+        )
+        return [DeliveryRow.from_row(r) for r in rows]
+
+    async def next_delivery_due(self) -> float | None:
+        rows = await self._fetch("SELECT min(due_at) FROM deliveries WHERE status = 'pending'")
+        return rows[0][0] if rows else None
+
+    async def deliveries_of(self, game_id: int, status: str | None = None) -> list[DeliveryRow]:
+        """A game's deliveries (of one status, or all), in the order they were owed."""
+        sql = f"SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE game_id = ?"
+        params: list[Any] = [game_id]
+        if status is not None:
+            sql += " AND status = ?"
+            params.append(status)
+        rows = await self._fetch(sql + " ORDER BY seq, id", params)
+        return [DeliveryRow.from_row(r) for r in rows]
+
+    async def delivery(self, delivery_id: int) -> DeliveryRow | None:
+        rows = await self._fetch(f"SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE id = ?", (delivery_id,))
+        return DeliveryRow.from_row(rows[0]) if rows else None
