@@ -11,10 +11,29 @@ from app.errors import (
     StaleAction,
 )
 from app.limits import Limits
-from app.models import Actor, GameSummary, Lobby, LogEntry, PlayerStats, Seat, SubmitResult, Timer
+from app.models import (
+    Actor,
+    Caller,
+    Delivery,
+    GameSummary,
+    HandData,
+    Lobby,
+    LogEntry,
+    Panel,
+    PlayerStats,
+    PostData,
+    Seat,
+    SubmitResult,
+    Timer,
+)
 from app.service import GameService
 
 __all__ = [
+    "PostData",
+    "Panel",
+    "HandData",
+    "Delivery",
+    "Caller",
     "Actor",
     "GameBroken",
     "GameNotFound",

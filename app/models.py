@@ -38,6 +38,14 @@ class Seat:
     is_ai: bool
     ai_level: str | None
     name: str
+    dm_closed: bool = False  # Discord refused to DM them: not tried again until they ask
+    absent_turns: int = 0  # turns in a row the AI played for them when their time ran out
+    stand_in: str | None = None  # the AI level holding their seat while they are away
+
+    @property
+    def bot_plays(self) -> bool:
+        """The bot moves for this seat: an AI, or an AI standing in for an absent player."""
+        return self.is_ai or self.stand_in is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +117,10 @@ class GameSummary:
     turn_hours: float | None
     updated_at: float
     broken_reason: str | None = None
+    host_user_id: int | None = None
+    paused_reason: str | None = None  # why the clocks are stopped (None: they run)
+    turn_post_id: int | None = None  # the thread message showing the current turn
+    turn_post_seq: int | None = None  # the seq that message shows
 
     @property
     def your_turn(self) -> bool:
@@ -156,3 +168,71 @@ class PlayerStats:
     best_score: int | None
     tickets_completed: int
     tickets_failed: int
+
+
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    """Something a move owes the players, waiting to be delivered (see app.owed for the kinds).
+    `message_id` is the message an earlier attempt made, if any."""
+
+    id: int
+    game_id: int
+    seq: int
+    kind: str
+    key: str
+    user_id: int | None
+    payload: Mapping[str, Any]
+    attempts: int
+    message_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who asks for a host's action (pause, resume, kick): a user, and whether they may manage
+    the server the game belongs to."""
+
+    user_id: int
+    manages_server: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PostData:
+    """Everything a turn post needs, read in one call: the game, what happened since the post
+    last shown (public events only), the public view now, and the buttons' moves."""
+
+    summary: GameSummary
+    view: Mapping[str, Any]  # public: no hand, no ticket, no deck
+    events: tuple[Event, ...]  # public events after the seq the thread last showed
+    from_seq: int
+    new_turn: bool
+    notes: tuple[Mapping[str, Any], ...]  # what else the post must say (time ran out, …)
+    deliveries: tuple[int, ...]  # the deliveries one post settles
+    legal: tuple[Any, ...]  # the moves of the one human the game waits for (empty: several, or none)
+    final: bool = False
+    deadlines: Mapping[int, float] = field(default_factory=dict)  # seat → when the AI plays for them
+
+
+@dataclass(frozen=True, slots=True)
+class HandData:
+    """A player's private view and what only they saw in one log entry (for a DM)."""
+
+    summary: GameSummary
+    seat: int
+    view: Mapping[str, Any]
+    private_events: tuple[Event, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Panel:
+    """What a player's turn panel needs, from one read: the game, their seat (None: they do not
+    play), their own view, the public view, and the moves they may make now."""
+
+    summary: GameSummary
+    seat: int | None
+    view: Mapping[str, Any]
+    public: Mapping[str, Any]
+    legal: tuple[Any, ...]
+
+    @property
+    def your_turn(self) -> bool:
+        return bool(self.legal)

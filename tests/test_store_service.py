@@ -251,7 +251,7 @@ async def test_log_lines_carry_no_hands_tickets_or_seed(service: GameService, db
     started = await table(service, humans=2, ais=1)
     await steps(service, started.game_id, 30)
     tamper_log(db_path, "UPDATE snapshots SET state = '{}' WHERE game_id = ?", (started.game_id,))
-    service._forget(started.game_id)  # as if evicted from the cache
+    service.loader.forget(started.game_id)  # as if evicted from the cache
     await service.view(started.game_id, HOST)
     assert "the log wins" in caplog.text
     with raw(db_path) as db:
@@ -633,31 +633,34 @@ async def test_a_timer_fires_exactly_once_even_across_restarts(db_path: Path, cl
 
 async def test_a_move_cancels_the_timers_set_for_the_turn_before(service: GameService, clock: Clock) -> None:
     started = await table(service)
+    async def ours() -> list:  # leaving out the game's own reminders and turn limits
+        return [t for t in await service.pending_timers(started.game_id) if t.kind in ("turn_limit", "inactivity")]
+
     await service.schedule_timer(started.game_id, "turn_limit", clock.now + HOUR, seat=0, for_seq=0)
     await service.schedule_timer(started.game_id, "inactivity", clock.now + 48 * HOUR)  # not tied to a turn
-    assert len(await service.pending_timers(started.game_id)) == 2
+    assert len(await ours()) == 2
     await step(service, started.game_id)
-    assert [t.kind for t in await service.pending_timers(started.game_id)] == ["inactivity"]
+    assert [t.kind for t in await ours()] == ["inactivity"]
     with pytest.raises(StaleAction):
         await service.schedule_timer(started.game_id, "turn_limit", clock.now + HOUR, seat=0, for_seq=0)
     # Scheduling again replaces the pending timer of that kind.
     await service.schedule_timer(started.game_id, "inactivity", clock.now + 72 * HOUR)
-    assert [t.due_at for t in await service.pending_timers(started.game_id)] == [clock.now + 72 * HOUR]
+    assert [t.due_at for t in await ours()] == [clock.now + 72 * HOUR]
 
 
 async def test_a_turn_limit_move_and_its_timer_are_one_transaction(service: GameService, clock: Clock) -> None:
     started = await table(service)
-    timer = await service.schedule_timer(started.game_id, "turn_limit", clock.now + HOUR, seat=1, for_seq=0)
-    clock.now += 2 * HOUR
-    legal = await service.legal_actions(started.game_id, BOB)
-    done = await service.submit(started.game_id, Actor.bot(1), legal[0], 0, timer_id=timer.id)
-    assert done.actor == 1
-    assert await service.mark_timer_fired(timer.id) is False
-    # The same timer cannot move for the player a second time.
-    legal = await service.legal_actions(started.game_id, HOST)
-    with pytest.raises(StaleAction, match="already fired"):
-        await service.submit(started.game_id, Actor.bot(0), legal[0], 1, timer_id=timer.id)
-    assert (await service.game(started.game_id)).seq == 1
+    limits = [t for t in await service.pending_timers(started.game_id) if t.kind == "limit" and t.seat == 1]
+    assert len(limits) == 1  # the start set each player's turn limit
+    clock.now += 49 * HOUR
+    # Fired twice at once (two timer loops, a restart): the AI plays the turn exactly once.
+    outcomes = await asyncio.gather(service.fire_timer(limits[0]), service.fire_timer(limits[0]))
+    assert sorted(outcomes) == ["played", "stale"]
+    assert await service.mark_timer_fired(limits[0].id) is False
+    summary = await service.game(started.game_id)
+    assert 1 not in summary.waiting_for and summary.seats[1].absent_turns == 1
+    entries = await service.store.actions(started.game_id)
+    assert [e.actor for e in entries[1:]] == [1]  # one move, for seat 1, in the timer's transaction
 
 
 async def test_the_result_of_a_move_shows_the_same_game_as_the_service(service: GameService) -> None:

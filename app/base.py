@@ -1,0 +1,211 @@
+"""The core the service's parts share: the store, the game cache, per-game locks, and the one
+way a move is stored — with everything it owes the players, in one transaction.
+
+Every move goes through `_commit`:
+
+1. the caller holds the game's lock (moves of one game are serialised; other games go on);
+2. it loaded the game (app.loader), checked the `expected_seq`, and applied the moves with the
+   engine (an illegal one raised the engine's IllegalAction);
+3. `_commit` writes the actions, their events, the new snapshot, the game's new seq — guarded,
+   so it writes nothing if the game moved on meanwhile, even from another process — and, in the
+   same transaction, what the move owes (app.owed: posts, direct messages, turn timers) and any
+   change to the seats' absence;
+4. only then is the cache updated and the dispatcher woken.
+
+Nothing secret is logged: log lines name games, seqs, seats and action types, never hands,
+tickets, deck order or the seed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from app import records
+from app.errors import StaleAction
+from app.limits import Limits
+from app.loader import GameLoader, Loaded
+from app.models import Seat, SubmitResult
+from app.owed import LIMIT, REMINDER, SeatInfo, owed_by_commit, turn_began, turn_timers
+from engine.actions import Action
+from engine.events import Event
+from engine.game import actors
+from engine.state import GameState, canonical_json
+from store import Store, Tx, WriteConflict
+
+log = logging.getLogger("app.service")
+
+ACTIVE = ("setup", "playing")
+OPEN = ("lobby", *ACTIVE)
+
+
+@dataclass(slots=True)
+class Move:
+    """One applied move of a commit: who made it (a seat, and the user if a person did) and
+    the events it caused."""
+
+    seat: int
+    user_id: int | None
+    action: Action
+    events: list[Event]
+
+
+@dataclass(slots=True)
+class SeatChange:
+    """A seat's absence after a commit: turns in a row the AI played, and who holds it."""
+
+    absent_turns: int
+    stand_in: str | None
+
+
+@dataclass(slots=True)
+class CommitExtras:
+    """What else a commit carries: a turn-limit timer it fires, seats' absence, notes for the
+    turn post (for example that time ran out)."""
+
+    timer_id: int | None = None
+    seat_changes: dict[int, SeatChange] = field(default_factory=dict)
+    notes: list[dict[str, Any]] = field(default_factory=list)
+
+
+class ServiceBase:
+    """Construction, locks and the commit. The service's parts (lobby, moves, clocks,
+    deliveries, reading) build on it; `app.service.GameService` puts them together."""
+
+    def __init__(self, store: Store, *, clock: Callable[[], float] | None = None, cache_size: int = 2000,
+                 limits: Limits | None = None, random_bits: Callable[[int], int] = secrets.randbits) -> None:
+        self.store = store
+        # Where deals and the AIs' choices get their randomness: real secrets in the bot, a
+        # seeded generator in the offline demo (so --seed replays the same game).
+        self.random_bits = random_bits
+        self.clock = clock or store.clock
+        self.limits = limits or Limits()
+        self.loader = GameLoader(store, cache_size)
+        # When each user last opened a table (the cooldown). Bounded; losing it in a restart
+        # only forgives one cooldown.
+        self._last_lobby: OrderedDict[int, float] = OrderedDict()
+        # A lock lives while someone holds or waits for it, so the dict does not grow for ever.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        # Opening a lobby is checked-then-written; this makes a double click see the first one.
+        self._create_lock = asyncio.Lock()
+        # Set whenever a commit stored deliveries: the dispatcher waits on it.
+        self.deliveries_waiting = asyncio.Event()
+        # Set whenever timers were scheduled: the timer loop waits on it.
+        self.timers_changed = asyncio.Event()
+
+    @classmethod
+    async def open(cls, path: str | Path | None = None, *, clock: Callable[[], float] = time.time,
+                   cache_size: int = 2000, limits: Limits | None = None,
+                   random_bits: Callable[[int], int] = secrets.randbits) -> Any:
+        """Open the store at `path` (migrating it) and a service on it."""
+        return cls(await Store.open(path, clock=clock), clock=clock, cache_size=cache_size, limits=limits,
+                   random_bits=random_bits)
+
+    async def close(self) -> None:
+        """Finish the queued writes and close the database."""
+        await self.store.close()
+
+    async def __aenter__(self) -> Any:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def cache_size(self) -> int:
+        return self.loader.cache_size
+
+    @property
+    def cached_games(self) -> int:
+        return self.loader.cached_games
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[game_id] = lock
+        return lock
+
+    # --------------------------------------------------------------------------------------
+    # The commit
+    # --------------------------------------------------------------------------------------
+
+    async def _commit(self, loaded: Loaded, moves: Sequence[Move], after: GameState,
+                      extras: CommitExtras | None = None) -> SubmitResult:
+        """Store `moves` (applied in order to the loaded state, giving `after`) and what they
+        owe, in one transaction. The caller holds the game's lock."""
+        extras = extras or CommitExtras()
+        game_id = loaded.row.id
+        last = loaded.seq + len(moves)
+        events = [e for m in moves for e in m.events]
+        tx = self.store.tx()
+        tx.advance_game(game_id, from_seq=loaded.seq, to_seq=last, status=after.status,
+                        waiting_json=canonical_json(actors(after)))
+        for offset, m in enumerate(moves, start=1):
+            tx.append_action(game_id, loaded.seq + offset, actor=m.seat, user_id=m.user_id,
+                             action_json=canonical_json(m.action.to_json()), events_json=records.events_json(m.events))
+        tx.put_snapshot(game_id, last, rules_version=after.rules_version, state_json=after.to_canonical())
+        if extras.timer_id is not None:
+            tx.fire_timer(extras.timer_id)  # before the cancels below would cancel it as out of date
+        tx.cancel_timers_before(game_id, last)
+        seats = self._seats_after(loaded.seats, extras.seat_changes)
+        for seat, change in extras.seat_changes.items():
+            tx.set_absence(game_id, seat, change.absent_turns, change.stand_in)
+        if after.status == "over":
+            tx.cancel_timers(game_id)
+            tx.add_results(records.results(loaded, after, tx.now))
+        mover = seats[moves[0].seat] if moves[0].user_id is not None else None
+        self._owe(tx, loaded, last, events, mover, after, seats, extras.notes)
+        try:
+            await self.store.write(tx)
+        except WriteConflict as exc:
+            # Another process moved the game on (or the timer had fired): our copy is stale.
+            self.loader.forget(game_id)
+            raise StaleAction(game_id, None, str(exc)) from exc
+        except BaseException:
+            # The write may or may not have happened (cancelled mid-flight, I/O error): reload
+            # from the database next time rather than trust the cache.
+            self.loader.forget(game_id)
+            raise
+        loaded.state, loaded.seq, loaded.seats = after, last, seats
+        self.deliveries_waiting.set()
+        self.timers_changed.set()
+        for m in moves:
+            log.debug("game %d: %s by seat %d", game_id, m.action.TYPE, m.seat)
+        if after.status == "over":
+            log.info("game %d: over after %d moves", game_id, last)
+        return records.result(game_id, last, moves[-1].seat, after, events, moves[-1].action)
+
+    def _owe(self, tx: Tx, loaded: Loaded, last: int, events: Sequence[Event], mover: Seat | None,
+             after: GameState, seats: Sequence[Seat], notes: Sequence[Mapping[str, Any]] = ()) -> None:
+        """Add to `tx` what a commit (or the start) owes: deliveries and the new turn's timers."""
+        game_id = loaded.row.id
+        waiting = actors(after)
+        infos = [_info(s) for s in seats]
+        for owed in owed_by_commit(last_seq=last, events=events, mover=_info(mover) if mover else None,
+                                   after=after, waiting=waiting, seats=infos):
+            payload = dict(owed.payload, notes=list(notes)) if notes and owed.kind == "post" else dict(owed.payload)
+            tx.owe(game_id, last, owed.kind, owed.key, user_id=owed.user_id, payload_json=canonical_json(payload))
+        if turn_began(events):
+            tx.cancel_timers(game_id, kind=REMINDER)
+            tx.cancel_timers(game_id, kind=LIMIT)
+        for t in turn_timers(events=events, after=after, waiting=waiting, seats=infos, now=tx.now,
+                             turn_hours=loaded.row.turn_hours, paused=loaded.row.paused_reason is not None):
+            tx.schedule_timer(game_id, t.kind, t.due_at, seat=t.seat, payload_json=canonical_json(dict(t.payload)))
+
+    @staticmethod
+    def _seats_after(seats: tuple[Seat, ...], changes: Mapping[int, SeatChange]) -> tuple[Seat, ...]:
+        return tuple(replace(s, absent_turns=changes[s.seat].absent_turns, stand_in=changes[s.seat].stand_in)
+                     if s.seat in changes else s for s in seats)
+
+
+def _info(s: Seat) -> SeatInfo:
+    return SeatInfo(s.seat, s.user_id, s.dm_closed, s.stand_in)

@@ -1,0 +1,225 @@
+"""Clocks and absence: turn timers, pausing, and the AI standing in for absent players.
+
+The rules (DISCORD_UX.md, "Timers"): each turn a person gets a reminder at half their turn
+limit; at the limit the AI plays that one turn for them; after three such turns in a row the
+AI keeps the seat until they come back with any game command. The host, or a manager of the
+game's server, may pause the clocks, start them again, or hand a seat to the AI at once.
+
+Everything here is stored: the timers, the paused state and its reason, each seat's count of
+turns played by the AI and who holds the seat. A timer acts once (it is claimed in the same
+transaction as what it does), and a restart loses none.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from app import records
+from app.base import CommitExtras, SeatChange
+from app.errors import GameNotFound, ServiceError, StaleAction
+from app.loader import Loaded
+from app.models import Caller, Timer
+from app.moves import DEFAULT_STAND_IN, MoveOps
+from app.owed import ABSENT_LIMIT, LIMIT, NOTICE, REMINDER, TURN_TIMERS, SeatInfo, timers_for_turn, turn_key
+from engine.game import actors
+from engine.state import canonical_json
+from store import WriteConflict
+
+log = logging.getLogger("app.service")
+
+HOST_PAUSE = "paused by the host"
+
+
+class ClockOps(MoveOps):
+    """Timers, pause and resume, kick, and coming back."""
+
+    # --- timers -----------------------------------------------------------------------------
+
+    async def schedule_timer(self, game_id: int, kind: str, due_at: float, *, seat: int | None = None,
+                             for_seq: int | None = None, payload: dict[str, Any] | None = None) -> Timer:
+        """Set a timer, replacing a pending one of the same kind for the same seat. With
+        `for_seq` it only matters while the game is at that seq."""
+        async with self._lock(game_id):
+            tx = self.store.tx()
+            index = tx.schedule_timer(game_id, kind, due_at, seat=seat, for_seq=for_seq,
+                                      payload_json=canonical_json(dict(payload or {})))
+            try:
+                done = await self.store.write(tx)
+            except WriteConflict as exc:
+                if await self.store.game(game_id) is None:
+                    raise GameNotFound(game_id) from exc
+                raise StaleAction(game_id, None) from exc
+        self.timers_changed.set()
+        timer_id = done.lastrowids[index]
+        assert timer_id is not None
+        row = await self.store.timer(timer_id)
+        assert row is not None
+        return records.timer(row)
+
+    async def cancel_timers(self, game_id: int, kind: str | None = None) -> None:
+        """Cancel a game's pending timers (of one kind, or all)."""
+        tx = self.store.tx()
+        tx.cancel_timers(game_id, kind=kind)
+        await self.store.write(tx)
+
+    async def pending_timers(self, game_id: int) -> list[Timer]:
+        return [records.timer(r) for r in await self.store.pending_timers(game_id)]
+
+    async def due_timers(self, now: float | None = None, limit: int = 100) -> list[Timer]:
+        """Pending timers that are due, earliest first (leaving out those for a point the game
+        has passed)."""
+        rows = await self.store.due_timers(self.clock() if now is None else now, limit)
+        return [records.timer(r) for r in rows]
+
+    async def next_timer_due(self) -> float | None:
+        """When the next pending timer falls due (for the timer loop's sleep)."""
+        return await self.store.next_timer_due()
+
+    async def mark_timer_fired(self, timer_id: int) -> bool:
+        """Claim a timer: True for exactly one caller, ever (across restarts and processes);
+        False if it already fired or was cancelled."""
+        tx = self.store.tx()
+        tx.fire_timer(timer_id)
+        try:
+            await self.store.write(tx)
+        except WriteConflict:
+            return False
+        return True
+
+    async def fire_timer(self, timer: Timer) -> str:
+        """Act on one due timer, once. A reminder owes the player a mention in the thread; a
+        turn limit lets the AI play the turn (and keep the seat after ABSENT_LIMIT turns in a
+        row). Returns what happened: "reminded", "played", or "stale" (the turn it was set for
+        is over, or the timer already acted)."""
+        if timer.kind not in TURN_TIMERS:
+            return "stale" if not await self.mark_timer_fired(timer.id) else "fired"
+        async with self._lock(timer.game_id):
+            try:
+                loaded = await self.loader.load(timer.game_id)
+            except ServiceError:
+                await self.mark_timer_fired(timer.id)
+                return "stale"
+            seat = loaded.seats[timer.seat] if timer.seat is not None and timer.seat < len(loaded.seats) else None
+            current = (seat is not None and seat.user_id is not None and seat.stand_in is None
+                       and seat.seat in actors(loaded.state) and turn_key(loaded.state) == dict(timer.payload)
+                       and loaded.row.paused_reason is None)
+            if not current or seat is None:
+                await self.mark_timer_fired(timer.id)
+                return "stale"
+            if timer.kind == REMINDER:
+                limit = next((t.due_at for t in await self.store.pending_timers(loaded.row.id)
+                              if t.kind == LIMIT and t.seat == seat.seat), None)
+                tx = self.store.tx()
+                tx.fire_timer(timer.id)
+                tx.owe(loaded.row.id, loaded.seq, REMINDER, f"{REMINDER}:{timer.id}", user_id=seat.user_id,
+                       payload_json=canonical_json({"seat": seat.seat, "due_at": limit}))
+                try:
+                    await self.store.write(tx)
+                except WriteConflict:
+                    return "stale"
+                self.deliveries_waiting.set()
+                return "reminded"
+            misses = seat.absent_turns + 1
+            keeps = misses >= ABSENT_LIMIT
+            change = SeatChange(misses, DEFAULT_STAND_IN if keeps else None)
+            extras = CommitExtras(timer_id=timer.id, seat_changes={seat.seat: change},
+                                  notes=[{"kind": "time_ran_out", "seat": seat.seat, "turns": misses, "keeps": keeps}])
+            try:
+                await self._bot_turn(loaded, seat, extras, level=DEFAULT_STAND_IN)
+            except ServiceError:
+                return "stale"  # StaleAction: the timer fired elsewhere or the game moved on
+        log.info("game %d: time ran out for seat %d (%d in a row)", timer.game_id, seat.seat, misses)
+        await self.play_bots(timer.game_id)
+        return "played"
+
+    # --- pause, resume, kick ----------------------------------------------------------------
+
+    async def pause(self, game_id: int, caller: Caller, reason: str = HOST_PAUSE) -> bool:
+        """Stop a game's clocks (host or server manager). False if they were stopped already."""
+        async with self._lock(game_id):
+            loaded = await self._managed(game_id, caller)
+            if loaded.row.paused_reason is not None:
+                return False
+            await self._set_paused(loaded, reason)
+        return True
+
+    async def resume(self, game_id: int, caller: Caller) -> bool:
+        """Start a game's clocks again (host or server manager): each person the game waits for
+        gets a full turn from now, and deliveries Discord refused are tried again. False if the
+        clocks were running and nothing was waiting to be retried."""
+        async with self._lock(game_id):
+            loaded = await self._managed(game_id, caller)
+            failed = await self.store.deliveries_of(game_id, "failed")
+            if loaded.row.paused_reason is None and not failed:
+                return False
+            tx = self.store.tx()
+            tx.set_paused(game_id, None)
+            tx.retry_failed_deliveries(game_id)
+            infos = [SeatInfo(s.seat, s.user_id, s.dm_closed, s.stand_in) for s in loaded.seats]
+            for t in timers_for_turn(after=loaded.state, waiting=actors(loaded.state), seats=infos, now=tx.now,
+                                     turn_hours=loaded.row.turn_hours):
+                tx.schedule_timer(game_id, t.kind, t.due_at, seat=t.seat, payload_json=canonical_json(dict(t.payload)))
+            await self.store.write(tx)
+            await self.loader.refresh(game_id)
+        self.deliveries_waiting.set()
+        self.timers_changed.set()
+        log.info("game %d: resumed", game_id)
+        return True
+
+    async def kick(self, game_id: int, seat: int, caller: Caller, level: str = DEFAULT_STAND_IN) -> None:
+        """Hand a person's seat to the AI until they come back (host or server manager); the
+        AI moves at once if it is their turn."""
+        async with self._lock(game_id):
+            loaded = await self._managed(game_id, caller)
+            if not 0 <= seat < len(loaded.seats) or loaded.seats[seat].user_id is None:
+                raise ServiceError("That seat is not a person's.", "not_a_person")
+            tx = self.store.tx()
+            tx.set_absence(game_id, seat, max(ABSENT_LIMIT, loaded.seats[seat].absent_turns), level)
+            tx.cancel_timers(game_id, kind=REMINDER)
+            tx.cancel_timers(game_id, kind=LIMIT)
+            tx.owe(game_id, loaded.seq, NOTICE, f"kick:{seat}:{loaded.seq}",
+                   payload_json=canonical_json({"notice": "stand_in", "seat": seat}))
+            await self.store.write(tx)
+            await self.loader.refresh(game_id)
+        self.deliveries_waiting.set()
+        log.info("game %d: the AI now plays seat %d", game_id, seat)
+        await self.play_bots(game_id)
+
+    async def player_seen(self, game_id: int, user_id: int) -> None:
+        """A person used a game command: if the AI was holding their seat or counting their
+        absence, it stops (their own next move does the same)."""
+        async with self._lock(game_id):
+            try:
+                loaded = await self.loader.load(game_id)
+            except ServiceError:
+                return
+            seat = next((s for s in loaded.seats if s.user_id == user_id), None)
+            if seat is None or (not seat.absent_turns and seat.stand_in is None):
+                return
+            tx = self.store.tx()
+            tx.set_absence(game_id, seat.seat, 0, None)
+            await self.store.write(tx)
+            await self.loader.refresh(game_id)
+        log.info("game %d: seat %d is back", game_id, seat.seat)
+
+    async def _managed(self, game_id: int, caller: Caller) -> Loaded:
+        """The game, if `caller` may manage it (its host, or a manager of its server) and it is
+        being played. The caller holds the game's lock."""
+        row = await self.store.game(game_id)
+        if row is None:
+            raise GameNotFound(game_id)
+        if caller.user_id != row.host_user_id and not caller.manages_server:
+            raise ServiceError("Only the game's host or a server manager can do that.", "not_manager")
+        if row.status not in ("setup", "playing"):
+            raise ServiceError(f"Game #{game_id} is not being played.", "not_playing")
+        return await self.loader.load(game_id)
+
+    async def _set_paused(self, loaded: Loaded, reason: str) -> None:
+        tx = self.store.tx()
+        tx.set_paused(loaded.row.id, reason)
+        tx.cancel_timers(loaded.row.id, kind=REMINDER)
+        tx.cancel_timers(loaded.row.id, kind=LIMIT)
+        await self.store.write(tx)
+        await self.loader.refresh(loaded.row.id)
+        log.info("game %d: paused (%s)", loaded.row.id, reason)

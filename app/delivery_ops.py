@@ -1,0 +1,201 @@
+"""The delivery outbox, as the dispatcher sees it: what is due, what one post or DM needs, and
+what came of sending it.
+
+Policy lives here, Discord does not: a delivery that failed for now is tried again later, with
+a growing wait; one that Discord refused for good (no permission, a locked thread, a channel
+that is gone) stops the game's clocks with that reason, puts the game's other deliveries on
+hold, and owes the host a notice; `/ttr admin resume` tries again. A player whose DMs are
+closed is not DMed again until they ask: their hand stays one button away in the thread.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+
+from app import records
+from app.base import ServiceBase
+from app.errors import ServiceError
+from app.models import Delivery, HandData, PostData
+from app.owed import DM_CLOSED, FINAL, HOST_NOTICE, LIMIT, POST
+from engine.events import PUBLIC, Event
+from engine.game import actors
+from engine.game import legal_actions as legal_for
+from engine.game import view as view_for
+from engine.state import canonical_json
+from store import WriteConflict
+from store.deliveries import DROPPED, FAILED, SENT
+
+log = logging.getLogger("app.service")
+
+BACKOFF_FIRST = 2.0  # seconds before the first retry; doubles each time
+BACKOFF_MOST = 300.0  # never wait longer than this between tries
+DELIVERY_PAUSE = "Discord refused a message for this game"
+
+
+def backoff(attempts: int) -> float:
+    """Seconds to wait before try number `attempts + 1`."""
+    return min(BACKOFF_FIRST * 2 ** max(0, attempts), BACKOFF_MOST)
+
+
+class DeliveryOps(ServiceBase):
+    """What the dispatcher (bot_app.delivery) asks of the service."""
+
+    async def due_deliveries(self, now: float | None = None, limit: int = 100) -> list[Delivery]:
+        """Deliveries due now, oldest first (a game on hold sends only its host notices)."""
+        rows = await self.store.due_deliveries(self.clock() if now is None else now, limit, always=(HOST_NOTICE,))
+        return [records.delivery(r) for r in rows]
+
+    async def next_delivery_due(self) -> float | None:
+        return await self.store.next_delivery_due()
+
+    async def deliveries(self, game_id: int, status: str | None = None) -> list[Delivery]:
+        """A game's deliveries (for tests and for operators)."""
+        return [records.delivery(r) for r in await self.store.deliveries_of(game_id, status)]
+
+    async def post_data(self, game_id: int) -> PostData | None:
+        """What the game's next turn post must show, settling every pending post of the game at
+        once (the newest board wins); None when no post is pending."""
+        async with self._lock(game_id):
+            pending = [d for d in await self.store.deliveries_of(game_id, "pending") if d.kind in (POST, FINAL)]
+            if not pending:
+                return None
+            loaded = await self.loader.load(game_id)
+            row = loaded.row
+            from_seq = 0 if row.turn_post_seq is None else row.turn_post_seq + 1
+            entries = await self.store.actions(game_id, after_seq=from_seq - 1)
+            events = tuple(e for r in entries for e in _events(r.events_json) if e.visibility == PUBLIC)
+            payloads = [records.delivery(d).payload for d in pending]
+            final = any(d.kind == FINAL for d in pending)
+            waiting = actors(loaded.state)
+            humans = [s for s in loaded.seats if s.seat in waiting and s.user_id is not None and s.stand_in is None]
+            legal = tuple(legal_for(loaded.state, humans[0].seat)) if len(humans) == 1 and not final else ()
+            view = view_for(loaded.state, None)
+            view["seq"], view["game_id"] = loaded.seq, game_id
+            deadlines = {t.seat: t.due_at for t in await self.store.pending_timers(game_id)
+                         if t.kind == LIMIT and t.seat is not None}
+            return PostData(
+                summary=records.summary_of(loaded), view=view, events=events, from_seq=from_seq,
+                new_turn=row.turn_post_id is None or any(p.get("new_turn") for p in payloads),
+                notes=tuple(n for p in payloads for n in p.get("notes", ()) if isinstance(n, dict)),
+                deliveries=tuple(d.id for d in pending), legal=legal, final=final, deadlines=deadlines)
+
+    async def posted(self, game_id: int, deliveries: Sequence[int], message_id: int, seq: int) -> None:
+        """A turn post was sent or edited: it settles `deliveries`, and it is now the message
+        that shows the game (at `seq`)."""
+        async with self._lock(game_id):
+            tx = self.store.tx()
+            for delivery_id in deliveries:
+                tx.add("UPDATE deliveries SET status = 'sent', message_id = ?, done_at = ?, attempts = attempts + 1"
+                       " WHERE id = ? AND status = 'pending'", (message_id, tx.now, delivery_id))
+            tx.set_turn_post(game_id, message_id, seq)
+            await self.store.write(tx)
+            await self.loader.refresh(game_id)
+
+    async def hand_data(self, delivery: Delivery) -> HandData | None:
+        """A player's own view for a DM, with what only they saw at the delivery's seq; None
+        when they no longer play the game."""
+        seat = delivery.payload.get("seat")
+        async with self._lock(delivery.game_id):
+            loaded = await self.loader.load(delivery.game_id)
+            if not isinstance(seat, int) or not 0 <= seat < len(loaded.seats) \
+                    or loaded.seats[seat].user_id != delivery.user_id:
+                return None
+            entries = await self.store.actions(delivery.game_id, after_seq=delivery.seq - 1)
+            private = tuple(e for r in entries if r.seq == delivery.seq for e in _events(r.events_json)
+                            if e.seat == seat and e.visible_to(seat) and e.visibility != PUBLIC)
+            view = view_for(loaded.state, seat)
+            view["seq"], view["game_id"] = loaded.seq, delivery.game_id
+            return HandData(records.summary_of(loaded, delivery.user_id), seat, view, private)
+
+    async def delivered(self, delivery_id: int, message_id: int | None = None, *, dropped: bool = False,
+                        note: str | None = None) -> None:
+        """A delivery is done: sent (making `message_id`), or dropped as no longer needed."""
+        tx = self.store.tx()
+        tx.delivered(delivery_id, message_id, DROPPED if dropped else SENT, note)
+        try:
+            await self.store.write(tx)
+        except WriteConflict:
+            log.info("delivery %d was already settled", delivery_id)
+
+    async def note_message(self, delivery_id: int, message_id: int) -> None:
+        """Remember a message a delivery made before it is settled, so a retry edits it."""
+        tx = self.store.tx()
+        tx.note_message(delivery_id, message_id)
+        await self.store.write(tx)
+
+    async def retry_later(self, delivery: Delivery, error: str) -> float:
+        """A delivery failed for now: try again after a growing wait. Returns when."""
+        due = self.clock() + backoff(delivery.attempts)
+        tx = self.store.tx()
+        tx.retry_delivery(delivery.id, due, error)
+        await self.store.write(tx)
+        log.warning("game %d: delivery %d (%s) failed (%s); trying again in %.0f s", delivery.game_id, delivery.id,
+                    delivery.kind, error, due - self.clock())
+        return due
+
+    async def delivery_refused(self, delivery: Delivery, reason: str) -> None:
+        """Discord refused a delivery for good: the game's clocks stop with `reason`, its other
+        deliveries wait, and the host is owed a notice. `/ttr admin resume` tries again."""
+        async with self._lock(delivery.game_id):
+            tx = self.store.tx()
+            tx.delivered(delivery.id, None, FAILED, reason)
+            if delivery.kind != HOST_NOTICE:
+                tx.set_paused(delivery.game_id, f"{DELIVERY_PAUSE}: {reason}")
+                tx.cancel_timers(delivery.game_id, kind="reminder")
+                tx.cancel_timers(delivery.game_id, kind="limit")
+                tx.owe(delivery.game_id, delivery.seq, HOST_NOTICE, f"{HOST_NOTICE}:{delivery.id}",
+                       payload_json=canonical_json({"reason": reason, "kind": delivery.kind}))
+            try:
+                await self.store.write(tx)
+            except WriteConflict:
+                return
+            await self.loader.refresh(delivery.game_id)
+        self.deliveries_waiting.set()
+        log.warning("game %d: Discord refused delivery %d (%s): %s; the game is paused", delivery.game_id,
+                    delivery.id, delivery.kind, reason)
+
+    async def dm_refused(self, delivery: Delivery) -> None:
+        """Discord will not DM this player (their DMs are closed): the DM is dropped, they are
+        not DMed again in any game until they ask, and the thread gets one notice."""
+        if delivery.user_id is None:
+            raise ServiceError("That delivery is not a direct message.", "not_a_dm")
+        tx = self.store.tx()
+        tx.delivered(delivery.id, None, DROPPED, "DMs closed")
+        tx.set_dm_closed_for_user(delivery.user_id, True)
+        tx.owe(delivery.game_id, delivery.seq, DM_CLOSED, f"{DM_CLOSED}:{delivery.user_id}", user_id=delivery.user_id)
+        try:
+            await self.store.write(tx)
+        except WriteConflict:
+            return
+        for game_id in await self.store.game_ids_of_user(delivery.user_id):
+            await self.loader.refresh(game_id)
+        self.deliveries_waiting.set()
+
+    async def dms_open(self, user_id: int) -> None:
+        """The player says their DMs are open again: DM them again in every game."""
+        await self._set_dms(user_id, closed=False)
+
+    async def dms_closed(self, user_id: int) -> None:
+        """The player asks not to be DMed (their hand stays a button away in each thread)."""
+        await self._set_dms(user_id, closed=True)
+
+    async def dms_known_closed(self, user_id: int) -> bool:
+        """Whether the bot will not DM this player (Discord refused, or they asked)."""
+        return await self.store.dm_closed(user_id)
+
+    async def _set_dms(self, user_id: int, *, closed: bool) -> None:
+        tx = self.store.tx()
+        tx.set_dm_closed_for_user(user_id, closed)
+        await self.store.write(tx)
+        for game_id in await self.store.game_ids_of_user(user_id):
+            await self.loader.refresh(game_id)
+
+
+def _events(events_json: str) -> list[Event]:
+    try:
+        data = json.loads(events_json)
+    except ValueError:
+        return []
+    return [Event.from_json(d) for d in data] if isinstance(data, list) else []
