@@ -13,6 +13,11 @@ plays a whole game between computer players through the same service, store (a t
 SQLite file) and renderer, and writes the board after every turn, the final score picture and
 the game log into DIR (default demo-out/). No token needed.
 
+    python bot.py --sync
+
+runs the bot and sends its slash commands to Discord even if they did not change (they are
+otherwise sent only when their digest differs from the last sync's).
+
     python bot.py --backup PATH
 
 copies the live game database to PATH with SQLite's online backup (safe while the bot runs).
@@ -91,7 +96,7 @@ def run_init(path: Path) -> int:
     return 0
 
 
-def run_bot(config: Config) -> int:
+def run_bot(config: Config, force_sync: bool = False) -> int:
     """Log in and serve until stopped (Ctrl-C or SIGTERM)."""
     import discord
 
@@ -110,7 +115,8 @@ def run_bot(config: Config) -> int:
             return EXIT_DATABASE
         service = GameService(store, limits=config.limits)
         try:
-            bot = TtrBot(service, guild_id=config.guild_id, default_turn_hours=config.default_turn_hours)
+            bot = TtrBot(service, guild_id=config.guild_id, default_turn_hours=config.default_turn_hours,
+                         force_sync=force_sync)
             async with bot:
                 await bot.start(config.token or "")
         finally:
@@ -147,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--init", action="store_true",
                         help="make a new, empty game database ($TTR_DATABASE or data/ttr.sqlite3) if there is none "
                              "or the file is empty, and exit")
+    parser.add_argument("--sync", action="store_true",
+                        help="send the slash commands to Discord at start-up even if they did not change")
     args = parser.parse_args(argv)
     load_dotenv(ROOT / ".env")
     if args.backup is not None:
@@ -165,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     if not config.token:
         print(NO_TOKEN_HELP, file=sys.stderr)
         return 2
-    return run_bot(config)
+    return run_bot(config, force_sync=args.sync)
 
 
 if __name__ == "__main__":

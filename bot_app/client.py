@@ -1,5 +1,6 @@
-"""The discord.py client: one `/ttr` command tree, the DynamicItem for every button, the desk
-and the timer loop. Intents: guilds only (no privileged intents)."""
+"""The discord.py bot: the `/ttr` command group filled by the cogs (loaded as extensions), one
+DynamicItem per button family, the dispatcher that delivers what moves owe, and the timer
+loop. Intents: guilds only (no privileged intents)."""
 
 from __future__ import annotations
 
@@ -11,80 +12,82 @@ from collections.abc import Callable
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from app import GameService
-from bot_app.components import TtrItem
+from bot_app.buttons import FAMILIES
+from bot_app.delivery import Dispatcher
 from bot_app.desk import Desk
-from bot_app.inputs import too_long
 from bot_app.render_hooks import Renderer
 from bot_app.timers import TimerLoop
-from cogs import build_group
-from cogs.common import on_tree_error
+from bot_app.tree import TtrTree, sync_commands
 
 log = logging.getLogger(__name__)
 
-
-class TtrTree(app_commands.CommandTree["TtrBot"]):
-    """The command tree, with one check before any command or autocomplete runs: every text
-    option within its length (bot_app.inputs), so that no handler ever parses a flood."""
-
-    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        data = interaction.data if isinstance(interaction.data, dict) else {}
-        found = too_long(data.get("options"))
-        if found is None:
-            return True
-        name, length, limit = found
-        if interaction.type is discord.InteractionType.autocomplete:
-            await interaction.response.autocomplete([])
-        else:
-            await interaction.response.send_message(
-                f"🚫 That {name} is too long ({length} characters; at most {limit}). Pick one from the list.",
-                ephemeral=True)
-        return False
+EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.info", "cogs.admin", "cogs.settings")
 
 
-class TtrBot(discord.Client):
+class TtrBot(commands.Bot):
     def __init__(self, service: GameService, *, guild_id: int | None = None, renderer: Renderer | None = None,
                  clock: Callable[[], float] = time.time, default_turn_hours: float = 48.0,
-                 run_timers: bool = True, sync_commands: bool = True, **kwargs: object) -> None:
+                 run_timers: bool = True, sync_commands: bool = True, force_sync: bool = False,
+                 **kwargs: object) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; nothing privileged
-        super().__init__(intents=intents, **kwargs)  # type: ignore[arg-type]
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, tree_cls=TtrTree,
+                         help_command=None, **kwargs)  # type: ignore[arg-type]  # discord.py's **options
         self.service = service
         self.guild_id = guild_id
         self.sync_commands = sync_commands
-        self.tree = TtrTree(self)
-        self.tree.on_error = on_tree_error
-        self.tree.add_command(build_group())
+        self.force_sync = force_sync
+        # The one /ttr group; each cog adds its commands to it when it loads.
+        self.ttr = app_commands.Group(name="ttr", description="Ticket to Ride")
         self.desk = Desk(service, self, renderer=renderer, clock=clock, default_turn_hours=default_turn_hours)
-        self.timer_loop = TimerLoop(self.desk, clock)
+        self.dispatcher = Dispatcher(self.desk, clock)
+        self.desk.dispatcher = self.dispatcher
+        self.timer_loop = TimerLoop(service, clock)
         self.run_timers = run_timers
-        self._timer_task: asyncio.Task[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
         self._resumed = False
 
+    async def load_commands(self) -> None:
+        """The /ttr group with every cog's commands, and the button families."""
+        self.tree.add_command(self.ttr)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        self.add_dynamic_items(*FAMILIES)
+
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(TtrItem)
+        await self.load_commands()
         if self.sync_commands:
-            if self.guild_id:
-                guild = discord.Object(self.guild_id)
-                self.tree.copy_global_to(guild=guild)
-                await self.tree.sync(guild=guild)
-            else:
-                await self.tree.sync()
+            await sync_commands(self, force=self.force_sync)
+        self._tasks.append(asyncio.create_task(self.dispatcher.run(), name="ttr-dispatcher"))
         if self.run_timers:
-            self._timer_task = asyncio.create_task(self.timer_loop.run(), name="ttr-timers")
+            self._tasks.append(asyncio.create_task(self.timer_loop.run(), name="ttr-timers"))
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s)", self.user, getattr(self.user, "id", "?"))
         if not self._resumed:
             self._resumed = True
-            await self.desk.resume_all()
+            await self.resume_games()
             # What start-up loaded (modules, maps, indexes) lives as long as the process: keep the
             # cycle collector from walking it at every full collection, which holds the event
             # loop (bench/bench_hostile.py: longest pause 70 ms without, 45 ms with).
             gc.freeze()
 
+    async def resume_games(self) -> None:
+        """After a restart: the bot's seats whose turn it is play (a crash may have stopped them
+        mid-chain); undelivered posts and DMs resume on their own (they wait in the outbox)."""
+        for game_id in await self.service.active_game_ids():
+            try:
+                await self.service.play_bots(game_id)
+            except Exception:
+                log.exception("game %d: could not resume", game_id)
+
     async def close(self) -> None:
-        if self._timer_task is not None:
-            self._timer_task.cancel()
+        for task in self._tasks:
+            task.cancel()
+        # Let them stop before the HTTP session closes under them (what they were delivering
+        # is still pending in the outbox, and the next start sends it).
+        await asyncio.gather(*self._tasks, return_exceptions=True)
         await super().close()

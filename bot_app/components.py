@@ -1,9 +1,9 @@
-"""Buttons and select menus.
+"""Building buttons and select menus.
 
-Every component the bot posts carries a custom id from `bot_app.ids`; one `DynamicItem`
-class (`TtrItem`) is registered with the client and receives every click on any of them,
-whenever it was posted (before a restart too), and hands it to the desk. Views are built
-"stopped" so discord.py does not keep them in memory: the DynamicItem is the only handler.
+Every component the bot posts carries a custom id from `bot_app.ids`; the DynamicItem
+families of `bot_app.buttons` receive every click on any of them, whenever it was posted
+(before a restart too). Views are built "stopped" so discord.py does not keep them in memory:
+the DynamicItems are the only handlers.
 """
 
 from __future__ import annotations
@@ -13,37 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot_app import ids
-
 if TYPE_CHECKING:
-    from bot_app.desk import Desk
+    pass
 
 MAX_OPTIONS = 25  # Discord's limit for select menus and autocomplete
-
-
-class TtrItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=ids.TEMPLATE):
-    """Any ttr button or select; the callback hands the parsed id to the desk."""
-
-    def __init__(self, item: discord.ui.Item[Any], cid: ids.Cid) -> None:
-        super().__init__(item)
-        self.cid = cid
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
-                             ) -> TtrItem:
-        return cls(item, ids.from_match(match))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        values: list[str] = []
-        data = interaction.data or {}
-        if isinstance(data, dict):
-            values = [str(v) for v in data.get("values", []) or []]
-        desk: Desk | None = getattr(interaction.client, "desk", None)
-        if desk is None:  # pragma: no cover - only before start-up finished
-            await interaction.response.send_message("The bot is still starting; try again in a moment.",
-                                                    ephemeral=True)
-            return
-        await desk.on_component(interaction, self.cid, values)
 
 
 def button(label: str, custom_id: str, style: discord.ButtonStyle = discord.ButtonStyle.secondary,

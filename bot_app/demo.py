@@ -4,12 +4,10 @@ and the game log."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import random
 import shutil
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,41 +16,18 @@ from bot_app import text
 from bot_app.render_hooks import Renderer
 
 
-class _SeededSecrets:
-    """Stands in for the `secrets` module inside the service so a demo's deal and AI choices
-    follow --seed (the service draws real secrets for real games)."""
-
-    def __init__(self, seed: int) -> None:
-        self._rng = random.Random(seed)
-
-    def randbits(self, k: int) -> int:
-        return self._rng.getrandbits(k)
-
-
-@contextlib.contextmanager
-def seeded_service(seed: int) -> Iterator[None]:
-    import app.service as service_module
-
-    saved = service_module.secrets
-    service_module.secrets = _SeededSecrets(seed)  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        service_module.secrets = saved
-
-
 async def play_demo(variant: str, players: int, seed: int, out: Path, levels: list[str],
                     renderer: Renderer | None = None, quiet: bool = False) -> dict[str, Any]:
     renderer = renderer or Renderer()
     out.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix="ttr-demo-"))
     try:
-        with seeded_service(seed):
-            service = await GameService.open(tmp / "demo.sqlite3")
-            try:
-                return await _play(service, variant, players, seed, out, levels, renderer, quiet)
-            finally:
-                await service.close()
+        # The deal and the AIs' choices follow --seed (the bot draws real secrets).
+        service = await GameService.open(tmp / "demo.sqlite3", random_bits=random.Random(seed).getrandbits)
+        try:
+            return await _play(service, variant, players, seed, out, levels, renderer, quiet)
+        finally:
+            await service.close()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

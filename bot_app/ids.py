@@ -26,6 +26,11 @@ TEMPLATE = (
 _RE = re.compile(TEMPLATE + r"\Z")
 
 
+def template(verbs: tuple[str, ...]) -> str:
+    """The DynamicItem template of one family of components: the ids with these verbs."""
+    return TEMPLATE.replace(r"(?P<verb>[a-z]{1,10})", "(?P<verb>" + "|".join(map(re.escape, verbs)) + ")")
+
+
 @dataclass(frozen=True, slots=True)
 class Cid:
     game: int

@@ -21,9 +21,7 @@ OPTION_CHARS: dict[str, int] = {
     "variant": 20,
     "level": 20,
     "card": 20,
-    "mode": 10,
     "topic": 40,
-    "keep": 40,
 }
 
 # Option types, as Discord numbers them.

@@ -20,7 +20,9 @@ COMMON = {
                "won and lost, then the bonuses of the variant; the picture shows each line.",
     "timers": "Each turn has a time limit (set in /ttr new). Half-way you get a reminder; at the limit the AI plays "
               "that turn for you; after 3 in a row it keeps your seat until you use any game command. The host or "
-              "a server manager can /ttr pause and /ttr resume the clocks.",
+              "a server manager can /ttr admin pause and /ttr admin resume the clocks, and /ttr admin kick hands a "
+              "seat to the AI. Moves that are not Draw, Claim, Tickets or Station (the Controller, burn 5, re-roll, "
+              "call time, pass) are buttons under the turn post, or /ttr move.",
 }
 
 VARIANTS = {

@@ -20,17 +20,16 @@ from tests.fake_discord.harness import start_bot
 
 # Every command with a `game` option, and the other options it needs to get that far.
 GAME_COMMANDS: dict[str, dict[str, object]] = {
-    "join": {}, "leave": {}, "addai": {}, "start": {}, "cancel": {},
+    "join": {}, "leave": {}, "admin addai": {}, "admin start": {}, "admin cancel": {},
     "draw": {"card": "deck"}, "claim": {"route": "Paris - Wien"}, "tickets": {}, "station": {"city": "Paris"},
-    "controller": {"mode": "remove"}, "burn": {}, "roll": {}, "calltime": {}, "pass": {},
-    "hand": {}, "board": {}, "status": {}, "log": {}, "rules": {},
-    "pause": {}, "resume": {}, "kick": {"player": None},  # player filled in below
+    "move": {"action": "0:0.pass"}, "hand": {}, "board": {}, "status": {}, "log": {}, "rules": {},
+    "admin pause": {}, "admin resume": {}, "admin kick": {"player": None},  # player filled in below
 }
 # A custom id of each button family (verb), with the seq it needs (None: any point of the game).
 BUTTON_VERBS = ["join", "leave", "addai", "start", "cancel", "hand", "kt", "draw", "claim", "stn", "tix",
                 "xt", "grp", "gsel", "asel", "ask", "do", "nope", "ksel", "kdo"]
 AUTOCOMPLETED = [("claim", "route"), ("claim", "payment"), ("station", "city"), ("draw", "card"),
-                 ("controller", "route"), ("burn", "cards"), ("roll", "keep")]
+                 ("move", "action")]
 
 
 def _refusal(fake: FakeDiscord, it) -> str:
@@ -102,7 +101,7 @@ async def test_no_one_reaches_another_servers_games(tmp_path):
                 for target in (game_a, lobby_a, 999):  # 999: no such game anywhere — same words
                     for sub, extra in GAME_COMMANDS.items():
                         opts = dict(extra, game=f"#{target}")
-                        if sub == "kick":
+                        if sub == "admin kick":
                             opts["player"] = alice
                         it = await fake.answered(await fake.slash(who, sub, channel_id=where, **opts))
                         await fake.wait_until(lambda: running.bot.desk.busy == 0)
@@ -148,9 +147,10 @@ async def test_no_one_reaches_another_servers_games(tmp_path):
         it = await fake.answered(await fake.slash(alice, "hand", channel_id=dm_alice, game=f"#{game_a}"))
         await fake.wait_until(lambda: running.bot.desk.busy == 0)
         assert "Your hand" in fake.reply_messages(it)[-1]["content"]  # her own game, from her DMs
-        it = await fake.answered(await fake.slash(fake.owner, "pause", channel_id=table.thread_id))
+        it = await fake.answered(await fake.slash(fake.owner, "admin pause", channel_id=table.thread_id))
         assert "paused" in fake.reply_messages(it)[-1]["content"]  # A's manager, in A
-        it = await fake.answered(await fake.slash(mallory, "resume", channel_id=dm_mallory, game=f"#{game_a}"))
+        it = await fake.answered(await fake.slash(mallory, "admin resume", channel_id=dm_mallory,
+                                                  game=f"#{game_a}"))
         assert f"There is no game #{game_a} here." in _refusal(fake, it)
         it = await fake.answered(await fake.click(alice, int(post["id"]), next(
             c for label, c in custom_ids(post) if c.endswith(":hand"))))

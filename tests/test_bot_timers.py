@@ -46,6 +46,7 @@ async def test_reminder_limit_restart_absent_pause_resume(tmp_path):
         # Half time: one reminder, mentioning the player whose turn it is.
         clock.advance(1.01 * HOUR)
         await running.bot.timer_loop.run_once()
+        await fake.wait_until(lambda: running.bot.desk.busy == 0)
         reminders = [t for t in _thread_texts(fake, table) if t.startswith("⏰") and "waiting for you" in t]
         assert len(reminders) == 1 and f"<@{first.user_id}>" in reminders[0]
 
@@ -55,6 +56,7 @@ async def test_reminder_limit_restart_absent_pause_resume(tmp_path):
         table.service = running.service
         table.desk = running.bot.desk
         await running.bot.timer_loop.run_once()
+        await fake.wait_until(lambda: running.bot.desk.busy == 0)
         assert len([t for t in _thread_texts(fake, table) if "waiting for you" in t]) == 1
 
         # The limit: the AI plays that turn, the thread says so, the next player is up.
@@ -64,13 +66,14 @@ async def test_reminder_limit_restart_absent_pause_resume(tmp_path):
         after = await table.summary()
         assert after.seq > summary.seq and first.seat not in after.waiting_for
         await running.bot.timer_loop.run_once()  # nothing twice
+        await fake.wait_until(lambda: running.bot.desk.busy == 0)
         assert len([t for t in _thread_texts(fake, table) if "Time ran out" in t]) == 1
 
         # Bob lets three turns in a row run out (Alice plays hers): the AI keeps his seat and
         # from then on plays his turns at once, until he comes back with any game command.
         bob_seat = next(s.seat for s in summary.seats if s.user_id == bob.id)
         for _ in range(12):
-            if (await running.bot.desk._absent_seats(1)).get(bob_seat, 0) >= 3:
+            if (await running.service.game(1)).seats[bob_seat].absent_turns >= 3:
                 break
             now = await table.summary()
             if now.waiting_for[0] == bob_seat:
@@ -80,7 +83,8 @@ async def test_reminder_limit_restart_absent_pause_resume(tmp_path):
             else:
                 await table.play_one([alice, bob])
         assert any("keeps the seat" in t for t in _thread_texts(fake, table))
-        assert (await running.bot.desk._absent_seats(1))[bob_seat] == 3
+        seats = (await running.service.game(1)).seats
+        assert seats[bob_seat].absent_turns == 3 and seats[bob_seat].stand_in is not None
         before = await table.summary()
         await table.play_one([alice, bob]) if before.waiting_for[0] != bob_seat else None
         after = await table.summary()
@@ -89,18 +93,20 @@ async def test_reminder_limit_restart_absent_pause_resume(tmp_path):
         # Coming back with any game command resets it.
         await fake.answered(await fake.slash(bob, "hand", channel_id=table.thread_id))
         await fake.wait_until(lambda: running.bot.desk.busy == 0)
-        assert (await running.bot.desk._absent_seats(1)).get(bob_seat, 0) == 0
+        seats = (await running.service.game(1)).seats
+        assert seats[bob_seat].absent_turns == 0 and seats[bob_seat].stand_in is None
 
         # Pause: no clocks; resume: a fresh clock for the current turn.
-        await fake.answered(await fake.slash(alice, "pause", channel_id=table.thread_id))
+        await fake.answered(await fake.slash(alice, "admin pause", channel_id=table.thread_id))
         pending = [t.kind for t in await running.service.pending_timers(1)]
-        assert "limit" not in pending and "reminder" not in pending and "paused" in pending
+        assert "limit" not in pending and "reminder" not in pending
+        assert (await running.service.game(1)).paused_reason == "paused by the host"
         # A non-host without Manage Server may not resume.
-        it = await fake.answered(await fake.slash(bob, "resume", channel_id=table.thread_id))
+        it = await fake.answered(await fake.slash(bob, "admin resume", channel_id=table.thread_id))
         assert "host" in fake.reply_messages(it)[-1]["content"]
-        await fake.answered(await fake.slash(alice, "resume", channel_id=table.thread_id))
+        await fake.answered(await fake.slash(alice, "admin resume", channel_id=table.thread_id))
         pending = [t.kind for t in await running.service.pending_timers(1)]
-        assert "paused" not in pending
+        assert (await running.service.game(1)).paused_reason is None
         if (await table.summary()).status == "playing":
             assert "limit" in pending
     finally:

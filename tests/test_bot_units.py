@@ -11,35 +11,55 @@ import pytest
 from discord import app_commands
 
 from bot_app import ids, text
+from bot_app.answers import Refusal, refusal_text
+from bot_app.client import TtrBot
 from bot_app.config import Config, load_dotenv
-from bot_app.desk import Desk, Refusal, parse_payment, payment_code, refusal_text
-from cogs import build_group
-from cogs.common import on_tree_error
+from bot_app.desk import Desk
+from bot_app.games import parse_game, resolve_game
+from bot_app.moves_text import parse_payment, payment_code
+from bot_app.tree import FREE_SLOTS, MAX_OPTIONS_PER_LEVEL, TtrTree
 from engine.actions import ClaimRoute, DrawCard, KeepTickets
 from engine.errors import IllegalAction
 from engine.events import Event
 from engine.game import new_game, view
 
-# The contract: command and option names from DISCORD_UX.md.
+# The contract: command and option names from DISCORD_UX.md (revised "Commands": the host's
+# commands under /ttr admin, preferences under /ttr settings, variant-only moves as buttons of
+# the turn post plus the one typed fallback /ttr move).
 CONTRACT = {
     "new": {"variant", "dice", "seats", "turn_hours"}, "join": {"game"}, "leave": {"game"},
-    "addai": {"game", "level"}, "start": {"game"}, "cancel": {"game"}, "draw": {"card"},
-    "claim": {"route", "payment"}, "tickets": {"short", "long"}, "station": {"city", "payment"},
-    "controller": {"mode", "route"}, "burn": {"cards"}, "roll": {"keep"}, "calltime": set(), "pass": set(),
-    "hand": {"game"}, "board": {"game"}, "status": {"game"}, "log": {"game"}, "games": set(), "rules": {"topic"},
-    "kick": {"game", "player"}, "pause": {"game"}, "resume": {"game"}, "stats": {"player"},
+    "draw": {"card"}, "claim": {"route", "payment"}, "tickets": {"short", "long"}, "station": {"city", "payment"},
+    "move": {"action"}, "hand": {"game"}, "board": {"game"}, "status": {"game"}, "log": {"game"}, "games": set(),
+    "rules": {"topic"}, "stats": {"player"}, "settings": set(),
 }
+ADMIN = {"addai": {"game", "level"}, "start": {"game"}, "cancel": {"game"}, "kick": {"game", "player"},
+         "pause": {"game"}, "resume": {"game"}}
 
 
-def test_commands_keep_the_contract():
-    group = build_group()
-    commands = {c.name: {p.name for p in c.parameters} for c in group.commands}
-    assert set(commands) == set(CONTRACT)
+async def _bot_with_commands() -> TtrBot:
+    bot = TtrBot(mock.Mock(), sync_commands=False)
+    await bot.load_commands()
+    return bot
+
+
+async def test_commands_keep_the_contract_and_room_to_grow():
+    bot = await _bot_with_commands()
+    ttr = bot.ttr
+    commands = {c.name: {p.name for p in getattr(c, "parameters", [])} for c in ttr.commands}
+    assert set(commands) == set(CONTRACT) | {"admin"}
     for name, options in CONTRACT.items():
         assert options <= commands[name], (name, commands[name])
-    assert len(group.commands) <= 25  # Discord's limit of subcommands per group
-    payload = group.to_dict(mock.Mock())
-    assert payload["name"] == "ttr"
+    admin = next(c for c in ttr.commands if c.name == "admin")
+    assert isinstance(admin, app_commands.Group)
+    assert {c.name: {p.name for p in c.parameters} for c in admin.commands} == ADMIN
+    # Discord's limit per level, and room for the commands still to come.
+    assert len(ttr.commands) <= MAX_OPTIONS_PER_LEVEL - FREE_SLOTS
+    for group in (ttr, admin):
+        for command in group.commands:
+            assert len(getattr(command, "parameters", getattr(command, "commands", []))) <= MAX_OPTIONS_PER_LEVEL
+    payload = ttr.to_dict(bot.tree)
+    assert payload["name"] == "ttr" and len(payload["options"]) == len(ttr.commands)
+    assert [c.name for c in bot.tree.get_commands()] == ["ttr"]
 
 
 def test_custom_ids_round_trip_and_fit():
@@ -122,10 +142,10 @@ def _interaction(done: bool = False) -> mock.MagicMock:
 async def test_desk_answers_once_then_follows_up():
     desk = Desk(mock.Mock(), mock.create_autospec(discord.Client, instance=True))
     fresh = _interaction(done=False)
-    await desk.say(fresh, "hello")
+    await desk.answers.say(fresh, "hello")
     fresh.response.send_message.assert_awaited_once_with(content="hello", ephemeral=True)
     later = _interaction(done=True)
-    await desk.say(later, "again", ephemeral=False)
+    await desk.answers.say(later, "again", ephemeral=False)
     later.followup.send.assert_awaited_once_with(content="again", ephemeral=False)
 
 
@@ -139,42 +159,48 @@ async def test_guard_turns_refusals_and_crashes_into_one_private_sentence(caplog
         raise KeyError("boom")
 
     inter = _interaction()
-    await desk.guard(inter, refuse())
+    await desk.answers.guard(inter, refuse())
     sent = inter.response.send_message.await_args.kwargs
     assert sent["ephemeral"] and sent["content"] == "🚫 Oslo – Stockholm needs 4 yellow cards."
     inter = _interaction()
-    await desk.guard(inter, crash())
+    await desk.answers.guard(inter, crash())
     assert "went wrong" in inter.response.send_message.await_args.kwargs["content"]
     assert "boom" not in inter.response.send_message.await_args.kwargs["content"]
     assert any("error while handling" in r.getMessage() for r in caplog.records)
-    assert desk.busy == 0
+    assert desk._handlers == 0
     assert refusal_text(Refusal("x")) == "x"
 
 
 async def test_tree_error_handler_answers_in_one_sentence():
+    tree = mock.create_autospec(TtrTree, instance=True)
     inter = _interaction()
     err = app_commands.TransformerError("zzz", discord.AppCommandOptionType.integer, mock.Mock())
-    await on_tree_error(inter, err)
+    await TtrTree.on_error(tree, inter, err)
     kwargs = inter.response.send_message.await_args
     assert kwargs.kwargs["ephemeral"] is True
     assert "zzz" in kwargs.args[0] and kwargs.args[0].count(".") <= 2
     inter = _interaction(done=True)
-    await on_tree_error(inter, app_commands.CommandInvokeError(mock.Mock(), RuntimeError("x")))
+    await TtrTree.on_error(tree, inter, app_commands.CommandInvokeError(mock.Mock(), RuntimeError("x")))
     assert "went wrong" in inter.followup.send.await_args.args[0]
+    # A refusal raised inside a command (or a transformer) is answered in its own words.
+    inter = _interaction()
+    await TtrTree.on_error(tree, inter, app_commands.CommandInvokeError(mock.Mock(), Refusal("Not yet.")))
+    assert inter.response.send_message.await_args.args[0] == "🚫 Not yet."
 
 
 async def test_resolve_game_prefers_the_option_then_the_thread():
     service = mock.AsyncMock()
-    desk = Desk(service, mock.create_autospec(discord.Client, instance=True))
     inter = _interaction()
+    inter.client = mock.Mock(desk=Desk(service, mock.create_autospec(discord.Client, instance=True)))
     service.game_for.return_value = mock.Mock(game_id=12, thread_id=555)
-    assert await desk.resolve_game(inter, "#12 · Europe · your turn") == 12
+    assert parse_game("#12 · Europe · your turn") == 12
+    assert await resolve_game(inter, 12) == 12  # the option, already checked by its transformer
     thread = mock.create_autospec(discord.Thread, instance=True)
     thread.name, thread.id = "TTR #12 · Europe", 555
     inter.channel = thread
-    assert await desk.resolve_game(inter, None) == 12
+    assert await resolve_game(inter, None) == 12
     with pytest.raises(Refusal):
-        await desk.resolve_game(inter, "no digits here")
+        parse_game("no digits here")
 
 
 async def test_demo_plays_through_service_store_and_renderer(tmp_path):

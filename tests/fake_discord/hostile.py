@@ -18,11 +18,10 @@ DISCORD_MAX = 6000  # the longest text Discord lets a user send in an option
 
 # (command, text option, has autocomplete): every text option of /ttr.
 TEXT_OPTIONS = [
-    ("new", "variant", True), ("addai", "level", True), ("draw", "card", True), ("claim", "route", True),
+    ("new", "variant", True), ("admin addai", "level", True), ("draw", "card", True), ("claim", "route", True),
     ("claim", "payment", True), ("station", "city", True), ("station", "payment", True),
-    ("controller", "route", True), ("controller", "mode", False), ("burn", "cards", True),
-    ("roll", "keep", True), ("rules", "topic", True), ("hand", "game", True), ("status", "game", True),
-    ("join", "game", True), ("claim", "game", True), ("log", "game", True),
+    ("move", "action", True), ("rules", "topic", True), ("hand", "game", True), ("status", "game", True),
+    ("join", "game", True), ("claim", "game", True), ("log", "game", True), ("admin kick", "game", True),
 ]
 PIECES = ["1", "2 ", "red ", "blue ", "loco", "3 locomotives ", "track 2 ", "tunnel ", "ferry ", "to ", " - ", "–",
           "—", "(", ")", ", ", "Paris", " Wien", "München", "Sault St. Marie", "#1", "#", "9" * 12, "é", "ü",
@@ -60,6 +59,8 @@ async def send(fake: FakeDiscord, user: User, sub: str, option: str, value: str,
     if autocomplete:
         return await fake.autocomplete(user, sub, option, channel_id=channel, **{option: value})
     opts: dict[str, Any] = {option: value}
+    if sub == "admin kick":
+        opts["player"] = user
     if sub == "claim" and option != "route":
         opts["route"] = "Paris - Wien"
     if sub == "station" and option != "city":

@@ -307,14 +307,17 @@ class FakeDiscord:
                 entry["focused"] = True
             opts.append(entry)
         cmd = next((c for c in self.commands if c["name"] == "ttr"), {"id": "0"})
-        data = {"id": cmd["id"], "name": "ttr", "type": 1,
-                "options": [{"name": sub, "type": 1, "options": opts}]}
+        group, _, leaf = sub.rpartition(" ")  # "admin kick": a sub-command of a group
+        invoked: dict[str, Any] = {"name": leaf, "type": 1, "options": opts}
+        if group:
+            invoked = {"name": group, "type": 2, "options": [invoked]}
+        data = {"id": cmd["id"], "name": "ttr", "type": 1, "options": [invoked]}
         if resolved:
             data["resolved"] = resolved
         return data, resolved
 
     async def slash(self, user: User, sub: str, channel_id: int | None = None, **options: Any) -> Interaction:
-        """Run `/ttr <sub> option:value …` as `user`."""
+        """Run `/ttr <sub> option:value …` as `user` (`sub` may be "admin kick")."""
         channel_id = channel_id or self.channel_id
         data, _ = self._options(sub, options, guild_id=self.guild_of(channel_id))
         return await self._interact(user, "command", 2, data, channel_id)

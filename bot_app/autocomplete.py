@@ -1,0 +1,110 @@
+"""Autocomplete for the move commands: open routes, cities, payments from the caller's hand,
+face-up cards, and every other legal move (for `/ttr move`).
+
+Suggestions come from the engine's legal moves for the caller (their own hand); when it is not
+their turn, only public facts (the open routes, the cities) are offered. Whatever is typed is
+already bounded (bot_app.inputs); matching is a plain fold-and-contains over at most a few
+hundred labels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import discord
+
+from app import Panel, ServiceError
+from bot_app import text
+from bot_app.answers import Refusal
+from bot_app.components import MAX_OPTIONS
+from bot_app.games import desk_of, parse_game, reach, resolve_game
+from bot_app.moves_text import find_key, payment_code
+from engine.cards import describe
+from engine.errors import IllegalAction
+from engine.maps import fold
+
+Pairs = list[tuple[str, str]]
+
+
+async def _panel(interaction: discord.Interaction) -> Panel | None:
+    """The caller's panel for the game the command means (None when there is none)."""
+    try:
+        raw = getattr(interaction.namespace, "game", None)
+        if isinstance(raw, str) and raw.strip():
+            game_id = parse_game(raw)
+            await reach(interaction, game_id)
+        else:
+            game_id = await resolve_game(interaction, None)
+        return await desk_of(interaction).service.panel(game_id, interaction.user.id)
+    except (Refusal, ServiceError, IllegalAction):
+        return None
+
+
+def _filter(pairs: Pairs, current: str) -> Pairs:
+    key = fold(current or "")
+    hits = [(n, v) for n, v in pairs if not key or key in fold(n) or key in fold(v)]
+    return [(n[:100], v[:100]) for n, v in hits][:MAX_OPTIONS]
+
+
+async def routes(interaction: discord.Interaction, current: str) -> Pairs:
+    panel = await _panel(interaction)
+    if panel is None:
+        return []
+    gmap = text.game_map(panel.public)
+    rids = list(dict.fromkeys(a.to_json()["route"] for a in panel.legal if a.TYPE == "claim_route"))
+    if not rids:  # not your turn: show the open routes anyway
+        owners: Mapping[str, int] = panel.public.get("route_owner", {})
+        rids = [r for r in gmap.routes if r not in owners]
+    return _filter([(text.route_label(gmap, r), r) for r in rids], current)
+
+
+async def cities(interaction: discord.Interaction, current: str) -> Pairs:
+    panel = await _panel(interaction)
+    if panel is None:
+        return []
+    gmap = text.game_map(panel.public)
+    cids = list(dict.fromkeys(a.to_json()["city"] for a in panel.legal if a.TYPE == "build_station"))
+    if not cids:
+        cids = [c for c, city in gmap.cities.items() if not city.is_country]
+    return _filter([(text.city_label(gmap, c), c) for c in cids], current)
+
+
+async def payments(interaction: discord.Interaction, current: str, kind: str) -> Pairs:
+    panel = await _panel(interaction)
+    if panel is None:
+        return []
+    gmap = text.game_map(panel.public)
+    ns = interaction.namespace
+    target = getattr(ns, "route", None) if kind == "claim_route" else getattr(ns, "city", None)
+    key = find_key(gmap, kind, target)
+    out = []
+    for a in panel.legal:
+        data = a.to_json()
+        if kind == a.TYPE and (key is None or str(data.get("route") or data.get("city") or "") == key):
+            pay = dict(data.get("payment", {}))
+            out.append((describe(pay), payment_code(pay)))
+    return _filter(list(dict.fromkeys(out)), current)
+
+
+async def draws(interaction: discord.Interaction, current: str) -> Pairs:
+    panel = await _panel(interaction)
+    if panel is None:
+        return [("deck", "deck")]
+    out = []
+    for a in panel.legal:
+        if a.TYPE == "draw_card":
+            slot = a.to_json().get("slot")
+            out.append(("Deck (blind)", "deck") if slot is None else
+                       (f"Slot {slot + 1}: {text.card_word(panel.public['display'][slot])}", str(slot + 1)))
+    return _filter(out or [("Deck (blind)", "deck")], current)
+
+
+async def moves(interaction: discord.Interaction, current: str) -> Pairs:
+    """Every move the caller may make now, in words (the value names it at this seq)."""
+    panel = await _panel(interaction)
+    if panel is None or not panel.legal:
+        return []
+    gmap = text.game_map(panel.view)
+    seq = panel.summary.seq
+    pairs = [(text.describe_action(a, panel.view, gmap), f"{seq}:{i}.{a.TYPE}") for i, a in enumerate(panel.legal)]
+    return _filter(pairs, current)

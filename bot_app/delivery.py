@@ -1,0 +1,278 @@
+"""The dispatcher: sends what moves owe the players, from the outbox, until it gets there.
+
+Every move stores its deliveries in its own transaction (app.owed); this loop sends them —
+after a crash too, since they wait in the database. For each game, in order:
+
+- the turn post: every pending post of the game becomes ONE message (the newest board wins):
+  a new message when a turn began, else an edit of the current one. A new message carries a
+  nonce derived from the delivery, so if the bot dies after Discord took it but before the
+  database heard, the retry gets the same message back instead of posting twice (Discord keeps
+  nonces a few minutes). An archived thread (Discord archives after 7 days of silence) is
+  reopened by posting anew instead of editing;
+- direct messages (a player's hand), and notices in the thread.
+
+What Discord says decides what happens next:
+
+- it worked: the delivery is settled with the message it made (a retry then edits, never
+  posts twice);
+- a 5xx, a timeout, a dropped connection: try again later, waiting longer each time
+  (discord.py itself retries a 5xx a few times and waits out a 429 before we see it);
+- the player's DMs are closed (50007): they are not DMed again until they say so, and the
+  thread gets one notice;
+- a refusal for good (a missing permission, a locked thread, a channel that is gone): the
+  service pauses the game with that reason and holds its other deliveries; the host is told in
+  the game's channel, else by DM; `/ttr admin resume` tries again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import aiohttp
+import discord
+
+from app import Delivery, ServiceError
+from app.owed import DM, DM_CLOSED, FINAL, HOST_NOTICE, NOTICE, POST, REMINDER, TURN_DM
+from bot_app import posts
+
+if TYPE_CHECKING:
+    from bot_app.desk import Desk
+
+log = logging.getLogger("bot_app.delivery")
+
+CLOSED_DMS = 50007
+ARCHIVED = 50083
+UNKNOWN_MESSAGE = 10008
+# Refusals that another try will not change, and what to tell the host about each.
+FOR_GOOD = {
+    50013: "I am missing a permission there",
+    50001: "I cannot see that channel any more",
+    10003: "the game's thread or channel no longer exists",
+    160005: "the game's thread is locked",
+    10004: "the server no longer has me",
+}
+NEEDED = "View Channel, Send Messages in Threads, Attach Files and Read Message History"
+MAX_PARALLEL_GAMES = 8
+
+
+class Refused(Exception):
+    """Discord refused a delivery for good; `reason` says why, for the host."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class Dispatcher:
+    """Delivers the outbox of one running bot (see the module's docstring)."""
+
+    def __init__(self, desk: Desk, clock: Callable[[], float] = time.time, max_sleep: float = 60.0) -> None:
+        self.desk = desk
+        self.service = desk.service
+        self.client = desk.client
+        self.clock = clock
+        self.max_sleep = max_sleep
+        self.working = 0
+        self.sent = 0  # messages sent or edited (metrics)
+        self._games = asyncio.Semaphore(MAX_PARALLEL_GAMES)
+
+    # --- the loop ---------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Deliver what is due, then sleep until the next retry is due or a move stores more."""
+        while True:
+            try:
+                await self.run_once()
+                nxt = await self.service.next_delivery_due()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the dispatcher failed; it will look again")
+                nxt = None
+            delay = self.max_sleep if nxt is None else min(max(nxt - self.clock(), 0.01), self.max_sleep)
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.service.deliveries_waiting.wait(), delay)
+
+    async def run_once(self) -> int:
+        """Deliver everything due now (several games at once, each game in order). Returns
+        how many deliveries were looked at."""
+        self.working += 1
+        try:
+            looked = 0
+            while True:
+                self.service.deliveries_waiting.clear()
+                due = await self.service.due_deliveries(self.clock(), limit=200)
+                if not due:
+                    return looked
+                looked += len(due)
+                by_game: dict[int, list[Delivery]] = {}
+                for d in due:
+                    by_game.setdefault(d.game_id, []).append(d)
+                await asyncio.gather(*(self._game(g, ds) for g, ds in by_game.items()))
+        finally:
+            self.working -= 1
+
+    async def _game(self, game_id: int, due: list[Delivery]) -> None:
+        async with self._games:
+            posted = False
+            for d in due:
+                try:
+                    if d.kind in (POST, FINAL):
+                        if not posted:  # one post settles every pending post of the game
+                            posted = True
+                            await self._post(game_id)
+                    else:
+                        await self._single(d)
+                except Refused as exc:
+                    await self.service.delivery_refused(d, exc.reason)
+                    if d.kind in (POST, FINAL):
+                        return  # the game is on hold: its other deliveries wait for /ttr admin resume
+                except ServiceError as exc:  # the game is gone or broken: nothing to deliver
+                    log.info("game %d: delivery %d dropped (%s)", game_id, d.id, exc.code)
+                    await self.service.delivered(d.id, dropped=True, note=exc.code)
+                except (TimeoutError, discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+                    await self.service.retry_later(d, _describe(exc))
+
+    # --- the turn post ------------------------------------------------------------------------
+
+    async def _post(self, game_id: int) -> None:
+        data = await self.service.post_data(game_id)
+        if data is None:
+            return
+        thread_id = data.summary.thread_id
+        if thread_id is None:
+            for delivery_id in data.deliveries:
+                await self.service.delivered(delivery_id, dropped=True, note="no thread")
+            return
+        message = await posts.turn_post(data, self.desk.renderer)
+        thread = self.client.get_partial_messageable(thread_id, type=discord.ChannelType.public_thread)
+        current = data.summary.turn_post_id
+        sent_id: int | None = None
+        if current is not None and not data.new_turn and not data.final:
+            sent_id = await self._edit(thread, current, message)
+        if sent_id is None:
+            sent = await _refusals(thread_id, thread.send(
+                message.content, files=message.discord_files(), view=message.view or discord.utils.MISSING,
+                nonce=_nonce(min(data.deliveries))))
+            if sent.content != message.content:
+                # Discord gave back a message sent before a crash (same nonce): bring it up to date.
+                await _refusals(thread_id, sent.edit(content=message.content, attachments=message.discord_files(),
+                                                     view=message.view))
+            sent_id = sent.id
+        self.sent += 1
+        await self.service.posted(game_id, data.deliveries, sent_id, data.summary.seq)
+
+    async def _edit(self, thread: discord.PartialMessageable, message_id: int, message: posts.Message) -> int | None:
+        """Edit the turn post; None when it must be posted anew (an archived thread, a deleted
+        message)."""
+        try:
+            await thread.get_partial_message(message_id).edit(
+                content=message.content, attachments=message.discord_files(), view=message.view)
+        except discord.HTTPException as exc:
+            if exc.code in (ARCHIVED, UNKNOWN_MESSAGE):
+                return None
+            raise _classify(exc, thread.id) from exc
+        return message_id
+
+    # --- everything else ----------------------------------------------------------------------
+
+    async def _single(self, d: Delivery) -> None:
+        if d.kind in (DM, TURN_DM):
+            await self._dm(d)
+            return
+        summary = await self.service.game(d.game_id)
+        message = posts.notice(d, summary)
+        if d.kind == HOST_NOTICE:
+            await self._tell_host(d, summary.channel_id, summary.host_user_id, message)
+            return
+        if d.kind in (DM_CLOSED, REMINDER, NOTICE) and summary.thread_id is not None:
+            thread = self.client.get_partial_messageable(summary.thread_id, type=discord.ChannelType.public_thread)
+            sent = await _refusals(summary.thread_id, thread.send(
+                message.content, view=message.view or discord.utils.MISSING, nonce=_nonce(d.id)))
+            self.sent += 1
+            await self.service.delivered(d.id, sent.id)
+            return
+        await self.service.delivered(d.id, dropped=True, note="nowhere to send it")
+
+    async def _dm(self, d: Delivery) -> None:
+        hand = await self.service.hand_data(d)
+        if hand is None or d.user_id is None or hand.summary.status == "over":
+            await self.service.delivered(d.id, dropped=True, note="no longer needed")
+            return
+        if hand.summary.seats[hand.seat].dm_closed:
+            await self.service.dm_refused(d)  # closed meanwhile: the thread's notice covers it
+            return
+        message = await posts.hand_dm(d, hand, self.desk.renderer)
+        try:
+            channel = await self.client.create_dm(discord.Object(d.user_id))  # cached after the first
+            sent = await channel.send(message.content, files=message.discord_files(), nonce=_nonce(d.id))
+        except discord.Forbidden as exc:
+            if exc.code == CLOSED_DMS:
+                await self.service.dm_refused(d)
+                return
+            raise _classify(exc, None) from exc
+        self.sent += 1
+        await self.service.delivered(d.id, sent.id)
+
+    async def _tell_host(self, d: Delivery, channel_id: int, host_id: int | None, message: posts.Message) -> None:
+        """The host's notice: in the game's text channel, else by DM, else only the log."""
+        try:
+            channel = self.client.get_partial_messageable(channel_id)
+            sent = await channel.send(message.content, nonce=_nonce(d.id))
+        except discord.HTTPException:
+            if host_id is None:
+                raise
+            try:
+                dm = await self.client.create_dm(discord.Object(host_id))
+                sent = await dm.send(message.content, nonce=_nonce(d.id))
+            except discord.Forbidden:
+                log.warning("game %d: could not tell the host that the game is paused", d.game_id)
+                await self.service.delivered(d.id, dropped=True, note="host unreachable")
+                return
+        self.sent += 1
+        await self.service.delivered(d.id, sent.id)
+
+
+# --- helpers --------------------------------------------------------------------------------------
+
+
+def _nonce(delivery_id: int) -> str:
+    """A message nonce (at most 25 characters) unique to a delivery."""
+    return f"ttr-d{delivery_id}"[:25]
+
+
+async def _refusals(channel_id: int | None, send: Any) -> Any:
+    """Await a send or edit, turning Discord's refusals for good into Refused."""
+    try:
+        return await send
+    except discord.HTTPException as exc:
+        raise _classify(exc, channel_id) from exc
+
+
+def _classify(exc: discord.HTTPException, channel_id: int | None) -> Exception:
+    """A refusal for good as Refused (with words for the host); anything else as it was."""
+    if isinstance(exc, discord.DiscordServerError):
+        return exc
+    reason = FOR_GOOD.get(exc.code)
+    if reason is None and exc.status in (401, 403, 404):
+        reason = "Discord refused it"
+    if reason is None:
+        return exc
+    where = f" (<#{channel_id}>)" if channel_id is not None else ""
+    if exc.code == 50013:
+        reason += f"{where}: I need {NEEDED}"
+    else:
+        reason += where
+    return Refused(f"{reason} [Discord code {exc.code}]")
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, discord.HTTPException):
+        return f"HTTP {exc.status} (code {exc.code})"
+    return type(exc).__name__
+

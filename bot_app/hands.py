@@ -1,0 +1,29 @@
+"""A player's hand, privately: in words and as a picture, as an ephemeral answer.
+
+Direct messages carry the hand at the start of each turn (the dispatcher sends them); this is
+the always-available way to see it — `/ttr hand`, or **My hand** under any turn post — which
+works whether or not the player's DMs are open.
+"""
+
+from __future__ import annotations
+
+import io
+
+import discord
+
+from bot_app import text
+from bot_app.answers import Refusal
+from bot_app.desk import Desk
+
+
+async def show_hand(desk: Desk, interaction: discord.Interaction, game_id: int) -> None:
+    panel = await desk.service.panel(game_id, interaction.user.id)
+    if panel.seat is None:
+        raise Refusal(f"You are not playing in game #{game_id}.")
+    await desk.answers.defer(interaction)
+    me = panel.summary.seats[panel.seat]
+    if me.absent_turns or me.stand_in is not None:
+        await desk.service.player_seen(game_id, interaction.user.id)
+    png = await desk.renderer.hand(panel.view)
+    await interaction.followup.send(text.hand_text(panel.view, game_id),
+                                    file=discord.File(io.BytesIO(png), "hand.png"), ephemeral=True)

@@ -1,0 +1,154 @@
+"""Tables before the game: the lobby message, its thread, and its buttons and commands.
+
+A lobby lives in a text channel; its game is played in a thread made from the lobby message.
+If Discord will not let the bot make that thread, the table is closed at once and the host is
+told which permission is missing — a game never starts without a place to play.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from app import Lobby
+from bot_app import ids, text
+from bot_app.answers import Refusal
+from bot_app.components import button, view_of
+from bot_app.desk import Desk
+from bot_app.inputs import excerpt, is_number
+from engine.ai import AI_LEVELS
+from engine.variants import available_variants
+
+log = logging.getLogger("bot_app")
+
+LOBBY_VERBS = ("join", "leave", "addai", "start", "cancel")
+THREAD_PERMISSIONS = "**Create Public Threads** and **Send Messages in Threads**"
+
+
+def lobby_text(lobby: Lobby, default_hours: float) -> str:
+    seats = "\n".join(f"{i + 1}. {'🤖 ' + s.name if s.is_ai else f'<@{s.user_id}>'}"
+                      for i, s in enumerate(lobby.seats)) or "(nobody yet)"
+    hours = lobby.turn_hours or default_hours
+    where = f" · thread <#{lobby.thread_id}>" if lobby.thread_id else ""
+    head = f"🚂 **Ticket to Ride #{lobby.game_id} · {text.variant_title(lobby.variant)}**{where}"
+    opts = " · dice" if lobby.options.get("dice") else ""
+    if lobby.status == "lobby":
+        state = (f"Host <@{lobby.host_user_id}> · {len(lobby.seats)}/{lobby.seats_wanted} seats · "
+                 f"{hours:g} h per turn{opts}")
+    elif lobby.status == "cancelled":
+        state = "This table was closed."
+    else:
+        state = "The game has started — play in the thread."
+    return f"{head}\n{state}\n{seats}"
+
+
+def lobby_view(lobby: Lobby) -> discord.ui.View:
+    if lobby.status != "lobby":
+        return view_of()
+    g = lobby.game_id
+    full = lobby.full
+    return view_of(
+        button("Join", ids.make(g, None, "join"), discord.ButtonStyle.success, disabled=full),
+        button("Leave", ids.make(g, None, "leave")),
+        button("Add AI", ids.make(g, None, "addai", str(len(lobby.seats))), disabled=full),
+        button("Start", ids.make(g, None, "start"), discord.ButtonStyle.primary),
+        button("Cancel", ids.make(g, None, "cancel"), discord.ButtonStyle.danger),
+    )
+
+
+async def open_table(desk: Desk, interaction: discord.Interaction, variant: str, dice: bool, seats: int,
+                     turn_hours: float | None) -> None:
+    """`/ttr new`: the lobby message, then the game's thread made from it."""
+    if interaction.guild_id is None or interaction.channel is None:
+        raise Refusal("Start a game in a server's text channel, not in a DM.")
+    if isinstance(interaction.channel, discord.Thread):
+        raise Refusal("Start a new game in a text channel, not inside a thread.")
+    variant = (variant or "").strip().lower()
+    if variant not in available_variants():
+        raise Refusal(f"There is no variant {excerpt(variant, 20)}; choose one of {', '.join(available_variants())}.")
+    options = {"dice": True} if dice else {}
+    lobby = await desk.service.create_lobby(
+        interaction.guild_id, interaction.channel.id, interaction.user.id, interaction.user.display_name,
+        variant, options, seats_wanted=seats, turn_hours=turn_hours or desk.default_turn_hours)
+    if not lobby.changed:
+        raise Refusal(f"You already have an open table here: game #{lobby.game_id}.")
+    await interaction.response.send_message(lobby_text(lobby, desk.default_turn_hours), view=lobby_view(lobby))
+    desk.answers.answered(interaction)
+    message = await interaction.original_response()
+    try:
+        thread = await message.create_thread(name=text.thread_name(lobby.game_id, variant),
+                                             auto_archive_duration=10080)
+    except discord.HTTPException as exc:
+        # No thread, no game: close the table and say which permission is missing.
+        log.warning("game %d: could not open a thread (%s %s)", lobby.game_id, exc.status, exc.code)
+        closed = await desk.service.cancel_lobby(lobby.game_id, interaction.user.id)
+        await message.edit(content=lobby_text(closed, desk.default_turn_hours), view=lobby_view(closed))
+        await interaction.followup.send(
+            f"🚫 I could not open a thread for the game here, so I closed the table. I need the "
+            f"{THREAD_PERMISSIONS} permissions in <#{interaction.channel.id}>; ask a server manager to give them "
+            "to me, then try /ttr new again.", ephemeral=True)
+        return
+    await desk.service.set_thread(lobby.game_id, thread.id)
+    lobby = await desk.service.lobby(lobby.game_id)
+    await thread.send(f"Game #{lobby.game_id} lobby: take a seat with **Join** on the message above. "
+                      "Everything about the game happens here.")
+    await message.edit(content=lobby_text(lobby, desk.default_turn_hours), view=lobby_view(lobby))
+
+
+async def lobby_action(desk: Desk, interaction: discord.Interaction, game_id: int, verb: str, arg: str = "",
+                       level: str = "greedy", from_button: bool = True) -> None:
+    """A lobby button (or its command): join, leave, add an AI, start, cancel."""
+    user = interaction.user
+    svc = desk.service
+    if verb == "join":
+        lobby = await svc.join(game_id, user.id, user.display_name)
+        note = "You are seated." if lobby.changed else "You already have a seat."
+    elif verb == "leave":
+        lobby = await svc.leave(game_id, user.id)
+        note = "You left the table." if lobby.changed else "You were not seated."
+    elif verb == "addai":
+        if level not in AI_LEVELS:
+            raise Refusal(f"There is no AI level {excerpt(level, 20)}; choose {', '.join(AI_LEVELS)}.")
+        expected = (int(arg) if is_number(arg) else -1) if arg else len((await svc.lobby(game_id)).seats)
+        lobby = await svc.add_ai(game_id, user.id, level, expected)
+        note = "A computer player sat down."
+    elif verb == "cancel":
+        lobby = await svc.cancel_lobby(game_id, user.id)
+        note = "The table is closed."
+    elif verb == "start":
+        before = await svc.lobby(game_id)
+        if before.status == "lobby" and before.thread_id is None:
+            raise Refusal("This table has no thread to play in (I could not make one); open a new table with "
+                          "/ttr new once I have the Create Public Threads permission.")
+        await svc.start(game_id, user.id)
+        lobby = await svc.lobby(game_id)
+        await _answer(desk, interaction, lobby, "The game has started.", from_button)
+        await desk.after_move(game_id)
+        return
+    else:
+        raise Refusal("That button is not one I know.")
+    await _answer(desk, interaction, lobby, note, from_button)
+
+
+async def _answer(desk: Desk, interaction: discord.Interaction, lobby: Lobby, note: str, from_button: bool) -> None:
+    if from_button and interaction.message is not None and not interaction.message.flags.ephemeral:
+        await interaction.response.edit_message(content=lobby_text(lobby, desk.default_turn_hours),
+                                                view=lobby_view(lobby))
+        desk.answers.answered(interaction)
+        return
+    await desk.answers.say(interaction, note)
+    await _refresh_lobby_message(desk, lobby)
+
+
+async def _refresh_lobby_message(desk: Desk, lobby: Lobby) -> None:
+    """After a typed /ttr join etc., update the lobby post (the thread's starter message has the
+    thread's id). Cosmetic: the next change shows the table again if this fails."""
+    if lobby.thread_id is None:
+        return
+    try:
+        channel = desk.client.get_partial_messageable(lobby.channel_id)
+        await channel.get_partial_message(lobby.thread_id).edit(content=lobby_text(lobby, desk.default_turn_hours),
+                                                                view=lobby_view(lobby))
+    except discord.HTTPException:
+        log.debug("game %d: lobby message not updated", lobby.game_id)

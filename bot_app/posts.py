@@ -1,0 +1,130 @@
+"""What each delivery looks like in Discord: the turn post, the final results, a player's
+hand by DM, and the notices (a reminder, DMs closed, the AI standing in, a host's warning).
+
+Public messages are built only from public views and public events; a DM only from the
+player's own view and the events only they saw. Deadlines are Discord timestamps
+(`<t:UNIX:R>`), which every player sees in their own time zone.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from app import Delivery, GameSummary, HandData, PostData
+from app.owed import DM_CLOSED, HOST_NOTICE, NOTICE, REMINDER
+from bot_app import ids, text
+from bot_app.answers import MAX_CONTENT, cut
+from bot_app.components import button, view_of
+from bot_app.panels import action_buttons
+from bot_app.render_hooks import Renderer
+
+
+@dataclass
+class Message:
+    """A message to send: its text, its pictures (name, PNG bytes) and its components."""
+
+    content: str
+    files: list[tuple[str, bytes]] = field(default_factory=list)
+    view: discord.ui.View | None = None
+
+    def discord_files(self) -> list[discord.File]:
+        return [discord.File(io.BytesIO(data), name) for name, data in self.files]
+
+
+def deadline(when: float) -> str:
+    """A moment as a Discord timestamp, shown relative and in each reader's own time zone."""
+    return f"<t:{int(when)}:R>"
+
+
+def _mentions(summary: GameSummary) -> dict[int, str]:
+    return {s.seat: f"<@{s.user_id}>" for s in summary.seats if s.user_id is not None and s.stand_in is None}
+
+
+def _note_line(note: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+    if note.get("kind") == "time_ran_out":
+        who = text.name_of(view, note.get("seat") if isinstance(note.get("seat"), int) else None)
+        if note.get("keeps"):
+            return (f"⏰ Time ran out for **{who}**: the AI played their turn — and keeps the seat until they come "
+                    f"back with any game command ({note.get('turns')} turns in a row).")
+        return f"⏰ Time ran out for **{who}**: the AI played their turn."
+    return ""
+
+
+async def turn_post(data: PostData, renderer: Renderer) -> Message:
+    """The post showing the game now: what happened since the thread last showed it, the
+    board with those moves marked, everyone's public numbers, and whose turn it is."""
+    view, summary = data.view, data.summary
+    g = summary.game_id
+    gmap = text.game_map(view)
+    last = text.summarize(list(data.events), view)
+    routes, cities = text.highlights(list(data.events))
+    board = await renderer.board(view, tuple(r for r in routes if r in gmap.routes), cities)
+    head = (f"**Game #{g} · {text.variant_title(view['variant'])}** — turn {view.get('turn', 0) + 1} · "
+            f"move {summary.seq}")
+    notes = [line for n in data.notes if (line := _note_line(n, view))]
+    if data.final:
+        scores = await renderer.scores(view)
+        content = "\n".join(x for x in (head, *notes, f"Last: {cut(last, 700)}" if last else "",
+                                         text.final_text(view)) if x)
+        return Message(cut(content, MAX_CONTENT), [("board.png", board), ("scores.png", scores)])
+    waiting = list(summary.waiting_for)
+    line = text.waiting_line(view, waiting, _mentions(summary))
+    due = [data.deadlines[s] for s in waiting if s in data.deadlines]
+    if summary.paused_reason:
+        line += f"\n⏸️ The clocks are stopped ({summary.paused_reason}); the host can /ttr admin resume."
+    elif due and line:
+        line += f" The AI plays {'it' if len(waiting) == 1 else 'for whoever has not chosen'} {deadline(min(due))}."
+    content = "\n".join(x for x in (head, *notes, f"Last: {cut(last, 700)}" if last else "",
+                                     text.status_block(view), line) if x)
+    if data.legal:
+        buttons = action_buttons(g, summary.seq, list(data.legal))
+    else:
+        buttons = view_of(
+            button("Choose tickets", ids.make(g, None, "kt"), discord.ButtonStyle.primary, "🎫"),
+            button("My hand", ids.make(g, None, "hand"), discord.ButtonStyle.secondary, "✋"))
+    return Message(cut(content, MAX_CONTENT), [("board.png", board)], buttons)
+
+
+async def hand_dm(delivery: Delivery, hand: HandData, renderer: Renderer) -> Message:
+    """A player's hand by DM: at the start of their turn (with its picture), or after a move
+    that showed them something (what they drew)."""
+    g = hand.summary.game_id
+    lines = []
+    if delivery.kind == "turn":
+        where = f" (<#{hand.summary.thread_id}>)" if hand.summary.thread_id else ""
+        lines.append(f"It's your turn in game #{g}{where}.")
+    lines += text.private_lines(list(hand.private_events), hand.view)
+    lines.append(text.hand_text(hand.view, g))
+    files = [("hand.png", await renderer.hand(hand.view))] if delivery.kind == "turn" else []
+    return Message(cut("\n".join(x for x in lines if x), MAX_CONTENT), files)
+
+
+def notice(delivery: Delivery, summary: GameSummary) -> Message:
+    """A notice in the game's thread (or, for the host, in the channel or by DM)."""
+    g = summary.game_id
+    p = delivery.payload
+    seat = p.get("seat") if isinstance(p.get("seat"), int) else None
+    name = summary.seats[seat].name if seat is not None and 0 <= seat < len(summary.seats) else "someone"
+    if delivery.kind == DM_CLOSED:
+        return Message(
+            f"<@{delivery.user_id}>, I can't send you direct messages, so your hand stays here: press **My hand** "
+            "(only you will see it) or use `/ttr hand`. Opened your DMs? Press **DMs open again**.",
+            view=view_of(button("My hand", ids.make(g, None, "hand"), emoji="✋"),
+                         button("DMs open again", ids.make(g, None, "dmon"), emoji="📬")))
+    if delivery.kind == REMINDER:
+        who = f"<@{delivery.user_id}>" if delivery.user_id else f"**{name}**"
+        limit = p.get("due_at")
+        when = deadline(float(limit)) if isinstance(limit, int | float) else "soon"
+        return Message(f"⏰ {who}, game #{g} is waiting for you — the AI plays this turn for you {when}.")
+    if delivery.kind == NOTICE and p.get("notice") == "stand_in":
+        return Message(f"🤖 The AI now plays for **{name}** until they come back with any game command.")
+    if delivery.kind == HOST_NOTICE:
+        return Message(
+            f"⚠️ <@{summary.host_user_id}>, game #{g} is paused: {p.get('reason', 'Discord refused a message')}. "
+            "Once that is fixed, `/ttr admin resume` sends what is waiting and starts the clocks again.")
+    return Message(f"Game #{g}: {delivery.kind.replace('_', ' ')}.")
