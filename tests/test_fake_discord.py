@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import signal
 import time
 from collections.abc import AsyncIterator
 
@@ -18,6 +19,7 @@ import pytest
 
 from bot_app.render_hooks import StubRenderer
 from tests.fake_discord import FakeDiscord, install
+from tests.fake_discord.child import ChildBot, CrashPoint, arm
 from tests.fake_discord.faults import ENVOY_503
 from tests.fake_discord.harness import start_bot
 
@@ -365,3 +367,109 @@ async def test_archived_threads_are_not_in_guild_create(fake: FakeDiscord, clien
     assert [t["id"] for t in fake._guild_payload()["threads"]] == [str(tid)]
     await fake.archive(tid)
     assert fake._guild_payload()["threads"] == []
+
+
+# ---------------------------------------------------------------- crash points and the child-process bot
+
+
+class Target:
+    """Something to put crash points on, in this process."""
+
+    seen: list[str] = []
+
+    def plain(self, x: int) -> int:
+        Target.seen.append(f"plain {x}")
+        return x
+
+    async def coro(self, x: int) -> int:
+        await asyncio.sleep(0)
+        Target.seen.append(f"coro {x}")
+        return x
+
+    @staticmethod
+    def static(x: int) -> int:
+        Target.seen.append(f"static {x}")
+        return x
+
+    @classmethod
+    def klass(cls, x: int) -> int:
+        Target.seen.append(f"klass {x}")
+        raise ValueError(x)
+
+
+async def test_crash_points_wrap_sync_async_static_and_class_methods() -> None:
+    seen = Target.seen
+    seen.clear()
+    counting = False
+    undo = [
+        arm(CrashPoint.parse(f"{__name__}:Target.plain:2"), "before", lambda: seen.append("crash")),
+        arm(CrashPoint.parse(f"{__name__}:Target.coro:2"), "after", lambda: seen.append("crash")),
+        arm(CrashPoint.parse(f"{__name__}:Target.static:1"), "after", lambda: seen.append("crash"),
+            counting=lambda: counting),
+        arm(CrashPoint.parse(f"{__name__}:Target.klass:1"), "after", lambda: seen.append("crash")),
+    ]
+    try:
+        t = Target()
+        assert [t.plain(1), t.plain(2), t.plain(3)] == [1, 2, 3]
+        assert [await t.coro(1), await t.coro(2), await t.coro(3)] == [1, 2, 3]
+        assert Target.static(1) == 1
+        counting = True
+        assert Target.static(2) == 2 and t.static(3) == 3
+        with pytest.raises(ValueError):
+            Target.klass(1)  # after: also when it raises
+        assert seen == ["plain 1", "crash", "plain 2", "plain 3", "coro 1", "coro 2", "crash", "coro 3",
+                        "static 1", "static 2", "crash", "static 3", "klass 1", "crash"]
+        assert Target.plain.__name__ == "plain"
+    finally:
+        for put_back in undo:
+            put_back()
+    seen.clear()
+    Target().plain(2)
+    assert seen == ["plain 2"]
+    for bad in ("nomodule", "a:b", "a:b:0", "a:b:x", ":b:1"):
+        with pytest.raises(ValueError):
+            CrashPoint.parse(bad)
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+async def test_child_bot_killed_at_crash_points_and_restarted(fake: FakeDiscord, tmp_path) -> None:
+    db = tmp_path / "ttr.sqlite3"
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+
+    async def new_table(user) -> str:
+        it = await fake.answered(await fake.slash(user, "new", variant="europe", seats=2), timeout=20)
+        return fake.reply_messages(it)[-1]["content"]
+
+    # A bot in a child process answers /ttr, and dies at once on SIGKILL.
+    bot = await ChildBot.start(fake, db)
+    async with bot:
+        assert "#" in await new_table(fake.owner), bot.output()
+        assert bot.alive and fake.identifies == 1
+        assert await bot.kill() == -signal.SIGKILL
+    assert not bot.alive
+
+    # SIGKILL right after the store's first commit once ready: Alice's table is written, but
+    # she never gets an answer. The next bot finds the table she made.
+    crashing = await ChildBot.start(fake, db, crash_after=["store.writer:GroupCommitWriter.run:1"],
+                                    count_from_ready=True)
+    async with crashing:
+        it = await fake.slash(alice, "new", variant="europe", seats=2)
+        assert await crashing.wait_exit() == -signal.SIGKILL, crashing.output()
+        assert "crash after store.writer:GroupCommitWriter.run:1" in crashing.lines()
+        assert it.callback is None
+    restarted = await ChildBot.start(fake, db, crash_before=["bot_app.desk:Desk.new_game:2"])
+    async with restarted:
+        assert "already have an open table" in await new_table(alice)
+        # ... and this one dies right before its second new game (the refusal was the first).
+        it = await fake.slash(bob, "new", variant="europe", seats=2)
+        assert await restarted.wait_exit() == -signal.SIGKILL
+        assert it.callback is None and "crash before bot_app.desk:Desk.new_game:2" in restarted.output()
+
+    # A graceful stop, on the same database, after all that.
+    last = await ChildBot.start(fake, db)
+    async with last:
+        assert "#" in await new_table(bob)
+        assert await last.stop() == 0 and "stopped" in last.lines()
+    assert fake.identifies == 4 and not fake.errors
+    assert sorted(p.name for p in tmp_path.glob("bot-child-*")) == [
+        f"bot-child-{n}.{kind}" for n in range(1, 5) for kind in ("err", "out")]
