@@ -45,13 +45,13 @@ class RunningBot:
 
 async def start_bot(fake: FakeDiscord, db: Path, *, renderer: Renderer | None = None,
                     clock: Callable[[], float] | None = None, run_timers: bool = False,
-                    limits: Limits | None = None) -> RunningBot:
+                    limits: Limits | None = None, guild_id: int | None = None) -> RunningBot:
     """The bot on `db`, logged in to the fake. Its service has no caps on tables unless
-    `limits` says (tests open many tables quickly)."""
+    `limits` says (tests open many tables quickly). `guild_id` is the bot's GUILD_ID setting."""
     install(fake)
     clock = clock or time.time
     service = await GameService.open(db, clock=clock, limits=limits or Limits.unlimited())
-    bot = TtrBot(service, renderer=renderer, clock=clock, run_timers=run_timers)
+    bot = TtrBot(service, guild_id=guild_id, renderer=renderer, clock=clock, run_timers=run_timers)
     task = asyncio.create_task(bot.start("fake-token"))
     deadline = time.monotonic() + 15
     while not bot.is_ready():

@@ -4,15 +4,26 @@ Gateway (websocket at /gateway, JSON text frames, no compression):
     HELLO → IDENTIFY → READY + GUILD_CREATE; heartbeats are ACKed; `dispatch` sends events
     (INTERACTION_CREATE) to every connected bot.
 REST (under /api/v10, answers with Content-Type exactly application/json):
-    users/@me, users/{id}, oauth2/applications/@me, command sync (PUT global and guild
-    commands), interaction callbacks (+ GET/PATCH @original), webhook follow-ups (POST, PATCH),
-    channel messages (POST/PATCH, JSON or multipart with files), threads from a message, DM
-    channels (users/@me/channels; a user with `dms_closed` gives 403 / code 50007).
+    users/@me, users/{id}, oauth2/applications/@me, command sync (PUT and GET of the global and
+    of each guild's commands, kept apart and counted in `syncs`), interaction callbacks (+
+    GET/PATCH @original), webhook follow-ups (POST, PATCH), channel messages (POST/PATCH/GET/
+    DELETE, JSON or multipart with files; `nonce` + `enforce_nonce` deduplicate as Discord
+    does), threads from a message, DM channels (users/@me/channels; a user with `dms_closed`
+    gives 403 / code 50007).
 
 In memory: guilds (one to start with; `add_guild` makes more), each with one text channel, users,
 channels (text, threads, DMs), messages
 (with their components and attachments), every interaction with its answers and timing, and a
-`public` list of everything anyone in the server could see (for the secret scan).
+`public` list of everything anyone in the server could see (for the secret scan); `log` has
+every REST request with the status it got (`count` counts them).
+
+Failing like Discord (faults.py tells what discord.py then does — which answers it retries):
+    `fail(...)` injects raw failures (any status and JSON code, 5xx pages, 429 with its headers,
+    dropped connections, slow answers); `outage` fails everything for a while; and Discord's
+    own rules are modelled: `archive`/`lock` a thread (edits 400/50083; a send unarchives an
+    unlocked thread, a locked one answers 403/160005), `deny`/`allow` a permission on a channel
+    (403/50013, or 50001 for VIEW_CHANNEL; shown to the bot as a channel overwrite), and
+    `delete_channel` (404/10003). Archived threads are not in GUILD_CREATE, as live.
 
 Point discord.py at it with `install(fake)` (sets discord.http.Route.BASE and
 DiscordWebSocket.DEFAULT_GATEWAY — internals, hence the pinned discord.py version).
@@ -25,15 +36,34 @@ import contextlib
 import datetime as dt
 import itertools
 import json
+import re
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from .faults import (
+    ARCHIVED_THREAD,
+    CANNOT_DM,
+    EVERYONE,
+    INVALID_FORM,
+    MISSING_ACCESS,
+    MISSING_PERMISSIONS,
+    PERMISSIONS,
+    THREAD_EXISTS,
+    THREAD_LOCKED,
+    UNKNOWN_CHANNEL,
+    UNKNOWN_MESSAGE,
+    Failure,
+)
+
 JSON = "application/json"
 EPHEMERAL = 64
+THREAD_TYPES = (10, 11, 12)
+NONCE_MAX = 25  # Discord refuses longer nonces (400 / 50035)
 _ids = itertools.count(1_100_000_000_000_000_000)
 
 
@@ -86,6 +116,18 @@ class Interaction:
 
 
 @dataclass
+class Logged:
+    """One REST request the fake was sent, and the status it answered (0: connection dropped)."""
+
+    method: str
+    path: str
+    status: int
+    at: float  # monotonic
+    body: dict[str, Any]
+    injected: bool  # answered by a `fail` rule rather than by the fake's model
+
+
+@dataclass
 class PublicItem:
     """Something anyone in the server could see: a message's text and components, a thread
     name, an attachment (name and bytes)."""
@@ -113,12 +155,21 @@ class FakeDiscord:
         self.by_id: dict[int, Interaction] = {}
         self.public: list[PublicItem] = []
         self.private: list[PublicItem] = []  # DMs and ephemeral answers (for tests that look)
-        self.commands: list[dict[str, Any]] = []
+        self.global_commands: list[dict[str, Any]] = []
+        self.guild_commands: dict[int, list[dict[str, Any]]] = {}
+        self.syncs: Counter[int | None] = Counter()  # PUTs of the command list: None = global, else guild id
         self.sockets: list[web.WebSocketResponse] = []
         self.seq = 0
         self.changed = asyncio.Condition()
         self.requests: list[tuple[str, str]] = []
+        self.log: list[Logged] = []
         self.errors: list[str] = []
+        self.failures: list[Failure] = []
+        self.denied: dict[int, set[str]] = {}  # channel id → permissions the bot lacks there
+        # (channel, author, nonce) → (message id, when): Discord returns the first message again
+        self.nonces: dict[tuple[int, int, str], tuple[int, float]] = {}
+        self.nonce_ttl = 300.0  # "the past few minutes", Discord says
+        self.identifies = 0  # IDENTIFYs seen: one per (re)started bot
         self._runner: web.AppRunner | None = None
         self.port = 0
         self.identified = asyncio.Event()
@@ -193,14 +244,128 @@ class FakeDiscord:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.changed.wait(), min(left, 0.01))
 
+    # ------------------------------------------------------------------ failing like Discord
+
+    def fail(self, method: str, path: str, status: int, code: int = 0, message: str = "", *,
+             times: int | None = None, until: float | None = None, body: str | None = None,
+             retry_after: float = 0.05, is_global: bool = False, delay: float = 0.0, after: bool = False) -> Failure:
+        """Answer matching REST requests with an error instead of the normal answer.
+
+        `method` is "GET", "POST", … or "*"; `path` a regular expression matched against the
+        whole path after /api/v10 (e.g. rf"/channels/{cid}/messages"). The failure holds for
+        the next `times` matching requests, until the monotonic deadline `until`, or (both
+        None) until `.clear()`. The newest matching rule wins.
+
+        The answer: JSON {"code", "message"} with `status`; for 5xx without code or message,
+        the body Discord's edge sends (faults.default_body) unless `body` is given; for 429,
+        Retry-After, X-RateLimit-* and Via headers and {"message", "retry_after", "global"}.
+        `status` 0 drops the connection without an answer. `delay` answers that late;
+        `after=True` carries the request out first and then fails it (Discord did it, the
+        bot never heard)."""
+        failure = Failure(method.upper(), re.compile(path), status, code, message, times, until, body, retry_after,
+                          is_global, delay, after)
+        self.failures.append(failure)
+        return failure
+
+    def slow(self, method: str, path: str, seconds: float, *, times: int | None = None) -> Failure:
+        """Answer matching requests normally, but `seconds` late."""
+        failure = Failure(method.upper(), re.compile(path), None, times=times, delay=seconds)
+        self.failures.append(failure)
+        return failure
+
+    def outage(self, seconds: float, status: int = 503) -> Failure:
+        """Every REST request (not the gateway) fails with `status` for `seconds` from now."""
+        return self.fail("*", r"(?!/gateway).*", status, until=time.monotonic() + seconds)
+
+    def clear_failures(self) -> None:
+        for failure in self.failures:
+            failure.clear()
+
+    async def _set_thread(self, thread_id: int, **metadata: Any) -> None:
+        thread = self.channels[thread_id]
+        assert thread["type"] in THREAD_TYPES, f"{thread_id} is not a thread"
+        thread["thread_metadata"].update(metadata)
+        if "archived" in metadata:
+            thread["thread_metadata"]["archive_timestamp"] = now_iso()
+        await self.dispatch("THREAD_UPDATE", dict(thread))
+
+    async def archive(self, thread_id: int) -> None:
+        """The thread is archived (as after its auto-archive time). Edits in it then fail with
+        400/50083; the next message sent to it unarchives it."""
+        await self._set_thread(thread_id, archived=True)
+
+    async def unarchive(self, thread_id: int) -> None:
+        await self._set_thread(thread_id, archived=False, locked=False)
+
+    async def lock(self, thread_id: int) -> None:
+        """A moderator archived and locked the thread: sending answers 403/160005, editing
+        400/50083. (The fake's bot is one without Manage Threads, which on Discord could still
+        unarchive it.)"""
+        await self._set_thread(thread_id, archived=True, locked=True)
+
+    async def deny(self, channel_id: int, *permissions: str) -> None:
+        """The bot loses `permissions` (names from faults.PERMISSIONS) in the channel: the REST
+        calls that need them answer 403/50013 (VIEW_CHANNEL: 403/50001 for everything there).
+        A thread is also bound by its parent's denials. For a text channel the bot hears of it
+        as a member overwrite (CHANNEL_UPDATE), so `permissions_for` agrees."""
+        unknown = set(permissions) - set(PERMISSIONS)
+        if unknown:
+            raise ValueError(f"the fake does not model {sorted(unknown)}; it knows {sorted(PERMISSIONS)}")
+        self.denied.setdefault(channel_id, set()).update(permissions)
+        await self._overwrites_changed(channel_id)
+
+    async def allow(self, channel_id: int, *permissions: str) -> None:
+        """Give back permissions taken with `deny` (all of them when none are named)."""
+        if not permissions:
+            self.denied.pop(channel_id, None)
+        else:
+            self.denied.get(channel_id, set()).difference_update(permissions)
+        await self._overwrites_changed(channel_id)
+
+    async def _overwrites_changed(self, channel_id: int) -> None:
+        channel = self.channels[channel_id]
+        if channel["type"] != 0:
+            return
+        bits = sum(PERMISSIONS[p] for p in self.denied.get(channel_id, ()))
+        channel["permission_overwrites"] = [
+            {"id": str(self.bot_user.id), "type": 1, "allow": "0", "deny": str(bits)}] if bits else []
+        await self.dispatch("CHANNEL_UPDATE", dict(channel))
+
+    async def delete_channel(self, channel_id: int) -> None:
+        """The channel (with its threads) or thread is deleted: every later call on it answers
+        404/10003. Its messages stay in `messages` for the test to look at."""
+        gone = [channel_id] + [cid for cid, c in self.channels.items() if c.get("parent_id") == str(channel_id)]
+        for cid in reversed(gone):
+            channel = self.channels.pop(cid)
+            if channel["type"] in THREAD_TYPES:
+                await self.dispatch("THREAD_DELETE", {"id": channel["id"], "guild_id": channel["guild_id"],
+                                                      "parent_id": channel["parent_id"], "type": channel["type"]})
+            elif channel["type"] != 1:
+                await self.dispatch("CHANNEL_DELETE", channel)
+
+    # ------------------------------------------------------------------ counting what happened
+
+    def count(self, method: str = "*", path: str = ".*", *, status: int | None = None) -> int:
+        """How many REST requests matched: method ("*" for any), a regular expression for the
+        whole path, and (optionally) the status they were answered with (0: dropped)."""
+        pattern = re.compile(path)
+        return sum(1 for r in self.log if (method == "*" or r.method == method.upper())
+                   and pattern.fullmatch(r.path) and (status is None or r.status == status))
+
+    def dm_channel(self, user: User) -> int | None:
+        """The id of the bot's DM channel with `user`, once the bot has opened it."""
+        return next((cid for cid, c in self.channels.items()
+                     if c["type"] == 1 and c["recipients"][0]["id"] == str(user.id)), None)
+
     # ------------------------------------------------------------------ gateway
 
     def _guild_payload(self, guild_id: int | None = None) -> dict[str, Any]:
         gid = guild_id or self.guild_id
-        everyone = {"id": str(gid), "name": "@everyone", "permissions": str(0x7FFFFFFFF), "position": 0,
+        everyone = {"id": str(gid), "name": "@everyone", "permissions": str(EVERYONE), "position": 0,
                     "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}
         mine = [c for c in self.channels.values() if c.get("guild_id") == str(gid)]
-        threads = [c for c in mine if c["type"] == 11]
+        # Discord lists only active threads at connect; archived ones must be fetched.
+        threads = [c for c in mine if c["type"] in THREAD_TYPES and not c["thread_metadata"]["archived"]]
         return {
             "id": str(gid), "name": self.guilds[gid], "icon": None, "owner_id": str(self.owner.id),
             "roles": [everyone], "emojis": [], "stickers": [], "features": [], "member_count": len(self.users),
@@ -230,6 +395,7 @@ class FakeDiscord:
             if op == 1:
                 await ws.send_str(json.dumps({"op": 11, "d": None}))
             elif op == 2:
+                self.identifies += 1
                 self.sockets.append(ws)
                 self.seq += 1
                 ready = {"v": 10, "user": self.bot_user.payload(),
@@ -253,8 +419,13 @@ class FakeDiscord:
         self.seq += 1
         frame = json.dumps({"op": 0, "t": event, "s": self.seq, "d": data})
         for ws in list(self.sockets):
-            if not ws.closed:
+            if ws.closed:
+                continue
+            try:
                 await ws.send_str(frame)
+            except ConnectionError:  # a bot killed mid-game: its socket is gone, others still hear
+                with contextlib.suppress(ValueError):
+                    self.sockets.remove(ws)
 
     # ------------------------------------------------------------------ interactions (the users' side)
 
@@ -268,7 +439,7 @@ class FakeDiscord:
         payload: dict[str, Any] = {
             "id": str(iid), "application_id": str(self.app_id), "type": itype, "data": data, "token": token,
             "version": 1, "channel_id": str(channel_id), "channel": self.channel_payload(channel_id),
-            "locale": "en-US", "app_permissions": str(0x7FFFFFFFF), "attachment_size_limit": 26214400,
+            "locale": "en-US", "app_permissions": str(self.permissions(channel_id)), "attachment_size_limit": 26214400,
             "entitlements": [], "context": 0,
         }
         guild_id = self.guild_of(channel_id)
@@ -306,7 +477,7 @@ class FakeDiscord:
             if name == focused:
                 entry["focused"] = True
             opts.append(entry)
-        cmd = next((c for c in self.commands if c["name"] == "ttr"), {"id": "0"})
+        cmd = next((c for c in self.commands_for(guild_id) if c["name"] == "ttr"), {"id": "0"})
         group, _, leaf = sub.rpartition(" ")  # "admin kick": a sub-command of a group
         invoked: dict[str, Any] = {"name": leaf, "type": 1, "options": opts}
         if group:
@@ -351,6 +522,9 @@ class FakeDiscord:
     def _error(self, status: int, code: int, message: str) -> web.Response:
         return self._json({"code": code, "message": message}, status)
 
+    def _refuse(self, status: int, error: tuple[int, str]) -> web.Response:
+        return self._error(status, *error)
+
     async def _body(self, request: web.Request) -> tuple[dict[str, Any], list[tuple[str, bytes]]]:
         files: list[tuple[str, bytes]] = []
         if request.content_type.startswith("multipart/"):
@@ -367,18 +541,46 @@ class FakeDiscord:
             return (json.loads(text) if text else {}), files
         return {}, files
 
-    async def _rest(self, request: web.Request) -> web.Response:
+    async def _rest(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["tail"]
         method = request.method
         self.requests.append((method, path))
+        failure: Failure | None = None
         try:
             body, files = await self._body(request)
-            response = await self._route(method, path, body, files, request)
+            failure = self._failure_for(method, path)
+            if failure is not None and failure.delay:
+                await asyncio.sleep(failure.delay)
+            response: web.Response | None = None
+            if failure is None or failure.status is None or failure.after:
+                response = await self._route(method, path, body, files, request)
+            if failure is not None and failure.status is not None:
+                response = None
+                if failure.status > 0:
+                    status, headers, data = failure.answer()
+                    response = web.Response(status=status, headers=headers, body=data)
         except Exception as exc:  # a bug in the fake: make it loud in the test
             self.errors.append(f"{method} {path}: {exc!r}")
             raise
+        injected = failure is not None and failure.status is not None
+        self.log.append(Logged(method, path, response.status if response is not None else 0, time.monotonic(),
+                               body, injected))
         await self._notify()
+        if response is None:
+            # No answer at all, as when Discord's edge drops the connection.
+            if request.transport is not None:
+                request.transport.abort()
+            # aiohttp finds the transport gone and writes nothing of this.
+            return web.Response(status=499)
         return response
+
+    def _failure_for(self, method: str, path: str) -> Failure | None:
+        """The newest active failure rule for this request, counted as used."""
+        for failure in reversed(self.failures):
+            if failure.active and failure.matches(method, path):
+                failure.hits += 1
+                return failure
+        return None
 
     async def _route(self, method: str, path: str, body: dict[str, Any], files: list[tuple[str, bytes]],
                      request: web.Request) -> web.Response:
@@ -390,12 +592,8 @@ class FakeDiscord:
                                "rpc_origins": [], "bot_public": True, "bot_require_code_grant": False,
                                "owner": self.owner.payload(), "verify_key": "0" * 64, "flags": 0, "team": None,
                                "summary": ""})
-        if parts[0] == "applications" and method == "PUT":
-            self.commands = [dict(c, id=str(snowflake()), application_id=str(self.app_id), version="1")
-                             for c in body]
-            return self._json(self.commands)
-        if parts[0] == "applications" and method == "GET":
-            return self._json(self.commands)
+        if parts[0] == "applications":
+            return self._commands(method, parts, body)
         if path == "/users/@me/channels" and method == "POST":
             uid = int(body["recipient_id"])
             cid = self._dm_channel(uid)
@@ -408,8 +606,55 @@ class FakeDiscord:
         if parts[0] == "webhooks":
             return self._webhook(method, parts, body, files, request)
         if parts[0] == "channels":
-            return self._channels(method, parts, body, files)
+            return await self._channels(method, parts, body, files)
         return self._error(404, 0, f"the fake has no route {method} {path}")
+
+    # --- application commands
+
+    def _commands(self, method: str, parts: list[str], body: Any) -> web.Response:
+        """/applications/{app}/commands (global) and /applications/{app}/guilds/{guild}/commands,
+        each its own list. A PUT replaces the list (keeping the id of a command whose name
+        stays, as Discord's bulk overwrite does) and is counted in `syncs`."""
+        if len(parts) == 3 and parts[2] == "commands":
+            scope: int | None = None
+            current = self.global_commands
+        elif len(parts) == 5 and parts[2] == "guilds" and parts[4] == "commands":
+            scope = int(parts[3])
+            if scope not in self.guilds:  # not in that server (or no applications.commands scope there)
+                return self._refuse(403, MISSING_ACCESS)
+            current = self.guild_commands.get(scope, [])
+        else:
+            return self._error(404, 0, "the fake has no such application route")
+        if method == "GET":
+            return self._json(current)
+        if method != "PUT":
+            return self._error(405, 0, "405: Method Not Allowed")
+        ids = {c["name"]: c["id"] for c in current}
+        made = []
+        for c in body:
+            cmd = dict(c, id=ids.get(c["name"]) or str(snowflake()), application_id=str(self.app_id),
+                       version=str(snowflake()))
+            if scope is not None:
+                cmd["guild_id"] = str(scope)
+            made.append(cmd)
+        if scope is None:
+            self.global_commands = made
+        else:
+            self.guild_commands[scope] = made
+        self.syncs[scope] += 1
+        return self._json(made)
+
+    def commands_for(self, guild_id: int | None) -> list[dict[str, Any]]:
+        """The commands a user sees in that server: its own list if it has one, else the global
+        one (also for DMs, guild_id None)."""
+        if guild_id is not None and self.guild_commands.get(guild_id):
+            return self.guild_commands[guild_id]
+        return self.global_commands
+
+    @property
+    def commands(self) -> list[dict[str, Any]]:
+        """The commands of the first server (where /ttr comes from in most tests)."""
+        return self.commands_for(self.guild_id)
 
     # --- interaction answers
 
@@ -491,31 +736,63 @@ class FakeDiscord:
                               "last_message_id": None}
         return cid
 
-    def _channels(self, method: str, parts: list[str], body: dict[str, Any],
-                  files: list[tuple[str, bytes]]) -> web.Response:
+    def _denials(self, channel_id: int) -> set[str]:
+        """The permissions the bot lacks in a channel: its own denials and, in a thread, those
+        of the parent channel (threads have no overwrites of their own on Discord)."""
+        channel = self.channels[channel_id]
+        out = set(self.denied.get(channel_id, ()))
+        if channel["type"] in THREAD_TYPES and channel.get("parent_id"):
+            out |= self.denied.get(int(channel["parent_id"]), set())
+        return out
+
+    def permissions(self, channel_id: int) -> int:
+        """The bot's permission bits in a channel (what `app_permissions` of an interaction says)."""
+        if channel_id not in self.channels:
+            return EVERYONE
+        bits = sum(PERMISSIONS[p] for p in self._denials(channel_id))
+        return EVERYONE & ~bits
+
+    async def _channels(self, method: str, parts: list[str], body: dict[str, Any],
+                        files: list[tuple[str, bytes]]) -> web.Response:
         cid = int(parts[1])
         channel = self.channels.get(cid)
         if channel is None:
-            return self._error(404, 10003, "Unknown Channel")
+            return self._refuse(404, UNKNOWN_CHANNEL)
+        denied = self._denials(cid)
+        if "VIEW_CHANNEL" in denied:
+            return self._refuse(403, MISSING_ACCESS)
+        is_thread = channel["type"] in THREAD_TYPES
+        meta = channel.get("thread_metadata") or {}
         if len(parts) == 2 and method == "GET":
             return self._json(channel)
         if len(parts) == 3 and parts[2] == "messages" and method == "POST":
-            if channel["type"] == 1:
-                uid = int(channel["recipients"][0]["id"])
-                if self.users[uid].dms_closed:
-                    return self._error(403, 50007, "Cannot send messages to this user")
-            return self._json(self._new_message(cid, body, files, flags=body.get("flags", 0)))
+            return await self._post_message(cid, channel, denied, body, files)
         if len(parts) == 4 and parts[2] == "messages":
             mid = int(parts[3])
-            if mid not in self.messages:
-                return self._error(404, 10008, "Unknown Message")
-            if method == "PATCH":
-                return self._json(self._edit_message(mid, body, files))
+            if mid not in self.messages or self.messages[mid]["channel_id"] != str(cid):
+                return self._refuse(404, UNKNOWN_MESSAGE)
             if method == "GET":
                 return self._json(self.messages[mid])
+            if method in ("PATCH", "DELETE") and is_thread and meta.get("archived"):
+                return self._refuse(400, ARCHIVED_THREAD)
+            if method == "PATCH":
+                if files and "ATTACH_FILES" in denied:
+                    return self._refuse(403, MISSING_PERMISSIONS)
+                return self._json(self._edit_message(mid, body, files))
+            if method == "DELETE":
+                del self.messages[mid]
+                return web.Response(status=204)
         if len(parts) == 5 and parts[2] == "messages" and parts[4] == "threads" and method == "POST":
+            if channel["type"] != 0:
+                return self._error(400, 50024, "Cannot execute action on this channel type")
+            if "CREATE_PUBLIC_THREADS" in denied:
+                return self._refuse(403, MISSING_PERMISSIONS)
             mid = int(parts[3])
+            if mid not in self.messages or self.messages[mid]["channel_id"] != str(cid):
+                return self._refuse(404, UNKNOWN_MESSAGE)
             tid = mid  # Discord gives a thread started from a message the message's id
+            if tid in self.channels:
+                return self._refuse(400, THREAD_EXISTS)
             thread = {"id": str(tid), "type": 11, "guild_id": channel["guild_id"], "parent_id": str(cid),
                       "owner_id": str(self.bot_user.id), "name": body["name"], "last_message_id": None,
                       "message_count": 0, "member_count": 1, "rate_limit_per_user": 0, "flags": 0,
@@ -523,8 +800,47 @@ class FakeDiscord:
                           "auto_archive_duration", 1440), "archive_timestamp": now_iso(), "locked": False}}
             self.channels[tid] = thread
             self.public.append(PublicItem(f"thread name {tid}", body["name"]))
+            await self.dispatch("THREAD_CREATE", dict(thread, newly_created=True))  # as Discord tells its bots
             return self._json(thread)
         return self._error(404, 0, "the fake has no such channel route")
+
+    async def _post_message(self, cid: int, channel: dict[str, Any], denied: set[str], body: dict[str, Any],
+                            files: list[tuple[str, bytes]]) -> web.Response:
+        """POST /channels/{id}/messages, refused as Discord would refuse it."""
+        if channel["type"] == 1:
+            uid = int(channel["recipients"][0]["id"])
+            if self.users[uid].dms_closed:
+                return self._refuse(403, CANNOT_DM)
+        elif channel["type"] in THREAD_TYPES:
+            if "SEND_MESSAGES_IN_THREADS" in denied:
+                return self._refuse(403, MISSING_PERMISSIONS)
+        elif "SEND_MESSAGES" in denied:
+            return self._refuse(403, MISSING_PERMISSIONS)
+        if files and "ATTACH_FILES" in denied:
+            return self._refuse(403, MISSING_PERMISSIONS)
+        nonce = None if body.get("nonce") is None else str(body["nonce"])
+        if nonce is not None and len(nonce) > NONCE_MAX:
+            return self._json({"code": INVALID_FORM[0], "message": INVALID_FORM[1], "errors": {"nonce": {"_errors": [
+                {"code": "BASE_TYPE_MAX_LENGTH", "message": f"Must be {NONCE_MAX} or fewer in length."}]}}}, 400)
+        key = (cid, self.bot_user.id, nonce or "")
+        if nonce is not None and body.get("enforce_nonce"):
+            seen = self.nonces.get(key)
+            if seen is not None and time.monotonic() - seen[1] < self.nonce_ttl:
+                # The same message again: nothing new is created or recorded.
+                if seen[0] not in self.messages:  # deleted meanwhile
+                    return self._refuse(404, UNKNOWN_MESSAGE)
+                return self._json(self.messages[seen[0]])
+        meta = channel.get("thread_metadata") or {}
+        if meta.get("archived"):
+            if meta.get("locked"):
+                return self._refuse(403, THREAD_LOCKED)
+            await self._set_thread(cid, archived=False)  # a message wakes an unlocked thread up
+        msg = self._new_message(cid, body, files, flags=body.get("flags", 0))
+        if nonce is not None:
+            msg["nonce"] = nonce
+            if body.get("enforce_nonce"):
+                self.nonces[key] = (int(msg["id"]), time.monotonic())
+        return self._json(msg)
 
     # --- messages
 
@@ -623,12 +939,18 @@ class FakeDiscord:
 
 def install(fake: FakeDiscord) -> None:
     """Point discord.py at the fake (discord.py internals; the version is pinned)."""
+    install_urls(fake.base, fake.gateway_url)
+
+
+def install_urls(base: str, gateway_url: str) -> None:
+    """Point discord.py at a fake by its URLs (FakeDiscord.base, .gateway_url): how a child
+    process that runs the bot finds the fake its parent runs."""
     import discord.gateway
     import discord.http
     import yarl
 
-    discord.http.Route.BASE = fake.base
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
+    discord.http.Route.BASE = base
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
 def custom_ids(message: dict[str, Any]) -> list[tuple[str, str]]:

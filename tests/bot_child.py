@@ -1,0 +1,130 @@
+"""The bot in a child process, logged in to a fake Discord that the parent (a test) runs; the
+parent may SIGKILL it at any time (tests/fake_discord/child.py `ChildBot` starts it).
+
+    python tests/bot_child.py --db PATH --base URL --gateway URL [--renderer stub|real]
+        [--guild-id ID] [--timers] [--no-sync] [--turn-hours H] [--guild-ready-timeout S]
+        [--crash-after module:qualname:N]... [--crash-before module:qualname:N]... [--count-from-ready]
+
+Status lines on stdout, one each, flushed at once:
+
+    armed <before|after> <point>    a crash point is in place
+    ready                           the bot is logged in to the fake and ready
+    crash <before|after> <point>    the point was reached: SIGKILL follows at once
+    stopped                         a graceful stop (SIGTERM) finished: bot and service closed
+
+The bot's log goes to stderr. The child also stops when its parent is gone, so that a test
+killed halfway leaves no bot behind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from app import GameService, Limits  # noqa: E402
+from bot_app.client import TtrBot  # noqa: E402
+from bot_app.logs import configure_logging  # noqa: E402
+from bot_app.render_hooks import StubRenderer  # noqa: E402
+from tests.fake_discord.child import CrashPoint, arm  # noqa: E402
+from tests.fake_discord.server import install_urls  # noqa: E402
+
+log = logging.getLogger("bot_child")
+
+
+def say(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def die(when: str, point: CrashPoint) -> None:
+    """SIGKILL ourselves: nothing after this line runs, no finally, no flush of anything else."""
+    say(f"crash {when} {point}")
+    sys.stderr.write(f"bot_child: crash point reached: {when} {point}\n")
+    sys.stderr.flush()
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+async def first(*aws: asyncio.Future[object] | asyncio.Task[object]) -> None:
+    await asyncio.wait(aws, return_when=asyncio.FIRST_COMPLETED)
+
+
+async def watch_parent(parent: int, stopping: asyncio.Event) -> None:
+    while os.getppid() == parent:
+        await asyncio.sleep(0.5)
+    log.warning("the parent process is gone: stopping")
+    stopping.set()
+
+
+async def main(args: argparse.Namespace) -> int:
+    configure_logging(getattr(logging, args.log_level))
+    install_urls(args.base, args.gateway)
+    ready = False
+    for when, specs in (("before", args.crash_before), ("after", args.crash_after)):
+        for spec in specs:
+            point = CrashPoint.parse(spec)
+            arm(point, when, lambda when=when, point=point: die(when, point),
+                counting=(lambda: ready) if args.count_from_ready else (lambda: True))
+            say(f"armed {when} {point}")
+
+    service = await GameService.open(args.db, limits=Limits.unlimited())
+    bot = TtrBot(service, guild_id=args.guild_id, renderer=StubRenderer() if args.renderer == "stub" else None,
+                 run_timers=args.timers, sync_commands=not args.no_sync, default_turn_hours=args.turn_hours,
+                 guild_ready_timeout=args.guild_ready_timeout)
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGTERM, stopping.set)
+    stop_wait = asyncio.ensure_future(stopping.wait())
+    watcher = asyncio.create_task(watch_parent(os.getppid(), stopping))
+    running = asyncio.create_task(bot.start("fake-token"))
+    try:
+        while not bot.is_ready() and not running.done() and not stopping.is_set():
+            await asyncio.sleep(0.01)
+        if bot.is_ready():
+            ready = True
+            say("ready")
+            await first(running, stop_wait)
+    finally:
+        watcher.cancel()
+        stop_wait.cancel()
+        await bot.close()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await asyncio.wait_for(running, 10)
+        await service.close()
+    if running.done() and not running.cancelled() and running.exception() is not None:
+        log.error("the bot stopped with an error", exc_info=running.exception())
+        return 1
+    say("stopped")
+    return 0
+
+
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--db", type=Path, required=True)
+    parser.add_argument("--base", required=True, help="the fake's REST base URL (…/api/v10)")
+    parser.add_argument("--gateway", required=True, help="the fake's gateway URL (ws://…/gateway)")
+    parser.add_argument("--renderer", choices=("stub", "real"), default="stub")
+    parser.add_argument("--guild-id", type=int)
+    parser.add_argument("--timers", action="store_true", help="run the turn-timer loop")
+    parser.add_argument("--no-sync", action="store_true", help="do not sync the command tree")
+    parser.add_argument("--turn-hours", type=float, default=48.0)
+    parser.add_argument("--crash-after", action="append", default=[], metavar="MODULE:QUALNAME:N")
+    parser.add_argument("--crash-before", action="append", default=[], metavar="MODULE:QUALNAME:N")
+    parser.add_argument("--count-from-ready", action="store_true",
+                        help="count calls for crash points only once the bot is ready")
+    # discord.py waits this long after the last GUILD_CREATE before it is ready (2 s by
+    # default, for live Discord); the fake sends them all at once.
+    parser.add_argument("--guild-ready-timeout", type=float, default=0.2)
+    parser.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
+    return parser.parse_args(argv)
+
+
+if __name__ == "__main__":
+    raise SystemExit(asyncio.run(main(parse())))
