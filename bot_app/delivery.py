@@ -80,6 +80,8 @@ class Dispatcher:
         self.working = 0
         self.sent = 0  # messages sent or edited (metrics)
         self._games = asyncio.Semaphore(MAX_PARALLEL_GAMES)
+        # One pass at a time: two passes could both pick up the same due delivery.
+        self._pass = asyncio.Lock()
 
     # --- the loop ---------------------------------------------------------------------------
 
@@ -103,19 +105,23 @@ class Dispatcher:
         how many deliveries were looked at."""
         self.working += 1
         try:
-            looked = 0
-            while True:
-                self.service.deliveries_waiting.clear()
-                due = await self.service.due_deliveries(self.clock(), limit=200)
-                if not due:
-                    return looked
-                looked += len(due)
-                by_game: dict[int, list[Delivery]] = {}
-                for d in due:
-                    by_game.setdefault(d.game_id, []).append(d)
-                await asyncio.gather(*(self._game(g, ds) for g, ds in by_game.items()))
+            async with self._pass:
+                return await self._deliver_due()
         finally:
             self.working -= 1
+
+    async def _deliver_due(self) -> int:
+        looked = 0
+        while True:
+            self.service.deliveries_waiting.clear()
+            due = await self.service.due_deliveries(self.clock(), limit=200)
+            if not due:
+                return looked
+            looked += len(due)
+            by_game: dict[int, list[Delivery]] = {}
+            for d in due:
+                by_game.setdefault(d.game_id, []).append(d)
+            await asyncio.gather(*(self._game(g, ds) for g, ds in by_game.items()))
 
     async def _game(self, game_id: int, due: list[Delivery]) -> None:
         async with self._games:
@@ -137,6 +143,9 @@ class Dispatcher:
                     await self.service.delivered(d.id, dropped=True, note=exc.code)
                 except (TimeoutError, discord.HTTPException, aiohttp.ClientError, OSError) as exc:
                     await self.service.retry_later(d, _describe(exc))
+                except Exception as exc:  # a bug: log it, and do not retry in a tight loop
+                    log.exception("game %d: delivery %d (%s) failed", game_id, d.id, d.kind)
+                    await self.service.retry_later(d, type(exc).__name__)
 
     # --- the turn post ------------------------------------------------------------------------
 
