@@ -36,8 +36,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import app.service as service_module  # noqa: E402
-from app import Actor, GameService  # noqa: E402
+from app import Actor, GameService, Limits  # noqa: E402
 from engine.selfplay import play_game  # noqa: E402
 from engine.state import GameState  # noqa: E402
 from store import Store  # noqa: E402
@@ -81,8 +80,11 @@ class Plans:
         return len(self.records)
 
 
+UNLIMITED = Limits.unlimited()  # the bench opens thousands of tables at once
+
+
 class FixedSeeds:
-    """Stands in for `secrets` inside the service, so that each start deals a planned seed."""
+    """The service's randomness (its `random_bits`), so that each start deals a planned seed."""
 
     def __init__(self) -> None:
         self.next: list[int] = []
@@ -142,7 +144,7 @@ def bare_fsync(path: Path) -> Callable[[], float]:
 
 async def single_submits(folder: Path, plans: Plans, seeds: FixedSeeds, moves: int) -> None:
     print("\n[1-2] one durable submit at a time (synchronous=FULL, WAL), interleaved with the disk floor")
-    service = await GameService.open(folder / "single.sqlite3")
+    service = await GameService.open(folder / "single.sqlite3", random_bits=seeds.randbits, limits=UNLIMITED)
     try:
         games = await create_many(service, plans, seeds, 0, 4)
         persist: list[float] = []
@@ -207,7 +209,7 @@ async def sustained(folder: Path, plans: Plans, seeds: FixedSeeds, n_games: int,
     store = await Store.open(path)
     writer = store._writer  # the bench switches the writer's configuration between rounds
     in_thread = writer._in_thread
-    service = GameService(store, cache_size=max(2000, n_games))
+    service = GameService(store, cache_size=max(2000, n_games), random_bits=seeds.randbits, limits=UNLIMITED)
     fsync = bare_fsync(folder / "fsync-sustained.bin")
     try:
         t0 = time.perf_counter()
@@ -293,7 +295,7 @@ async def create_many(service: GameService, plans: Plans, seeds: FixedSeeds, sta
 
 
 async def cold_loads(path: Path, game_ids: list[int]) -> None:
-    service = await GameService.open(path, cache_size=len(game_ids) + 10)
+    service = await GameService.open(path, cache_size=len(game_ids) + 10, limits=UNLIMITED)
     try:
         times = []
         for gid in game_ids:
@@ -321,7 +323,6 @@ async def main() -> None:
     moves = sum(len(r[3]) for r in plans.records)
     print(f"  {moves} moves in {time.perf_counter() - t0:.1f} s; RSS {rss_mb():.0f} MB")
     seeds = FixedSeeds()
-    service_module.secrets = seeds  # type: ignore[assignment]
 
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         folder = Path(tmp)
