@@ -271,10 +271,11 @@ async def _after_move_panel(desk: Desk, user_id: int, result: SubmitResult, acti
 
 async def command_move(desk: Desk, interaction: discord.Interaction, g: int, kind: str,
                        match: Callable[[Action], bool] | None = None, *, confirm: bool = True,
-                       what: str = "") -> None:
+                       what: str = "", panel: Panel | None = None) -> None:
     """A move typed as a command: find the legal moves of `kind` that fit the options; one →
-    confirm (or play it at once), several → a private menu, none → why not."""
-    panel = await turn_panel(desk, g, interaction.user.id, None)
+    confirm (or play it at once), several → a private menu, none → why not. `panel`: the
+    caller's panel if the command already read it."""
+    panel = panel or await turn_panel(desk, g, interaction.user.id, None)
     of_kind = [a for a in panel.legal if kind_matches(a.TYPE, kind)]
     if not of_kind:
         raise Refusal(f"You cannot {what or kind.replace('_', ' ')} now.")

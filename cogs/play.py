@@ -58,7 +58,8 @@ class PlayCog(TtrCog):
                 return True
             return False
 
-        await panels.command_move(self.desk, interaction, g, "draw_card", fits, confirm=False, what="draw that card")
+        await panels.command_move(self.desk, interaction, g, "draw_card", fits, confirm=False, what="draw that card",
+                                  panel=panel)
 
     @draw.autocomplete("card")
     async def _card(self, interaction: discord.Interaction, current: str) -> Choices:
@@ -153,7 +154,8 @@ class PlayCog(TtrCog):
         pay = parse_payment(payment)
         await panels.command_move(
             self.desk, interaction, g, kind,
-            lambda a: a.to_json()[field] == key and (pay is None or a.to_json()["payment"] == pay), what=what)
+            lambda a: a.to_json()[field] == key and (pay is None or a.to_json()["payment"] == pay), what=what,
+            panel=panel)
 
 
 async def setup(bot: TtrBot) -> None:
