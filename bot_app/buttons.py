@@ -24,16 +24,13 @@ from bot_app.panels import group_key, pick, turn_panel
 
 
 def _values(interaction: discord.Interaction) -> list[str]:
-    data = interaction.data or {}
-    return [str(v) for v in data.get("values", []) or []] if isinstance(data, dict) else []
+    data: Any = interaction.data
+    values = data.get("values") if isinstance(data, dict) else None
+    return [str(v) for v in values] if isinstance(values, list) else []
 
 
-Item = discord.ui.DynamicItem[discord.ui.Item[Any]]
-
-
-class _Family:
-    """What every family shares (mixed into each DynamicItem below): parse the id, check the
-    game can be reached, then `handle`."""
+class _Family(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?!)"):  # matches no id: never registered
+    """What every family shares: parse the id, check the game can be reached, then `handle`."""
 
     def __init__(self, item: discord.ui.Item[Any], cid: ids.Cid) -> None:
         super().__init__(item)
@@ -57,14 +54,14 @@ class _Family:
         raise NotImplementedError
 
 
-class LobbyButton(_Family, Item, template=ids.template(lobby.LOBBY_VERBS)):
+class LobbyButton(_Family, template=ids.template(lobby.LOBBY_VERBS)):
     """Join, Leave, Add AI, Start, Cancel on a lobby message."""
 
     async def handle(self, desk: Desk, interaction: discord.Interaction, values: list[str]) -> None:
         await lobby.lobby_action(desk, interaction, self.cid.game, self.cid.verb, self.cid.arg)
 
 
-class HandButton(_Family, Item, template=ids.template(("hand", "dmon"))):
+class HandButton(_Family, template=ids.template(("hand", "dmon"))):
     """My hand (privately, with its picture), and "my DMs are open again"."""
 
     async def handle(self, desk: Desk, interaction: discord.Interaction, values: list[str]) -> None:
@@ -76,7 +73,7 @@ class HandButton(_Family, Item, template=ids.template(("hand", "dmon"))):
         await show_hand(desk, interaction, self.cid.game)
 
 
-class TicketsButton(_Family, Item, template=ids.template(("kt", "ksel", "kdo"))):
+class TicketsButton(_Family, template=ids.template(("kt", "ksel", "kdo"))):
     """Choosing tickets to keep: open the menu, pick, confirm."""
 
     async def handle(self, desk: Desk, interaction: discord.Interaction, values: list[str]) -> None:
@@ -89,7 +86,7 @@ class TicketsButton(_Family, Item, template=ids.template(("kt", "ksel", "kdo")))
             await panels.keep_submit(desk, interaction, g, self.cid.arg)
 
 
-class TurnButton(_Family, Item, template=ids.template(("draw", "claim", "stn", "tix", "xt", "grp"))):
+class TurnButton(_Family, template=ids.template(("draw", "claim", "stn", "tix", "xt", "grp"))):
     """The buttons of a turn post and of a turn panel: they open the private choices."""
 
     async def handle(self, desk: Desk, interaction: discord.Interaction, values: list[str]) -> None:
@@ -111,7 +108,7 @@ class TurnButton(_Family, Item, template=ids.template(("draw", "claim", "stn", "
             await opens[cid.verb]()
 
 
-class ChoiceItem(_Family, Item, template=ids.template(("gsel", "asel", "ask", "do", "nope"))):
+class ChoiceItem(_Family, template=ids.template(("gsel", "asel", "ask", "do", "nope"))):
     """Choices inside a private panel: which route, which payment, Confirm, Cancel."""
 
     async def handle(self, desk: Desk, interaction: discord.Interaction, values: list[str]) -> None:
@@ -138,4 +135,4 @@ def _seq(cid: ids.Cid) -> int:
     return cid.seq
 
 
-FAMILIES: tuple[type[Item], ...] = (LobbyButton, HandButton, TicketsButton, TurnButton, ChoiceItem)
+FAMILIES: tuple[type[_Family], ...] = (LobbyButton, HandButton, TicketsButton, TurnButton, ChoiceItem)

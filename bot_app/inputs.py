@@ -9,8 +9,7 @@ costs more than a bounded amount of work whatever a client sends.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Mapping
 
 from discord import app_commands
 
@@ -39,10 +38,10 @@ def limit_of(name: str) -> int:
     return OPTION_CHARS.get(name, DEFAULT_CHARS)
 
 
-def too_long(options: Iterable[Mapping[str, Any]] | None) -> tuple[str, int, int] | None:
+def too_long(options: object) -> tuple[str, int, int] | None:
     """The first text option (in sub-commands too) longer than its limit, as (name, length,
     limit); None when every option fits. Looks at each option once."""
-    stack = list(options or ())
+    stack = list(options) if isinstance(options, list | tuple) else []
     seen = 0
     while stack and seen < 64:  # a command has a handful of options; never walk a flood
         seen += 1

@@ -34,8 +34,8 @@ class TtrTree(app_commands.CommandTree["TtrBot"]):
     every failure answered in one private sentence."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        data = interaction.data if isinstance(interaction.data, dict) else {}
-        found = too_long(data.get("options"))
+        data: Any = interaction.data
+        found = too_long(data.get("options") if isinstance(data, dict) else None)
         if found is None:
             return True
         name, length, limit = found

@@ -88,7 +88,7 @@ async def schema_version(db: aiosqlite.Connection) -> int:
     )
     if not rows:
         return 0
-    rows = await db.execute_fetchall("SELECT coalesce(max(version), 0) FROM schema_version")
+    rows = list(await db.execute_fetchall("SELECT coalesce(max(version), 0) FROM schema_version"))
     return int(rows[0][0])
 
 

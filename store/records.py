@@ -10,8 +10,12 @@ from a log line.)
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 GAME_COLUMNS = (
     "id, guild_id, channel_id, thread_id, host_user_id, variant, options, seats_wanted, turn_hours, seed, "
@@ -54,6 +58,18 @@ def utf8_or_none(value: bytes) -> str | None:
         # the bytes around the fault.
         pass
     return None
+
+
+def _from_row(cls: Callable[..., T], row: Any, names: tuple[str, ...], bools: tuple[str, ...] = ()) -> T:
+    """A row of `names` (the query's columns, in the order of `cls`'s fields) as a `cls`, its
+    text decoded (see `decode_row`) and the integer columns in `bools` as booleans."""
+    values, unreadable = decode_row(row, names)
+    # `cls` is one of the row dataclasses below; typed as a callable so that it can be called.
+    fields = [f.name for f in dataclasses.fields(cls) if f.name != "unreadable"]  # type: ignore[arg-type]
+    kwargs = dict(zip(fields, values, strict=True))
+    for name in bools:
+        kwargs[name] = bool(kwargs[name])
+    return cls(**kwargs, unreadable=unreadable)
 
 
 def decode_row(row: Any, names: tuple[str, ...]) -> tuple[list[Any], tuple[str, ...]]:
@@ -100,8 +116,7 @@ class GameRow:
 
     @classmethod
     def from_row(cls, row: Any) -> GameRow:
-        values, unreadable = decode_row(row, _GAME_NAMES)
-        return cls(*values, unreadable=unreadable)
+        return _from_row(cls, row, _GAME_NAMES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,10 +138,7 @@ class PlayerRow:
 
     @classmethod
     def from_row(cls, row: Any) -> PlayerRow:
-        values, unreadable = decode_row(row, _PLAYER_NAMES)
-        game_id, seat, user_id, is_ai, ai_level, name, joined_at, dm_closed, absent_turns, stand_in = values
-        return cls(game_id, seat, user_id, bool(is_ai), ai_level, name, joined_at, bool(dm_closed), absent_turns,
-                   stand_in, unreadable)
+        return _from_row(cls, row, _PLAYER_NAMES, bools=("is_ai", "dm_closed"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,8 +157,7 @@ class ActionRow:
 
     @classmethod
     def from_row(cls, row: Any) -> ActionRow:
-        values, unreadable = decode_row(row, _ACTION_NAMES)
-        return cls(*values, unreadable=unreadable)
+        return _from_row(cls, row, _ACTION_NAMES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,8 +174,7 @@ class SnapshotRow:
 
     @classmethod
     def from_row(cls, row: Any) -> SnapshotRow:
-        values, unreadable = decode_row(row, _SNAPSHOT_NAMES)
-        return cls(*values, unreadable=unreadable)
+        return _from_row(cls, row, _SNAPSHOT_NAMES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,8 +200,7 @@ class TimerRow:
 
     @classmethod
     def from_row(cls, row: Any) -> TimerRow:
-        values, unreadable = decode_row(row, _TIMER_NAMES)
-        return cls(*values, unreadable=unreadable)
+        return _from_row(cls, row, _TIMER_NAMES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,8 +227,7 @@ class DeliveryRow:
 
     @classmethod
     def from_row(cls, row: Any) -> DeliveryRow:
-        values, unreadable = decode_row(row, _DELIVERY_NAMES)
-        return cls(*values, unreadable=unreadable)
+        return _from_row(cls, row, _DELIVERY_NAMES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,7 +253,4 @@ class ResultRow:
 
     @classmethod
     def from_row(cls, row: Any) -> ResultRow:
-        values, unreadable = decode_row(row, _RESULT_NAMES)
-        values[3] = bool(values[3])
-        values[10] = bool(values[10])
-        return cls(*values, unreadable=unreadable)
+        return _from_row(cls, row, _RESULT_NAMES, bools=("is_ai", "won"))
