@@ -30,7 +30,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -124,28 +124,37 @@ class Dispatcher:
             await asyncio.gather(*(self._game(g, ds) for g, ds in by_game.items()))
 
     async def _game(self, game_id: int, due: list[Delivery]) -> None:
+        """The game's due deliveries, in order: first its turn post (one message settles every
+        pending post), then the rest one by one. A refusal for good of the post puts the game
+        on hold; a failure for now retries the whole group later."""
         async with self._games:
-            posted = False
+            posts = [d for d in due if d.kind in (POST, FINAL)]
+            if posts and not await self._attempt(game_id, posts, self._post(game_id)):
+                return  # on hold (or to be retried): the thread shows nothing newer meanwhile
             for d in due:
-                try:
-                    if d.kind in (POST, FINAL):
-                        if not posted:  # one post settles every pending post of the game
-                            posted = True
-                            await self._post(game_id)
-                    else:
-                        await self._single(d)
-                except Refused as exc:
-                    await self.service.delivery_refused(d, exc.reason)
-                    if d.kind in (POST, FINAL):
-                        return  # the game is on hold: its other deliveries wait for /ttr admin resume
-                except ServiceError as exc:  # the game is gone or broken: nothing to deliver
-                    log.info("game %d: delivery %d dropped (%s)", game_id, d.id, exc.code)
-                    await self.service.delivered(d.id, dropped=True, note=exc.code)
-                except (TimeoutError, discord.HTTPException, aiohttp.ClientError, OSError) as exc:
-                    await self.service.retry_later(d, _describe(exc))
-                except Exception as exc:  # a bug: log it, and do not retry in a tight loop
-                    log.exception("game %d: delivery %d (%s) failed", game_id, d.id, d.kind)
-                    await self.service.retry_later(d, type(exc).__name__)
+                if d.kind not in (POST, FINAL):
+                    await self._attempt(game_id, [d], self._single(d))
+
+    async def _attempt(self, game_id: int, group: list[Delivery], work: Awaitable[None]) -> bool:
+        """Deliver `group` with `work`; settle what Discord answered. True when it went out."""
+        first = group[0]
+        try:
+            await work
+            return True
+        except Refused as exc:
+            await self.service.delivery_refused(first, exc.reason)
+        except ServiceError as exc:  # the game is gone or broken: nothing to deliver
+            log.info("game %d: delivery %d dropped (%s)", game_id, first.id, exc.code)
+            for d in group:
+                await self.service.delivered(d.id, dropped=True, note=exc.code)
+        except (TimeoutError, discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+            for d in group:
+                await self.service.retry_later(d, _describe(exc))
+        except Exception as exc:  # a bug: log it, and do not retry in a tight loop
+            log.exception("game %d: delivery %d (%s) failed", game_id, first.id, first.kind)
+            for d in group:
+                await self.service.retry_later(d, type(exc).__name__)
+        return False
 
     # --- the turn post ------------------------------------------------------------------------
 
