@@ -105,6 +105,10 @@ class ReadOps(ServiceBase):
         players = await self.store.players_of(row.id for row, _ in pairs)
         return [records.summary(row, players[row.id], user_id) for row, _ in pairs]
 
+    async def games_waiting_for_bots(self) -> list[int]:
+        """Games whose turn is a seat the bot plays (after a restart, those move on)."""
+        return await self.store.games_waiting_for_bots()
+
     async def active_game_ids(self) -> list[int]:
         """Every game being played (for example to resume AI moves after a restart)."""
         return await self.store.game_ids(ACTIVE)

@@ -78,7 +78,7 @@ class TtrBot(commands.Bot):
     async def resume_games(self) -> None:
         """After a restart: the bot's seats whose turn it is play (a crash may have stopped them
         mid-chain); undelivered posts and DMs resume on their own (they wait in the outbox)."""
-        for game_id in await self.service.active_game_ids():
+        for game_id in await self.service.games_waiting_for_bots():
             try:
                 await self.service.play_bots(game_id)
             except Exception:

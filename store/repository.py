@@ -454,6 +454,16 @@ class Store(DeliveryReads):
         rows = await self._fetch("SELECT game_id FROM players WHERE user_id = ? ORDER BY game_id", (user_id,))
         return [r[0] for r in rows]
 
+    async def games_waiting_for_bots(self) -> list[int]:
+        """Games being played whose turn is a seat the bot plays (an AI, or an AI standing in
+        for an absent player): what a restart must move on."""
+        rows = await self._fetch(
+            "SELECT DISTINCT g.id FROM games AS g JOIN players AS p ON p.game_id = g.id"
+            " WHERE g.status IN ('setup', 'playing') AND (p.is_ai = 1 OR p.stand_in IS NOT NULL)"
+            " AND p.seat IN (SELECT value FROM json_each(g.waiting)) ORDER BY g.id"
+        )
+        return [r[0] for r in rows]
+
     async def game_ids(self, statuses: Sequence[str]) -> list[int]:
         rows = await self._fetch("SELECT id FROM games WHERE status IN (SELECT value FROM json_each(?)) ORDER BY id",
                                  (_json_ids(statuses),))

@@ -223,3 +223,13 @@ async def test_migration_4_turns_marker_timers_into_columns(tmp_path: Path):
         assert [t.kind for t in await store.pending_timers(7)] == ["reminder"]
     finally:
         await store.close()
+
+
+async def test_a_restart_moves_on_only_the_games_waiting_for_the_bot(service: GameService):
+    human_turn = await _game(service, channel=1)
+    bots_turn = await _game(service, ais=1, channel=2)  # the AI has not chosen its tickets yet
+    assert await service.games_waiting_for_bots() == [bots_turn]
+    await service.play_bots(bots_turn)
+    assert await service.games_waiting_for_bots() == []
+    await service.kick(human_turn, 1, Caller(HOST))  # the AI holds Bob's seat: played at once
+    assert await service.games_waiting_for_bots() == []
