@@ -1,7 +1,7 @@
 """Declarative rule scenarios: a rigged position, some steps, and what must follow.
 
-    python -m engine.scenarios tests/scenarios            # every *.yaml below the folder
-    python -m engine.scenarios tests/scenarios/base/tunnels.yaml
+    python -m tools.scenarios tests/scenarios            # every *.yaml below the folder
+    python -m tools.scenarios tests/scenarios/base/tunnels.yaml
 
 prints one line per scenario and ends with "N passed, N failed". The format is documented in
 docs/scenarios.md.
