@@ -41,6 +41,7 @@ def _generator():
 
 
 def _shortest(board, start: str) -> dict[str, int]:
+    # The engine's own Dijkstra, while the generator uses networkx's: two implementations agree.
     return train_distances([(r.id, r.a, r.b, r.length) for r in board.routes.values()], start)
 
 

@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+import networkx as nx
+
 from engine.maps.folding import fold
 from engine.maps.model import CITY_KINDS, COLORS, DECKS, ID_RE, City, GameMap, MapError, Route, Ticket
 
@@ -293,19 +295,12 @@ def parse_map(data: dict, source: str) -> GameMap:
                 raise c.fail(wheres[r.id], f"a parallel track must have the id "
                                            f"'{r.parallel_group}-N' (N = 1, 2, ...)")
 
-    # -- the board must be connected
-    neighbours: dict[str, set[str]] = {cid: set() for cid in cities}
-    for r in routes.values():
-        neighbours[r.a].add(r.b)
-        neighbours[r.b].add(r.a)
+    # -- the board must be connected (so every ticket's cities can be joined, too)
+    board = nx.Graph()
+    board.add_nodes_from(cities)
+    board.add_edges_from((r.a, r.b) for r in routes.values())
     start = next(iter(cities))
-    seen = {start}
-    todo = [start]
-    while todo:
-        for nb in neighbours[todo.pop()]:
-            if nb not in seen:
-                seen.add(nb)
-                todo.append(nb)
+    seen = nx.node_connected_component(board, start)
     if len(seen) < len(cities):
         cut = [cid for cid in cities if cid not in seen]
         shown = ", ".join(f"'{cid}'" for cid in cut[:5]) + (" ..." if len(cut) > 5 else "")
