@@ -24,11 +24,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot_app.render_hooks import StubRenderer  # noqa: E402
 from tests.fake_discord import FakeDiscord  # noqa: E402
 from tests.fake_discord.driver import Table  # noqa: E402
 from tests.fake_discord.harness import start_bot  # noqa: E402
 from tests.fake_discord.hostile import flood, warm_up  # noqa: E402
+from tests.fake_discord.renderer import StubRenderer  # noqa: E402
 from tests.fake_discord.steps import LoopSteps  # noqa: E402
 
 

@@ -1,5 +1,5 @@
-"""Benchmark: the worst time of GameMap.find_route, find_city and suggest_cities on adversarial
-text, for each shipped map.
+"""Benchmark: the worst time of find_route, find_city and suggest_cities (bot_app/names.py) on
+adversarial text, for each shipped map.
 
     .venv/bin/python bench/bench_names.py [--max-chars 6000] [--budget 2.0] [--root DIR]
 
@@ -8,10 +8,10 @@ over, accented and emoji junk, brackets, one long word...) is tried at 25, 50, 1
 400, 800, ... up to --max-chars characters. A family stops growing once one call takes longer
 than --budget seconds, and a call is cut off after --timeout seconds, so that a slow
 implementation still finishes: such rows name where they stopped, and a worst time shown as
-">= T" is a lower bound. --root imports `engine` from another checkout
-(e.g. an export of an older commit), to compare before and after with the same inputs;
---no-cap lifts engine.maps.MAX_NAME_CHARS (where there is one) to time the matching itself
-on long text rather than the refusal of it."""
+">= T" is a lower bound. --root imports the code from another checkout
+(e.g. an export of an older commit, where these were methods of engine.maps.GameMap), to
+compare before and after with the same inputs; --no-cap lifts MAX_NAME_CHARS (where there is
+one) to time the matching itself on long text rather than the refusal of it."""
 
 from __future__ import annotations
 
@@ -86,17 +86,29 @@ def main() -> None:
     parser.add_argument("--no-cap", action="store_true",
                         help="lift MAX_NAME_CHARS to time the matching of long text")
     parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent,
-                        help="checkout whose engine/ to import")
+                        help="checkout whose engine/ and bot_app/ to import")
     args = parser.parse_args()
     sys.path.insert(0, str(args.root.resolve()))
-    import engine.maps
     from engine.maps import available_maps, load_map
 
+    try:
+        import bot_app.names as matcher
+    except ImportError:  # an older checkout: the matching lived in engine/maps.py
+        import engine.maps as matcher
+
+    def functions(m: object) -> tuple[tuple[str, Callable[[str], object]], ...]:
+        if hasattr(matcher, "find_route"):
+            return (("find_route", lambda text: matcher.find_route(m, text)),
+                    ("find_city", lambda text: matcher.find_city(m, text)),
+                    ("suggest_cities", lambda text: matcher.suggest_cities(m, text)))
+        return (("find_route", m.find_route), ("find_city", m.find_city),  # type: ignore[attr-defined]
+                ("suggest_cities", m.suggest_cities))  # type: ignore[attr-defined]
+
     signal.signal(signal.SIGALRM, _cut_off)
-    capped = hasattr(engine.maps, "MAX_NAME_CHARS")
+    capped = hasattr(matcher, "MAX_NAME_CHARS")
     if capped and args.no_cap:
-        engine.maps.MAX_NAME_CHARS = 10**9
-    cap = (f"text over {engine.maps.MAX_NAME_CHARS} characters refused"
+        matcher.MAX_NAME_CHARS = 10**9
+    cap = (f"text over {matcher.MAX_NAME_CHARS} characters refused"
            if capped and not args.no_cap else "no length cap")
     print(f"engine from {args.root.resolve()}; {cap}")
     print(f"{'map':8} {'function':15} {'worst (ms)':>11}  {'at input':28} reached")
@@ -104,8 +116,8 @@ def main() -> None:
         m = load_map(map_id)
         first = next(iter(m.routes.values()))
         units = families(m.city_label(first.a), m.city_label(first.b))
-        for name, fn in (("find_route", m.find_route), ("find_city", m.find_city),
-                         ("suggest_cities", m.suggest_cities)):
+        for name, fn in functions(m):
+            fn("warm up")  # builds the map's name index, once per map, outside the timings
             worst, worst_at, stopped = 0.0, "", []
             for family, unit in units.items():
                 for size in sizes(args.max_chars):

@@ -26,8 +26,8 @@ from render.base_cache import clear_cache, get_base  # noqa: E402
 from render.board import draw_game, draw_legend, render_board  # noqa: E402
 from render.encode import png_bytes, quantize  # noqa: E402
 from render.hand import render_hand  # noqa: E402
-from render.samples import sample_view  # noqa: E402
 from render.scores import render_scores  # noqa: E402
+from tools.samples import sample_view  # noqa: E402
 
 
 def timed(fn, runs: int, *args, **kwargs) -> list[float]:

@@ -9,6 +9,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from dotenv import dotenv_values
+
 from app.limits import Limits
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -17,22 +19,16 @@ DEFAULT_DATABASE = ROOT / "data" / "ttr.sqlite3"
 
 def load_dotenv(path: Path, environ: dict[str, str] | None = None) -> int:
     """Read KEY=VALUE lines (comments, blank lines, `export ` and quotes allowed) into the
-    environment without overriding what is already set. Returns how many keys it set."""
+    environment without overriding what is already set. Returns how many keys it set.
+
+    The parsing is python-dotenv's, without `${VAR}` expansion: a value (a token) is taken
+    as written. A line without `=` sets nothing."""
     env = os.environ if environ is None else environ
     if not path.is_file():
         return 0
     count = 0
-    for raw in path.read_text(encoding="utf-8").splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#") or "=" not in line:
-            continue
-        if line.startswith("export "):
-            line = line[len("export "):]
-        key, _, value = line.partition("=")
-        key, value = key.strip(), value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-            value = value[1:-1]
-        if key and key not in env:
+    for key, value in dotenv_values(path, interpolate=False, encoding="utf-8").items():
+        if value is not None and key not in env:
             env[key] = value
             count += 1
     return count

@@ -1,7 +1,7 @@
 """Reading what a player typed for a move: a route or city name, a payment code.
 
-Route and city names go through the map's own index (`GameMap.find_route`, `find_city`),
-which is linear in the text and refuses anything over its length limit before any work.
+Route and city names go through the bot's name index (bot_app/names.py), which is linear in
+the text and refuses anything over its length limit before any work.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from bot_app import names
 from engine.maps import GameMap
 
 _PAYMENT_PART = re.compile(r"([a-z]{1,12})([0-9]{1,2})")
@@ -23,9 +24,9 @@ def find_key(gmap: GameMap, kind: str, target: Any) -> str | None:
     if kind == "claim_route":
         if target in gmap.routes:
             return target
-        route = gmap.find_route(target)
+        route = names.find_route(gmap, target)
         return route.id if route is not None else "?"
-    city = gmap.find_city(target)
+    city = names.find_city(gmap, target)
     return city.id if city is not None else "?"
 
 

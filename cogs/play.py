@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot_app import autocomplete, panels, text
+from bot_app import autocomplete, names, panels, text
 from bot_app.answers import Refusal
 from bot_app.games import Game, resolve_game
 from bot_app.hands import show_hand
@@ -150,7 +150,7 @@ class PlayCog(TtrCog):
         gmap = text.game_map(panel.public)
         key = find_key(gmap, kind, name)
         if key in (None, "?"):
-            raise Refusal(unknown(", ".join(gmap.suggest_cities(name or "", 3))))
+            raise Refusal(unknown(", ".join(names.suggest_cities(gmap, name or "", 3))))
         pay = parse_payment(payment)
         await panels.command_move(
             self.desk, interaction, g, kind,

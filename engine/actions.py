@@ -230,7 +230,7 @@ class DrawCard(Action):
 @register
 @dataclass(slots=True, unsafe_hash=True)
 class ClaimRoute(Action):
-    """Claim a route with a set of cards."""
+    """Claim a route (by its id) with a set of cards."""
 
     TYPE: ClassVar[str] = "claim_route"
     DOES: ClassVar[str] = "claim a route"
@@ -262,7 +262,7 @@ class KeepTickets(Action):
 @register
 @dataclass(slots=True, unsafe_hash=True)
 class BuildStation(Action):
-    """Build a station in a city."""
+    """Build a station in a city (by its id)."""
 
     TYPE: ClassVar[str] = "build_station"
     DOES: ClassVar[str] = "build a station"

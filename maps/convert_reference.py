@@ -6,7 +6,7 @@ it shows exactly how each shipped file was derived from the reference data.
 
     python maps/convert_reference.py [REFERENCE_DIR]
 
-REFERENCE_DIR defaults to /work/shared/reference-maps. The schema is described in
+REFERENCE_DIR defaults to maps/reference/ (a copy of shared/reference-maps/). The schema is described in
 maps/README.md. Every written map is re-read and checked with engine.maps.parse_map.
 """
 
@@ -19,7 +19,7 @@ from collections import Counter
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-DEFAULT_REFERENCE_DIR = Path("/work/shared/reference-maps")
+DEFAULT_REFERENCE_DIR = REPO / "maps" / "reference"
 
 # The route scoring table (rules/README.md). 7 -> 18 is not printed in any source found.
 ROUTE_POINTS = {"1": 1, "2": 2, "3": 4, "4": 7, "5": 10, "6": 15, "7": 18, "8": 21, "9": 27}

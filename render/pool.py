@@ -3,11 +3,8 @@
 Drawing a board takes tens of milliseconds of CPU; inside the bot's asyncio loop that would
 stall every other game. `render_async` runs a render function in a worker and awaits it.
 
-The default worker is a small thread pool: Pillow releases the GIL while it pastes, quantizes
-and compresses, the cached bases are shared, and arguments need no pickling. A process pool
-(``RenderPool(processes=True)``) isolates rendering completely; each worker process then
-builds its own bases on first use (about half a second per map), and arguments must be
-picklable (views are plain dicts; pass maps by id).
+The worker is a small thread pool: Pillow releases the GIL while it pastes, quantizes and
+compresses, the cached bases are shared, and arguments need no pickling.
 """
 
 from __future__ import annotations
@@ -23,20 +20,16 @@ T = TypeVar("T")
 
 
 class RenderPool:
-    """A worker pool for render functions, created lazily and shut down with `close`."""
+    """A thread pool for render functions, created lazily and shut down with `close`."""
 
-    def __init__(self, workers: int | None = None, processes: bool = False) -> None:
+    def __init__(self, workers: int | None = None) -> None:
         self.workers = workers or max(1, min(4, (os.cpu_count() or 2) - 1))
-        self.processes = processes
-        self._executor: concurrent.futures.Executor | None = None
+        self._executor: concurrent.futures.ThreadPoolExecutor | None = None
 
     @property
-    def executor(self) -> concurrent.futures.Executor:
+    def executor(self) -> concurrent.futures.ThreadPoolExecutor:
         if self._executor is None:
-            if self.processes:
-                self._executor = concurrent.futures.ProcessPoolExecutor(self.workers)
-            else:
-                self._executor = concurrent.futures.ThreadPoolExecutor(self.workers, thread_name_prefix="render")
+            self._executor = concurrent.futures.ThreadPoolExecutor(self.workers, thread_name_prefix="render")
         return self._executor
 
     async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
@@ -66,25 +59,3 @@ async def render_async(fn: Callable[..., T], *args: Any, pool: RenderPool | None
     ``png = (await render_async(render_board, view, highlight_routes=[rid])).png``."""
     return await (pool or default_pool()).run(fn, *args, **kwargs)
 
-
-def board_png(view: dict, width: int = 1600, colorblind: bool = False, highlight_routes: tuple[str, ...] = (),
-              highlight_cities: tuple[str, ...] = ()) -> bytes:
-    """Board PNG bytes only: a picklable entry point for process pools."""
-    from render.board import render_board
-
-    return render_board(view, width=width, colorblind=colorblind, highlight_routes=highlight_routes,
-                        highlight_cities=highlight_cities).png
-
-
-def hand_png(view: dict) -> bytes:
-    """Hand PNG bytes only (process pools)."""
-    from render.hand import render_hand
-
-    return render_hand(view).png
-
-
-def scores_png(view: dict) -> bytes:
-    """Final score PNG bytes only (process pools)."""
-    from render.scores import render_scores
-
-    return render_scores(view).png

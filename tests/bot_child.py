@@ -32,8 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app import GameService, Limits  # noqa: E402
 from bot_app.client import TtrBot  # noqa: E402
 from bot_app.logs import configure_logging  # noqa: E402
-from bot_app.render_hooks import StubRenderer  # noqa: E402
 from tests.fake_discord.child import CrashPoint, arm  # noqa: E402
+from tests.fake_discord.renderer import StubRenderer  # noqa: E402
 from tests.fake_discord.server import install_urls  # noqa: E402
 
 log = logging.getLogger("bot_child")

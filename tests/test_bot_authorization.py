@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import re
 
-from bot_app.render_hooks import StubRenderer
 from tests.fake_discord import FakeDiscord, custom_ids
 from tests.fake_discord.driver import Table
 from tests.fake_discord.harness import start_bot
+from tests.fake_discord.renderer import StubRenderer
 
 # Every command with a `game` option, and the other options it needs to get that far.
 GAME_COMMANDS: dict[str, dict[str, object]] = {

@@ -5,7 +5,7 @@ values, autocomplete — mixed with real moves so the game goes through all its 
 
 Checked after every interaction: it was answered; a refusal changed nothing (every game's
 status, seq, seats and waiting list are as before); no error was logged anywhere.
-Pictures come from the documented stub renderer (bot_app.render_hooks.StubRenderer): the
+Pictures come from the documented stub renderer (tests.fake_discord.renderer.StubRenderer): the
 fuzz is about the glue, and the E2E test renders for real."""
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ import logging
 import os
 import random
 
-from bot_app.render_hooks import StubRenderer
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.driver import Table
 from tests.fake_discord.harness import start_bot
+from tests.fake_discord.renderer import StubRenderer
 
 N = int(os.environ.get("TTR_FUZZ_N", "10000"))
 COMMANDS = {

@@ -16,11 +16,11 @@ import os
 import random
 
 from bot_app.inputs import limit_of
-from bot_app.render_hooks import StubRenderer
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.driver import Table
 from tests.fake_discord.harness import start_bot
 from tests.fake_discord.hostile import flood, warm_up
+from tests.fake_discord.renderer import StubRenderer
 from tests.fake_discord.steps import LoopSteps
 
 N = int(os.environ.get("TTR_HOSTILE_N", "10000"))

@@ -10,10 +10,10 @@ import re
 
 from bot_app.inputs import DEFAULT_CHARS, excerpt, is_number, limit_of, too_long
 from bot_app.logs import TOKEN_LOGGERS, configure_logging, redact
-from bot_app.render_hooks import StubRenderer
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.driver import Table
 from tests.fake_discord.harness import start_bot
+from tests.fake_discord.renderer import StubRenderer
 
 
 def _text_options(command: dict) -> list[dict]:

@@ -5,10 +5,10 @@ same database) neither loses nor repeats a timer. The clock is injected and move
 
 from __future__ import annotations
 
-from bot_app.render_hooks import StubRenderer
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.driver import Table
 from tests.fake_discord.harness import Clock, start_bot
+from tests.fake_discord.renderer import StubRenderer
 
 HOUR = 3600.0
 

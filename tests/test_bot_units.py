@@ -117,6 +117,13 @@ def test_config_from_env_and_dotenv(tmp_path):
     target = {"GUILD_ID": "1"}
     assert load_dotenv(dotenv, target) == 2
     assert target == {"GUILD_ID": "1", "DISCORD_TOKEN": "xyz", "LOG_LEVEL": "INFO"}
+    # python-dotenv reads it: double quotes, spaces round '=', no ${VAR} expansion (a token is
+    # taken as written), a line without '=' sets nothing.
+    dotenv.write_text('A = "x y"\nB=a${HOME}b\nJUST_A_WORD\n', encoding="utf-8")
+    target = {}
+    assert load_dotenv(dotenv, target) == 2
+    assert target == {"A": "x y", "B": "a${HOME}b"}
+    assert load_dotenv(tmp_path / "missing.env", target) == 0
 
 
 def test_no_token_explains_and_points_to_the_demo(capsys, monkeypatch):

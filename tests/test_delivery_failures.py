@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import re
 
-from bot_app.render_hooks import StubRenderer
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.driver import Table
 from tests.fake_discord.harness import Clock, start_bot
+from tests.fake_discord.renderer import StubRenderer
 
 
 async def _setup(tmp_path, *, clock: Clock | None = None, dms_closed: bool = False):

@@ -17,11 +17,11 @@ import aiohttp
 import discord
 import pytest
 
-from bot_app.render_hooks import StubRenderer
 from tests.fake_discord import FakeDiscord, install
 from tests.fake_discord.child import ChildBot, CrashPoint, arm
 from tests.fake_discord.faults import ENVOY_503
 from tests.fake_discord.harness import start_bot
+from tests.fake_discord.renderer import StubRenderer
 
 
 @pytest.fixture

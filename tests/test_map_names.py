@@ -1,5 +1,5 @@
-"""Matching what players type against a map's route and city names (GameMap.find_route,
-find_city, suggest_cities): the same answers as the straightforward search they replaced, in
+"""Matching what players type against a map's route and city names (bot_app/names.py:
+find_route, find_city, suggest_cities): the same answers as the straightforward search they replaced, in
 work that grows linearly with the text, and no crash on any text."""
 
 from __future__ import annotations
@@ -12,16 +12,9 @@ from typing import Any
 
 import pytest
 
-from engine import maps as maps_module
-from engine.maps import (
-    MAX_NAME_CHARS,
-    GameMap,
-    Route,
-    available_maps,
-    fold,
-    load_map,
-    parse_map,
-)
+from bot_app import names as names_module
+from bot_app.names import MAX_NAME_CHARS, find_city, find_route, names_of, suggest_cities
+from engine.maps import COLORS, GameMap, Route, available_maps, fold, load_map, parse_map
 
 MAPS = available_maps()
 
@@ -40,8 +33,8 @@ def _reference_pairs_in(m: GameMap, text: str) -> set[frozenset[str]]:
     for pattern in (_SEPARATOR_RE, _SPACE_RE):
         pairs = set()
         for match in pattern.finditer(text):
-            a = m.find_city(text[:match.start()])
-            b = m.find_city(text[match.end():])
+            a = find_city(m, text[:match.start()])
+            b = find_city(m, text[match.end():])
             if a is not None and b is not None and a.id != b.id:
                 pairs.add(frozenset((a.id, b.id)))
         if pairs:
@@ -55,10 +48,10 @@ def reference_find_route(m: GameMap, text: str) -> Route | None:
     text = text.strip()
     if text in m.routes:
         return m.routes[text]
-    rid = m._index.route_ids.get(text.casefold())
+    rid = names_of(m).route_ids.get(text.casefold())
     if rid is not None:
         return m.routes[rid]
-    is_qualifier = maps_module._is_qualifier
+    is_qualifier = names_module._is_qualifier
     bracketed = " ".join(re.findall(r"\(([^()]*)\)", text))
     words = re.sub(r"\([^()]*\)", " ", text).replace(",", " ").split()
     max_lead = next((i for i, w in enumerate(words) if not is_qualifier(w)), len(words))
@@ -82,11 +75,11 @@ def reference_find_route(m: GameMap, text: str) -> Route | None:
             break
     if pair is None:
         return None
-    candidates = list(m._index.pairs.get(pair, ()))
-    wanted = maps_module._parse_qualifiers(qualifiers + bracketed.replace(",", " ").split())
+    candidates = list(m.routes_between(*pair))
+    wanted = names_module._parse_qualifiers(qualifiers + bracketed.replace(",", " ").split())
     if wanted is None:
         return None
-    candidates = [r for r in candidates if m._matches(r, wanted)]
+    candidates = [r for r in candidates if names_of(m)._matches(r, wanted)]
     if not candidates:
         return None
     first = candidates[0]
@@ -100,7 +93,7 @@ def reference_suggest_cities(m: GameMap, text: str, n: int = 3) -> list[str]:
     key = fold(text) if isinstance(text, str) else ""
     if not key or n <= 0:
         return []
-    keys = {k: cid for k, cid in m._index.city_keys.items() if cid is not None}
+    keys = {k: cid for k, cid in names_of(m).city_keys.items() if cid is not None}
     found = [k for k in keys if k.startswith(key)] if len(key) >= 2 else []
     found += difflib.get_close_matches(key, list(keys), n=len(keys), cutoff=0.6)
     names: list[str] = []
@@ -115,7 +108,7 @@ def reference_suggest_cities(m: GameMap, text: str, n: int = 3) -> list[str]:
 # Text that players might type, and text that they should not
 # ---------------------------------------------------------------------------------------------
 
-QUALIFIERS = [*maps_module.COLORS, "grey", "purple", "Red", "tunnel", "ferry", "track", "route",
+QUALIFIERS = [*COLORS, "grey", "purple", "Red", "tunnel", "ferry", "track", "route",
               "locomotive", "locomotives", "loco", "locos", "1", "2", "3", "4", "6", "#1", "#2",
               "2.", "3,", "0"]
 SEPARATORS = ["-", "–", "—", "to", "To", "TO", "->", "<->", "/", "→", "↔", "‐", "‑", "−"]
@@ -236,17 +229,17 @@ def test_find_route_on_names_that_look_like_qualifiers_answers_as_the_former_sea
         text = tokens[0]
         for token in tokens[1:]:
             text += rng.choice((" ", " ", "", "-", " - ", " to ")) + token
-        route = m.find_route(text)
+        route = find_route(m, text)
         assert route == reference_find_route(m, text), text
         found += route is not None
     assert found > 80
-    assert m.find_route("Red - Blue Two blue").id == "red-blue_two-2"
-    assert m.find_route("red to 2 red").id == "red-blue_two-1"
-    assert m.find_route("To to Toto").id == "to-toto-1"
-    assert m.find_route("to to toto track 2").id == "to-toto-2"
-    assert m.find_route("tunnel 3 track").id == "track-tunnel_3"
-    assert m.find_route("Red Blue X-Ray").id == "red_blue-x"
-    assert m.find_route("Red Blue Two") is None  # the red or the blue track?
+    assert find_route(m, "Red - Blue Two blue").id == "red-blue_two-2"
+    assert find_route(m, "red to 2 red").id == "red-blue_two-1"
+    assert find_route(m, "To to Toto").id == "to-toto-1"
+    assert find_route(m, "to to toto track 2").id == "to-toto-2"
+    assert find_route(m, "tunnel 3 track").id == "track-tunnel_3"
+    assert find_route(m, "Red Blue X-Ray").id == "red_blue-x"
+    assert find_route(m, "Red Blue Two") is None  # the red or the blue track?
 
 
 # ---------------------------------------------------------------------------------------------
@@ -260,9 +253,9 @@ def test_every_route_label_finds_its_route(map_id):
     for rid in m.routes:
         label = m.route_label(rid)
         assert len(label) < MAX_NAME_CHARS // 2
-        assert m.find_route(label).id == rid, label
-        assert m.find_route(label.upper()).id == rid, label
-        assert m.find_route(rid).id == rid
+        assert find_route(m, label).id == rid, label
+        assert find_route(m, label.upper()).id == rid, label
+        assert find_route(m, rid).id == rid
 
 
 @pytest.mark.parametrize("map_id", MAPS)
@@ -270,7 +263,7 @@ def test_every_city_name_alias_and_id_finds_its_city(map_id):
     m = load_map(map_id)
     for city in m.cities.values():
         for text in (city.id, city.name, *city.aliases):
-            assert m.find_city(text).id == city.id
+            assert find_city(m, text).id == city.id
 
 
 @pytest.mark.parametrize("map_id", MAPS)
@@ -281,7 +274,7 @@ def test_find_route_answers_as_the_former_search(map_id):
     found = 0
     for _ in range(2000):
         text = random_text(rng, m, cities)
-        route = m.find_route(text)
+        route = find_route(m, text)
         assert route == reference_find_route(m, text), text
         found += route is not None
     assert found > 100  # the sample reaches routes, not only refusals
@@ -299,7 +292,7 @@ def test_find_route_separator_corner_cases_answer_as_the_former_search():
                  "New York to Montreal to", "to New York to Montreal", "Duluth Sault St. Marie",
                  "SaultSt Marie-Duluth", "Saint Louis Kansas City 2 blue", "Dallas→\u0338Houston",
                  "2 Dallas - Houston", "gray Dallas - Houston 1 track 1"):
-        assert u.find_route(text) == reference_find_route(u, text), text
+        assert find_route(u, text) == reference_find_route(u, text), text
 
 
 @pytest.mark.parametrize("map_id", MAPS)
@@ -311,12 +304,12 @@ def test_suggest_cities_answers_as_the_former_search(map_id):
         text = rng.choice(cities)
         cut = rng.randrange(len(text) + 1)
         text = text[:cut] + rng.choice(["", "x", "e", "é", "  "]) + text[cut + 1:]
-        assert m.suggest_cities(text) == reference_suggest_cities(m, text), text
+        assert suggest_cities(m, text) == reference_suggest_cities(m, text), text
     # Long keys are skipped without difflib: they could not have matched anything anyway.
-    longest = max(map(len, m._index.names.keys))
+    longest = max(map(len, names_of(m).keys))
     for size in range(longest, 3 * longest):
         text = ("abcdefghijklmnopqrstuvwxyz" * 10)[:size]
-        assert m.suggest_cities(text) == reference_suggest_cities(m, text)
+        assert suggest_cities(m, text) == reference_suggest_cities(m, text)
 
 
 @pytest.mark.parametrize("map_id", MAPS)
@@ -329,11 +322,11 @@ def test_text_longer_than_the_bound_is_refused_before_any_work(map_id, monkeypat
     def no_fold(text: str) -> str:
         raise AssertionError("folded text that is too long")
 
-    monkeypatch.setattr(maps_module, "fold", no_fold)
-    assert m.find_route(padded) is None
-    assert m.find_city(city + " " * MAX_NAME_CHARS) is None
-    assert m.suggest_cities(city + " " * MAX_NAME_CHARS) == []
-    assert m.find_route("x" * 6000) is None and m.find_city("x" * 6000) is None
+    monkeypatch.setattr(names_module, "fold", no_fold)
+    assert find_route(m, padded) is None
+    assert find_city(m, city + " " * MAX_NAME_CHARS) is None
+    assert suggest_cities(m, city + " " * MAX_NAME_CHARS) == []
+    assert find_route(m, "x" * 6000) is None and find_city(m, "x" * 6000) is None
 
 
 class Counting:
@@ -341,7 +334,7 @@ class Counting:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch, m: GameMap) -> None:
         self.calls = 0
-        names = m._index.names
+        names = names_of(m)
         for attr in ("keys", "prefixes", "suffixes"):
             monkeypatch.setattr(names, attr, _CountingContainer(getattr(names, attr), self))
 
@@ -372,14 +365,14 @@ class _CountingContainer:
 @pytest.mark.parametrize("map_id", [*MAPS, "tricky"])
 def test_find_route_work_grows_linearly_with_the_text(map_id, monkeypatch):
     m = tricky_map() if map_id == "tricky" else load_map(map_id)
-    monkeypatch.setattr(maps_module, "MAX_NAME_CHARS", 100_000)  # measure the matcher itself
-    longest = m._index.names.longest
+    monkeypatch.setattr(names_module, "MAX_NAME_CHARS", 100_000)  # measure the matcher itself
+    longest = names_of(m).longest
     for family, text in hostile_texts(m, 6000).items():
         counts = []
         for size in (500, 1000, 2000):
             with monkeypatch.context() as patch:
                 counter = Counting(patch, m)
-                m.find_route(text[:size])
+                find_route(m, text[:size])
                 counts.append(counter.calls)
         # Lookups per character stay below a constant of the map (a name's length, squared,
         # allows for each start being tried against each end) — not growing with the text.
@@ -394,9 +387,9 @@ def test_hostile_text_up_to_discords_limit_is_answered_quickly(map_id):
     for size in (MAX_NAME_CHARS, 6000):
         for family, text in hostile_texts(m, size).items():
             start = time.perf_counter()
-            m.find_route(text)
-            m.find_city(text)
-            m.suggest_cities(text)
+            find_route(m, text)
+            find_city(m, text)
+            suggest_cities(m, text)
             took = time.perf_counter() - start
             # Generous: the work is a few thousand dictionary lookups at most.
             assert took < 0.05, (family, size, took)
@@ -411,11 +404,11 @@ def test_random_junk_never_raises(map_id):
     for _ in range(300):
         size = rng.choice((1, 5, 20, 80, MAX_NAME_CHARS, MAX_NAME_CHARS + 1, 1000))
         text = "".join(rng.choice(alphabet) for _ in range(size))
-        route = m.find_route(text)
+        route = find_route(m, text)
         assert route is None or route.id in m.routes
-        city = m.find_city(text)
+        city = find_city(m, text)
         assert city is None or city.id in m.cities
-        assert isinstance(m.suggest_cities(text, rng.randrange(-1, 5)), list)
+        assert isinstance(suggest_cities(m, text, rng.randrange(-1, 5)), list)
     for value in (None, 5, b"oslo", ["oslo"], {"a": 1}, 3.5):
-        assert m.find_route(value) is None and m.find_city(value) is None  # type: ignore[arg-type]
-        assert m.suggest_cities(value) == []  # type: ignore[arg-type]
+        assert find_route(m, value) is None and find_city(m, value) is None  # type: ignore[arg-type]
+        assert suggest_cities(m, value) == []  # type: ignore[arg-type]

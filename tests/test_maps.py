@@ -1,4 +1,5 @@
-"""Tests for engine/maps.py and the shipped maps/*.json."""
+"""Tests for engine/maps/ (model, validator, loader) and the shipped maps/*.json; the names
+players type are read by bot_app/names.py, tested here on the shipped maps too."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from bot_app.names import find_city, find_route, suggest_cities
 from engine.maps import (
     COLORS,
     GameMap,
@@ -20,7 +22,7 @@ from engine.maps import (
     parse_map,
 )
 
-REFERENCE_DIR = Path("/work/shared/reference-maps")
+REFERENCE_DIR = Path(__file__).resolve().parent.parent / "maps" / "reference"
 SOURCE = "maps/broken.json"
 
 
@@ -104,7 +106,6 @@ def test_every_pair_of_routes_between_two_cities_is_one_group():
             assert m.parallel_tracks(route.id) == tuple(same_pair)
 
 
-@pytest.mark.skipif(not REFERENCE_DIR.is_dir(), reason="reference data not available")
 @pytest.mark.parametrize("map_id", sorted(COUNTS))
 def test_shipped_map_matches_reference_data(map_id):
     ref = json.loads((REFERENCE_DIR / f"{map_id}.json").read_text(encoding="utf-8"))
@@ -183,78 +184,78 @@ def test_route_labels_are_unique_and_find_their_route(map_id):
     labels = [m.route_label(rid) for rid in m.routes]
     assert len(set(labels)) == len(labels)
     for rid, label in zip(m.routes, labels, strict=True):
-        assert m.find_route(label).id == rid
+        assert find_route(m, label).id == rid
 
 
 def test_find_city_ignores_case_accents_and_spacing():
     n = load_map("nordic")
-    assert n.find_city("Lieska").id == "lieksa"  # alias (the seed rulebook's spelling)
-    assert n.find_city("LIEKSA").id == "lieksa"
-    assert n.find_city("malmo") is None  # not on the map
-    assert n.find_city("Tromso").id == "tromso" and n.find_city("Tromsø").id == "tromso"
-    assert n.find_city("goteborg").id == n.find_city("Gothenburg").id == "goteborg"
-    assert n.find_city("  mo   i rana ").id == "mo_i_rana"
-    assert n.find_city("Aarhus").id == "arhus"  # Scandinavian transliteration
+    assert find_city(n, "Lieska").id == "lieksa"  # alias (the seed rulebook's spelling)
+    assert find_city(n, "LIEKSA").id == "lieksa"
+    assert find_city(n, "malmo") is None  # not on the map
+    assert find_city(n, "Tromso").id == "tromso" and find_city(n, "Tromsø").id == "tromso"
+    assert find_city(n, "goteborg").id == find_city(n, "Gothenburg").id == "goteborg"
+    assert find_city(n, "  mo   i rana ").id == "mo_i_rana"
+    assert find_city(n, "Aarhus").id == "arhus"  # Scandinavian transliteration
     g = load_map("germany")
     for text in ("Köln", "koln", "Koeln", "Cologne", "köln"):
-        assert g.find_city(text).id == "koln"
-    assert g.find_city("Munich").id == g.find_city("Muenchen").id == "munchen"
-    assert g.find_city("Austria").is_country
+        assert find_city(g, text).id == "koln"
+    assert find_city(g, "Munich").id == find_city(g, "Muenchen").id == "munchen"
+    assert find_city(g, "Austria").is_country
     u = load_map("usa")
-    assert u.find_city("kansas_city").id == "kansas_city"
-    assert u.find_city("St. Louis").id == u.find_city("saint louis").id == "saint_louis"
-    assert u.find_city("Montreal").id == "montreal"
-    assert u.find_city("") is None and u.find_city("Atlantis") is None
+    assert find_city(u, "kansas_city").id == "kansas_city"
+    assert find_city(u, "St. Louis").id == find_city(u, "saint louis").id == "saint_louis"
+    assert find_city(u, "Montreal").id == "montreal"
+    assert find_city(u, "") is None and find_city(u, "Atlantis") is None
 
 
 def test_suggest_cities():
     n = load_map("nordic")
-    assert n.suggest_cities("Stockhlm") == ["Stockholm"]
-    assert "San Francisco" in load_map("usa").suggest_cities("san")
-    assert len(load_map("usa").suggest_cities("san", n=1)) == 1
-    assert n.suggest_cities("") == [] and n.suggest_cities("qqqqqqqq") == []
+    assert suggest_cities(n, "Stockhlm") == ["Stockholm"]
+    assert "San Francisco" in suggest_cities(load_map("usa"), "san")
+    assert len(suggest_cities(load_map("usa"), "san", n=1)) == 1
+    assert suggest_cities(n, "") == [] and suggest_cities(n, "qqqqqqqq") == []
 
 
 def test_find_route_by_id_names_either_order_and_separators():
     n = load_map("nordic")
     for text in ("lieksa-murmansk", "Murmansk - Lieska", "Murmansk – Lieksa", "Lieksa-Murmansk",
                  "murmansk to lieksa", "Lieksa — Murmansk", "murmansk lieksa", "LIEKSA-MURMANSK"):
-        assert n.find_route(text).id == "murmansk-lieksa", text
+        assert find_route(n, text).id == "murmansk-lieksa", text
     u = load_map("usa")
-    assert u.find_route("Sault St. Marie - Duluth").id == "duluth-sault_st_marie"
-    assert u.find_route("new york to montreal").id == "montreal-new_york"
-    assert u.find_route("Oslo - Stockholm") is None  # no such cities
-    assert u.find_route("Miami - Seattle") is None  # no such route
-    assert u.find_route("") is None and u.find_route("Miami") is None
+    assert find_route(u, "Sault St. Marie - Duluth").id == "duluth-sault_st_marie"
+    assert find_route(u, "new york to montreal").id == "montreal-new_york"
+    assert find_route(u, "Oslo - Stockholm") is None  # no such cities
+    assert find_route(u, "Miami - Seattle") is None  # no such route
+    assert find_route(u, "") is None and find_route(u, "Miami") is None
 
 
 def test_find_route_colour_and_type_pick_a_parallel_track():
     e = load_map("europe")
-    assert e.find_route("Berlin – Frankfurt") is None  # red or black: ambiguous
-    assert e.find_route("Berlin – Frankfurt red").id == "berlin-frankfurt-1"
-    assert e.find_route("frankfurt-berlin BLACK").id == "berlin-frankfurt-2"
-    assert e.find_route("red Berlin-Frankfurt").id == "berlin-frankfurt-1"
-    assert e.find_route("Berlin – Frankfurt (3 black)").id == "berlin-frankfurt-2"
-    assert e.find_route("Berlin – Frankfurt green") is None  # no green track
-    assert e.find_route("Berlin – Frankfurt red black") is None  # contradiction
+    assert find_route(e, "Berlin – Frankfurt") is None  # red or black: ambiguous
+    assert find_route(e, "Berlin – Frankfurt red").id == "berlin-frankfurt-1"
+    assert find_route(e, "frankfurt-berlin BLACK").id == "berlin-frankfurt-2"
+    assert find_route(e, "red Berlin-Frankfurt").id == "berlin-frankfurt-1"
+    assert find_route(e, "Berlin – Frankfurt (3 black)").id == "berlin-frankfurt-2"
+    assert find_route(e, "Berlin – Frankfurt green") is None  # no green track
+    assert find_route(e, "Berlin – Frankfurt red black") is None  # contradiction
     n = load_map("nordic")
-    assert n.find_route("Stavanger - Kristiansand") is None
-    assert n.find_route("Stavanger - Kristiansand tunnel").id == "kristiansand-stavanger-1"
-    assert n.find_route("Stavanger - Kristiansand ferry").id == "kristiansand-stavanger-2"
-    assert n.find_route("Stavanger Kristiansand 3").id == "kristiansand-stavanger-2"
-    assert n.find_route("Helsinki - Stockholm grey").id == "helsinki-stockholm-1"
+    assert find_route(n, "Stavanger - Kristiansand") is None
+    assert find_route(n, "Stavanger - Kristiansand tunnel").id == "kristiansand-stavanger-1"
+    assert find_route(n, "Stavanger - Kristiansand ferry").id == "kristiansand-stavanger-2"
+    assert find_route(n, "Stavanger Kristiansand 3").id == "kristiansand-stavanger-2"
+    assert find_route(n, "Helsinki - Stockholm grey").id == "helsinki-stockholm-1"
     # a colour that does not match the only route is refused, not ignored
-    assert n.find_route("Lieksa - Murmansk red") is None
+    assert find_route(n, "Lieksa - Murmansk red") is None
 
 
 def test_find_route_identical_twins():
     u = load_map("usa")
     # identical tracks: either will do, the first is returned (callers pick a free twin)
-    assert u.find_route("Dallas - Houston").id == "dallas-houston-1"
-    assert u.find_route("Dallas - Houston track 2").id == "dallas-houston-2"
-    assert u.find_route("dallas houston #2").id == "dallas-houston-2"
-    assert u.find_route("dallas-houston-2").id == "dallas-houston-2"
-    assert u.find_route("Kansas City - Saint Louis") is None  # blue or pink
+    assert find_route(u, "Dallas - Houston").id == "dallas-houston-1"
+    assert find_route(u, "Dallas - Houston track 2").id == "dallas-houston-2"
+    assert find_route(u, "dallas houston #2").id == "dallas-houston-2"
+    assert find_route(u, "dallas-houston-2").id == "dallas-houston-2"
+    assert find_route(u, "Kansas City - Saint Louis") is None  # blue or pink
 
 
 # ---------------------------------------------------------------------------------------------
@@ -296,8 +297,8 @@ def small_map() -> dict:
 def test_small_map_is_valid():
     m = parse_map(small_map(), SOURCE)
     assert isinstance(m, GameMap)
-    assert m.find_route("Bee - Gamma blue").id == "beta-gamma-2"
-    assert m.find_city("alpha").name == "Älpha"
+    assert find_route(m, "Bee - Gamma blue").id == "beta-gamma-2"
+    assert find_city(m, "alpha").name == "Älpha"
     assert m.routes["beta-gamma-2"].note == "n" and m.routes["beta-gamma-2"].is_ferry
     assert m.deck_names() == ("short", "long")
 

@@ -12,8 +12,8 @@ from engine.ai import shortest_open_path
 from engine.maps import load_map
 from render import render_async, render_board, render_hand, render_scores
 from render.hand import ticket_statuses
-from render.samples import sample_view
 from render.text import FONT_DIR, FONT_FILES, font
+from tools.samples import sample_view
 
 
 @pytest.mark.parametrize("map_id", ["usa", "europe", "nordic", "germany"])

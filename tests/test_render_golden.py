@@ -20,8 +20,8 @@ from PIL import Image, ImageChops, ImageStat
 from engine.maps import available_maps
 from render.board import render_board
 from render.hand import render_hand
-from render.samples import sample_view
 from render.scores import render_scores
+from tools.samples import sample_view
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE = os.environ.get("RENDER_GOLDEN_UPDATE") == "1"

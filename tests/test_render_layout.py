@@ -11,7 +11,7 @@ from engine.maps import available_maps, load_map, parse_map
 from render.base_cache import build_base
 from render.board import render_board
 from render.geometry import circle_rect_overlap, poly_bbox, poly_rect_overlap, rects_overlap
-from render.samples import sample_view
+from tools.samples import sample_view
 
 MAPS = available_maps()
 WIDTHS = [1600, 800]

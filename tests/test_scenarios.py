@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.scenarios import Scenario, load_scenarios, run_scenario
+from tools.scenarios import Scenario, load_scenarios, run_scenario
 
 SCENARIO_DIR = Path(__file__).resolve().parent / "scenarios"
 

@@ -25,8 +25,6 @@ ROOT = Path(__file__).resolve().parent.parent
 CHILD = Path(__file__).resolve().parent / "store_child.py"
 KILLS = 60
 
-pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
-
 
 def check_database(db: Path, acknowledged: dict[tuple[int, int], str]) -> int:
     """Open the database as a restarted bot would, and check it. Returns the number of moves."""

@@ -122,7 +122,6 @@ async def test_a_copy_taken_without_its_wal_while_the_bot_runs_is_noticed(
     assert await lobbies(live) == 5 and warnings_of(caplog) == []
 
 
-@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 async def test_after_a_kill_only_a_missing_wal_is_reported(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     live = tmp_path / "live" / NAME
     live.parent.mkdir()

@@ -232,12 +232,10 @@ def without_root_powers() -> list[str]:
     """A command prefix that runs bot.py without the power to ignore file permissions: as
     root, drop the capabilities that let root write anywhere (root may not write as itself);
     as anyone else, nothing."""
-    if not hasattr(os, "geteuid"):
-        pytest.skip("POSIX permissions")
     if os.geteuid() != 0:
         return []
-    if shutil.which("setpriv") is None:
-        pytest.skip("needs setpriv to test permissions as root")
+    assert shutil.which("setpriv") is not None, (
+        "as root these tests need setpriv (util-linux) to drop root's power over file permissions")
     drop = "-dac_override,-dac_read_search"
     return ["setpriv", "--bounding-set", drop, "--inh-caps", drop]
 

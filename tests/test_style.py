@@ -1,7 +1,9 @@
-"""Project standards that a test can check: ruff-clean code and a pure engine."""
+"""Project standards that a test can check: ruff-clean code, a pure engine, and a runtime that
+needs nothing from the tests or the tools."""
 
 from __future__ import annotations
 
+import ast
 import re
 import shutil
 import subprocess
@@ -10,6 +12,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ROOT / "engine"
+# What the bot runs: these need only requirements.txt.
+RUNTIME = [ROOT / name for name in ("engine", "store", "app", "bot_app", "cogs", "render", "bot.py")]
+# Test and tool code, and what only they install (requirements-dev.txt).
+NOT_AT_RUNTIME = {"yaml", "pytest", "_pytest", "tests", "tools"}
 
 
 def test_ruff_is_clean() -> None:
@@ -32,3 +38,28 @@ def test_engine_reads_no_clock_and_no_global_random() -> None:
         p.name for p in ENGINE.rglob("*.py") if p.name not in allowed and clock.search(p.read_text(encoding="utf-8"))
     ]
     assert offenders == []
+
+
+def _imported_modules(path: Path) -> list[tuple[int, str]]:
+    """(line, top-level module) for every absolute import in the file, at any depth (an import
+    inside a function runs at run time too)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.extend((node.lineno, alias.name.partition(".")[0]) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.append((node.lineno, node.module.partition(".")[0]))
+    return found
+
+
+def test_runtime_code_imports_no_test_or_tool_code() -> None:
+    files = [p for root in RUNTIME for p in ([root] if root.is_file() else sorted(root.rglob("*.py")))]
+    assert len(files) > 50, "the runtime packages were not found"
+    offenders = [
+        f"{path.relative_to(ROOT)}:{line} imports {module}"
+        for path in files
+        for line, module in _imported_modules(path)
+        if module in NOT_AT_RUNTIME
+    ]
+    assert offenders == [], "runtime code must need only requirements.txt:\n" + "\n".join(offenders)

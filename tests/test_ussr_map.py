@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from bot_app.names import find_city, find_route
 from engine.cards import COLOURS
 from engine.graph import train_distances
 from engine.maps import load_map
@@ -37,6 +38,7 @@ def _generator():
 
 
 def _shortest(board, start: str) -> dict[str, int]:
+    # The engine's own Dijkstra, while the generator uses networkx's: two implementations agree.
     return train_distances([(r.id, r.a, r.b, r.length) for r in board.routes.values()], start)
 
 
@@ -146,10 +148,10 @@ def test_every_route_lies_on_a_shortest_connection_of_some_ticket(board):
 
 def test_every_route_label_finds_its_route(board):
     for rid in board.routes:
-        assert board.find_route(board.route_label(rid)).id == rid
-    assert board.find_city("Moscow").id == "moskva"
-    assert board.find_city("Stalingrad").id == "volgograd"
-    assert board.find_city("St Petersburg").id == "leningrad"
+        assert find_route(board, board.route_label(rid)).id == rid
+    assert find_city(board, "Moscow").id == "moskva"
+    assert find_city(board, "Stalingrad").id == "volgograd"
+    assert find_city(board, "St Petersburg").id == "leningrad"
 
 
 def test_the_board_says_it_is_a_reconstruction(board):

@@ -50,8 +50,7 @@ MODES = (REMOVE, BUILD)
 @dataclass(slots=True, unsafe_hash=True)
 class PlayController(Action):
     """Play a Controller card: `mode` "remove" (take a claimed route off the board) or
-    "build" (claim an open route for no points), on `route` (an id, or the route as a player
-    names it)."""
+    "build" (claim an open route for no points), on `route` (its id)."""
 
     TYPE: ClassVar[str] = "play_controller"
     mode: str = ""
@@ -88,8 +87,6 @@ class Controller(RuleModule):
         if game.player(seat).hand.get(self.card, 0) < 1:
             raise IllegalAction("You have no Controller card.", "no_controller")
         route = find_route(game, action.route)
-        if action.mode == REMOVE:
-            route = self._claimed_track(game, action.route, route)
         if route.length > self.max_length:
             verb = "remove" if action.mode == REMOVE else "build"
             raise IllegalAction(
@@ -101,20 +98,6 @@ class Controller(RuleModule):
             self._remove(game, seat, route)
         else:
             self._build(game, seat, route)
-
-    @staticmethod
-    def _claimed_track(game: Game, text: str, route: Route) -> Route:
-        """A route named by its cities may mean any of identical parallel tracks: for a
-        removal, the claimed one."""
-        if text in game.map.routes or route.id in game.state.route_owner:
-            return route
-        for track in game.map.parallel_tracks(route.id):
-            same = (track.length, track.color, track.tunnel, track.ferry_locos)
-            if same == (route.length, route.color, route.tunnel, route.ferry_locos) and (
-                track.id in game.state.route_owner
-            ):
-                return track
-        return route
 
     def _pay(self, game: Game, seat: int) -> None:
         """The Controller leaves the hand for the discard pile (U2)."""

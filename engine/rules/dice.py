@@ -49,11 +49,11 @@ from engine.actions import (
     register,
 )
 from engine.cards import Cards, card_word, cards, count
-from engine.errors import IllegalAction, excerpt
+from engine.errors import IllegalAction
 from engine.maps import Route, load_map
 from engine.rules.module import RuleModule
 from engine.rules.payment import PaymentRule
-from engine.rules.routes import blocked_reason, complete_claim, find_route, open_route_test, route_name
+from engine.rules.routes import blocked_reason, complete_claim, find_city, find_route, open_route_test, route_name
 from engine.rules.stations import Stations, _station_cities
 from engine.rules.tickets import DestinationTickets
 
@@ -558,11 +558,7 @@ class DiceRules(RuleModule):
         if stations is None:
             raise IllegalAction("There are no stations in this game.", "not_in_these_rules")
         player = game.player(seat)
-        city = game.map.cities.get(action.city) or game.map.find_city(action.city)
-        if city is None or city.is_country:
-            guesses = game.map.suggest_cities(action.city)
-            hint = f" Did you mean {' or '.join(guesses)}?" if guesses else ""
-            raise IllegalAction(f"There is no city called {excerpt(action.city)} on this map.{hint}", "unknown_city")
+        city = find_city(game, action.city)
         if player.stations <= 0:
             raise IllegalAction("You have built all your stations.", "no_stations")
         owner = game.state.stations.get(city.id)

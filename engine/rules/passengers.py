@@ -123,7 +123,7 @@ class Passengers(RuleModule):
         assert isinstance(action, TakePassenger)
         pending = game.state.pending
         waiting = list(pending.get("cities", []))
-        city = game.map.find_city(action.city) if action.city else None
+        city = game.map.cities.get(action.city) if action.city else None
         if city is None and len(waiting) == 1 and not action.city:
             city = game.map.cities[waiting[0]]
         if city is None or city.id not in waiting:

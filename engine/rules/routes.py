@@ -1,4 +1,5 @@
-"""Who may claim which route, and what happens once a route is claimed.
+"""Who may claim which route, and what happens once a route is claimed; and the route or
+city an action names, by id.
 
 Shared by the ordinary claim, the tunnel decision and variant actions that build routes.
 """
@@ -10,33 +11,28 @@ from typing import TYPE_CHECKING
 
 from engine.cards import Cards
 from engine.errors import IllegalAction, excerpt
-from engine.maps import Route
+from engine.maps import City, Route
 
 if TYPE_CHECKING:
     from engine.game import Game
 
 
-def find_route(game: Game, text: str) -> Route:
-    """The route a player named, by id or by its cities; a clear sentence if there is none."""
-    route = game.map.routes.get(text) or game.map.find_route(text)
+def find_route(game: Game, route_id: str) -> Route:
+    """The route with this id; a plain sentence if the map has none. (The bot turns the names
+    players type into ids: bot_app/names.py.)"""
+    route = game.map.routes.get(route_id)
     if route is None:
-        hint = ""
-        parts = [p for p in text.replace("–", "-").split("-") if p.strip()]
-        unknown = [p.strip() for p in parts if game.map.find_city(p.strip()) is None]
-        if unknown:
-            guesses = game.map.suggest_cities(unknown[0])
-            if guesses:
-                hint = f" Did you mean {' or '.join(guesses)}?"
-        raise IllegalAction(f"There is no route called {excerpt(text)} on this map.{hint}", "unknown_route")
-    if text not in game.map.routes and route.id in game.state.route_owner:
-        # A name such as "Dallas – Houston" fits identical parallel tracks: take a free one.
-        for track in game.map.parallel_tracks(route.id):
-            same = (track.length, track.color, track.tunnel, track.ferry_locos)
-            if same == (route.length, route.color, route.tunnel, route.ferry_locos) and (
-                track.id not in game.state.route_owner
-            ):
-                return track
+        raise IllegalAction(f"There is no route called {excerpt(route_id)} on this map.", "unknown_route")
     return route
+
+
+def find_city(game: Game, city_id: str) -> City:
+    """The city with this id where a station may stand; a plain sentence if there is none (a
+    country space is not a city)."""
+    city = game.map.cities.get(city_id)
+    if city is None or city.is_country:
+        raise IllegalAction(f"There is no city called {excerpt(city_id)} on this map.", "unknown_city")
+    return city
 
 
 def blocked_reason(game: Game, seat: int, route: Route) -> str | None:

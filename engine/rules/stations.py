@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.actions import Action, BuildStation
 from engine.cards import COLOURS, GRAY, LOCO, Cards, card_word, colour_and_locos, count, describe, has_cards
-from engine.errors import IllegalAction, excerpt
+from engine.errors import IllegalAction
 from engine.rules.module import RuleModule
+from engine.rules.routes import find_city
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -95,11 +96,7 @@ class Stations(RuleModule):
         assert isinstance(action, BuildStation)
         seat = action.player
         player = game.player(seat)
-        city = game.map.cities.get(action.city) or game.map.find_city(action.city)
-        if city is None or city.is_country:
-            guesses = game.map.suggest_cities(action.city)
-            hint = f" Did you mean {' or '.join(guesses)}?" if guesses else ""
-            raise IllegalAction(f"There is no city called {excerpt(action.city)} on this map.{hint}", "unknown_city")
+        city = find_city(game, action.city)
         label = game.map.city_label(city.id)
         if player.stations <= 0:
             raise IllegalAction("You have built all your stations.", "no_stations")

@@ -1,7 +1,7 @@
 """Declarative rule scenarios: a rigged position, some steps, and what must follow.
 
-    python -m engine.scenarios tests/scenarios            # every *.yaml below the folder
-    python -m engine.scenarios tests/scenarios/base/tunnels.yaml
+    python -m tools.scenarios tests/scenarios            # every *.yaml below the folder
+    python -m tools.scenarios tests/scenarios/base/tunnels.yaml
 
 prints one line per scenario and ends with "N passed, N failed". The format is documented in
 docs/scenarios.md.
@@ -24,7 +24,9 @@ from engine.cards import cards
 from engine.errors import IllegalAction
 from engine.events import Event
 from engine.game import apply, load_game, new_game
+from engine.maps import load_map
 from engine.state import GameState
+from tools.scenario_names import with_ids
 
 STEP_KEYS = {"by", "do", "refused", "expect", "note"}
 
@@ -198,7 +200,8 @@ class Runner:
                 action_json["slot"] = None if action_json["slot"] == "deck" else int(action_json["slot"])
             before = self.state.to_canonical()
             try:
-                action = action_from_json(action_json)
+                # Names in words are read as the bot reads them: the engine takes only ids.
+                action = action_from_json(with_ids(load_map(self.state.map_id), self.state.route_owner, action_json))
                 after, events = apply(self.state, action)
             except IllegalAction as exc:
                 if "refused" not in step:

@@ -1,0 +1,365 @@
+"""The map validator: checks map data entry by entry and builds the `GameMap`.
+
+Every problem raises `MapError` whose message names the file and the bad entry, e.g.
+``maps/x.json: route 'a-b' (#12): unknown city 'zzz'`` (``#N`` counts entries from 1). The
+rules checked here are documented in ``maps/README.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from typing import Any
+
+import networkx as nx
+
+from engine.maps.folding import fold
+from engine.maps.model import CITY_KINDS, COLORS, DECKS, ID_RE, City, GameMap, MapError, Route, Ticket
+
+_TAG_RE = re.compile(r"[a-z0-9]+(?:_[a-z0-9]+)*")
+_SUFFIX_RE = re.compile(r"[1-9][0-9]*")
+
+_TOP_REQUIRED = ("id", "name", "provenance", "coordinates", "route_points",
+                 "cities", "routes", "tickets")
+_TOP_OPTIONAL = ("extras",)
+_CITY_REQUIRED = ("id", "name", "x", "y")
+_CITY_OPTIONAL = ("kind", "aliases", "tags")
+_ROUTE_REQUIRED = ("id", "a", "b", "length", "color", "tunnel", "ferry_locos", "parallel_group")
+_ROUTE_OPTIONAL = ("tags", "border_point", "note")
+_TICKET_REQUIRED = ("id", "a", "b", "points", "deck")
+
+
+def _type_name(value: Any) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "true/false",
+            int: "an integer", float: "a number", type(None): "null"}.get(type(value),
+                                                                            type(value).__name__)
+
+
+def _show(value: Any) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+class _Checker:
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, where: str, message: str) -> MapError:
+        return MapError(f"{self.source}: {where}: {message}" if where else
+                        f"{self.source}: {message}")
+
+    @staticmethod
+    def where(kind: str, entry: Any, number: int) -> str:
+        entry_id = entry.get("id") if isinstance(entry, dict) else None
+        if isinstance(entry_id, str) and entry_id:
+            return f"{kind} '{entry_id}' (#{number})"
+        return f"{kind} #{number}"
+
+    def keys(self, where: str, entry: Any, required: tuple[str, ...],
+             optional: tuple[str, ...] = ()) -> None:
+        if not isinstance(entry, dict):
+            raise self.fail(where, f"must be an object, not {_type_name(entry)}")
+        for key in required:
+            if key not in entry:
+                raise self.fail(where, f"missing field '{key}'")
+        unknown = [k for k in entry if k not in required and k not in optional]
+        if unknown:
+            allowed = ", ".join((*required, *optional))
+            raise self.fail(where, f"unknown field '{unknown[0]}' (allowed: {allowed})")
+
+    def check(self, where: str, entry: dict, key: str, ok: bool, expected: str) -> None:
+        if not ok:
+            raise self.fail(where, f"field '{key}' must be {expected}, "
+                                   f"not {_type_name(entry[key])} {_show(entry[key])}")
+
+    def string(self, where: str, entry: dict, key: str) -> str:
+        value = entry[key]
+        self.check(where, entry, key, isinstance(value, str) and value.strip() != "",
+                   "a non-empty string")
+        return value
+
+    def integer(self, where: str, entry: dict, key: str) -> int:
+        self.check(where, entry, key, _is_int(entry[key]), "an integer")
+        return entry[key]
+
+    def number(self, where: str, entry: dict, key: str) -> float:
+        self.check(where, entry, key, _is_number(entry[key]), "a number")
+        return entry[key]
+
+    def boolean(self, where: str, entry: dict, key: str) -> bool:
+        self.check(where, entry, key, isinstance(entry[key], bool), "true or false")
+        return entry[key]
+
+
+def _name_clash(cities: Iterable[City]) -> tuple[City, str, str] | None:
+    """The first name (id, name or alias) of a city that folds to a name of an earlier city:
+    (the city, its name, the other city's id); None if the names tell every city apart."""
+    owners: dict[str, str] = {}
+    for city in cities:
+        for text in (city.id, city.name, *city.aliases):
+            key = fold(text)
+            if not key:
+                continue
+            owner = owners.setdefault(key, city.id)
+            if owner != city.id:
+                return city, text, owner
+    return None
+
+
+def parse_map(data: dict, source: str) -> GameMap:
+    """Validate map data (as read from JSON) and build the :class:`GameMap`.
+
+    ``source`` names the data in error messages (normally ``maps/<id>.json``)."""
+    c = _Checker(source)
+    if not isinstance(data, dict):
+        raise c.fail("", f"a map must be a JSON object, not {_type_name(data)}")
+    unknown = [k for k in data if k not in _TOP_REQUIRED and k not in _TOP_OPTIONAL]
+    if unknown:
+        allowed = ", ".join((*_TOP_REQUIRED, *_TOP_OPTIONAL))
+        raise c.fail("", f"unknown top-level field '{unknown[0]}' (allowed: {allowed})")
+    for key in _TOP_REQUIRED:
+        if key not in data:
+            raise c.fail("", f"missing top-level field '{key}'")
+    top = "top level"
+    map_id = c.string(top, data, "id")
+    if not ID_RE.fullmatch(map_id):
+        raise c.fail(top, f"map id '{map_id}' must be lowercase letters, digits and '_'")
+    name = c.string(top, data, "name")
+    for key, kind, expected in (("provenance", dict, "an object"), ("cities", list, "a list"),
+                                ("routes", list, "a list"), ("tickets", list, "a list"),
+                                ("coordinates", dict, "an object"),
+                                ("route_points", dict, "an object"),
+                                ("extras", dict, "an object")):
+        if key in data:
+            c.check(top, data, key, isinstance(data[key], kind), expected)
+
+    # -- drawing space and points table
+    coords = data["coordinates"]
+    c.keys("coordinates", coords, ("width", "height"))
+    width = c.number("coordinates", coords, "width")
+    height = c.number("coordinates", coords, "height")
+    if width <= 0 or height <= 0:
+        raise c.fail("coordinates", "width and height must be greater than 0")
+
+    route_points: dict[int, int] = {}
+    for key, value in data["route_points"].items():
+        length = int(key) if (_is_int(key) or (isinstance(key, str) and key.isdigit())) else None
+        where = f"route_points '{key}'"
+        if length is None or length < 1:
+            raise c.fail(where, "lengths must be whole numbers from 1 up")
+        if not _is_int(value) or value < 0:
+            raise c.fail(where, f"points must be a whole number of 0 or more, not {value!r}")
+        if length in route_points:
+            raise c.fail(where, f"length {length} is listed twice")
+        route_points[length] = value
+    if not route_points:
+        raise c.fail("route_points", "the table is empty")
+
+    def inside(where: str, x: float, y: float, what: str) -> None:
+        if not (0 <= x <= width and 0 <= y <= height):
+            raise c.fail(where, f"{what} ({x}, {y}) lies outside the drawing space "
+                                f"0..{width} x 0..{height}")
+
+    # -- cities
+    cities: dict[str, City] = {}
+    for n, entry in enumerate(data["cities"], 1):
+        where = c.where("city", entry, n)
+        c.keys(where, entry, _CITY_REQUIRED, _CITY_OPTIONAL)
+        city_id = c.string(where, entry, "id")
+        if not ID_RE.fullmatch(city_id):
+            raise c.fail(where, f"city id '{city_id}' must be lowercase letters, digits and "
+                                f"single '_' (no '-', which joins ids in route ids)")
+        if city_id in cities:
+            raise c.fail(where, f"duplicate city id '{city_id}'")
+        city_name = c.string(where, entry, "name")
+        x = c.number(where, entry, "x")
+        y = c.number(where, entry, "y")
+        inside(where, x, y, "position")
+        kind = entry.get("kind", "city")
+        if kind not in CITY_KINDS:
+            raise c.fail(where, f"unknown kind {kind!r} (allowed: {', '.join(CITY_KINDS)})")
+        aliases = entry.get("aliases", [])
+        if not isinstance(aliases, list) or not all(
+                isinstance(a, str) and fold(a) for a in aliases):
+            raise c.fail(where, "field 'aliases' must be a list of non-empty strings")
+        tags = entry.get("tags", {})
+        if not isinstance(tags, dict):
+            raise c.fail(where, f"field 'tags' must be an object, not {_type_name(tags)}")
+        cities[city_id] = City(city_id, city_name, x, y, kind, tuple(aliases), tags)
+    if not cities:
+        raise c.fail("cities", "the map has no cities")
+    clash = _name_clash(cities.values())
+    if clash is not None:
+        city, text, owner = clash
+        where = f"city '{city.id}' (#{list(cities).index(city.id) + 1})"
+        raise c.fail(where, f"the name '{text}' also names city '{owner}' "
+                            f"(names, ids and aliases must tell cities apart)")
+
+    # -- routes: each entry on its own
+    routes: dict[str, Route] = {}
+    wheres: dict[str, str] = {}
+    for n, entry in enumerate(data["routes"], 1):
+        where = c.where("route", entry, n)
+        c.keys(where, entry, _ROUTE_REQUIRED, _ROUTE_OPTIONAL)
+        route_id = c.string(where, entry, "id")
+        if route_id in routes:
+            raise c.fail(where, f"duplicate route id '{route_id}'")
+        a = c.string(where, entry, "a")
+        b = c.string(where, entry, "b")
+        for end in (a, b):
+            if end not in cities:
+                raise c.fail(where, f"unknown city '{end}'")
+        if a == b:
+            raise c.fail(where, f"both ends are the same city '{a}'")
+        length = c.integer(where, entry, "length")
+        if length < 1:
+            raise c.fail(where, f"length must be at least 1, not {length}")
+        if length not in route_points:
+            raise c.fail(where, f"length {length} has no entry in route_points")
+        color = entry["color"]
+        if color not in COLORS:
+            raise c.fail(where, f"unknown colour {color!r} (allowed: {', '.join(COLORS)})")
+        tunnel = c.boolean(where, entry, "tunnel")
+        ferry_locos = c.integer(where, entry, "ferry_locos")
+        if ferry_locos < 0:
+            raise c.fail(where, f"ferry_locos must not be negative, not {ferry_locos}")
+        if ferry_locos > length:
+            raise c.fail(where, f"ferry_locos {ferry_locos} is more than the length {length}")
+        group = entry["parallel_group"]
+        if group is not None:
+            c.string(where, entry, "parallel_group")
+        tags = entry.get("tags", [])
+        if not isinstance(tags, list) or not all(
+                isinstance(t, str) and _TAG_RE.fullmatch(t) for t in tags):
+            raise c.fail(where, "field 'tags' must be a list of lowercase words "
+                                "(letters, digits, '_')")
+        border_point = None
+        if "border_point" in entry:
+            bp = entry["border_point"]
+            c.keys(f"{where} border_point", bp, ("x", "y"))
+            border_point = (c.number(where, bp, "x"), c.number(where, bp, "y"))
+            inside(where, *border_point, "border_point")
+        note = entry.get("note")
+        if "note" in entry:
+            c.string(where, entry, "note")
+        routes[route_id] = Route(route_id, a, b, length, color, tunnel, ferry_locos, group,
+                                 frozenset(tags), border_point, n - 1, note)
+        wheres[route_id] = where
+
+    # -- routes: parallel groups and tracks between the same cities
+    groups: dict[str, list[Route]] = {}
+    pairs: dict[frozenset[str], list[Route]] = {}
+    for r in routes.values():
+        if r.parallel_group is not None:
+            groups.setdefault(r.parallel_group, []).append(r)
+        pairs.setdefault(frozenset((r.a, r.b)), []).append(r)
+    for tracks in pairs.values():
+        first = tracks[0]
+        for r in tracks[1:]:
+            if r.parallel_group is None or r.parallel_group != first.parallel_group:
+                raise c.fail(wheres[r.id], f"joins the same cities as route '{first.id}' but "
+                                           f"they do not share a parallel group")
+    for group, tracks in groups.items():
+        first = tracks[0]
+        for r in tracks[1:]:
+            if {r.a, r.b} != {first.a, first.b}:
+                raise c.fail(wheres[r.id], f"parallel group '{group}' joins {first.a}–{first.b} "
+                                           f"on route '{first.id}' but {r.a}–{r.b} here; a "
+                                           f"group's tracks must join the same two cities")
+        if len(tracks) == 1:
+            raise c.fail(wheres[first.id], f"parallel group '{group}' has only this one track; "
+                                           f"use null for a route without parallel tracks")
+    # -- routes: id conventions (after the structure, whose messages are clearer)
+    for r in routes.values():
+        if r.parallel_group is None:
+            if r.id != f"{r.a}-{r.b}":
+                raise c.fail(wheres[r.id], f"a route without parallel tracks must have the id "
+                                           f"'{r.a}-{r.b}'")
+        else:
+            if r.parallel_group not in (f"{r.a}-{r.b}", f"{r.b}-{r.a}"):
+                raise c.fail(wheres[r.id], f"parallel group '{r.parallel_group}' must be named "
+                                           f"'{r.a}-{r.b}' or '{r.b}-{r.a}'")
+            prefix = f"{r.parallel_group}-"
+            if not (r.id.startswith(prefix) and _SUFFIX_RE.fullmatch(r.id[len(prefix):])):
+                raise c.fail(wheres[r.id], f"a parallel track must have the id "
+                                           f"'{r.parallel_group}-N' (N = 1, 2, ...)")
+
+    # -- the board must be connected (so every ticket's cities can be joined, too)
+    board = nx.Graph()
+    board.add_nodes_from(cities)
+    board.add_edges_from((r.a, r.b) for r in routes.values())
+    start = next(iter(cities))
+    seen = nx.node_connected_component(board, start)
+    if len(seen) < len(cities):
+        cut = [cid for cid in cities if cid not in seen]
+        shown = ", ".join(f"'{cid}'" for cid in cut[:5]) + (" ..." if len(cut) > 5 else "")
+        raise c.fail("routes", f"the board is disconnected: {len(cut)} cit"
+                               f"{'y' if len(cut) == 1 else 'ies'} ({shown}) cannot be reached "
+                               f"from '{start}'")
+
+    # -- tickets
+    tickets: dict[str, Ticket] = {}
+    for n, entry in enumerate(data["tickets"], 1):
+        where = c.where("ticket", entry, n)
+        c.keys(where, entry, _TICKET_REQUIRED)
+        ticket_id = c.string(where, entry, "id")
+        if ticket_id in tickets:
+            raise c.fail(where, f"duplicate ticket id '{ticket_id}'")
+        a = c.string(where, entry, "a")
+        b = c.string(where, entry, "b")
+        for end in (a, b):
+            if end not in cities:
+                raise c.fail(where, f"unknown city '{end}'")
+        if a == b:
+            raise c.fail(where, f"both ends are the same city '{a}'")
+        points = c.integer(where, entry, "points")
+        if points < 1:
+            raise c.fail(where, f"points must be at least 1, not {points}")
+        deck = entry["deck"]
+        if deck not in DECKS:
+            raise c.fail(where, f"unknown deck {deck!r} (allowed: {', '.join(DECKS)})")
+        base = f"{a}-{b}"
+        suffix = ticket_id[len(base) + 1:]
+        if ticket_id != base and not (ticket_id.startswith(base + "-")
+                                      and _SUFFIX_RE.fullmatch(suffix) and suffix != "1"):
+            raise c.fail(where, f"a ticket must have the id '{base}' (or '{base}-2', ... "
+                                f"when several tickets join the same cities)")
+        tickets[ticket_id] = Ticket(ticket_id, a, b, points, deck)
+
+    # -- extras
+    extras = data.get("extras", {})
+    passengers = extras.get("passengers")
+    colors = extras.get("passenger_colors")
+    if passengers is not None or colors is not None:
+        if not isinstance(passengers, dict) or not isinstance(colors, dict):
+            raise c.fail("extras", "'passengers' and 'passenger_colors' must both be objects")
+        for city_id, count in passengers.items():
+            where = f"extras.passengers '{city_id}'"
+            if city_id not in cities:
+                raise c.fail(where, f"unknown city '{city_id}'")
+            if not _is_int(count) or count < 0:
+                raise c.fail(where, f"count must be a whole number of 0 or more, not {count!r}")
+        for color, count in colors.items():
+            where = f"extras.passenger_colors '{color}'"
+            if color not in COLORS:
+                raise c.fail(where, f"unknown colour {color!r} (allowed: {', '.join(COLORS)})")
+            if not _is_int(count) or count < 0:
+                raise c.fail(where, f"count must be a whole number of 0 or more, not {count!r}")
+        if sum(passengers.values()) != sum(colors.values()):
+            raise c.fail("extras", f"passengers on the board ({sum(passengers.values())}) and "
+                                   f"passenger_colors ({sum(colors.values())}) must have the "
+                                   f"same total")
+
+    return GameMap(map_id, name, width, height, cities, routes, tickets, route_points,
+                   extras, data["provenance"])

@@ -1,0 +1,37 @@
+"""A renderer for tests and benches: tiny PNGs and no Pillow work, for runs where thousands of
+interactions would otherwise spend their time drawing. It records what it was asked to draw."""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot_app.render_hooks import Renderer
+
+# A 1×1 transparent PNG: what the stub renderer returns.
+TINY_PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+)
+
+
+class StubRenderer(Renderer):
+    """The bot's `Renderer` seam answered with TINY_PNG; `calls` lists "board", "hand",
+    "scores" in the order they were asked for."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    async def board(self, view: Mapping[str, Any], routes: Sequence[str] = (), cities: Sequence[str] = ()) -> bytes:
+        assert view.get("you") is None
+        self.calls.append("board")
+        return TINY_PNG
+
+    async def hand(self, view: Mapping[str, Any]) -> bytes:
+        self.calls.append("hand")
+        return TINY_PNG
+
+    async def scores(self, view: Mapping[str, Any]) -> bytes:
+        assert view.get("you") is None
+        self.calls.append("scores")
+        return TINY_PNG
