@@ -80,9 +80,11 @@ async def test_fuzz_random_interactions(tmp_path):
                     s = await service.game(gid)
                 except Exception:
                     break
-                # Leaving out absence: any game command, even a refused one, brings an absent
-                # player back (the rule of DISCORD_UX.md's timers) — the one intended effect.
-                seats = tuple(dataclasses.replace(x, absent_turns=0, stand_in=None) for x in s.seats)
+                # Leaving out absence — any game command, even a refused one, brings an absent
+                # player back (the rule of DISCORD_UX.md's timers) — and whether DMs are closed,
+                # which the dispatcher learns from Discord whenever an earlier DM goes out.
+                seats = tuple(dataclasses.replace(x, absent_turns=0, stand_in=None, dm_closed=False)
+                              for x in s.seats)
                 out.append((s.game_id, s.status, s.seq, seats, s.waiting_for))
                 gid += 1
             return out
