@@ -2,7 +2,7 @@
 parent may SIGKILL it at any time (tests/fake_discord/child.py `ChildBot` starts it).
 
     python tests/bot_child.py --db PATH --base URL --gateway URL [--renderer stub|real]
-        [--guild-id ID] [--timers] [--no-sync] [--turn-hours H] [--guild-ready-timeout S]
+        [--guild-id ID] [--timers] [--no-sync] [--turn-hours H] [--guild-ready-timeout S] [--seed N]
         [--crash-after module:qualname:N]... [--crash-before module:qualname:N]... [--count-from-ready]
 
 Status lines on stdout, one each, flushed at once:
@@ -23,6 +23,8 @@ import asyncio
 import contextlib
 import logging
 import os
+import random
+import secrets
 import signal
 import sys
 from pathlib import Path
@@ -74,7 +76,10 @@ async def main(args: argparse.Namespace) -> int:
                 counting=(lambda: ready) if args.count_from_ready else (lambda: True))
             say(f"armed {when} {point}")
 
-    service = await GameService.open(args.db, limits=Limits.unlimited())
+    # A seed makes the deals (and the AI's choices) the same at every run: a test can then
+    # rely on the game it plays.
+    bits = secrets.randbits if args.seed is None else random.Random(args.seed).getrandbits
+    service = await GameService.open(args.db, limits=Limits.unlimited(), random_bits=bits)
     bot = TtrBot(service, guild_id=args.guild_id, renderer=StubRenderer() if args.renderer == "stub" else None,
                  run_timers=args.timers, sync_commands=not args.no_sync, default_turn_hours=args.turn_hours,
                  guild_ready_timeout=args.guild_ready_timeout)
@@ -115,6 +120,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--timers", action="store_true", help="run the turn-timer loop")
     parser.add_argument("--no-sync", action="store_true", help="do not sync the command tree")
     parser.add_argument("--turn-hours", type=float, default=48.0)
+    parser.add_argument("--seed", type=int, help="deal from this seed instead of from secrets")
     parser.add_argument("--crash-after", action="append", default=[], metavar="MODULE:QUALNAME:N")
     parser.add_argument("--crash-before", action="append", default=[], metavar="MODULE:QUALNAME:N")
     parser.add_argument("--count-from-ready", action="store_true",

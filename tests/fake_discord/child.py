@@ -132,12 +132,13 @@ class ChildBot:
     async def start(cls, fake: FakeDiscord, db: Path, *, renderer: str = "stub", guild_id: int | None = None,
                     crash_after: Iterable[str] = (), crash_before: Iterable[str] = (),
                     count_from_ready: bool = False, run_timers: bool = False, sync_commands: bool = True,
-                    turn_hours: float | None = None, logs: Path | None = None, extra_args: Sequence[str] = (),
-                    timeout: float = 60.0) -> ChildBot:
+                    turn_hours: float | None = None, seed: int | None = None, logs: Path | None = None,
+                    extra_args: Sequence[str] = (), timeout: float = 60.0) -> ChildBot:
         """Start the bot in a child process on `db`, logged in to `fake`, and return once it is
         ready (it printed "ready": identified, READY and GUILD_CREATEs handled). `renderer` is
-        "stub" (tiny PNGs) or "real". Raises RuntimeError, with the child's output, when it
-        exits or is not ready within `timeout` seconds."""
+        "stub" (tiny PNGs) or "real"; `seed` makes its deals the same at every run. Raises
+        RuntimeError, with the child's output, when it exits or is not ready within `timeout`
+        seconds."""
         args = [sys.executable, str(RUNNER), "--db", str(db), "--base", fake.base, "--gateway", fake.gateway_url,
                 "--renderer", renderer]
         if guild_id is not None:
@@ -154,6 +155,8 @@ class ChildBot:
             args.append("--no-sync")
         if turn_hours is not None:
             args += ["--turn-hours", str(turn_hours)]
+        if seed is not None:
+            args += ["--seed", str(seed)]
         args += list(extra_args)
         logs = logs or Path(db).parent
         n = 1 + len(list(logs.glob("bot-child-*.out")))
