@@ -36,7 +36,7 @@ async def test_whole_game_with_restart_closed_dms_and_refusals(tmp_path):
     bob = fake.add_user("Bob", dms_closed=True)
     carol = fake.add_user("Carol")  # watches, never plays
     db = tmp_path / "ttr.sqlite3"
-    running = await start_bot(fake, db)
+    running = await start_bot(fake, db, seed=5)  # the same deal at every run
     try:
         table = await Table.open(fake, running.service, alice, [bob])
         table.desk = running.bot.desk
@@ -106,7 +106,7 @@ async def test_whole_game_with_restart_closed_dms_and_refusals(tmp_path):
                 # Restart: a new client and service on the same database. The next move is made
                 # with the buttons of the post the old process made.
                 await running.stop()
-                running = await start_bot(fake, db)
+                running = await start_bot(fake, db, seed=6)
                 table.service = running.service
                 table.desk = running.bot.desk
                 restarted = True

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
+import secrets
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -45,12 +47,15 @@ class RunningBot:
 
 async def start_bot(fake: FakeDiscord, db: Path, *, renderer: Renderer | None = None,
                     clock: Callable[[], float] | None = None, run_timers: bool = False,
-                    limits: Limits | None = None, guild_id: int | None = None) -> RunningBot:
+                    limits: Limits | None = None, guild_id: int | None = None, seed: int | None = None) -> RunningBot:
     """The bot on `db`, logged in to the fake. Its service has no caps on tables unless
-    `limits` says (tests open many tables quickly). `guild_id` is the bot's GUILD_ID setting."""
+    `limits` says (tests open many tables quickly). `guild_id` is the bot's GUILD_ID setting.
+    With `seed`, deals and the AI's choices come from a seeded generator (the same game at every
+    run) instead of from `secrets`."""
     install(fake)
     clock = clock or time.time
-    service = await GameService.open(db, clock=clock, limits=limits or Limits.unlimited())
+    bits = secrets.randbits if seed is None else random.Random(seed).getrandbits
+    service = await GameService.open(db, clock=clock, limits=limits or Limits.unlimited(), random_bits=bits)
     # A short wait for guilds after READY (discord.py waits 2 s by default): faster starts.
     bot = TtrBot(service, guild_id=guild_id, renderer=renderer, clock=clock, run_timers=run_timers,
                  guild_ready_timeout=0.2)
