@@ -1,4 +1,4 @@
-"""The Dice Expansion as a transformation of every board's rule set (engine/rules/dice.py)."""
+"""The Dice Expansion as a transformation of every board's rule set (engine/rules/dice/)."""
 
 from __future__ import annotations
 
@@ -6,14 +6,15 @@ import pytest
 
 from engine.errors import IllegalAction
 from engine.game import load_game, new_game
-from engine.rules.dice import DiceRules, roll
+from engine.rules.dice import DiceRoll
+from engine.rules.dice.roll import roll
 from engine.variants import available_variants, build_ruleset
 
 
 @pytest.mark.parametrize("variant", available_variants())
 def test_every_board_plays_with_dice_without_card_rules(variant: str) -> None:
     rules = build_ruleset(variant, 3, {"dice": True})
-    assert isinstance(rules.modules[0], DiceRules)
+    assert isinstance(rules.modules[0], DiceRoll)
     assert not [m.name for m in rules.modules if getattr(m, "needs_train_cards", False)]
     state, _ = new_game(variant, 3, 1, {"dice": True})
     assert state.deck == [] and state.display == []
