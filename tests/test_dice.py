@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.chance import RiggedDice
 from engine.errors import IllegalAction
 from engine.game import load_game, new_game
 from engine.rules.dice import DiceRoll
@@ -35,13 +36,14 @@ def test_dice_options_need_dice_and_valid_values() -> None:
         build_ruleset("nordic", 3, {"dice": True, "dice_nordic_9_route": "as_9"})
 
 
-def test_injected_dice_come_first_then_the_generator() -> None:
+def test_rigged_dice_come_first_then_the_generator() -> None:
     state, _ = new_game("usa", 2, 5, {"dice": True})
-    game = load_game(state.clone())
-    game.state.secret["dice_queue"] = ["wild", "station"]
+    rigged = RiggedDice(["wild", "station"])
+    game = load_game(state.clone(), rigged)
     faces = roll(game, 5, ("single", "double", "station", "wild"))
     assert faces[:2] == ["wild", "station"]
-    assert "dice_queue" not in game.state.secret
+    assert rigged.left == ()
+    assert game.state.secret == {}  # the rigging is kept outside the game
 
 
 def test_tunnel_die_faces_setting_shapes_the_odds() -> None:

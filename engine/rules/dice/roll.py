@@ -30,20 +30,8 @@ class RerollDice(Action):
 
 
 def roll(game: Game, n: int, faces: tuple[str, ...]) -> list[str]:
-    """Roll n dice: injected results first (`secret["dice_queue"]`), then the generator."""
-    queue = game.state.secret.get("dice_queue")
-    out = []
-    for _ in range(n):
-        if queue:
-            face = queue.pop(0)
-            if face not in faces:
-                raise AssertionError(f"injected die face {face!r} is not one of {sorted(set(faces))}")
-            out.append(face)
-        else:
-            out.append(faces[game.rng.below(len(faces))])
-    if queue == []:
-        del game.state.secret["dice_queue"]
-    return out
+    """Roll n dice with these faces (train or tunnel dice) through the game's chance."""
+    return [game.chance.roll(faces) for _ in range(n)]
 
 
 @dataclasses.dataclass(frozen=True)
