@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, ClassVar
 
 from engine.actions import Action, ClaimRoute
-from engine.cards import card_word, count
+from engine.cards import Cards, card_word, count
 from engine.errors import IllegalAction
 from engine.rules.dice.faces import TOKEN, TOKEN_TYPES, WILD, as_length, claim_length, face_counts, route_type
 from engine.rules.dice.purse import pay_options, spend, this_turn, tokens, unused_dice
@@ -35,6 +35,9 @@ class DiceClaims(RuleModule):
         have = face_counts(unused_dice(game, seat))
         held = tokens(game, seat)
         reach = {k: have.get(k, 0) + have.get(WILD, 0) + held.get(k, 0) for k in TOKEN_TYPES}
+        # Routes of one type, length and ferry count take the same payments: work each out
+        # once (this runs for every decision of every AI game).
+        payments: dict[tuple[str, int, int], list[Cards]] = {}
         out: list[Action] = []
         for route in game.map.routes.values():
             n = claim_length(game, route)
@@ -43,8 +46,11 @@ class DiceClaims(RuleModule):
                 continue
             if not is_open(as_length(route, n)):
                 continue
-            for payment in pay_options(game, seat, kind, n, route.ferry_locos):
-                out.append(ClaimRoute(seat, route.id, payment))
+            key = (kind, n, route.ferry_locos)
+            options = payments.get(key)
+            if options is None:
+                options = payments[key] = pay_options(game, seat, kind, n, route.ferry_locos)
+            out.extend([ClaimRoute(seat, route.id, payment) for payment in options])
         return out
 
     def apply(self, game: Game, action: Action) -> None:
