@@ -32,6 +32,7 @@ class DiceNoAction(RuleModule):
         return [Pass(seat)]
 
     def apply(self, game: Game, action: Action) -> None:
+        assert isinstance(action, Pass)
         game.emit("passed", player=action.player)
         if _deadlocked(game):
             game.emit("deadlock", text="Nobody can do anything any more, so the game ends.")
