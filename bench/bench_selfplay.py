@@ -2,6 +2,7 @@
 
     python bench/bench_selfplay.py [--rounds 5] [--games 100] [--variant europe] [--players 4]
     python bench/bench_selfplay.py --breakdown      # where the time goes (adds timer overhead)
+    python bench/bench_selfplay.py --dice           # the same games with the Dice Expansion
 
 Plays `rounds` rounds of `games` games (the same seeds each round) and prints games per second
 per round, their median and best: this machine's speed wanders by ±10 % between runs, so one
@@ -15,6 +16,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -23,22 +25,22 @@ from engine.game import actors, apply, legal_actions, new_game, view  # noqa: E4
 from engine.selfplay import play_game  # noqa: E402
 
 
-def one_round(variant: str, players: int, games: int, ai: str) -> tuple[float, int]:
+def one_round(variant: str, players: int, games: int, ai: str, options: dict[str, Any]) -> tuple[float, int]:
     """Seconds of CPU time for `games` games, and the decisions they took."""
     started = time.process_time()
     decisions = 0
     for g in range(games):
-        decisions += len(play_game(variant, players, 1000 + g, (ai,)).actions)
+        decisions += len(play_game(variant, players, 1000 + g, (ai,), options).actions)
     return time.process_time() - started, decisions
 
 
-def breakdown(variant: str, players: int, games: int, ai: str) -> None:
+def breakdown(variant: str, players: int, games: int, ai: str, options: dict[str, Any]) -> None:
     """Time each step of the self-play loop separately."""
     parts = {"new_game": 0.0, "legal_actions": 0.0, "view": 0.0, "choose": 0.0, "apply": 0.0}
     clock = time.process_time
     for g in range(games):
         t0 = clock()
-        state, _ = new_game(variant, players, 1000 + g)
+        state, _ = new_game(variant, players, 1000 + g, options)
         parts["new_game"] += clock() - t0
         ais = [make_ai(ai, g * 31 + i) for i in range(players)]
         while not state.game_over:
@@ -69,15 +71,19 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--ai", default="random")
     parser.add_argument("--breakdown", action="store_true")
+    parser.add_argument("--dice", action="store_true", help="play with the Dice Expansion")
     args = parser.parse_args()
+    options: dict[str, Any] = {"dice": True} if args.dice else {}
 
-    print(f"{args.rounds} rounds of {args.games} {args.players}-player {args.variant} games, {args.ai} AI, CPU time")
+    dice = " + dice" if args.dice else ""
+    print(f"{args.rounds} rounds of {args.games} {args.players}-player {args.variant}{dice} games, {args.ai} AI, "
+          "CPU time")
     if args.breakdown:
-        breakdown(args.variant, args.players, args.games, args.ai)
+        breakdown(args.variant, args.players, args.games, args.ai, options)
         return
     rates = []
     for r in range(args.rounds):
-        seconds, decisions = one_round(args.variant, args.players, args.games, args.ai)
+        seconds, decisions = one_round(args.variant, args.players, args.games, args.ai, options)
         rates.append(args.games / seconds)
         print(f"round {r + 1}: {rates[-1]:5.1f} games/s, {decisions / seconds:6.0f} decisions/s, "
               f"{decisions / args.games:.0f} decisions per game")

@@ -1,4 +1,4 @@
-"""The greedy computer player's choices under the Dice Expansion (engine/rules/dice.py).
+"""The greedy computer player's choices under the Dice Expansion (engine/rules/dice/).
 
 Called by `GreedyAI.choose` for the dice decisions (`dice_roll`, `dice_action`, `dice_tunnel`,
 `dice_token`); like the AI it sees only the view, the legal actions and the public map.

@@ -24,18 +24,24 @@ from engine.state import RULES_VERSION, GameState, PlayerState, copy_data
 from engine.variants import build_ruleset, ruleset_for
 
 if TYPE_CHECKING:
+    from engine.chance import Chance, ChanceSource
     from engine.ruleset import RuleSet
 
 
 class Game:
-    """A mutable working copy of a state, with the map, the rules, the generator and the
-    events being collected. Rule modules receive one of these and change it in place."""
+    """A mutable working copy of a state, with the map, the rules, chance and the events
+    being collected. Rule modules receive one of these and change it in place.
 
-    def __init__(self, state: GameState, rules: RuleSet, game_map: GameMap) -> None:
+    Everything random draws from `chance` (engine/chance.py): the game's own generator `rng`,
+    unless a `ChanceSource` (a test's rigged dice) is given. Only `rng` is saved in the state
+    (`finish`); rules read it for nothing but the hidden shuffle records."""
+
+    def __init__(self, state: GameState, rules: RuleSet, game_map: GameMap, chance: ChanceSource | None = None) -> None:
         self.state = state
         self.rules = rules
         self.map = game_map
         self.rng = Rng(state.rng)
+        self.chance: Chance = self.rng if chance is None else chance.over(self.rng)
         self.events: list[Event] = []
         # Set when the end is triggered during this action, so that the triggering turn itself
         # does not count as one of the final turns.
@@ -82,7 +88,7 @@ class Game:
         s = self.state
         s.deck = s.discard + s.deck
         s.discard = []
-        self.rng.shuffle(s.deck)
+        self.chance.shuffle(s.deck)
         self.emit("deck_reshuffled", size=len(s.deck))
         self.record("shuffle", deck=len(s.deck), rng=self.rng.state)
 
@@ -181,8 +187,10 @@ def new_game(
     options: Mapping[str, Any] | None = None,
     first_player: int | None = None,
     names: Sequence[str] | None = None,
+    chance: ChanceSource | None = None,
 ) -> tuple[GameState, list[Event]]:
-    """Deal a new game. The first player is drawn with the game's generator unless given."""
+    """Deal a new game. The first player is drawn with the game's generator unless given.
+    `chance`: another source of chance than the seed's generator (tests, engine/chance.py)."""
     opts = dict(options or {})
     rules = build_ruleset(variant, players, opts)
     game_map = load_map(rules.map_id)
@@ -202,9 +210,9 @@ def new_game(
         pending={},
         names=[str(n) for n in (names or [])],
     )
-    game = Game(state, rules, game_map)
+    game = Game(state, rules, game_map, chance)
     if first_player is None:
-        first_player = game.rng.below(players)
+        first_player = game.chance.below(players)
     elif not 0 <= first_player < players:
         raise IllegalAction(f"There is no seat {first_player + 1} in a {players}-player game.", "bad_seat")
     state.current = first_player
@@ -217,9 +225,9 @@ def new_game(
     return game.finish()
 
 
-def load_game(state: GameState) -> Game:
+def load_game(state: GameState, chance: ChanceSource | None = None) -> Game:
     """A working Game around a state (read-only use: it is not cloned)."""
-    return Game(state, _ruleset(state), load_map(state.map_id))
+    return Game(state, _ruleset(state), load_map(state.map_id), chance)
 
 
 def _ruleset(state: GameState) -> RuleSet:
@@ -236,9 +244,12 @@ def actors(state: GameState) -> list[int]:
     return [state.current]
 
 
-def apply(state: GameState, action: Action | Mapping[str, Any]) -> tuple[GameState, list[Event]]:
+def apply(
+    state: GameState, action: Action | Mapping[str, Any], chance: ChanceSource | None = None
+) -> tuple[GameState, list[Event]]:
     """Apply one action and return (new state, events). An illegal action raises
-    IllegalAction with one plain sentence and leaves `state` untouched."""
+    IllegalAction with one plain sentence and leaves `state` untouched. `chance`: another
+    source of chance than the state's generator (tests, engine/chance.py)."""
     if not isinstance(action, Action):
         action = action_from_json(action)
     if state.status == "over":
@@ -250,7 +261,7 @@ def apply(state: GameState, action: Action | Mapping[str, Any]) -> tuple[GameSta
         game = load_game(state)
         who = ", ".join(game.name(s) for s in waiting)
         raise IllegalAction(f"It is not your turn; the game is waiting for {who}.", "not_your_turn")
-    game = load_game(state.clone())
+    game = load_game(state.clone(), chance)
     kind = state.pending.get("kind", "")
     handler = game.rules.handler(kind, action)
     if handler is None:
@@ -303,11 +314,12 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
 
 def replay(variant: str, players: int, seed: int, actions: Iterable[Action | Mapping[str, Any]],
            options: Mapping[str, Any] | None = None, first_player: int | None = None,
-           names: Sequence[str] | None = None) -> GameState:
-    """The state reached by a seed and a list of actions."""
-    state, _ = new_game(variant, players, seed, options, first_player, names)
+           names: Sequence[str] | None = None, chance: ChanceSource | None = None) -> GameState:
+    """The state reached by a seed and a list of actions (and the chance source the game was
+    played with, if it was not the seed's own generator)."""
+    state, _ = new_game(variant, players, seed, options, first_player, names, chance)
     for action in actions:
-        state, _ = apply(state, action)
+        state, _ = apply(state, action, chance)
     return state
 
 

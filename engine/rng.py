@@ -1,4 +1,5 @@
-"""The game's own random generator, kept inside the game state.
+"""The game's own random generator, kept inside the game state. It is the default `Chance`
+(engine/chance.py): what the rules draw from unless a test sets another source.
 
 Python's `random` module only promises that `random()` repeats for a seed; its `shuffle` and
 `randrange` have changed between versions. A game must replay identically for ever, so the
@@ -8,7 +9,7 @@ game state, and builds shuffling and dice on top of it.
 
 from __future__ import annotations
 
-from collections.abc import MutableSequence
+from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
 _MASK = (1 << 64) - 1
@@ -57,3 +58,7 @@ class Rng:
     def choice(self, items: list[T]) -> T:
         """One element, uniformly."""
         return items[self.below(len(items))]
+
+    def roll(self, faces: Sequence[str]) -> str:
+        """The face a die shows: one of `faces`, uniformly by position."""
+        return faces[self.below(len(faces))]

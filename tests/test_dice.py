@@ -1,19 +1,21 @@
-"""The Dice Expansion as a transformation of every board's rule set (engine/rules/dice.py)."""
+"""The Dice Expansion as a transformation of every board's rule set (engine/rules/dice/)."""
 
 from __future__ import annotations
 
 import pytest
 
+from engine.chance import RiggedDice
 from engine.errors import IllegalAction
 from engine.game import load_game, new_game
-from engine.rules.dice import DiceRules, roll
+from engine.rules.dice import DiceRoll
+from engine.rules.dice.roll import roll
 from engine.variants import available_variants, build_ruleset
 
 
 @pytest.mark.parametrize("variant", available_variants())
 def test_every_board_plays_with_dice_without_card_rules(variant: str) -> None:
     rules = build_ruleset(variant, 3, {"dice": True})
-    assert isinstance(rules.modules[0], DiceRules)
+    assert isinstance(rules.modules[0], DiceRoll)
     assert not [m.name for m in rules.modules if getattr(m, "needs_train_cards", False)]
     state, _ = new_game(variant, 3, 1, {"dice": True})
     assert state.deck == [] and state.display == []
@@ -34,13 +36,14 @@ def test_dice_options_need_dice_and_valid_values() -> None:
         build_ruleset("nordic", 3, {"dice": True, "dice_nordic_9_route": "as_9"})
 
 
-def test_injected_dice_come_first_then_the_generator() -> None:
+def test_rigged_dice_come_first_then_the_generator() -> None:
     state, _ = new_game("usa", 2, 5, {"dice": True})
-    game = load_game(state.clone())
-    game.state.secret["dice_queue"] = ["wild", "station"]
+    rigged = RiggedDice(["wild", "station"])
+    game = load_game(state.clone(), rigged)
     faces = roll(game, 5, ("single", "double", "station", "wild"))
     assert faces[:2] == ["wild", "station"]
-    assert "dice_queue" not in game.state.secret
+    assert rigged.left == ()
+    assert game.state.secret == {}  # the rigging is kept outside the game
 
 
 def test_tunnel_die_faces_setting_shapes_the_odds() -> None:

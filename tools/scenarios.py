@@ -21,6 +21,7 @@ import yaml
 
 from engine.actions import action_from_json
 from engine.cards import cards
+from engine.chance import RiggedDice
 from engine.errors import IllegalAction
 from engine.events import Event
 from engine.game import apply, load_game, new_game
@@ -84,6 +85,7 @@ class Runner:
             self.names = [str(n) for n in players]
         else:
             self.names = [f"P{i + 1}" for i in range(int(players))]
+        self.chance: RiggedDice | None = None  # setup `dice`: every step rolls these first
         self.state = self._initial_state(data)
         self.last_events: list[Event] = []
 
@@ -174,9 +176,9 @@ class Runner:
         if "dice" in setup:
             # Dice Expansion: die results consumed, in order, before the generator (every train,
             # re-roll and tunnel die of the scenario); a rigged turn start rolls at once.
-            state.secret["dice_queue"] = [str(face) for face in setup["dice"]]
+            self.chance = RiggedDice(setup["dice"])
             if state.pending.get("kind") == "turn":
-                game = load_game(state)
+                game = load_game(state, self.chance)
                 for module in game.rules.modules:
                     module.on_turn_start(game)
                 game.finish()
@@ -202,7 +204,7 @@ class Runner:
             try:
                 # Names in words are read as the bot reads them: the engine takes only ids.
                 action = action_from_json(with_ids(load_map(self.state.map_id), self.state.route_owner, action_json))
-                after, events = apply(self.state, action)
+                after, events = apply(self.state, action, self.chance)
             except IllegalAction as exc:
                 if "refused" not in step:
                     raise ScenarioFailure(f"step {number}: {step['do']} was refused: {exc}") from None

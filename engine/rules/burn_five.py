@@ -94,7 +94,7 @@ def put_discards_under_deck(game: Game) -> None:
     if not s.discard:
         return
     used = list(s.discard)
-    game.rng.shuffle(used)
+    game.chance.shuffle(used)
     s.deck = used + s.deck
     s.discard = []
     game.emit("discards_under_deck", size=len(used))

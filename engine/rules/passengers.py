@@ -69,7 +69,7 @@ class Passengers(RuleModule):
             raise IllegalAction(f"The {game.map.name} map has no passenger data, so it cannot be played "
                                 f"with passengers.", "no_passengers")
         bag = [colour for colour, n in colours.items() for _ in range(n)]
-        game.rng.shuffle(bag)
+        game.chance.shuffle(bag)
         game.record("shuffle", passengers=len(bag), rng=game.rng.state)
         placed: dict[str, dict[str, int]] = {}
         for space, n in spaces.items():

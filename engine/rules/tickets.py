@@ -60,7 +60,7 @@ class DestinationTickets(RuleModule):
         s = game.state
         for deck_name in game.map.deck_names():
             deck = [t.id for t in game.map.ticket_deck(deck_name)]
-            game.rng.shuffle(deck)
+            game.chance.shuffle(deck)
             s.ticket_decks[deck_name] = deck
         game.record("shuffle", tickets=len(game.map.tickets), rng=game.rng.state)
         if self.setup_announced:
@@ -271,7 +271,7 @@ class DestinationTickets(RuleModule):
             touched.add(deck_name)
         if where == SHUFFLE:
             for deck_name in sorted(touched):
-                game.rng.shuffle(decks[deck_name])
+                game.chance.shuffle(decks[deck_name])
                 game.record("shuffle", tickets=deck_name, rng=game.rng.state)
 
     # --- scoring ------------------------------------------------------------------------

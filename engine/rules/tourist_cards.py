@@ -95,13 +95,13 @@ class TouristCards(DestinationTickets):
         s = game.state
         for deck_name in game.map.deck_names():
             deck = [t.id for t in game.map.ticket_deck(deck_name)]
-            game.rng.shuffle(deck)
+            game.chance.shuffle(deck)
             s.ticket_decks[deck_name] = deck
         tourist = [c["id"] for c in game.map.extras.get("tourist_cards", ())]
         if not tourist or not game.map.tickets:
             # A1 (as overridden by rules/README.md): Alsace is data-driven; no data, no game.
             raise IllegalAction("This board has no tourist deck or tickets; Alsace cannot start on it.", "bad_map")
-        game.rng.shuffle(tourist)
+        game.chance.shuffle(tourist)
         s.secret[DECK_KEY] = tourist
         s.extra[DECK_KEY] = len(tourist)
         game.record("shuffle", tickets=len(game.map.tickets), tourist=len(tourist), rng=game.rng.state)

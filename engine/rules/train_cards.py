@@ -48,7 +48,7 @@ class TrainCardDraw(RuleModule):
     def setup(self, game: Game) -> None:
         s = game.state
         s.deck = [name for name, n in self.deck for _ in range(n)]
-        game.rng.shuffle(s.deck)
+        game.chance.shuffle(s.deck)
         game.record("shuffle", deck=len(s.deck), rng=game.rng.state)
         for _ in range(self.hand_size):
             for p in s.players:

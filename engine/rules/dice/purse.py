@@ -1,0 +1,81 @@
+"""Where a player's dice and tokens live in the state, what they can pay, and paying.
+
+All public: `player.public["dice"]` (the dice not yet used this turn), `player.public["tokens"]`,
+and in `state.extra["dice"]` the token supply, the count of idle turns in a row and this turn's
+bookkeeping (`turn`: `seat`, `capped`, `acted`, `bought`, `token_done`, `no_token`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.cards import Cards, card_word, cards
+from engine.errors import IllegalAction
+from engine.rules.dice.faces import DOUBLE, SINGLE, TOKEN, TOKEN_SUPPLY, WILD, face_counts
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+def fresh_data() -> dict[str, Any]:
+    """`state.extra["dice"]` at the start of a game."""
+    return {"supply": {SINGLE: TOKEN_SUPPLY, DOUBLE: TOKEN_SUPPLY}, "idle_turns": 0}
+
+
+def dice_data(game: Game) -> dict[str, Any]:
+    return game.state.extra["dice"]
+
+
+def this_turn(game: Game) -> dict[str, Any]:
+    """This turn's bookkeeping (set when the dice are rolled)."""
+    return game.state.extra["dice"].setdefault("turn", {})
+
+
+def unused_dice(game: Game, seat: int) -> list[str]:
+    return game.player(seat).public.setdefault("dice", [])
+
+
+def tokens(game: Game, seat: int) -> dict[str, int]:
+    return game.player(seat).public.setdefault("tokens", {SINGLE: 0, DOUBLE: 0})
+
+
+def pay_options(game: Game, seat: int, kind: str, n: int, wilds_needed: int) -> list[Cards]:
+    """Every payment of n spaces of `kind` from the unused dice and the tokens, with at least
+    `wilds_needed` wilds (a ferry's locomotives, D2)."""
+    have = face_counts(unused_dice(game, seat))
+    n_face, n_wild = have.get(kind, 0), have.get(WILD, 0)
+    n_token = tokens(game, seat).get(kind, 0)
+    out = []
+    for w in range(wilds_needed, min(n_wild, n) + 1):
+        for t in range(0, min(n_token, n - w) + 1):
+            f = n - w - t
+            if f <= n_face:
+                out.append(cards({kind: f, WILD: w, TOKEN: t}))
+    return out
+
+
+def spend(game: Game, seat: int, payment: Cards, allowed: set[str], token_type: str | None) -> None:
+    """Check that `payment` is there (faces among `allowed`, tokens of `token_type`) and take
+    it: dice leave `public["dice"]`, tokens go back to the supply."""
+    odd = [name for name, _ in payment if name not in allowed and not (name == TOKEN and token_type)]
+    if odd:
+        raise IllegalAction(f"A {card_word(odd[0])} cannot pay for that.", "bad_payment")
+    dice = unused_dice(game, seat)
+    have = face_counts(dice)
+    for name, n in payment:
+        if name == TOKEN:
+            assert token_type is not None
+            held = tokens(game, seat).get(token_type, 0)
+            if n > held:
+                raise IllegalAction(f"You have {held} {token_type} token{'s' if held != 1 else ''}, not {n}.",
+                                    "not_enough_dice")
+        elif n > have.get(name, 0):
+            raise IllegalAction(f"You have {have.get(name, 0)} {name} dice, not {n}.", "not_enough_dice")
+    for name, n in payment:
+        if name == TOKEN:
+            assert token_type is not None
+            tokens(game, seat)[token_type] -= n
+            dice_data(game)["supply"][token_type] += n
+        else:
+            for _ in range(n):
+                dice.remove(name)
