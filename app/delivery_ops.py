@@ -71,8 +71,7 @@ class DeliveryOps(ServiceBase):
             waiting = actors(loaded.state)
             humans = [s for s in loaded.seats if s.seat in waiting and s.user_id is not None and s.stand_in is None]
             legal = tuple(legal_for(loaded.state, humans[0].seat)) if len(humans) == 1 and not final else ()
-            view = view_for(loaded.state, None)
-            view["seq"], view["game_id"] = loaded.seq, game_id
+            view = view_for(loaded.state, None).at(loaded.seq, game_id)
             deadlines = {t.seat: t.due_at for t in await self.store.pending_timers(game_id)
                          if t.kind == LIMIT and t.seat is not None}
             return PostData(
@@ -105,8 +104,7 @@ class DeliveryOps(ServiceBase):
             entries = await self.store.actions(delivery.game_id, after_seq=delivery.seq - 1)
             private = tuple(e for r in entries if r.seq == delivery.seq for e in _events(r.events_json)
                             if e.seat == seat and e.visible_to(seat) and e.visibility != PUBLIC)
-            view = view_for(loaded.state, seat)
-            view["seq"], view["game_id"] = loaded.seq, delivery.game_id
+            view = view_for(loaded.state, seat).at(loaded.seq, delivery.game_id)
             return HandData(records.summary_of(loaded, delivery.user_id), seat, view, private)
 
     async def delivered(self, delivery_id: int, message_id: int | None = None, *, dropped: bool = False,

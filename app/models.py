@@ -10,6 +10,7 @@ from typing import Any
 from engine.events import Event
 from engine.game import view as engine_view
 from engine.state import GameState
+from engine.view import View
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +94,7 @@ class SubmitResult:
     action: Mapping[str, Any] | None = None
     _state: GameState | None = field(default=None, repr=False, compare=False)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> View:
         """The game after this move as `seat` may see it (None: what anyone may see)."""
         if self._state is None:
             raise ValueError("this result carries no state")
@@ -201,7 +202,7 @@ class PostData:
     last shown (public events only), the public view now, and the buttons' moves."""
 
     summary: GameSummary
-    view: Mapping[str, Any]  # public: no hand, no ticket, no deck
+    view: View  # public: no hand, no ticket, no deck
     events: tuple[Event, ...]  # public events after the seq the thread last showed
     from_seq: int
     new_turn: bool
@@ -218,7 +219,7 @@ class HandData:
 
     summary: GameSummary
     seat: int
-    view: Mapping[str, Any]
+    view: View
     private_events: tuple[Event, ...]
 
 
@@ -229,8 +230,8 @@ class Panel:
 
     summary: GameSummary
     seat: int | None
-    view: Mapping[str, Any]
-    public: Mapping[str, Any]
+    view: View
+    public: View
     legal: tuple[Any, ...]
 
     @property

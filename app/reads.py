@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from app import records
 from app.base import ACTIVE, OPEN, ServiceBase
@@ -18,6 +17,7 @@ from engine.actions import Action
 from engine.events import Event
 from engine.game import legal_actions as legal_for
 from engine.game import view as view_for
+from engine.view import View
 from store import ResultRow
 
 
@@ -31,16 +31,13 @@ class ReadOps(ServiceBase):
                 return p.seat
         return None
 
-    async def view(self, game_id: int, user_id: int | None = None) -> dict[str, Any]:
+    async def view(self, game_id: int, user_id: int | None = None) -> View:
         """The game as `user_id` may see it: their own hand and tickets if they play, else
         only what anyone may see. Also carries "seq" for the next move's `expected_seq`."""
         async with self._lock(game_id):
             loaded = await self.loader.load(game_id)
             seat = records.seat_of(loaded.seats, user_id)
-            out = view_for(loaded.state, seat)
-            out["seq"] = loaded.seq
-            out["game_id"] = game_id
-            return out
+            return view_for(loaded.state, seat).at(loaded.seq, game_id)
 
     async def legal_actions(self, game_id: int, user_id: int) -> list[Action]:
         """What `user_id` may do now (empty when it is not their turn or they do not play)."""
@@ -69,10 +66,8 @@ class ReadOps(ServiceBase):
         async with self._lock(game_id):
             loaded = await self.loader.load(game_id)
             seat = records.seat_of(loaded.seats, user_id)
-            mine = view_for(loaded.state, seat)
-            public = mine if seat is None else view_for(loaded.state, None)
-            for v in (mine, public):
-                v["seq"], v["game_id"] = loaded.seq, game_id
+            mine = view_for(loaded.state, seat).at(loaded.seq, game_id)
+            public = mine if seat is None else view_for(loaded.state, None).at(loaded.seq, game_id)
             legal = tuple(legal_for(loaded.state, seat)) if seat is not None else ()
             return Panel(records.summary_of(loaded, user_id), seat, mine, public, legal)
 

@@ -56,7 +56,7 @@ def main() -> None:
     for map_id in args.maps.split(","):
         game_map = load_map(map_id)
         view = sample_view(game_map, players=4, seed=3)
-        last = [sorted(view["route_owner"])[0]]
+        last = [sorted(view.route_owner)[0]]
         clear_cache()
         t0 = time.perf_counter()
         base = get_base(game_map, args.width)

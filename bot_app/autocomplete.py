@@ -9,8 +9,6 @@ hundred labels.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import discord
 
 from app import Panel, ServiceError
@@ -53,7 +51,7 @@ async def routes(interaction: discord.Interaction, current: str) -> Pairs:
     gmap = text.game_map(panel.public)
     rids = list(dict.fromkeys(a.to_json()["route"] for a in panel.legal if a.TYPE == "claim_route"))
     if not rids:  # not your turn: show the open routes anyway
-        owners: Mapping[str, int] = panel.public.get("route_owner", {})
+        owners = panel.public.route_owner
         rids = [r for r in gmap.routes if r not in owners]
     return _filter([(text.route_label(gmap, r), r) for r in rids], current)
 
@@ -95,7 +93,7 @@ async def draws(interaction: discord.Interaction, current: str) -> Pairs:
         if a.TYPE == "draw_card":
             slot = a.to_json().get("slot")
             out.append(("Deck (blind)", "deck") if slot is None else
-                       (f"Slot {slot + 1}: {text.card_word(panel.public['display'][slot])}", str(slot + 1)))
+                       (f"Slot {slot + 1}: {text.card_word(panel.public.display[slot])}", str(slot + 1)))
     return _filter(out or [("Deck (blind)", "deck")], current)
 
 

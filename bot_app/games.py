@@ -91,10 +91,10 @@ class GameOption(app_commands.Transformer):
         await reach(interaction, game_id)
         return game_id
 
-    async def autocomplete(self, interaction: discord.Interaction, value: str  # type: ignore[override]
-                           ) -> list[app_commands.Choice[str]]:
+    async def autocomplete(self, interaction: discord.Interaction, value: int | float | str
+                           ) -> list[app_commands.Choice[int | float | str]]:
         service = desk_of(interaction).service
-        out = []
+        out: list[app_commands.Choice[int | float | str]] = []
         for s in await service.games_of(interaction.user.id, interaction.guild_id):
             waiting = ", ".join(x.name for x in s.seats if x.seat in s.waiting_for)
             state = "lobby" if s.status == "lobby" else ("your turn" if s.your_turn else f"waiting for {waiting}")

@@ -10,7 +10,7 @@ public is posted by the dispatcher from what the move stored.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
@@ -23,6 +23,7 @@ from bot_app.desk import Desk
 from bot_app.inputs import is_number
 from engine.actions import Action
 from engine.maps import GameMap
+from engine.view import View
 
 PANEL_TYPES = {"draw_card": "Draw", "claim_route": "Claim", "draw_tickets": "Tickets",
                "build_station": "Station", "keep_tickets": "Choose tickets"}
@@ -102,14 +103,14 @@ def action_buttons(g: int, seq: int, legal: Sequence[Action]) -> discord.ui.View
     return view_of(*items)
 
 
-def draw_buttons(g: int, seq: int, legal: Sequence[Action], view: Mapping[str, Any]) -> list[discord.ui.Button[Any]]:
+def draw_buttons(g: int, seq: int, legal: Sequence[Action], view: View) -> list[discord.ui.Button[Any]]:
     out = []
     for a in legal:
         if a.TYPE != "draw_card":
             continue
         slot = a.to_json().get("slot")
-        label = "Deck (blind)" if slot is None else f"{slot + 1}: {text.card_word(view['display'][slot])}"
-        emoji = None if slot is None else text.CARD_EMOJI.get(view["display"][slot])
+        label = "Deck (blind)" if slot is None else f"{slot + 1}: {text.card_word(view.display[slot])}"
+        emoji = None if slot is None else text.CARD_EMOJI.get(view.display[slot] or "")
         out.append(button(label, ids.make(g, seq, "do", token(legal, a)), discord.ButtonStyle.primary, emoji=emoji))
     return out[:25]
 
@@ -183,13 +184,7 @@ async def confirm_panel(desk: Desk, interaction: discord.Interaction, panel: Pan
 
 def offer_of(panel: Panel) -> list[str]:
     """The tickets offered to the caller now (empty when there is no choice to make)."""
-    offers = (panel.view.get("pending") or {}).get("offers")
-    if panel.seat is None or not isinstance(offers, list) or panel.seat >= len(offers):
-        return []
-    mine = offers[panel.seat]
-    if isinstance(mine, dict):
-        return [t for v in mine.values() for t in v]
-    return list(mine) if isinstance(mine, list) else []
+    return panel.view.pending.offer_of(panel.seat)
 
 
 async def keep_panel(desk: Desk, interaction: discord.Interaction, game_id: int) -> None:

@@ -22,6 +22,7 @@ from bot_app.answers import MAX_CONTENT, cut
 from bot_app.components import button, view_of
 from bot_app.panels import action_buttons
 from bot_app.render_hooks import Renderer
+from engine.view import View
 
 
 @dataclass
@@ -45,7 +46,7 @@ def _mentions(summary: GameSummary) -> dict[int, str]:
     return {s.seat: f"<@{s.user_id}>" for s in summary.seats if s.user_id is not None and s.stand_in is None}
 
 
-def _note_line(note: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+def _note_line(note: Mapping[str, Any], view: View) -> str:
     if note.get("kind") == "time_ran_out":
         who = text.name_of(view, note.get("seat") if isinstance(note.get("seat"), int) else None)
         if note.get("keeps"):
@@ -64,7 +65,7 @@ async def turn_post(data: PostData, renderer: Renderer) -> Message:
     last = text.summarize(list(data.events), view)
     routes, cities = text.highlights(list(data.events))
     board = await renderer.board(view, tuple(r for r in routes if r in gmap.routes), cities)
-    head = (f"**Game #{g} · {text.variant_title(view['variant'])}** — turn {view.get('turn', 0) + 1} · "
+    head = (f"**Game #{g} · {text.variant_title(view.variant)}** — turn {view.turn + 1} · "
             f"move {summary.seq}")
     notes = [line for n in data.notes if (line := _note_line(n, view))]
     if data.final:

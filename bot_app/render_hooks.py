@@ -4,29 +4,30 @@ bot imports `render`."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+
+from engine.view import View
 
 
 class Renderer:
     """The real pictures, drawn in render's thread pool so the event loop never waits on Pillow.
     Every method takes a view: board and scores only ever get public views (`you` is None)."""
 
-    async def board(self, view: Mapping[str, Any], routes: Sequence[str] = (), cities: Sequence[str] = ()) -> bytes:
+    async def board(self, view: View, routes: Sequence[str] = (), cities: Sequence[str] = ()) -> bytes:
         from render import render_async, render_board
 
-        assert view.get("you") is None, "the board is public: render it from view(state, None)"
-        pic = await render_async(render_board, dict(view), highlight_routes=tuple(routes),
+        assert view.you is None, "the board is public: render it from view(state, None)"
+        pic = await render_async(render_board, view, highlight_routes=tuple(routes),
                                  highlight_cities=tuple(cities))
         return pic.png
 
-    async def hand(self, view: Mapping[str, Any]) -> bytes:
+    async def hand(self, view: View) -> bytes:
         from render import render_async, render_hand
 
-        return (await render_async(render_hand, dict(view))).png
+        return (await render_async(render_hand, view)).png
 
-    async def scores(self, view: Mapping[str, Any]) -> bytes:
+    async def scores(self, view: View) -> bytes:
         from render import render_async, render_scores
 
-        assert view.get("you") is None
-        return (await render_async(render_scores, dict(view))).png
+        assert view.you is None
+        return (await render_async(render_scores, view)).png

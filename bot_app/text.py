@@ -15,6 +15,7 @@ from engine.actions import Action
 from engine.cards import card_word, describe
 from engine.events import Event
 from engine.maps import GameMap, load_map
+from engine.view import View
 
 VARIANT_TITLES = {
     "usa": "USA", "europe": "Europe", "nordic": "Nordic Countries", "germany": "Germany",
@@ -27,8 +28,8 @@ CARD_EMOJI = {
 MAX_CONTENT = 1900  # Discord allows 2000 characters per message
 
 
-def game_map(view: Mapping[str, Any]) -> GameMap:
-    return load_map(view["map_id"])
+def game_map(view: View) -> GameMap:
+    return load_map(view.map_id)
 
 
 def variant_title(variant: str) -> str:
@@ -40,13 +41,8 @@ def thread_name(game_id: int, variant: str) -> str:
     return f"TTR #{game_id} · {variant_title(variant)}"[:100]
 
 
-def name_of(view: Mapping[str, Any], seat: int | None) -> str:
-    names = view.get("names") or []
-    if seat is None:
-        return "someone"
-    if 0 <= seat < len(names) and names[seat]:
-        return str(names[seat])
-    return f"Player {seat + 1}"
+def name_of(view: View, seat: int | None) -> str:
+    return view.name(seat)
 
 
 def ticket_label(gmap: GameMap, ticket_id: str) -> str:
@@ -86,10 +82,10 @@ def card_name(card: str | None) -> str:
     return "a locomotive" if card == "loco" else f"a {card_word(card)}"
 
 
-def slot_label(view: Mapping[str, Any], slot: int | None) -> str:
+def slot_label(view: View, slot: int | None) -> str:
     if slot is None:
         return "the deck (blind)"
-    display = view.get("display") or []
+    display = view.display
     card = display[slot] if 0 <= slot < len(display) else None
     return f"face-up {card_word(card) if card else '?'} (slot {slot + 1})"
 
@@ -99,7 +95,7 @@ def slot_label(view: Mapping[str, Any], slot: int | None) -> str:
 QUIET_EVENTS = {"turn_started", "display_refilled", "shuffle", "game_started", "passengers_placed"}
 
 
-def event_line(e: Event, gmap: GameMap, view: Mapping[str, Any]) -> str | None:
+def event_line(e: Event, gmap: GameMap, view: View) -> str | None:
     """One public event in words (None for bookkeeping events nobody needs to read)."""
     d = e.data
     who = name_of(view, d.get("player"))
@@ -147,7 +143,7 @@ def event_line(e: Event, gmap: GameMap, view: Mapping[str, Any]) -> str | None:
     return f"{who}: {k.replace('_', ' ')}"
 
 
-def summarize(events: Iterable[Event], view: Mapping[str, Any]) -> str:
+def summarize(events: Iterable[Event], view: View) -> str:
     gmap = game_map(view)
     lines = [line for e in events if (line := event_line(e, gmap, view))]
     return "; ".join(lines)
@@ -164,7 +160,7 @@ def highlights(events: Iterable[Event]) -> tuple[tuple[str, ...], tuple[str, ...
     return tuple(routes), tuple(cities)
 
 
-def private_lines(events: Iterable[Event], view: Mapping[str, Any]) -> list[str]:
+def private_lines(events: Iterable[Event], view: View) -> list[str]:
     """A player's own private events in words (for their eyes only)."""
     gmap = game_map(view)
     out = []
@@ -186,37 +182,33 @@ def private_lines(events: Iterable[Event], view: Mapping[str, Any]) -> list[str]
 # --- status ---------------------------------------------------------------------------------
 
 
-def player_status(view: Mapping[str, Any], seat: int) -> str:
-    p = view["players"][seat]
-    hand = p["hand"] if isinstance(p["hand"], int) else sum(p["hand"].values())
-    tickets = p["tickets"] if isinstance(p["tickets"], int) else len(p["tickets"])
-    score = p.get("route_points", 0)
-    bits = [f"{score} pts", f"{p.get('trains', '?')} trains", f"{hand} cards", f"{tickets} tickets"]
+def player_status(view: View, seat: int) -> str:
+    p = view.players[seat]
+    bits = [f"{p.route_points} pts", f"{p.trains} trains", f"{p.hand_size} cards", f"{p.ticket_count} tickets"]
     if _has_stations(view):
-        bits.append(f"{p.get('stations', 0)} stations")
+        bits.append(f"{p.stations} stations")
     return f"**{name_of(view, seat)}** — " + " · ".join(bits)
 
 
-def _has_stations(view: Mapping[str, Any]) -> bool:
-    return any((p.get("stations") or 0) > 0 for p in view["players"]) or bool(view.get("stations"))
+def _has_stations(view: View) -> bool:
+    return any(p.stations > 0 for p in view.players) or bool(view.stations)
 
 
-def status_block(view: Mapping[str, Any]) -> str:
+def status_block(view: View) -> str:
     """Every player's public numbers (never the hand itself)."""
-    lines = [player_status(view, s) for s in range(len(view["players"]))]
-    tail = f"Deck {view.get('deck', '?')} · face up: " + " ".join(
-        CARD_EMOJI.get(c, c) for c in (view.get("display") or []) if c)
-    if view.get("final_turns_left") is not None:
+    lines = [player_status(view, s) for s in range(len(view.players))]
+    tail = f"Deck {view.deck} · face up: " + " ".join(CARD_EMOJI.get(c, c) for c in view.display if c)
+    if view.final_turns_left is not None:
         tail += " · **final round**"
     return "\n".join(lines + [tail])
 
 
-def waiting_line(view: Mapping[str, Any], waiting: Sequence[int], mentions: Mapping[int, str]) -> str:
-    pending = (view.get("pending") or {}).get("kind")
+def waiting_line(view: View, waiting: Sequence[int], mentions: Mapping[int, str]) -> str:
+    pending = view.pending.kind
     who = ", ".join(mentions.get(s) or f"**{name_of(view, s)}**" for s in waiting)
     if not waiting:
         return ""
-    if pending == "choose_tickets" and (view.get("pending") or {}).get("setup"):
+    if pending == "choose_tickets" and view.pending.setup:
         return f"🎫 {who}: choose your opening tickets (button below, privately)."
     if pending == "choose_tickets":
         return f"🎫 {who}: choose which tickets to keep."
@@ -230,7 +222,7 @@ def waiting_line(view: Mapping[str, Any], waiting: Sequence[int], mentions: Mapp
 # --- actions --------------------------------------------------------------------------------
 
 
-def describe_action(a: Action, view: Mapping[str, Any], gmap: GameMap | None = None) -> str:
+def describe_action(a: Action, view: View, gmap: GameMap | None = None) -> str:
     """An action as a short imperative ("claim Oslo – Stockholm (4 yellow) with 4 yellow")."""
     gmap = gmap or game_map(view)
     data = a.to_json()
@@ -282,19 +274,18 @@ def payment_code(payment: Mapping[str, int]) -> str:
 # --- the private hand -----------------------------------------------------------------------
 
 
-def hand_text(view: Mapping[str, Any], game_id: int) -> str:
+def hand_text(view: View, game_id: int) -> str:
     """A player's hand and tickets, in words — PRIVATE: only for that player."""
-    seat = view.get("you")
-    if seat is None:
+    me = view.me
+    if me is None:
         return "You are not playing in this game."
     gmap = game_map(view)
-    me = view["players"][seat]
-    hand = me.get("hand") or {}
+    hand = me.hand or {}
     cards = " · ".join(f"{CARD_EMOJI.get(c, '')} {n} {card_word(c, n)}" for c, n in sorted(hand.items()) if n)
-    lines = [f"**Your hand in game #{game_id}** ({variant_title(view['variant'])})",
+    lines = [f"**Your hand in game #{game_id}** ({variant_title(view.variant)})",
              f"Cards: {cards or 'none'}"]
-    done = _completed(view, gmap, seat)
-    tickets = me.get("tickets") or []
+    done = me.completed
+    tickets = me.tickets or ()
     if tickets:
         lines.append("Tickets:")
         for tid in tickets:
@@ -302,30 +293,20 @@ def hand_text(view: Mapping[str, Any], game_id: int) -> str:
             lines.append(f"  {mark} {ticket_label(gmap, tid)}")
     else:
         lines.append("Tickets: none yet")
-    offers = (view.get("pending") or {}).get("offers")
-    if isinstance(offers, list) and seat < len(offers) and isinstance(offers[seat], list | dict):
-        offered = offers[seat] if isinstance(offers[seat], list) else [t for v in offers[seat].values() for t in v]
+    offered = view.pending.offer_of(me.seat)
+    if offered:
         lines.append("Offered to you now: " + ", ".join(ticket_label(gmap, t) for t in offered))
-    lines.append(f"Trains {me.get('trains')} · stations {me.get('stations')} · route points {me.get('route_points')}")
+    lines.append(f"Trains {me.trains} · stations {me.stations} · route points {me.route_points}")
     return "\n".join(lines)[:MAX_CONTENT]
-
-
-def _completed(view: Mapping[str, Any], gmap: GameMap, seat: int) -> set[str]:
-    try:
-        from render.hand import ticket_statuses
-
-        return {t.ticket_id for t in ticket_statuses(view, gmap, seat) if t.completed}
-    except Exception:  # the picture still shows it; words are a convenience
-        return set()
 
 
 # --- the end --------------------------------------------------------------------------------
 
 
-def final_text(view: Mapping[str, Any]) -> str:
+def final_text(view: View) -> str:
     """The final scores with every player's tickets revealed (public once the game is over)."""
     gmap = game_map(view)
-    result = view.get("result") or {}
+    result = view.result or {}
     winners = set(result.get("winners", []))
     lines = ["🏆 **Final scores**"]
     for sheet in sorted(result.get("sheets", []), key=lambda s: -s.get("total", 0)):
@@ -344,6 +325,6 @@ def final_text(view: Mapping[str, Any]) -> str:
     return "\n".join(lines)[:MAX_CONTENT]
 
 
-def short_log_line(seq: int, events: Sequence[Event], view: Mapping[str, Any]) -> str | None:
+def short_log_line(seq: int, events: Sequence[Event], view: View) -> str | None:
     text = summarize(events, view)
     return f"`{seq:>4}` {text}" if text else None

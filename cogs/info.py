@@ -45,7 +45,7 @@ class InfoCog(TtrCog):
             waiting = ", ".join(names[s] for s in summary.waiting_for) or "nobody"
             paused = f"\n⏸️ Paused: {summary.paused_reason}" if summary.paused_reason else ""
             await self.desk.answers.say(
-                interaction, f"**Game #{g} · {text.variant_title(panel.public['variant'])}** — {summary.status}, "
+                interaction, f"**Game #{g} · {text.variant_title(panel.public.variant)}** — {summary.status}, "
                 f"waiting for {waiting}{paused}\n{text.status_block(panel.public)}", ephemeral=False)
 
         await self.run(work())

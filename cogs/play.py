@@ -41,7 +41,7 @@ class PlayCog(TtrCog):
     async def _draw(self, interaction: discord.Interaction, want: str, game: int | None) -> None:
         g = await resolve_game(interaction, game)
         panel = await panels.turn_panel(self.desk, g, interaction.user.id, None)
-        display = panel.public.get("display") or []
+        display = panel.public.display
         taken: list[Action] = []
 
         def fits(a: Action) -> bool:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import heapq
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import Any
 
 from engine.actions import (
     Action,
@@ -23,7 +22,9 @@ from engine.cards import LOCO
 from engine.dice_ai import DICE_KINDS, choose_dice
 from engine.maps import GameMap, Route, load_map
 from engine.rng import Rng, seed_state
-from engine.rules.passengers import TakePassenger, majority_points
+from engine.rules.controller import PlayController
+from engine.rules.passengers import PassengersView, TakePassenger, majority_points
+from engine.view import View
 
 
 class RandomAI:
@@ -37,7 +38,7 @@ class RandomAI:
     def __init__(self, seed: int = 0) -> None:
         self.rng = Rng(seed_state(seed))
 
-    def choose(self, view: dict[str, Any] | None, legal: Sequence[Action]) -> Action:
+    def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
         by_kind: dict[str, list[Action]] = defaultdict(list)
         for action in legal:
             by_kind[action.TYPE].append(action)
@@ -57,21 +58,22 @@ class GreedyAI:
     def __init__(self, seed: int = 0) -> None:
         self.rng = Rng(seed_state(seed))
 
-    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
-        game_map = load_map(view["map_id"])
-        seat = view["you"]
+    def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
+        assert view is not None and view.you is not None, "the greedy AI reads its own view"
+        game_map = load_map(view.map_id)
+        seat = view.you
         kinds = {a.TYPE for a in legal}
         alsace = choose_alsace(self, view, game_map, legal)  # tourist cards, call time, burn 5
         if alsace is not None:
             return alsace
         if "keep_tickets" in kinds:
             return self._keep(view, game_map, [a for a in legal if isinstance(a, KeepTickets)])
-        if "draw_tickets" in kinds and view["pending"].get("kind") == "choose_tickets":
+        if "draw_tickets" in kinds and view.pending.kind == "choose_tickets":
             # An announced opening deal (Germany): announce the mix first.
             return self._ticket_draw(view, [a for a in legal if isinstance(a, DrawTickets)])
         if "take_passenger" in kinds:
             return self._passenger(view, [a for a in legal if isinstance(a, TakePassenger)])
-        if view["pending"].get("kind") in DICE_KINDS:
+        if view.pending.kind in DICE_KINDS:
             return choose_dice(view, game_map, legal, self._wanted_routes(view, game_map, seat))
         if "pay_tunnel" in kinds or "give_up_tunnel" in kinds:
             pays = [a for a in legal if isinstance(a, PayTunnel)]
@@ -85,19 +87,19 @@ class GreedyAI:
             return self._best_claim(game_map, wanted_claims)
         # USSR Controller: build a route a ticket needs that cards would make dear (a tunnel, a
         # ferry, or 3-4 trains), the longest first.
-        builds = [a for a in legal if a.TYPE == "play_controller" and getattr(a, "mode", "") == "build"
-                  and getattr(a, "route", "") in wanted and _dear(game_map.routes[a.route])]  # type: ignore[attr-defined]
+        builds = [a for a in legal if isinstance(a, PlayController) and a.mode == "build"
+                  and a.route in wanted and _dear(game_map.routes[a.route])]
         if builds:
-            return max(builds, key=lambda a: (game_map.routes[a.route].length, a.route))  # type: ignore[attr-defined]
+            return max(builds, key=lambda a: (game_map.routes[a.route].length, a.route))
         draws = [a for a in legal if isinstance(a, DrawCard)]
-        me = view["players"][seat]
+        me = view.players[seat]
         if not wanted:
             # Every ticket is done (or impossible): take new tickets while there is time,
             # otherwise score points with the longest route the hand allows.
             tickets = [a for a in legal if isinstance(a, DrawTickets)]
-            if tickets and me["trains"] > 12 and view["pending"].get("kind") == "turn":
+            if tickets and me.trains > 12 and view.pending.kind == "turn":
                 return self._ticket_draw(view, tickets)
-            if claims and (me["trains"] <= 12 or not draws):
+            if claims and (me.trains <= 12 or not draws):
                 return self._best_claim(game_map, claims)
         if draws:
             return self._draw(view, game_map, draws, wanted)
@@ -107,9 +109,10 @@ class GreedyAI:
         return (others or list(legal))[0]
 
     # --- tickets ------------------------------------------------------------------------
-    def _keep(self, view: dict[str, Any], game_map: GameMap, options: list[KeepTickets]) -> Action:
-        seat = view["you"]
-        offer = view["pending"]["offers"][seat]
+    def _keep(self, view: View, game_map: GameMap, options: list[KeepTickets]) -> Action:
+        seat = view.you
+        assert seat is not None
+        offer = view.pending.offer_of(seat)
         costs = {t: self._ticket_cost(view, game_map, seat, t) for t in offer}
 
         def value(option: KeepTickets) -> tuple[float, int]:
@@ -125,9 +128,9 @@ class GreedyAI:
         return max(cheap, key=value)
 
     @staticmethod
-    def _ticket_draw(view: dict[str, Any], options: list[DrawTickets]) -> DrawTickets:
+    def _ticket_draw(view: View, options: list[DrawTickets]) -> DrawTickets:
         """Where a mix of decks is announced: mostly short tickets (one long one at setup)."""
-        want_long = 1 if view["pending"].get("setup") else 0
+        want_long = 1 if view.pending.setup else 0
 
         def key(option: DrawTickets) -> tuple[int, int]:
             mix = dict(option.mix)
@@ -136,10 +139,12 @@ class GreedyAI:
         return max(options, key=key)
 
     @staticmethod
-    def _passenger(view: dict[str, Any], options: list[TakePassenger]) -> TakePassenger:
+    def _passenger(view: View, options: list[TakePassenger]) -> TakePassenger:
         """The passenger whose colour gains the most majority points now."""
-        seat = view["you"]
-        counts = [p["public"].get("passengers", {}) for p in view["players"]]
+        seat = view.you
+        assert seat is not None
+        part = view.part(PassengersView)
+        counts = list(part.held) if part is not None else [{} for _ in view.players]
 
         def gain(option: TakePassenger) -> int:
             before = [c.get(option.colour, 0) for c in counts]
@@ -149,20 +154,20 @@ class GreedyAI:
 
         return max(options, key=gain)
 
-    def _ticket_cost(self, view: dict[str, Any], game_map: GameMap, seat: int, ticket_id: str) -> int | None:
+    def _ticket_cost(self, view: View, game_map: GameMap, seat: int, ticket_id: str) -> int | None:
         ticket = game_map.tickets[ticket_id]
         found = shortest_open_path(view, game_map, seat, ticket.a, ticket.b)
         return None if found is None else found[0]
 
     # --- routes -------------------------------------------------------------------------
-    def _wanted_routes(self, view: dict[str, Any], game_map: GameMap, seat: int) -> set[str]:
+    def _wanted_routes(self, view: View, game_map: GameMap, seat: int) -> set[str]:
         wanted: set[str] = set()
-        for ticket_id in view["players"][seat]["tickets"]:
+        for ticket_id in view.players[seat].tickets or ():
             ticket = game_map.tickets[ticket_id]
             found = shortest_open_path(view, game_map, seat, ticket.a, ticket.b)
             if found is None or found[0] == 0:
                 continue
-            wanted.update(r for r in found[1] if view["route_owner"].get(r) is None)
+            wanted.update(r for r in found[1] if view.route_owner.get(r) is None)
         wanted.update(tourist_wanted(view, game_map, seat))  # Alsace tourist cards
         return wanted
 
@@ -170,9 +175,9 @@ class GreedyAI:
     def _best_claim(game_map: GameMap, claims: list[ClaimRoute]) -> ClaimRoute:
         return max(claims, key=lambda a: (game_map.routes[a.route].length, -_card_cost(a.payment), a.route))
 
-    def _draw(self, view: dict[str, Any], game_map: GameMap, draws: list[DrawCard], wanted: set[str]) -> Action:
+    def _draw(self, view: View, game_map: GameMap, draws: list[DrawCard], wanted: set[str]) -> Action:
         needed = {game_map.routes[r].color for r in wanted}
-        display = view["display"]
+        display = view.display
         for action in draws:
             if action.slot is not None and display[action.slot] in needed:
                 return action
@@ -194,14 +199,13 @@ def _card_cost(payment: Sequence[tuple[str, int]]) -> int:
 
 
 def shortest_open_path(
-    view: dict[str, Any], game_map: GameMap, seat: int, start: str, goal: str
+    view: View, game_map: GameMap, seat: int, start: str, goal: str
 ) -> tuple[int, list[str]] | None:
     """The fewest trains still to place to join two cities, over routes that are open or the
     player's own (own routes cost nothing), and the routes of that path; None if impossible.
     Country spaces are dead ends: a path may end in one but never pass through it."""
-    owner = view["route_owner"]
-    n_players = len(view["players"])
-    doubles_open = n_players >= view.get("rules", {}).get("doubles_from_players", 4)
+    owner = view.route_owner
+    doubles_open = len(view.players) >= view.doubles_from_players
     blocked_groups = set()
     for rid, who in owner.items():
         group = game_map.routes[rid].parallel_group
@@ -223,12 +227,12 @@ def shortest_open_path(
         if city != start and game_map.cities[city].is_country:
             continue
         for route in game_map.routes_at(city):
-            who = owner.get(route.id)
-            if who is not None and who != seat:
+            holder = owner.get(route.id)
+            if holder is not None and holder != seat:
                 continue
-            if who is None and route.parallel_group in blocked_groups:
+            if holder is None and route.parallel_group in blocked_groups:
                 continue
-            cost = 0 if who == seat else route.length
+            cost = 0 if holder == seat else route.length
             nxt = route.b if route.a == city else route.a
             nd = dist + cost
             if nd < best.get(nxt, 1 << 30):
@@ -238,7 +242,7 @@ def shortest_open_path(
     return None
 
 
-AI_LEVELS = {"random": RandomAI, "greedy": GreedyAI}
+AI_LEVELS: dict[str, type[RandomAI] | type[GreedyAI]] = {"random": RandomAI, "greedy": GreedyAI}
 
 
 def make_ai(level: str, seed: int = 0) -> RandomAI | GreedyAI:

@@ -7,7 +7,6 @@ Called by `GreedyAI.choose` for the dice decisions (`dice_roll`, `dice_action`, 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from engine.actions import Action, ClaimRoute, GiveUpTunnel, Pass, PayTunnel
 from engine.maps import GameMap
@@ -18,10 +17,12 @@ from engine.rules.dice import (
     TOKEN,
     WILD,
     BuyToken,
+    DiceView,
     DrawTicketsWithDice,
     RerollDice,
     route_type,
 )
+from engine.view import View
 
 DICE_KINDS = ("dice_roll", "dice_action", "dice_tunnel", "dice_token")
 
@@ -43,10 +44,11 @@ def _needed_type(game_map: GameMap, wanted: set[str]) -> str | None:
     return max(need, key=lambda k: (need[k], k == SINGLE))
 
 
-def choose_dice(view: dict[str, Any], game_map: GameMap, legal: Sequence[Action], wanted: set[str]) -> Action:
-    kind = view["pending"].get("kind")
-    seat = view["you"]
-    me = view["players"][seat]
+def choose_dice(view: View, game_map: GameMap, legal: Sequence[Action], wanted: set[str]) -> Action:
+    kind = view.pending.kind
+    seat = view.you
+    assert seat is not None
+    me = view.players[seat]
     if kind == "dice_tunnel":
         pays = [a for a in legal if isinstance(a, PayTunnel)]
         if pays:
@@ -66,20 +68,21 @@ def choose_dice(view: dict[str, Any], game_map: GameMap, legal: Sequence[Action]
     if wanted_claims:
         return best(wanted_claims)
     tickets = [a for a in legal if isinstance(a, DrawTicketsWithDice)]
-    if not wanted and tickets and me["trains"] > 12:
+    if not wanted and tickets and me.trains > 12:
         # Every ticket done: draw one or two more with station faces first.
         return min(tickets, key=lambda a: (abs(sum(n for _, n in a.payment) - 2), dict(a.payment).get(WILD, 0)))
     rerolls = [a for a in legal if isinstance(a, RerollDice)]
     if rerolls:
-        target = _needed_type(game_map, wanted) or (SINGLE if me["trains"] > 12 else None)
-        dice = me["public"].get("dice", [])
-        keep = {target, WILD} if target else {SINGLE, DOUBLE, WILD}
-        if not wanted and me["trains"] > 12:
+        wanted_type = _needed_type(game_map, wanted) or (SINGLE if me.trains > 12 else None)
+        part = view.part(DiceView)
+        dice = list(part.unused[seat]) if part is not None else []
+        keep = {wanted_type, WILD} if wanted_type else {SINGLE, DOUBLE, WILD}
+        if not wanted and me.trains > 12:
             keep.add(STATION)
         kept = tuple(sorted(face for face in dice if face in keep))
         match = [a for a in rerolls if a.keep == kept]
         if match:
             return match[0]
-    if claims and (not wanted or me["trains"] <= 12):
+    if claims and (not wanted or me.trains <= 12):
         return best(claims)
     return next(a for a in legal if isinstance(a, Pass))

@@ -19,9 +19,11 @@ from engine.errors import IllegalAction
 from engine.events import HIDDEN, PRIVATE, PUBLIC, Event
 from engine.maps import GameMap, load_map
 from engine.rng import Rng, seed_state
+from engine.rules.tickets import completed_tickets
 from engine.scoring import final_scores
 from engine.state import RULES_VERSION, GameState, PlayerState, copy_data
 from engine.variants import build_ruleset, ruleset_for
+from engine.view import PendingView, PlayerView, View
 
 if TYPE_CHECKING:
     from engine.chance import Chance, ChanceSource
@@ -323,57 +325,66 @@ def replay(variant: str, players: int, seed: int, actions: Iterable[Action | Map
     return state
 
 
-def view(state: GameState, seat: int | None) -> dict[str, Any]:
+def view(state: GameState, seat: int | None) -> View:
     """What the player in `seat` may know (None: what anyone may know).
 
     Their own hand, tickets and offers; only counts for everyone else; never the deck order,
-    the generator or the seed (either would reveal the deck)."""
+    the generator or the seed (either would reveal the deck). Each rule module adds its own
+    part (`RuleModule.view_part`)."""
+    rules = _ruleset(state)
+    game_map = load_map(state.map_id)
+    names = tuple(state.names)
     players = []
     for p in state.players:
         mine = p.seat == seat
-        players.append({
-            "seat": p.seat,
-            "trains": p.trains,
-            "stations": p.stations,
-            "hand": dict(p.hand) if mine else p.hand_size(),
-            "tickets": list(p.tickets) if mine else len(p.tickets),
-            "routes": list(p.routes),
-            "route_points": p.route_points,
-            "public": copy_data(p.public),
-            **({"private": copy_data(p.private)} if mine else {}),
-        })
-    pending = copy_data(state.pending)
-    if "offers" in pending:
-        pending["offers"] = [
-            offer if i == seat else (None if offer is None else _offer_size(offer))
-            for i, offer in enumerate(pending["offers"])
-        ]
-    return {
-        "rules_version": state.rules_version,
-        "variant": state.variant,
-        "options": copy_data(state.options),
-        "map_id": state.map_id,
-        "players": players,
-        "deck": len(state.deck),
-        "discard": len(state.discard),
-        "display": list(state.display),
-        "ticket_decks": {name: len(cards) for name, cards in state.ticket_decks.items()},
-        "route_owner": dict(state.route_owner),
-        "route_scored": dict(state.route_scored),
-        "stations": dict(state.stations),
-        "current": state.current,
-        "turn": state.turn,
-        "status": state.status,
-        "pending": pending,
-        "final_turns_left": state.final_turns_left,
-        "passes_in_a_row": state.passes_in_a_row,
-        "result": copy_data(state.result),
-        "extra": copy_data(state.extra),
-        "names": list(state.names),
-        "first_player": state.first_player,
-        "you": seat,
-        "rules": {"doubles_from_players": _ruleset(state).doubles_from_players},
-    }
+        players.append(PlayerView(
+            seat=p.seat,
+            name=names[p.seat] if p.seat < len(names) and names[p.seat] else f"Player {p.seat + 1}",
+            trains=p.trains,
+            stations=p.stations,
+            hand_size=p.hand_size(),
+            ticket_count=len(p.tickets),
+            routes=tuple(p.routes),
+            route_points=p.route_points,
+            hand=dict(p.hand) if mine else None,
+            tickets=tuple(p.tickets) if mine else None,
+            completed=completed_tickets(game_map, p.routes, p.tickets) if mine else frozenset(),
+        ))
+    pending = state.pending
+    offers = pending.get("offers")
+    return View(
+        rules_version=state.rules_version,
+        variant=state.variant,
+        options=copy_data(state.options),
+        map_id=state.map_id,
+        you=seat,
+        players=tuple(players),
+        deck=len(state.deck),
+        discard=len(state.discard),
+        display=tuple(state.display),
+        ticket_decks={name: len(cards) for name, cards in state.ticket_decks.items()},
+        route_owner=dict(state.route_owner),
+        route_scored=dict(state.route_scored),
+        stations=dict(state.stations),
+        current=state.current,
+        turn=state.turn,
+        status=state.status,
+        pending=PendingView(
+            kind=pending.get("kind"),
+            setup=bool(pending.get("setup")),
+            offers=None if offers is None else tuple(
+                copy_data(offer) if i == seat else (None if offer is None else _offer_size(offer))
+                for i, offer in enumerate(offers)),
+            data={k: copy_data(v) for k, v in pending.items() if k not in ("kind", "setup", "offers")},
+        ),
+        final_turns_left=state.final_turns_left,
+        passes_in_a_row=state.passes_in_a_row,
+        result=copy_data(state.result),
+        names=names,
+        first_player=state.first_player,
+        doubles_from_players=rules.doubles_from_players,
+        parts=tuple(part for module in rules.modules if (part := module.view_part(state, seat)) is not None),
+    )
 
 
 def _offer_size(offer: Any) -> int:

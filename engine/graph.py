@@ -685,20 +685,20 @@ def best_ticket_outcome(
         for edge_id, a, b, _ in options:
             if edge_id in own_ids:
                 continue
-            ra, rb = uf.find(_node(a, edge_id, dead_ends)), uf.find(_node(b, edge_id, dead_ends))
-            pair = frozenset((ra, rb))
-            if ra == rb or pair in seen_pairs:
+            na, nb = uf.find(_node(a, edge_id, dead_ends)), uf.find(_node(b, edge_id, dead_ends))
+            pair = frozenset((na, nb))
+            if na == nb or pair in seen_pairs:
                 continue
             seen_pairs.add(pair)
-            kept.append((edge_id, ra, rb))
+            kept.append((edge_id, na, nb))
         choices.append(kept)
 
     # Drop tickets that even all loans together cannot complete.
     if open_tickets:
         everything = _UnionFind()
         for kept in choices:
-            for _, ra, rb in kept:
-                everything.union(ra, rb)
+            for _, na, nb in kept:
+                everything.union(na, nb)
         open_tickets = [
             (t, ra, rb)
             for t, ra, rb in open_tickets
@@ -748,9 +748,9 @@ def _relevant_loans(
         changed = False
         touching: dict[_Node, set[int]] = {}
         for i, kept in enumerate(keep):
-            for _, ra, rb in kept:
-                touching.setdefault(ra, set()).add(i)
-                touching.setdefault(rb, set()).add(i)
+            for _, na, nb in kept:
+                touching.setdefault(na, set()).add(i)
+                touching.setdefault(nb, set()).add(i)
         for i, kept in enumerate(keep):
             good = [
                 loan

@@ -12,6 +12,7 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from typing import Any
 
 from PIL import Image
 
@@ -38,7 +39,7 @@ class BoardBase:
     colorblind: bool
     build_ms: float = 0.0
     sprites: dict[str, RouteSprite] = field(default_factory=dict)
-    extra: dict[str, object] = field(default_factory=dict)  # other cached masks (stations, figures)
+    extra: dict[Any, Any] = field(default_factory=dict)  # other cached masks (stations, figures)
 
     def sprite(self, route_id: str) -> RouteSprite:
         """Train-car masks for a route (built on first use; a race only builds it twice)."""
@@ -116,7 +117,7 @@ def overlay_colours() -> list[P.RGB]:
     out: list[P.RGB] = []
 
     def mix(a: P.RGB, b: P.RGB, t: float) -> P.RGB:
-        return tuple(round(x + (y - x) * t) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+        return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
 
     for st in P.PLAYER_STYLES:
         out += [st.fill, st.dark, st.light, mix(st.fill, st.dark, 0.5), mix(st.fill, (255, 255, 255), 0.5)]
@@ -135,7 +136,7 @@ def build_palette(image: Image.Image) -> Image.Image:
     extra = overlay_colours()
     n_base = 256 - len(extra)
     q = image.quantize(colors=n_base, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    base_pal = q.getpalette()[: n_base * 3]  # type: ignore[index]
+    base_pal = (q.getpalette() or [])[: n_base * 3]
     flat: list[int] = list(base_pal) + [0] * (n_base * 3 - len(base_pal))
     for c in extra:
         flat += list(c)

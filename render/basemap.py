@@ -99,16 +99,16 @@ def draw_base(
         route = game_map.routes[rid]
         fill = P.ROUTE_RGB[route.color]
         for sp in rg.spaces:
-            poly = rounded_rect(sp.center, sp.u, sp.length / 2, sp.width / 2, 1.6 * k)
+            space_poly = rounded_rect(sp.center, sp.u, sp.length / 2, sp.width / 2, 1.6 * k)
             if route.tunnel:
                 # a heavy dark frame, as printed tunnels have
                 outer = rounded_rect(sp.center, sp.u, sp.length / 2 + 0.6 * k, sp.width / 2 + 1.3 * k, 2.2 * k)
                 d.polygon([s(p) for p in outer], fill=P.TUNNEL_EDGE)
-                d.polygon([s(p) for p in poly], fill=fill)
+                d.polygon([s(p) for p in space_poly], fill=fill)
                 inner = rounded_rect(sp.center, sp.u, sp.length / 2 - 1.8 * k, sp.width / 2 - 1.8 * k, 1 * k)
                 d.polygon([s(p) for p in inner], fill=fill)
             else:
-                d.polygon([s(p) for p in poly], fill=fill, outline=P.SPACE_EDGE, width=edge_w)
+                d.polygon([s(p) for p in space_poly], fill=fill, outline=P.SPACE_EDGE, width=edge_w)
             if sp.loco:
                 _loco_mark(d, s(sp.center), sp.width * 0.42 * SS)
 

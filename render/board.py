@@ -15,6 +15,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from engine.maps import GameMap, load_map
+from engine.view import View
 from render import palette as P
 from render.base_cache import BoardBase, get_base
 from render.basemap import legend_cells
@@ -22,7 +23,7 @@ from render.encode import png_bytes
 from render.layout import passenger_figure_size
 from render.sprites import car_marks, mark_mask, passenger_masks, sprite_glow, station_masks
 from render.text import draw_text, fit_text, font
-from render.viewdata import city_passengers, count, player_name, player_passengers, scores, uses_stations
+from render.viewdata import city_passengers, player_passengers, scores, uses_stations
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,7 @@ class BoardPicture:
 
 
 def board_image(
-    view: Mapping[str, Any],
+    view: View,
     game_map: GameMap | None = None,
     *,
     width: int = 1600,
@@ -44,7 +45,7 @@ def board_image(
     highlight_cities: Iterable[str] = (),
 ) -> tuple[Image.Image, BoardBase]:
     """The board as an RGB image (and the base it was drawn on)."""
-    game_map = game_map or load_map(view["map_id"])
+    game_map = game_map or load_map(view.map_id)
     base = get_base(game_map, width, colorblind=colorblind)
     img = base.image.copy()
     draw_game(img, base, view, set(highlight_routes), set(highlight_cities))
@@ -53,7 +54,7 @@ def board_image(
 
 
 def render_board(
-    view: Mapping[str, Any],
+    view: View,
     game_map: GameMap | None = None,
     *,
     width: int = 1600,
@@ -92,14 +93,14 @@ def paste_route(img: Image.Image, base: BoardBase, route_id: str, seat: int, glo
 def draw_game(
     img: Image.Image,
     base: BoardBase,
-    view: Mapping[str, Any],
+    view: View,
     highlight_routes: set[str],
     highlight_cities: set[str],
 ) -> None:
     """Trains, stations, passengers and the last move, on a copy of the base."""
     geom = base.geom
     k = base.layout.dims.k
-    owners: Mapping[str, int] = view.get("route_owner") or {}
+    owners = view.route_owner
     for rid in highlight_routes:  # a highlighted open route (e.g. a tunnel given up) still glows
         if rid not in owners and rid in geom.routes:
             origin, mask = sprite_glow(base.sprite(rid), k)
@@ -117,7 +118,7 @@ def draw_game(
         r = cg.radius * 2.1
         d.ellipse((x - r, y - r, x + r, y + r), outline=P.HIGHLIGHT_EDGE, width=max(2, round(3 * k)))
 
-    stations: Mapping[str, int] = view.get("stations") or {}
+    stations = view.stations
     if stations:
         size = base.layout.dims.city_r * 2.5
         masks = base.extra.get("station")
@@ -156,20 +157,20 @@ def draw_game(
 
 def _mark(base: BoardBase, shape: str, size: int) -> Image.Image:
     key = ("mark", shape, size)
-    m = base.extra.get(key)  # type: ignore[call-overload]
+    m = base.extra.get(key)
     if m is None:
         m = mark_mask(shape, size)
-        base.extra[key] = m  # type: ignore[index]
-    return m  # type: ignore[return-value]
+        base.extra[key] = m
+    return m
 
 
 def _figures(base: BoardBase, w: int, h: int) -> tuple[Image.Image, Image.Image]:
     key = ("figure", w, h)
-    m = base.extra.get(key)  # type: ignore[call-overload]
+    m = base.extra.get(key)
     if m is None:
         m = passenger_masks(w, h)
-        base.extra[key] = m  # type: ignore[index]
-    return m  # type: ignore[return-value]
+        base.extra[key] = m
+    return m
 
 
 # ---------------------------------------------------------------------------------------------
@@ -177,33 +178,33 @@ def _figures(base: BoardBase, w: int, h: int) -> tuple[Image.Image, Image.Image]
 # ---------------------------------------------------------------------------------------------
 
 
-def status_line(view: Mapping[str, Any]) -> tuple[str, str]:
+def status_line(view: View) -> tuple[str, str]:
     """(headline, detail) for the legend's info box."""
-    status = view.get("status")
-    current = int(view.get("current", 0))
-    turn = int(view.get("turn", 0)) + 1
+    status = view.status
+    current = view.current
+    turn = view.turn + 1
     if status == "over":
-        result = view.get("result") or {}
-        winners = [player_name(view, s) for s in result.get("winners", [])]
+        result = view.result or {}
+        winners = [view.name(s) for s in result.get("winners", [])]
         head = "Game over"
         detail = ("Winner: " if len(winners) == 1 else "Winners: ") + " & ".join(winners) if winners else ""
         return head, detail
     if status == "setup":
         return "Choosing tickets", "everyone picks at once"
-    left = view.get("final_turns_left")
+    left = view.final_turns_left
     detail = f"Turn {turn}"
     if left is not None:
         detail += f" · final round, {left} turn{'s' if left != 1 else ''} left"
-    return f"{player_name(view, current)} to play", detail
+    return f"{view.name(current)} to play", detail
 
 
-def draw_legend(img: Image.Image, base: BoardBase, view: Mapping[str, Any]) -> None:
+def draw_legend(img: Image.Image, base: BoardBase, view: View) -> None:
     """The players' panel (the key is part of the base)."""
     layout = base.layout
     if layout.legend_side == "none":
         return
     k = layout.dims.k
-    players = view["players"]
+    players = view.players
     info, cells, _ = legend_cells(layout, len(players))
     d = ImageDraw.Draw(img)
     head, detail = status_line(view)
@@ -219,16 +220,16 @@ def draw_legend(img: Image.Image, base: BoardBase, view: Mapping[str, Any]) -> N
     d.text((info[0], y), fit_text(detail, body_f, iw), font=body_f, fill=P.INK)
 
     pts = scores(view)
-    over = view.get("status") == "over"
-    winners = set((view.get("result") or {}).get("winners", [])) if over else set()
+    over = view.status == "over"
+    winners = set((view.result or {}).get("winners", [])) if over else set()
     stations_on = uses_stations(view)
     name_f = font(max(12, round(19 * k)), "bold")
     score_f = font(max(14, round(26 * k)), "bold")
     for p, cell in zip(players, cells, strict=True):
-        seat = int(p["seat"])
+        seat = p.seat
         style = P.player_style(seat)
         x0, y0, x1, y1 = cell
-        current = not over and seat == int(view.get("current", -1)) and view.get("status") == "playing"
+        current = not over and seat == view.current and view.status == "playing"
         if current or seat in winners:
             d.rounded_rectangle(cell, radius=round(8 * k), fill=style.light, outline=style.fill,
                                 width=max(2, round(3 * k)))
@@ -241,7 +242,7 @@ def draw_legend(img: Image.Image, base: BoardBase, view: Mapping[str, Any]) -> N
         m = _mark(base, style.mark, max(7, round(15 * k)))
         img.paste((255, 255, 255), (cx + (sw_w - m.width) // 2, cy + (sw_h - m.height) // 2), m)
         nx = cx + sw_w + round(8 * k)
-        name = player_name(view, seat)
+        name = view.name(seat)
         tag = " ★" if seat in winners else ""
         d.text((nx, cy + sw_h / 2), fit_text(name, name_f, x1 - nx - pad - name_f.getlength(tag)) + tag, font=name_f,
                fill=P.INK, anchor="lm")
@@ -257,13 +258,13 @@ def draw_legend(img: Image.Image, base: BoardBase, view: Mapping[str, Any]) -> N
         base_line = row + score_f.getmetrics()[0]
         sx = cx + score_f.getlength(score) + round(5 * k)
         d.text((sx, base_line), "pts", font=small_f, fill=P.INK_SOFT, anchor="ls")
-        trains = f"{p.get('trains', 0)} trains"
+        trains = f"{p.trains} trains"
         d.text((x1 - pad, base_line), trains, font=body_f, fill=P.INK, anchor="rs")
         row = base_line + score_f.getmetrics()[1] + round(3 * k)
         right = x1 - pad
         if stations_on:
             # stations left: one small house each, at the right of the line
-            n = int(p.get("stations", 0))
+            n = p.stations
             hw = max(6, round(11 * k))
             for i in range(n):
                 hx = right - (i + 1) * (hw + 3) + 3
@@ -272,9 +273,9 @@ def draw_legend(img: Image.Image, base: BoardBase, view: Mapping[str, Any]) -> N
                          (hx + hw, hy + hw)]
                 d.polygon(house, fill=style.fill, outline=style.dark)
             right -= n * (hw + 3) + round(4 * k)
-        bits = f"{count(p.get('hand'))} cards · {count(p.get('tickets'))} tickets"
+        bits = f"{p.hand_size} cards · {p.ticket_count} tickets"
         d.text((cx, row), fit_text(bits, small_f, right - cx), font=small_f, fill=P.INK_SOFT)
-        collected = player_passengers(p)
+        collected = player_passengers(view, seat)
         if collected:
             row += sum(small_f.getmetrics()) + round(3 * k)
             _draw_passenger_counts(img, d, base, (cx, row), collected, small_f, x1 - pad)

@@ -376,11 +376,12 @@ def board_geometry(game_map: GameMap, layout: BoardLayout) -> BoardGeometry:
     for r in game_map.routes.values():
         if r.border_point is not None:
             border_points[r.id] = frame.pt(*r.border_point)
-    for c in game_map.cities.values():
-        if not c.is_country:
+    for country in game_map.cities.values():
+        if not country.is_country:
             continue
-        pts = [frame.pt(c.x, c.y)] + [border_points[r.id] for r in game_map.routes_at(c.id) if r.id in border_points]
-        countries[c.id] = _region(pts, dims.space_w * 1.6)
+        pts = [frame.pt(country.x, country.y)] + [border_points[r.id] for r in game_map.routes_at(country.id)
+                                                  if r.id in border_points]
+        countries[country.id] = _region(pts, dims.space_w * 1.6)
     return BoardGeometry(layout, routes, cities, border_points, countries)
 
 

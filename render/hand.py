@@ -8,15 +8,14 @@ tickets and nothing of anyone else's. The picture goes to that player only.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from engine.ai import shortest_open_path
-from engine.graph import connected
 from engine.maps import GameMap, load_map
+from engine.view import View
 from render import palette as P
 from render.base_cache import BoardBase, get_base
 from render.basemap import draw_label
@@ -25,7 +24,7 @@ from render.encode import png_bytes
 from render.layout import Label, obstacle_grid, place_labels
 from render.sprites import mark_mask, rounded_rect
 from render.text import fit_text, font
-from render.viewdata import module_value, player_name
+from render.viewdata import dice_of
 
 WIDTH = 1240
 MARGIN = 20
@@ -45,24 +44,20 @@ class TicketStatus:
     path: tuple[str, ...]  # route ids still to claim (and own routes on the way)
 
 
-def ticket_statuses(view: Mapping[str, Any], game_map: GameMap, seat: int) -> list[TicketStatus]:
-    """Completed / open for each of the seat's tickets, with the cheapest way to finish the
-    open ones (``engine.ai.shortest_open_path``: fewest trains still to place)."""
-    me = view["players"][seat]
-    tickets = me.get("tickets")
-    if not isinstance(tickets, list):
+def ticket_statuses(view: View, game_map: GameMap, seat: int) -> list[TicketStatus]:
+    """Completed / open for each of the seat's tickets (completion is the engine's own answer,
+    `PlayerView.completed`), with the cheapest way to finish the open ones
+    (``engine.ai.shortest_open_path``: fewest trains still to place)."""
+    me = view.players[seat]
+    if me.tickets is None:
         return []
-    edges = [(rid, game_map.routes[rid].a, game_map.routes[rid].b, game_map.routes[rid].length)
-             for rid in me.get("routes", []) if rid in game_map.routes]
-    dead = frozenset(c.id for c in game_map.cities.values() if c.is_country)
     out = []
-    for tid in tickets:
+    for tid in me.tickets:
         t = game_map.tickets[tid]
-        done = connected(edges, t.a, t.b, dead)
-        if done:
+        if tid in me.completed:
             out.append(TicketStatus(tid, t.a, t.b, t.points, True, 0, ()))
             continue
-        found = shortest_open_path(dict(view), game_map, seat, t.a, t.b)
+        found = shortest_open_path(view, game_map, seat, t.a, t.b)
         if found is None:
             out.append(TicketStatus(tid, t.a, t.b, t.points, False, None, ()))
         else:
@@ -77,10 +72,10 @@ class HandPicture:
     tickets: list[TicketStatus]
 
 
-def render_hand(view: Mapping[str, Any], game_map: GameMap | None = None, seat: int | None = None) -> HandPicture:
-    """The private hand picture of the view's player (``view["you"]``, or `seat`)."""
-    game_map = game_map or load_map(view["map_id"])
-    seat = view.get("you") if seat is None else seat
+def render_hand(view: View, game_map: GameMap | None = None, seat: int | None = None) -> HandPicture:
+    """The private hand picture of the view's player (``view.you``, or `seat`)."""
+    game_map = game_map or load_map(view.map_id)
+    seat = view.you if seat is None else seat
     if seat is None:
         raise ValueError("a hand picture needs a player's own view (engine.game.view(state, seat))")
     img, tickets = hand_image(view, game_map, int(seat))
@@ -96,21 +91,22 @@ def _mini_base(game_map: GameMap) -> BoardBase:
 def mini_labels(base: BoardBase, cities: frozenset[str]) -> list[Label]:
     """Labels for just these cities on the small map (cached per set: tickets change rarely)."""
     cache = base.extra.setdefault("mini_labels", {})
-    labels = cache.get(cities)  # type: ignore[union-attr]
+    labels = cache.get(cities)
     if labels is None:
         grid = base.extra.get("grid")
         if grid is None:
             grid = base.extra["grid"] = obstacle_grid(base.geom)
-        labels = place_labels(base.game_map, base.geom, only=cities, grid=grid)  # type: ignore[arg-type]
-        if len(cache) > 256:  # type: ignore[arg-type]
-            cache.clear()  # type: ignore[union-attr]
-        cache[cities] = labels  # type: ignore[index]
-    return labels  # type: ignore[return-value]
+        labels = place_labels(base.game_map, base.geom, only=cities, grid=grid)
+        if len(cache) > 256:
+            cache.clear()
+        cache[cities] = labels
+    return labels
 
 
-def hand_image(view: Mapping[str, Any], game_map: GameMap, seat: int) -> tuple[Image.Image, list[TicketStatus]]:
+def hand_image(view: View, game_map: GameMap, seat: int) -> tuple[Image.Image, list[TicketStatus]]:
     """The hand picture as an RGB image, and the ticket statuses it shows."""
-    me = view["players"][seat]
+    me = view.players[seat]
+    held = _Held(dict(me.hand or {}), *(dice_of(view, seat) or ([], {})))
     style = P.player_style(seat)
     statuses = ticket_statuses(view, game_map, seat)
     mini = _mini_base(game_map)
@@ -121,7 +117,7 @@ def hand_image(view: Mapping[str, Any], game_map: GameMap, seat: int) -> tuple[I
     body_f = font(16, "regular")
     small_f = font(14, "regular")
     row_h = 30
-    cards_h = _cards_height(me)
+    cards_h = _cards_height(held)
     left_h = 56 + cards_h + 34 + max(1, len(statuses)) * row_h + 40
     height = max(left_h, 56 + mh + 30 + MARGIN)
     width = MARGIN * 3 + LEFT_W + mw
@@ -132,15 +128,15 @@ def hand_image(view: Mapping[str, Any], game_map: GameMap, seat: int) -> tuple[I
     d.rounded_rectangle((MARGIN, 16, MARGIN + 40, 40), radius=5, fill=style.fill, outline=style.dark, width=2)
     m = mark_mask(style.mark, 16)
     img.paste((255, 255, 255), (MARGIN + 12, 20), m)
-    d.text((MARGIN + 52, 28), fit_text(f"{player_name(view, seat)} — your hand", title_f, LEFT_W - 60), font=title_f,
+    d.text((MARGIN + 52, 28), fit_text(f"{view.name(seat)} — your hand", title_f, LEFT_W - 60), font=title_f,
            fill=P.INK, anchor="lm")
-    trains = f"{me.get('trains', 0)} trains left"
-    if int(me.get("stations", 0)) or view.get("stations"):
-        trains += f" · {me.get('stations', 0)} stations"
+    trains = f"{me.trains} trains left"
+    if me.stations or view.stations:
+        trains += f" · {me.stations} stations"
     d.text((width - MARGIN, 28), f"{game_map.name} · {trains}", font=body_f, fill=P.INK_SOFT, anchor="rm")
 
     y = 56
-    y = _draw_cards(img, d, me, (MARGIN, y), head_f, small_f)
+    y = _draw_cards(img, d, held, (MARGIN, y), head_f, small_f)
     y += 14
     d.text((MARGIN, y), "Tickets", font=head_f, fill=P.INK)
     done = sum(1 for t in statuses if t.completed)
@@ -167,40 +163,23 @@ def hand_image(view: Mapping[str, Any], game_map: GameMap, seat: int) -> tuple[I
     return img, statuses
 
 
-def _hand_counts(me: Mapping[str, Any]) -> dict[str, int]:
-    hand = me.get("hand")
-    return {str(k): int(v) for k, v in hand.items()} if isinstance(hand, Mapping) else {}
+@dataclass(frozen=True)
+class _Held:
+    """What the hand picture shows of a player's holding: train cards, or dice and tokens."""
+
+    cards: dict[str, int]
+    dice: list[str]
+    tokens: dict[str, int]
+
+    @property
+    def uses_cards(self) -> bool:
+        """Under the Dice Expansion there are no train cards: the grid is left out."""
+        return bool(self.cards) or not (self.dice or self.tokens)
 
 
-def _dice(me: Mapping[str, Any]) -> tuple[list[str], dict[str, int]]:
-    """Dice Expansion: the rolled dice and the tokens held, wherever the module keeps them
-    (``private``/``public``, directly or under the module's name)."""
-    dice: list[str] = []
-    tokens: dict[str, int] = {}
-    for place in ("private", "public"):
-        value = module_value(me.get(place), "dice")
-        if isinstance(value, Mapping):  # the module's own dict, named like its data
-            value = value.get("dice")
-        if isinstance(value, (list, tuple)) and not dice:
-            dice = [str(v) for v in value]
-        tok = module_value(me.get(place), "tokens")
-        if isinstance(tok, Mapping) and isinstance(tok.get("tokens"), Mapping):
-            tok = tok["tokens"]
-        if isinstance(tok, Mapping) and not tokens:
-            tokens = {str(k): int(v) for k, v in tok.items()}
-    return dice, tokens
-
-
-def _uses_cards(me: Mapping[str, Any]) -> bool:
-    """Under the Dice Expansion there are no train cards: the grid is left out."""
-    dice, tokens = _dice(me)
-    return bool(_hand_counts(me)) or not (dice or tokens)
-
-
-def _cards_height(me: Mapping[str, Any]) -> int:
-    dice, tokens = _dice(me)
-    h = 30 + 2 * 72 if _uses_cards(me) else 0
-    if dice or tokens:
+def _cards_height(held: _Held) -> int:
+    h = 30 + 2 * 72 if held.uses_cards else 0
+    if held.dice or held.tokens:
         h += 30 + 56
     return h
 
@@ -208,13 +187,13 @@ def _cards_height(me: Mapping[str, Any]) -> int:
 CARD_W, CARD_H, CARD_GAP = 98, 64, 10
 
 
-def _draw_cards(img: Image.Image, d: ImageDraw.ImageDraw, me: Mapping[str, Any], at: tuple[int, int],
+def _draw_cards(img: Image.Image, d: ImageDraw.ImageDraw, held: _Held, at: tuple[int, int],
                 head_f: Any, small_f: Any) -> int:
     """The train cards as coloured cards with counts, five to a row; zero counts faded."""
     x0, y = at
-    counts = _hand_counts(me)
+    counts = held.cards
     count_f = font(24, "bold")
-    if _uses_cards(me):
+    if held.uses_cards:
         total = sum(counts.values())
         d.text((x0, y), "Train cards", font=head_f, fill=P.INK)
         d.text((x0 + LEFT_W, y + 2), f"{total} in hand", font=small_f, fill=P.INK_SOFT, anchor="ra")
@@ -225,7 +204,7 @@ def _draw_cards(img: Image.Image, d: ImageDraw.ImageDraw, me: Mapping[str, Any],
             cy = y + (i // 5) * (CARD_H + 8)
             _draw_card(img, d, card, (cx, cy), counts.get(card, 0), count_f, letter_f)
         y += 2 * (CARD_H + 8) + 8
-    dice, tokens = _dice(me)
+    dice, tokens = held.dice, held.tokens
     if dice or tokens:
         d.text((x0, y), "Dice and tokens", font=head_f, fill=P.INK)
         y += 30
@@ -277,7 +256,9 @@ def _draw_card(img: Image.Image, d: ImageDraw.ImageDraw, card: str, at: tuple[in
 
 
 def _fade(c: P.RGB) -> P.RGB:
-    return tuple(round(v + (P.PAPER[i] - v) * 0.72) for i, v in enumerate(c))  # type: ignore[return-value]
+    paper = P.PAPER
+    return (round(c[0] + (paper[0] - c[0]) * 0.72), round(c[1] + (paper[1] - c[1]) * 0.72),
+            round(c[2] + (paper[2] - c[2]) * 0.72))
 
 
 def _draw_ticket_row(d: ImageDraw.ImageDraw, game_map: GameMap, t: TicketStatus, at: tuple[int, int], body_f: Any,
@@ -307,13 +288,13 @@ def _draw_ticket_row(d: ImageDraw.ImageDraw, game_map: GameMap, t: TicketStatus,
     d.text((x + LEFT_W, cy), note, font=small_f, fill=ink, anchor="rm")
 
 
-def _draw_mini(img: Image.Image, base: BoardBase, view: Mapping[str, Any], seat: int, statuses: list[TicketStatus],
+def _draw_mini(img: Image.Image, base: BoardBase, view: View, seat: int, statuses: list[TicketStatus],
                colours: dict[str, P.RGB]) -> None:
     """The small map: everyone's routes (others greyed), then each open ticket's way."""
     geom = base.geom
     k = base.layout.dims.k
     d = ImageDraw.Draw(img)
-    owners = view.get("route_owner") or {}
+    owners = view.route_owner
     for rid, who in owners.items():
         if rid not in geom.routes:
             continue

@@ -91,6 +91,7 @@ class _Grid:
                     continue
                 if (
                     kind == "rect"
+                    # an item's shape is a polygon or a circle, as its kind says
                     or (kind == "poly" and poly_rect_overlap(shape, rect, bbox))  # type: ignore[arg-type]
                     or (kind == "circle" and circle_rect_overlap(shape[0], shape[1], rect))  # type: ignore[index]
                 ):
@@ -249,7 +250,7 @@ def place_labels(game_map: GameMap, geom: BoardGeometry, with_labels: bool = Tru
     for city in game_map.cities.values():
         cg = geom.cities[city.id]
         if with_labels and (wanted is None or city.id in wanted):
-            options = [(city.name,)]
+            options: list[tuple[str, ...]] = [(city.name,)]
             two = _split(city.name)
             if two:
                 options.append(two)
@@ -371,7 +372,7 @@ def _search(item: _Item, geom: BoardGeometry, grid: _Grid, inner: Rect, sizes: l
         bw = proto.box[2] - proto.box[0]
         bh = proto.box[3] - proto.box[1]
         far = reach * 1.8
-        spots = []
+        near: list[tuple[float, float, float]] = []
         n, m = int((far + bw) / step) + 1, int((far + bh) / step) + 1
         for i in range(-n, n + 1):
             for j in range(-m, m + 1):
@@ -379,9 +380,9 @@ def _search(item: _Item, geom: BoardGeometry, grid: _Grid, inner: Rect, sizes: l
                 box = (x0, y0, x0 + bw, y0 + bh)
                 dist = _rect_dist((ax, ay), box)
                 if item.radius + 4 * k <= dist <= far:
-                    spots.append((dist, x0, y0))
-        spots.sort()
-        for _, x0, y0 in spots:
+                    near.append((dist, x0, y0))
+        near.sort()
+        for _, x0, y0 in near:
             top_off = proto.box[1] + halo - proto.origin[1]
             cand = _cand(x0, y0, bw, bh, halo, top_off, lines, px, proto.line_h, 150 + vi)
             b = cand.box
@@ -419,7 +420,7 @@ def _search_box(item: _Item, geom: BoardGeometry, grid: _Grid, inner: Rect, k: f
     reach = 30 * k + item.radius
     step = max(2.0, 2.0 * k)
     dots = [cg.center for cg in geom.cities.values() if not cg.country and cg.city_id != item.owner]
-    shapes = {}
+    shapes: dict[tuple[float, float], int] = {}
     for c in item.candidates:
         shapes.setdefault((c.box[2] - c.box[0], c.box[3] - c.box[1]), c.font_px)
     for (bw, bh), cols in shapes.items():

@@ -2,7 +2,7 @@
 bonus, stations and the total, a bar showing how the total was made, the winner marked and
 the tie-break that decided, if any.
 
-Read from ``view["result"]`` (the engine's final score sheets), which is public at the end.
+Read from ``view.result`` (the engine's final score sheets), which is public at the end.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from engine.maps import GameMap, load_map
+from engine.view import View
 from render import palette as P
 from render.encode import png_bytes
 from render.sprites import mark_mask
 from render.text import fit_text, font
-from render.viewdata import player_name
 
 WIDTH = 1200
 MARGIN = 24
@@ -51,18 +51,18 @@ def _value(sheet: Mapping[str, Any], key: str) -> int:
     return int(sheet.get(key, 0) or 0)
 
 
-def render_scores(view: Mapping[str, Any], game_map: GameMap | None = None) -> ScorePicture:
-    """The final score picture of a finished game (``view["status"] == "over"``)."""
+def render_scores(view: View, game_map: GameMap | None = None) -> ScorePicture:
+    """The final score picture of a finished game (``view.status == "over"``)."""
     img = scores_image(view, game_map)
     return ScorePicture(png_bytes(img), img)
 
 
-def scores_image(view: Mapping[str, Any], game_map: GameMap | None = None) -> Image.Image:
+def scores_image(view: View, game_map: GameMap | None = None) -> Image.Image:
     """The final score picture as an RGB image."""
-    result = view.get("result")
+    result = view.result
     if not result or not result.get("sheets"):
         raise ValueError("the game has no final result yet")
-    game_map = game_map or load_map(view["map_id"])
+    game_map = game_map or load_map(view.map_id)
     sheets = list(result["sheets"])
     by_seat = {int(s["seat"]): s for s in sheets}
     ranking = result.get("ranking")
@@ -90,7 +90,7 @@ def scores_image(view: Mapping[str, Any], game_map: GameMap | None = None) -> Im
     img = Image.new("RGB", (width, height), P.PAPER)
     d = ImageDraw.Draw(img)
 
-    names = [player_name(view, s) if not by_seat[s].get("name") else str(by_seat[s]["name"]) for s in order]
+    names = [view.name(s) if not by_seat[s].get("name") else str(by_seat[s]["name"]) for s in order]
     win_names = [n for s, n in zip(order, names, strict=True) if s in winners]
     d.text((MARGIN, 24), "Final scores", font=title_f, fill=P.INK)
     d.text((width - MARGIN, 34), game_map.name, font=num_f, fill=P.INK_SOFT, anchor="ra")
@@ -98,7 +98,7 @@ def scores_image(view: Mapping[str, Any], game_map: GameMap | None = None) -> Im
     d.text((MARGIN, 70), verdict, font=name_f, fill=P.INK)
 
     # column headings
-    x = MARGIN + name_w
+    x: float = MARGIN + name_w
     y = top
     for _, heading in cols:
         lines = _wrap(heading, head_f, col_w - 12)
@@ -147,8 +147,8 @@ def scores_image(view: Mapping[str, Any], game_map: GameMap | None = None) -> Im
         d.text((x + total_w - 10, cy), str(sheet.get("total", 0)), font=total_f, fill=P.INK, anchor="rm")
         # the bar: positive parts to the right of zero, lost tickets to the left
         by = row_top + ROW_H
-        right = zero_x
-        left = zero_x
+        right: float = zero_x
+        left: float = zero_x
         for i, (key, _) in enumerate(cols):
             v = _value(sheet, key)
             if v == 0:

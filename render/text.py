@@ -23,7 +23,7 @@ FONT_FILES = {
     "condensed": "DejaVuSansCondensed-Bold.ttf",
 }
 
-Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+Font = ImageFont.FreeTypeFont
 
 
 @functools.lru_cache(maxsize=128)
@@ -33,12 +33,16 @@ def font(size: int, weight: str = "regular") -> Font:
     try:
         return ImageFont.truetype(str(FONT_DIR / FONT_FILES[weight]), size)
     except OSError:  # font files missing: Pillow's own font (ASCII only)
-        return ImageFont.load_default(size=size)
+        fallback = ImageFont.load_default(size=size)
+        if not isinstance(fallback, ImageFont.FreeTypeFont):  # a Pillow built without FreeType
+            raise
+        return fallback
 
 
 def text_box(fnt: Font, text: str) -> tuple[int, int, int, int]:
     """Bounding box of `text` drawn at (0, 0) with the "la" anchor (left, ascender)."""
-    return tuple(int(v) for v in fnt.getbbox(text, anchor="la"))  # type: ignore[return-value]
+    x0, y0, x1, y1 = fnt.getbbox(text, anchor="la")
+    return int(x0), int(y0), int(x1), int(y1)
 
 
 def text_size(fnt: Font, text: str) -> tuple[int, int]:

@@ -64,8 +64,8 @@ def _from_row(cls: Callable[..., T], row: Any, names: tuple[str, ...], bools: tu
     """A row of `names` (the query's columns, in the order of `cls`'s fields) as a `cls`, its
     text decoded (see `decode_row`) and the integer columns in `bools` as booleans."""
     values, unreadable = decode_row(row, names)
-    # `cls` is one of the row dataclasses below; typed as a callable so that it can be called.
-    fields = [f.name for f in dataclasses.fields(cls) if f.name != "unreadable"]  # type: ignore[arg-type]
+    fields = [f.name for f in dataclasses.fields(cls)  # type: ignore[arg-type]  # cls: a row dataclass below
+              if f.name != "unreadable"]
     kwargs = dict(zip(fields, values, strict=True))
     for name in bools:
         kwargs[name] = bool(kwargs[name])

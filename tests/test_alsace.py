@@ -12,12 +12,14 @@ import math
 from collections import Counter
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from engine.errors import IllegalAction
 from engine.game import Game, apply, legal_actions, new_game, view
 from engine.graph import train_distances
 from engine.maps import load_map
+from engine.rules.tourist_cards import TouristView
 from engine.selfplay import play_game
 from engine.variants import build_ruleset
 
@@ -156,11 +158,13 @@ def test_tourist_cards_and_the_tourist_deck_are_secret():
         keep = legal_actions(state, seat)[-1]
         state, _ = apply(state, keep)
     seen = view(state, 0)
-    assert "private" in seen["players"][0] and "private" not in seen["players"][1]
-    assert seen["players"][1]["public"]["tourist_cards"] == len(state.players[1].private["tourist"])
-    assert "tourist_deck" not in json.dumps(seen.get("secret", {}))
-    assert seen["extra"]["tourist_deck"] == len(state.secret["tourist_deck"])
-    assert "attraction" not in json.dumps(seen["players"][1])
+    part = seen.part(TouristView)
+    assert part is not None and part.mine == tuple(state.players[0].private["tourist"])
+    assert part.counts[1] == len(state.players[1].private["tourist"])
+    assert part.deck == len(state.secret["tourist_deck"])
+    text = json.dumps(msgspec.to_builtins(seen))
+    assert not [c for c in state.players[1].private["tourist"] if f'"{c}"' in text]  # not another's cards
+    assert not [c for c in state.secret["tourist_deck"] if f'"{c}"' in text]  # nor the deck
 
 
 def test_burn_five_and_the_used_card_rule_are_dropped_under_dice():

@@ -41,17 +41,14 @@ async def test_whole_game_with_restart_closed_dms_and_refusals(tmp_path):
         table = await Table.open(fake, running.service, alice, [bob])
         table.desk = running.bot.desk
         g = table.game_id
-        gmap = load_map((await running.service.view(g, None))["map_id"])
+        gmap = load_map((await running.service.view(g, None)).map_id)
         secrets: set[str] = set()
 
         async def collect_secrets() -> None:
             for u in (alice, bob):
                 v = await running.service.view(g, u.id)
-                me = v["players"][v["you"]]
-                offers = (v.get("pending") or {}).get("offers")
-                held = list(me["tickets"])
-                if isinstance(offers, list) and isinstance(offers[v["you"]], list):
-                    held += offers[v["you"]]
+                assert v.me is not None
+                held = list(v.me.tickets or ()) + v.pending.offer_of(v.you)
                 for t in held:
                     secrets.add(ticket_label(gmap, t))
 

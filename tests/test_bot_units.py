@@ -92,7 +92,7 @@ def test_words_for_events_and_actions():
     assert text.describe_action(DrawCard(0, None), v) == "take the deck (blind)"
     assert "claim Kyiv – Wilno" in text.describe_action(ClaimRoute(0, "kyiv-wilno", (("orange", 2),)), v)
     mine = view(state, 0)
-    offered = mine["pending"]["offers"][0]
+    offered = mine.pending.offer_of(0)
     assert "keep" in text.describe_action(KeepTickets(0, tuple(offered[:2])), mine)
     # The hand is words only for its owner; the public status has counts only.
     hand = text.hand_text(mine, 1)

@@ -117,7 +117,7 @@ async def test_a_turn_post_settles_every_pending_post_of_the_game(service: GameS
     data = await service.post_data(g)
     assert data is not None and len(data.deliveries) > 1
     assert data.from_seq == 0 and data.new_turn
-    assert data.view.get("you") is None  # the public view
+    assert data.view.you is None  # the public view
     await service.posted(g, data.deliveries, 777, data.summary.seq)
     assert await service.post_data(g) is None
     summary = await service.game(g)

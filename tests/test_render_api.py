@@ -3,6 +3,7 @@ right, shortest ways reused from the AI, fonts with accents, and rendering off t
 
 from __future__ import annotations
 
+import dataclasses
 import io
 
 import pytest
@@ -10,6 +11,7 @@ from PIL import Image
 
 from engine.ai import shortest_open_path
 from engine.maps import load_map
+from engine.rules.dice import DiceView
 from render import render_async, render_board, render_hand, render_scores
 from render.hand import ticket_statuses
 from render.text import FONT_DIR, FONT_FILES, font
@@ -40,10 +42,8 @@ def test_public_board_ignores_what_it_must_not_show() -> None:
     and the result is identical whoever's private fields are filled in."""
     public = sample_view("europe", players=3, seed=5)
     private = sample_view("europe", players=3, seed=5, seat=0)
-    private["you"] = None
-    private["players"][0]["hand"] = sum(private["players"][0]["hand"].values())
-    private["players"][0]["tickets"] = len(private["players"][0]["tickets"])
-    assert render_board(public).png == render_board(private).png
+    assert private.players[0].hand and private.players[0].tickets
+    assert render_board(public).png == render_board(dataclasses.replace(private, you=None)).png
 
 
 def test_ticket_marks_and_shortest_ways() -> None:
@@ -52,7 +52,7 @@ def test_ticket_marks_and_shortest_ways() -> None:
     view = next(v for v in (sample_view(game_map, players=3, seed=s, seat=1) for s in range(1, 30))
                 if len(ticket_statuses(v, game_map, 1)) > sum(t.completed for t in ticket_statuses(v, game_map, 1)) > 0)
     statuses = ticket_statuses(view, game_map, 1)
-    assert len(statuses) == len(view["players"][1]["tickets"])
+    assert len(statuses) == len(view.players[1].tickets or ())
     for t in statuses:
         if t.completed:
             assert t.trains_left == 0
@@ -98,7 +98,8 @@ async def test_render_async_runs_off_the_loop() -> None:
 def test_hand_shows_dice_and_tokens_when_the_variant_has_them() -> None:
     view = sample_view("usa", players=2, seed=3, seat=0)
     plain = render_hand(view).image
-    view["players"][0]["private"] = {"dice": {"dice": ["single", "double", "wild", "station", "single"]}}
-    view["players"][0]["public"] = {"dice": {"tokens": {"single": 2, "double": 1}}}
-    with_dice = render_hand(view).image
+    dice = DiceView(unused=(("single", "double", "wild", "station", "single"), ()),
+                    tokens=({"single": 2, "double": 1}, {"single": 0, "double": 0}),
+                    supply={"single": 13, "double": 14})
+    with_dice = render_hand(dataclasses.replace(view, parts=(dice,))).image
     assert with_dice.tobytes() != plain.tobytes()

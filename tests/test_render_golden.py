@@ -64,13 +64,13 @@ SHIPPED = [m for m in ("usa", "europe", "nordic", "germany") if m in available_m
 @pytest.mark.parametrize("map_id", SHIPPED)
 def test_mid_game_board(map_id: str) -> None:
     view = sample_view(map_id, players=4, seed=3)
-    last = sorted(view["route_owner"])[0]
+    last = sorted(view.route_owner)[0]
     compare(f"board_{map_id}", render_board(view, highlight_routes=[last]).png)
 
 
 def test_colour_blind_board() -> None:
     view = sample_view("europe", players=5, seed=7)
-    city = sorted(view["stations"])[0] if view["stations"] else None
+    city = sorted(view.stations)[0] if view.stations else None
     compare("board_europe_colorblind", render_board(view, colorblind=True, width=1200,
                                                     highlight_cities=[city] if city else []).png)
 

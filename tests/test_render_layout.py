@@ -125,6 +125,6 @@ def test_a_new_map_needs_no_drawing_code() -> None:
     }
     game_map = parse_map(data, "tiny.json")
     view = sample_view(game_map, players=2, seed=1, claimed_share=0.6)
-    pic = render_board(view, game_map, highlight_routes=list(view["route_owner"])[:1])
+    pic = render_board(view, game_map, highlight_routes=list(view.route_owner)[:1])
     assert pic.png.startswith(b"\x89PNG")
     assert _check(pic.base) == []

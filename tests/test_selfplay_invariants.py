@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import msgspec
 import pytest
 
 from engine.actions import Action, action_from_json
@@ -109,24 +110,27 @@ class InvariantChecker:
 
     def check_view(self, state: GameState, seat: int) -> None:
         v = view(state, seat)
-        for key in ("seed", "rng", "secret"):
-            assert key not in v
-        assert isinstance(v["deck"], int) and isinstance(v["discard"], int)
-        assert all(isinstance(n, int) for n in v["ticket_decks"].values())
-        for p in v["players"]:
-            if p["seat"] == seat:
-                assert p["hand"] == state.players[seat].hand
-                assert p["tickets"] == state.players[seat].tickets
+        assert isinstance(v.deck, int) and isinstance(v.discard, int)
+        assert all(isinstance(n, int) for n in v.ticket_decks.values())
+        for p in v.players:
+            if p.seat == seat:
+                assert p.hand == state.players[seat].hand
+                assert list(p.tickets or ()) == state.players[seat].tickets
             else:
-                assert isinstance(p["hand"], int)
-                assert isinstance(p["tickets"], int)
-                assert "private" not in p
-        offers = v["pending"].get("offers")
+                assert p.hand is None and p.tickets is None and not p.completed
+        offers = v.pending.offers
         if offers is not None:
             for i, offer in enumerate(offers):
                 if i != seat:
                     assert offer is None or isinstance(offer, int)
-        json.dumps(v)  # a view is plain JSON
+        # Nothing of another seat's secrets, or of the deck, anywhere in the view (parts too);
+        # the final result reveals every ticket on purpose.
+        text = json.dumps(msgspec.to_builtins(v))
+        for other in state.players:
+            if other.seat != seat and state.status != "over":
+                for t in other.tickets:
+                    assert f'"{t}"' not in text or t in state.route_owner
+        assert f'"{state.seed}"' not in text and str(state.rng) not in text
 
 
 def _length(state: GameState, route_id: str) -> int:

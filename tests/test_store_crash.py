@@ -94,7 +94,7 @@ def test_killed_at_random_moments_nothing_acknowledged_is_lost_or_doubled(
             for game_id in sorted(started_games):
                 seen = await service.view(game_id)
                 reported = [s for g, s in acknowledged if g == game_id]
-                assert seen["seq"] >= max(reported, default=0)
+                assert seen.seq is not None and seen.seq >= max(reported, default=0)
         finally:
             await service.close()
 

@@ -4,6 +4,7 @@ stale clicks change nothing, secrets stay with their seat, and a damaged game br
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import sqlite3
@@ -192,7 +193,7 @@ async def test_two_bot_processes_racing_on_one_game_apply_the_move_once(db_path:
         )
         assert sorted(type(o).__name__ for o in outcomes) == ["StaleAction", "SubmitResult"]
         # The loser reloads and carries on from the winner's move.
-        assert (await second.view(started.game_id, HOST))["seq"] == 1
+        assert (await second.view(started.game_id, HOST)).seq == 1
         with raw(db_path) as db:
             assert db.execute("SELECT count(*) FROM actions WHERE game_id = ?", (started.game_id,)).fetchone() == (2,)
     finally:
@@ -239,10 +240,10 @@ async def test_private_events_reach_only_their_own_seat(service: GameService) ->
                   for e in (*r.public_events, *(e for evs in r.private_events.values() for e in evs))]
     assert all(e.visibility != HIDDEN for e in everything)
     bob = await service.view(started.game_id, BOB)
-    assert isinstance(bob["players"][1]["hand"], dict) and isinstance(bob["players"][0]["hand"], int)
+    assert isinstance(bob.players[1].hand, dict) and bob.players[0].hand is None
     outsider = await service.view(started.game_id, DAN)
-    assert all(isinstance(p["hand"], int) for p in outsider["players"])
-    assert "seed" not in outsider and "deck" not in json.dumps(outsider["pending"])
+    assert outsider.you is None and all(p.hand is None and p.tickets is None for p in outsider.players)
+    assert not {f.name for f in dataclasses.fields(outsider)} & {"seed", "rng", "secret"}
 
 
 async def test_log_lines_carry_no_hands_tickets_or_seed(service: GameService, db_path: Path,
@@ -281,7 +282,7 @@ async def test_a_restart_resumes_every_game_exactly_where_it_was(db_path: Path, 
         assert {g: await service.view(g, HOST) for g in games} == before
         assert sorted(await service.active_game_ids()) == games
         done = await step(service, games[0])
-        assert done.seq == before[games[0]]["seq"] + 1
+        assert done.seq == before[games[0]].seq + 1
     finally:
         await service.close()
 
@@ -668,8 +669,8 @@ async def test_the_result_of_a_move_shows_the_same_game_as_the_service(service: 
     done = await step(service, started.game_id)
     for user, seat in ((HOST, 0), (BOB, 1), (None, None)):
         seen = await service.view(started.game_id, user)
-        assert (seen.pop("seq"), seen.pop("game_id")) == (1, started.game_id)
-        assert seen == done.view(seat)
+        assert (seen.seq, seen.game_id) == (1, started.game_id)
+        assert seen == done.view(seat).at(1, started.game_id)
 
 
 async def test_a_move_cancelled_while_it_is_written_is_either_kept_or_gone_never_half(
@@ -690,5 +691,5 @@ async def test_a_move_cancelled_while_it_is_written_is_either_kept_or_gone_never
         with raw(db_path) as db:
             seq, = db.execute("SELECT seq FROM games WHERE id = ?", (started.game_id,)).fetchone()
             logged, = db.execute("SELECT max(seq) FROM actions WHERE game_id = ?", (started.game_id,)).fetchone()
-        assert seen["seq"] == seq == logged
+        assert seen.seq == seq == logged
         assert (await step(service, started.game_id)).seq == seq + 1

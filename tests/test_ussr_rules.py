@@ -17,6 +17,7 @@ from engine.rules.count_bonuses import MostCountBonus
 from engine.rules.payment import PaymentRule
 from engine.rulesets.ussr import AS_LOCOMOTIVE_REVEAL, LOCOMOTIVE_ONLY, TUNNEL_PAYMENT
 from engine.variants import build_ruleset
+from engine.view import View
 from tests.test_selfplay_invariants import InvariantChecker
 
 
@@ -76,11 +77,11 @@ class ControllerAI(GreedyAI):
     """Greedy, but plays any Controller at once: it removes the longest route of the player
     ahead in route points (its own if need be), or builds when there is nothing to remove."""
 
-    def choose(self, view_: dict, legal: list[Action]) -> Action:
+    def choose(self, view_: View, legal: list[Action]) -> Action:
         plays = [a for a in legal if isinstance(a, PlayController)]
         if plays:
-            owner = view_["route_owner"]
-            points = {p["seat"]: p["route_points"] for p in view_["players"]}
+            owner = view_.route_owner
+            points = {p.seat: p.route_points for p in view_.players}
             removals = [a for a in plays if a.mode == "remove"]
             if removals:
                 return max(removals, key=lambda a: (points[owner[a.route]], a.route))

@@ -7,9 +7,13 @@ exists for maps whose rule set is not playable yet (Nordic, Germany, later USSR 
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from engine.maps import GameMap, load_map
+from engine.rules.passengers import PassengersView
+from engine.rules.tickets import completed_tickets
+from engine.view import PendingView, PlayerView, View
 
 
 class _Lcg:
@@ -42,7 +46,7 @@ def sample_view(
     seat: int | None = None,
     stations: bool | None = None,
     over: bool = False,
-) -> dict[str, Any]:
+) -> View:
     """A mid-game view of `map_id`: about `claimed_share` of the routes claimed, a station or
     two where `stations` (default: maps with tunnels or ferries, i.e. Europe-like), passengers
     where the map has them. `seat` makes it that player's private view (hand and tickets)."""
@@ -122,60 +126,54 @@ def sample_view(
     colours = ("red", "orange", "yellow", "green", "blue", "pink", "white", "black", "loco")
     players_out = []
     for p in range(players):
-        hand: Any = hand_sizes[p]
-        tix: Any = len(tickets[p])
+        hand: dict[str, int] | None = None
         if seat == p:
             hand = {}
             for _ in range(hand_sizes[p]):
                 c = colours[rng.below(len(colours))]
                 hand[c] = hand.get(c, 0) + 1
-            tix = list(tickets[p])
-        players_out.append({
-            "seat": p, "trains": trains[p], "stations": left[p], "hand": hand, "tickets": tix,
-            "routes": owned[p], "route_points": points[p], "public": public[p],
-        })
-    view: dict[str, Any] = {
-        "rules_version": 1,
-        "variant": game_map.id,
-        "options": {},
-        "map_id": game_map.id,
-        "players": players_out,
-        "deck": 40,
-        "discard": 12,
-        "display": ["red", "loco", "blue", "white", "green"],
-        "ticket_decks": {d: 10 for d in game_map.deck_names()},
-        "route_owner": owner,
-        "route_scored": {rid: game_map.points_for(game_map.routes[rid].length) for rid in owner},
-        "stations": station_owner,
-        "current": turn_seat % players,
-        "turn": len(owner) + 12,
-        "status": "playing",
-        "pending": {"kind": "turn"},
-        "final_turns_left": None,
-        "passes_in_a_row": 0,
-        "result": None,
-        "extra": extra,
-        "names": list(NAMES[:players]),
-        "first_player": 0,
-        "you": seat,
-        "rules": {"doubles_from_players": 4},
-    }
+        players_out.append(PlayerView(
+            seat=p, name=NAMES[p], trains=trains[p], stations=left[p], hand_size=hand_sizes[p],
+            ticket_count=len(tickets[p]), routes=tuple(owned[p]), route_points=points[p], hand=hand,
+            tickets=tuple(tickets[p]) if seat == p else None,
+            completed=completed_tickets(game_map, owned[p], tickets[p]) if seat == p else frozenset()))
+    parts: tuple[object, ...] = ()
+    if waiting:
+        on_counts = {city: _counts(figures) for city, figures in extra["passengers"].items()}
+        parts = (PassengersView(waiting=on_counts, held=tuple(dict(public[p].get("passengers", {}))
+                                                              for p in range(players))),)
+    view = View(
+        rules_version=1, variant=game_map.id, options={}, map_id=game_map.id, you=seat,
+        players=tuple(players_out), deck=40, discard=12, display=("red", "loco", "blue", "white", "green"),
+        ticket_decks={d: 10 for d in game_map.deck_names()}, route_owner=owner,
+        route_scored={rid: game_map.points_for(game_map.routes[rid].length) for rid in owner},
+        stations=station_owner, current=turn_seat % players, turn=len(owner) + 12, status="playing",
+        pending=PendingView(kind="turn"), final_turns_left=None, passes_in_a_row=0, result=None,
+        names=tuple(NAMES[:players]), first_player=0, doubles_from_players=4, parts=parts,
+    )
     if over:
-        view["status"] = "over"
-        view["result"] = sample_result(view, game_map, tickets)
+        view = dataclasses.replace(view, status="over", result=sample_result(view, game_map, tickets))
     return view
 
 
-def sample_result(view: dict[str, Any], game_map: GameMap, tickets: list[list[str]]) -> dict[str, Any]:
+def _counts(figures: list[str]) -> dict[str, int]:
+    """Figures of each colour, in the order they first appear."""
+    out: dict[str, int] = {}
+    for colour in figures:
+        out[colour] = out.get(colour, 0) + 1
+    return out
+
+
+def sample_result(view: View, game_map: GameMap, tickets: list[list[str]]) -> dict[str, Any]:
     """A final result in the engine's shape, for the sample view."""
     from engine.graph import connected
 
     dead = frozenset(c.id for c in game_map.cities.values() if c.is_country)
     sheets = []
-    for p in view["players"]:
-        seat = p["seat"]
+    for p in view.players:
+        seat = p.seat
         edges = [(rid, game_map.routes[rid].a, game_map.routes[rid].b, game_map.routes[rid].length)
-                 for rid in p["routes"]]
+                 for rid in p.routes]
         rows = []
         for t in tickets[seat]:
             tk = game_map.tickets[t]
@@ -183,13 +181,13 @@ def sample_result(view: dict[str, Any], game_map: GameMap, tickets: list[list[st
                          "completed": connected(edges, tk.a, tk.b, dead)})
         won = sum(r["points"] for r in rows if r["completed"])
         lost = -sum(r["points"] for r in rows if not r["completed"])
-        sheet = {"seat": seat, "name": NAMES[seat], "routes": p["route_points"], "tickets": rows,
+        sheet = {"seat": seat, "name": NAMES[seat], "routes": p.route_points, "tickets": rows,
                  "tickets_won": won, "tickets_lost": lost, "tickets_completed": sum(r["completed"] for r in rows),
-                 "bonuses": {}, "total": p["route_points"] + won + lost}
-        if view["stations"] or p["stations"]:
-            sheet["stations"] = 4 * p["stations"]
-            sheet["stations_left"] = p["stations"]
-            sheet["stations_used"] = 3 - p["stations"]
+                 "bonuses": {}, "total": p.route_points + won + lost}
+        if view.stations or p.stations:
+            sheet["stations"] = 4 * p.stations
+            sheet["stations_left"] = p.stations
+            sheet["stations_used"] = 3 - p.stations
             sheet["total"] += sheet["stations"]
         sheets.append(sheet)
     best = max(s["routes"] for s in sheets)

@@ -32,9 +32,10 @@ class FrozenDict(dict):
         raise TypeError("map data is read-only")
 
     __setitem__ = __delitem__ = _read_only
-    clear = pop = popitem = setdefault = update = __ior__ = _read_only  # type: ignore[assignment]
+    clear = pop = popitem = setdefault = update = __ior__ = _read_only
 
-    def __hash__(self) -> int:  # type: ignore[override]
+    # dict is unhashable (its __hash__ is None); a read-only map is hashable.
+    def __hash__(self) -> int:  # type: ignore[override]  # see the line above
         return hash(frozenset(self.items()))
 
     def __reduce__(self) -> tuple:
@@ -137,7 +138,7 @@ class Ticket:
 class _Index:
     """Lookups precomputed once per map."""
 
-    __slots__ = ("at", "decks", "pairs", "parallel", "track_no")
+    __slots__ = ("at", "countries", "decks", "pairs", "parallel", "track_no")
 
     def __init__(self, cities: Mapping[str, City], routes: Mapping[str, Route],
                  tickets: Mapping[str, Ticket]) -> None:
@@ -157,6 +158,7 @@ class _Index:
             self.parallel[r.id] = tuple(t for t in group if t.id != r.id)
             self.track_no[r.id] = group.index(r) + 1 if group else 1
         self.at = {cid: tuple(rs) for cid, rs in at.items()}
+        self.countries = frozenset(cid for cid, c in cities.items() if c.is_country)
         self.pairs = {pair: tuple(rs) for pair, rs in pairs.items()}
         decks: dict[str, list[Ticket]] = {}
         for t in tickets.values():
@@ -209,6 +211,11 @@ class GameMap:
     def parallel_tracks(self, route_id: str) -> tuple[Route, ...]:
         """The other tracks of the route's parallel group, in file order (empty if none)."""
         return self._index.parallel[route_id]
+
+    @property
+    def country_ids(self) -> frozenset[str]:
+        """The country spaces (dead ends: a path may end there, never pass through)."""
+        return self._index.countries
 
     def routes_at(self, city_id: str) -> tuple[Route, ...]:
         """Every route with an end at the city, in file order."""

@@ -18,7 +18,7 @@ by majorities per colour.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -30,6 +30,7 @@ from engine.rules.tie_breaks import TieBreak
 
 if TYPE_CHECKING:
     from engine.game import Game
+    from engine.state import GameState
 
 KEY = "passengers"
 
@@ -42,6 +43,15 @@ class TakePassenger(Action):
     TYPE: ClassVar[str] = "take_passenger"
     city: str = ""
     colour: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PassengersView:
+    """Germany's passengers as anyone may see them: those still waiting on each space
+    ({space: {colour: count}}) and those each seat has collected ({colour: count})."""
+
+    waiting: Mapping[str, Mapping[str, int]]
+    held: tuple[Mapping[str, int], ...]
 
 
 def board(game: Game) -> dict[str, dict[str, int]]:
@@ -58,6 +68,11 @@ class Passengers(RuleModule):
     prompts: ClassVar = {"choose_passenger": "choose which passenger to take"}
 
     most_points: int = 20
+
+    def view_part(self, state: GameState, seat: int | None) -> PassengersView:
+        return PassengersView(
+            waiting={space: dict(colours) for space, colours in state.extra.get(KEY, {}).items()},
+            held=tuple(dict(p.public.get(KEY, {})) for p in state.players))
     second_points: int = 10
     label: str = "Passengers"
 

@@ -9,11 +9,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.actions import Action, DrawTickets, KeepTickets
 from engine.errors import IllegalAction, excerpt
-from engine.graph import best_ticket_outcome
+from engine.graph import best_ticket_outcome, connected
 from engine.rules.module import RuleModule
 
 if TYPE_CHECKING:
     from engine.game import Game
+    from engine.maps import GameMap
 
 # Where returned tickets go.
 BOTTOM = "bottom"  # under their own deck, unseen
@@ -307,7 +308,20 @@ def _parse_mix(mix: Any) -> tuple[tuple[str, int], ...]:
 def _must_announce(game: Game, seat: int) -> bool:
     """Whether `seat` must still announce its opening mix (announced deals only)."""
     announce = game.state.pending.get("announce")
-    return bool(announce) and bool(announce[seat])
+    return announce is not None and bool(announce) and bool(announce[seat])
+
+
+def completed_tickets(game_map: GameMap, routes: Iterable[str], tickets: Iterable[str]) -> frozenset[str]:
+    """The one answer to "is this ticket complete?" during the game: the player's own routes
+    join its two cities (a country is a dead end, as in scoring). Station loans are chosen only
+    at the end (the score sheet says what they added)."""
+    edges = [(rid, game_map.routes[rid].a, game_map.routes[rid].b, game_map.routes[rid].length)
+             for rid in routes if rid in game_map.routes]
+    if not edges:
+        return frozenset()
+    dead = game_map.country_ids
+    return frozenset(t for t in tickets if t in game_map.tickets
+                     and connected(edges, game_map.tickets[t].a, game_map.tickets[t].b, dead))
 
 
 def own_edges(game: Game, seat: int) -> list[tuple[str, str, str, int]]:
@@ -317,7 +331,7 @@ def own_edges(game: Game, seat: int) -> list[tuple[str, str, str, int]]:
 
 
 def country_nodes(game: Game) -> frozenset[str]:
-    return frozenset(c.id for c in game.map.cities.values() if c.is_country)
+    return game.map.country_ids
 
 
 def ticket_outcome(game: Game, seat: int) -> Any:

@@ -13,17 +13,19 @@ tickets and tourist cards together.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.actions import Action, DrawTickets, KeepTickets, register
 from engine.errors import IllegalAction, excerpt
+from engine.maps import load_map
 from engine.rules.tickets import BOTTOM, DestinationTickets
 
 if TYPE_CHECKING:
     from engine.game import Game
+    from engine.state import GameState
 
 TOURIST = "tourist"
 DECK_KEY = "tourist_deck"
@@ -62,6 +64,29 @@ def offer_of(game: Game, seat: int) -> dict[str, list[str]]:
     if isinstance(offer, list):
         return {"tickets": list(offer), "tourist": [], "devils": []}
     return offer
+
+
+def tourist_card_done(card: Mapping[str, Any], visited: set[str] | frozenset[str],
+                      attraction_cities: set[str] | frozenset[str]) -> bool:
+    """The one answer to "is this tourist card complete?": an attraction when its town is an
+    end of one of the player's routes (A3, A17: one visit completes every card of the town);
+    a Visitor Pass when any attraction town is (A5)."""
+    if card["kind"] == VISITOR_PASS:
+        return bool(visited & attraction_cities)
+    return card["city"] in visited
+
+
+@dataclass(frozen=True, slots=True)
+class TouristView:
+    """Alsace's tourist cards as a seat may see them: the deck's size, the cards out of the
+    game, how many each seat holds, and — for the viewer only — their own cards and which of
+    those are complete now."""
+
+    deck: int
+    out_of_game: int
+    counts: tuple[int, ...]
+    mine: tuple[str, ...] | None = None
+    completed: frozenset[str] = frozenset()
 
 
 def tourist_hand(game: Game, seat: int) -> list[str]:
@@ -254,6 +279,22 @@ class TouristCards(DestinationTickets):
         else:
             game.end_turn()
 
+    def view_part(self, state: GameState, seat: int | None) -> TouristView:
+        mine = None
+        completed: frozenset[str] = frozenset()
+        if seat is not None:
+            mine = tuple(state.players[seat].private.get(TOURIST, ()))
+            game_map = load_map(state.map_id)
+            info = {c["id"]: c for c in game_map.extras.get("tourist_cards", ())}
+            attractions = {c["city"] for c in info.values() if c["kind"] == ATTRACTION}
+            visited = {end for rid in state.players[seat].routes for end in game_map.routes[rid].ends}
+            completed = frozenset(c for c in mine if c in info and tourist_card_done(info[c], visited, attractions))
+        return TouristView(
+            deck=int(state.extra.get(DECK_KEY, 0)),
+            out_of_game=int(state.extra.get("tourist_out_of_game", 0)),
+            counts=tuple(int(p.public.get("tourist_cards", 0)) for p in state.players),
+            mine=mine, completed=completed)
+
     # --- scoring ------------------------------------------------------------------------
     def score(self, game: Game, sheets: list[dict[str, Any]]) -> None:
         super().score(game, sheets)
@@ -265,12 +306,7 @@ class TouristCards(DestinationTickets):
             rows = []
             for card_id in tourist_hand(game, seat):
                 card = info[card_id]
-                if card["kind"] == VISITOR_PASS:
-                    # A5: a wild attraction; any visited attraction town satisfies each pass.
-                    done = bool(visited & attraction_cities)
-                else:
-                    # A3, A17: each card on its own; one visit completes every card of the town.
-                    done = card["city"] in visited
+                done = tourist_card_done(card, visited, attraction_cities)
                 rows.append({"id": card_id, "kind": card["kind"], "city": card["city"], "name": card["name"],
                              "points": card["points"], "completed": done})
             sheet["tourist"] = rows

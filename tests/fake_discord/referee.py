@@ -16,7 +16,6 @@ import contextlib
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from app import records
 from app.models import GameSummary
@@ -24,6 +23,7 @@ from engine.actions import Action
 from engine.game import legal_actions as legal_for
 from engine.game import view as view_for
 from engine.state import GameState
+from engine.view import View
 from store import GameRow, PlayerRow
 from store.records import (
     DELIVERY_COLUMNS,
@@ -83,11 +83,10 @@ class Referee:
             game, players = self._game(conn, game_id)
         return records.summary(game, players, user_id)
 
-    async def view(self, game_id: int, user_id: int | None = None) -> dict[str, Any]:
+    async def view(self, game_id: int, user_id: int | None = None) -> View:
         """What `user_id` may see (their own hand if they play), with "seq" and "game_id"."""
         state, seq, seat = self._state(game_id, user_id)
-        out = view_for(state, seat)
-        out["seq"], out["game_id"] = seq, game_id
+        out = view_for(state, seat).at(seq, game_id)
         return out
 
     async def legal_actions(self, game_id: int, user_id: int) -> list[Action]:

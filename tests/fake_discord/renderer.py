@@ -4,10 +4,10 @@ interactions would otherwise spend their time drawing. It records what it was as
 from __future__ import annotations
 
 import base64
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from bot_app.render_hooks import Renderer
+from engine.view import View
 
 # A 1×1 transparent PNG: what the stub renderer returns.
 TINY_PNG = base64.b64decode(
@@ -22,16 +22,16 @@ class StubRenderer(Renderer):
     def __init__(self) -> None:
         self.calls: list[str] = []
 
-    async def board(self, view: Mapping[str, Any], routes: Sequence[str] = (), cities: Sequence[str] = ()) -> bytes:
-        assert view.get("you") is None
+    async def board(self, view: View, routes: Sequence[str] = (), cities: Sequence[str] = ()) -> bytes:
+        assert view.you is None
         self.calls.append("board")
         return TINY_PNG
 
-    async def hand(self, view: Mapping[str, Any]) -> bytes:
+    async def hand(self, view: View) -> bytes:
         self.calls.append("hand")
         return TINY_PNG
 
-    async def scores(self, view: Mapping[str, Any]) -> bytes:
-        assert view.get("you") is None
+    async def scores(self, view: View) -> bytes:
+        assert view.you is None
         self.calls.append("scores")
         return TINY_PNG

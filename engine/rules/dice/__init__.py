@@ -33,6 +33,7 @@ from engine.rules.dice.faces import (
     route_type,
 )
 from engine.rules.dice.no_action import DiceNoAction
+from engine.rules.dice.purse import DiceView
 from engine.rules.dice.roll import DiceRoll, RerollDice
 from engine.rules.dice.stations import DiceStations
 from engine.rules.dice.tickets import DiceTickets, DrawTicketsWithDice
@@ -40,6 +41,7 @@ from engine.rules.dice.tokens import BuyToken, DiceTokens
 from engine.rules.dice.tunnels import DiceTunnels
 
 __all__ = [
+    "DiceView",
     "BLANK",
     "DICE_OPTIONS",
     "DOUBLE",

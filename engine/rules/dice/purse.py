@@ -7,6 +7,8 @@ bookkeeping (`turn`: `seat`, `capped`, `acted`, `bought`, `token_done`, `no_toke
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import Cards, card_word, cards
@@ -15,6 +17,29 @@ from engine.rules.dice.faces import DOUBLE, SINGLE, TOKEN, TOKEN_SUPPLY, WILD, f
 
 if TYPE_CHECKING:
     from engine.game import Game
+    from engine.state import GameState
+
+
+@dataclass(frozen=True, slots=True)
+class DiceView:
+    """The Dice Expansion as anyone may see it: each seat's dice not yet used this turn, each
+    seat's tokens ({single/double: count}), the tokens left in the supply, and the turns in a
+    row nobody could act (the deadlock count)."""
+
+    unused: tuple[tuple[str, ...], ...]
+    tokens: tuple[Mapping[str, int], ...]
+    supply: Mapping[str, int]
+    idle_turns: int = 0
+
+
+def dice_view(state: GameState) -> DiceView:
+    data = state.extra.get("dice", {})
+    return DiceView(
+        unused=tuple(tuple(p.public.get("dice", ())) for p in state.players),
+        tokens=tuple(dict(p.public.get("tokens", {SINGLE: 0, DOUBLE: 0})) for p in state.players),
+        supply=dict(data.get("supply", {})),
+        idle_turns=int(data.get("idle_turns", 0)),
+    )
 
 
 def fresh_data() -> dict[str, Any]:

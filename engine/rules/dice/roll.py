@@ -11,11 +11,12 @@ from engine.actions import Action, register
 from engine.cards import card_word
 from engine.errors import IllegalAction
 from engine.rules.dice.faces import N_DICE, TOKEN_CAP, TOKEN_TYPES, TRAIN_FACES, face_counts
-from engine.rules.dice.purse import dice_data, fresh_data, tokens, unused_dice
+from engine.rules.dice.purse import DiceView, dice_data, dice_view, fresh_data, tokens, unused_dice
 from engine.rules.module import RuleModule
 
 if TYPE_CHECKING:
     from engine.game import Game
+    from engine.state import GameState
 
 
 @register
@@ -46,6 +47,9 @@ class DiceRoll(RuleModule):
         "dice_roll": "re-roll dice or use them (claim a route, draw tickets, build a station, or pass)",
         "dice_action": "use your dice (claim a route, draw tickets, build a station, or pass)",
     }
+
+    def view_part(self, state: GameState, seat: int | None) -> DiceView:
+        return dice_view(state)
 
     def setup(self, game: Game) -> None:
         game.state.extra["dice"] = fresh_data()
