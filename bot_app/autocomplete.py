@@ -17,6 +17,8 @@ from bot_app.answers import Refusal
 from bot_app.components import MAX_OPTIONS
 from bot_app.games import desk_of, parse_game, reach, resolve_game
 from bot_app.moves_text import find_key, payment_code
+from bot_app.panels import group_key
+from engine.actions import BuildStation, ClaimRoute, DrawCard
 from engine.cards import describe
 from engine.errors import IllegalAction
 from engine.maps import fold
@@ -49,7 +51,7 @@ async def routes(interaction: discord.Interaction, current: str) -> Pairs:
     if panel is None:
         return []
     gmap = text.game_map(panel.public)
-    rids = list(dict.fromkeys(a.to_json()["route"] for a in panel.legal if a.TYPE == "claim_route"))
+    rids = list(dict.fromkeys(a.route for a in panel.legal if isinstance(a, ClaimRoute)))
     if not rids:  # not your turn: show the open routes anyway
         owners = panel.public.route_owner
         rids = [r for r in gmap.routes if r not in owners]
@@ -61,7 +63,7 @@ async def cities(interaction: discord.Interaction, current: str) -> Pairs:
     if panel is None:
         return []
     gmap = text.game_map(panel.public)
-    cids = list(dict.fromkeys(a.to_json()["city"] for a in panel.legal if a.TYPE == "build_station"))
+    cids = list(dict.fromkeys(a.city for a in panel.legal if isinstance(a, BuildStation)))
     if not cids:
         cids = [c for c, city in gmap.cities.items() if not city.is_country]
     return _filter([(text.city_label(gmap, c), c) for c in cids], current)
@@ -77,9 +79,8 @@ async def payments(interaction: discord.Interaction, current: str, kind: str) ->
     key = find_key(gmap, kind, target)
     out = []
     for a in panel.legal:
-        data = a.to_json()
-        if kind == a.TYPE and (key is None or str(data.get("route") or data.get("city") or "") == key):
-            pay = dict(data.get("payment", {}))
+        if isinstance(a, ClaimRoute | BuildStation) and kind == a.TYPE and (key is None or group_key(a) == key):
+            pay = dict(a.payment)
             out.append((describe(pay), payment_code(pay)))
     return _filter(list(dict.fromkeys(out)), current)
 
@@ -90,10 +91,10 @@ async def draws(interaction: discord.Interaction, current: str) -> Pairs:
         return [("deck", "deck")]
     out = []
     for a in panel.legal:
-        if a.TYPE == "draw_card":
-            slot = a.to_json().get("slot")
+        if isinstance(a, DrawCard):
+            slot = a.slot
             out.append(("Deck (blind)", "deck") if slot is None else
-                       (f"Slot {slot + 1}: {text.card_word(panel.public.display[slot])}", str(slot + 1)))
+                       (f"Slot {slot + 1}: {text.card_word(panel.public.display[slot] or 'empty')}", str(slot + 1)))
     return _filter(out or [("Deck (blind)", "deck")], current)
 
 

@@ -21,7 +21,7 @@ from bot_app.answers import Refusal
 from bot_app.components import MAX_OPTIONS, button, select, view_of
 from bot_app.desk import Desk
 from bot_app.inputs import is_number
-from engine.actions import Action
+from engine.actions import Action, BuildStation, ClaimRoute, DrawCard, KeepTickets
 from engine.maps import GameMap
 from engine.view import View
 
@@ -71,8 +71,12 @@ def pick(legal: Sequence[Action], tok: str) -> Action:
 
 
 def group_key(a: Action) -> str:
-    data = a.to_json()
-    return str(data.get("route") or data.get("city") or "")
+    """The route a claim is for, or the city a station is for ("" for anything else)."""
+    if isinstance(a, ClaimRoute):
+        return a.route
+    if isinstance(a, BuildStation):
+        return a.city
+    return ""
 
 
 # --- buttons ----------------------------------------------------------------------------------
@@ -106,10 +110,10 @@ def action_buttons(g: int, seq: int, legal: Sequence[Action]) -> discord.ui.View
 def draw_buttons(g: int, seq: int, legal: Sequence[Action], view: View) -> list[discord.ui.Button[Any]]:
     out = []
     for a in legal:
-        if a.TYPE != "draw_card":
+        if not isinstance(a, DrawCard):
             continue
-        slot = a.to_json().get("slot")
-        label = "Deck (blind)" if slot is None else f"{slot + 1}: {text.card_word(view.display[slot])}"
+        slot = a.slot
+        label = "Deck (blind)" if slot is None else f"{slot + 1}: {text.card_word(view.display[slot] or 'empty')}"
         emoji = None if slot is None else text.CARD_EMOJI.get(view.display[slot] or "")
         out.append(button(label, ids.make(g, seq, "do", token(legal, a)), discord.ButtonStyle.primary, emoji=emoji))
     return out[:25]
@@ -190,10 +194,10 @@ def offer_of(panel: Panel) -> list[str]:
 async def keep_panel(desk: Desk, interaction: discord.Interaction, game_id: int) -> None:
     panel = await turn_panel(desk, game_id, interaction.user.id, None)
     offer = offer_of(panel)
-    keeps = [a for a in panel.legal if a.TYPE == "keep_tickets"]
+    keeps = [a for a in panel.legal if isinstance(a, KeepTickets)]
     if not keeps or not offer:
         raise Refusal("You have no tickets to choose right now.")
-    least = min(len(a.to_json()["keep"]) for a in keeps)
+    least = min(len(a.keep) for a in keeps)
     gmap = text.game_map(panel.view)
     options = [(text.ticket_label(gmap, t), t, None) for t in offer]
     await desk.answers.update_panel(interaction, f"Keep at least {least} of these tickets:",
@@ -222,7 +226,7 @@ async def keep_submit(desk: Desk, interaction: discord.Interaction, game_id: int
         raise Refusal("That already happened: you have no tickets to choose now.")
     mask = int(arg)
     keep = {t for i, t in enumerate(offer) if mask >> i & 1}
-    match = [a for a in panel.legal if a.TYPE == "keep_tickets" and set(a.to_json()["keep"]) == keep]
+    match = [a for a in panel.legal if isinstance(a, KeepTickets) and set(a.keep) == keep]
     if not match:
         raise Refusal("You must keep more tickets than that.")
     await submit_from_panel(desk, interaction, game_id, panel.summary.seq, match[0])

@@ -20,7 +20,7 @@ from bot_app.hands import show_hand
 from bot_app.inputs import ShortText, Text, is_number
 from bot_app.moves_text import find_key, parse_payment
 from cogs.base import TtrCog
-from engine.actions import Action
+from engine.actions import Action, BuildStation, ClaimRoute, DrawCard, DrawTickets
 
 if TYPE_CHECKING:
     from bot_app.client import TtrBot
@@ -45,7 +45,9 @@ class PlayCog(TtrCog):
         taken: list[Action] = []
 
         def fits(a: Action) -> bool:
-            slot = a.to_json().get("slot")
+            if not isinstance(a, DrawCard):
+                return False
+            slot = a.slot
             if want in ("deck", "blind", "d"):
                 ok = slot is None
             elif is_number(want):
@@ -72,7 +74,7 @@ class PlayCog(TtrCog):
         def unknown(hint: str) -> str:
             return "I don't know that route; pick one from the list" + (f" (near: {hint})." if hint else ".")
 
-        await self.run(self._named(interaction, game, "claim_route", "route", route, payment, unknown,
+        await self.run(self._named(interaction, game, "claim_route", route, payment, unknown,
                                    "claim that route"))
 
     @claim.autocomplete("route")
@@ -90,7 +92,7 @@ class PlayCog(TtrCog):
         def fits(a: Action) -> bool:
             if short is None and long is None:
                 return True
-            mix = dict(a.to_json().get("mix") or [])
+            mix = dict(a.mix) if isinstance(a, DrawTickets) else {}
             return mix.get("short", 0) == (short or 0) and mix.get("long", 0) == (long or 0)
 
         async def work() -> None:
@@ -106,7 +108,7 @@ class PlayCog(TtrCog):
         def unknown(hint: str) -> str:
             return "I don't know that city" + (f"; did you mean {hint}?" if hint else "; pick one from the list.")
 
-        await self.run(self._named(interaction, game, "build_station", "city", city, payment, unknown,
+        await self.run(self._named(interaction, game, "build_station", city, payment, unknown,
                                    "build a station"))
 
     @station.autocomplete("city")
@@ -141,7 +143,7 @@ class PlayCog(TtrCog):
 
         await self.run(work())
 
-    async def _named(self, interaction: discord.Interaction, game: int | None, kind: str, field: str, name: str,
+    async def _named(self, interaction: discord.Interaction, game: int | None, kind: str, name: str,
                      payment: str | None, unknown: Callable[[str], str], what: str) -> None:
         """A move on something the player named (a route, a city), optionally paid for: whose
         turn it is comes before what they typed; then the map key; then the matching move."""
@@ -154,7 +156,8 @@ class PlayCog(TtrCog):
         pay = parse_payment(payment)
         await panels.command_move(
             self.desk, interaction, g, kind,
-            lambda a: a.to_json()[field] == key and (pay is None or a.to_json()["payment"] == pay), what=what,
+            lambda a: isinstance(a, ClaimRoute | BuildStation) and panels.group_key(a) == key
+            and (pay is None or dict(a.payment) == pay), what=what,
             panel=panel)
 
 

@@ -17,7 +17,7 @@ from engine.actions import Action, Pass, action_from_json
 from engine.cards import Cards
 from engine.errors import IllegalAction
 from engine.events import HIDDEN, PRIVATE, PUBLIC, Event
-from engine.maps import GameMap, load_map
+from engine.maps import GameMap
 from engine.rng import Rng, seed_state
 from engine.rules.tickets import completed_tickets
 from engine.scoring import final_scores
@@ -195,7 +195,7 @@ def new_game(
     `chance`: another source of chance than the seed's generator (tests, engine/chance.py)."""
     opts = dict(options or {})
     rules = build_ruleset(variant, players, opts)
-    game_map = load_map(rules.map_id)
+    game_map = rules.game_map
     state = GameState(
         rules_version=RULES_VERSION,
         variant=variant,
@@ -229,7 +229,8 @@ def new_game(
 
 def load_game(state: GameState, chance: ChanceSource | None = None) -> Game:
     """A working Game around a state (read-only use: it is not cloned)."""
-    return Game(state, _ruleset(state), load_map(state.map_id), chance)
+    rules = _ruleset(state)
+    return Game(state, rules, rules.game_map, chance)
 
 
 def _ruleset(state: GameState) -> RuleSet:
@@ -332,7 +333,7 @@ def view(state: GameState, seat: int | None) -> View:
     the generator or the seed (either would reveal the deck). Each rule module adds its own
     part (`RuleModule.view_part`)."""
     rules = _ruleset(state)
-    game_map = load_map(state.map_id)
+    game_map = rules.game_map
     names = tuple(state.names)
     players = []
     for p in state.players:
@@ -383,7 +384,8 @@ def view(state: GameState, seat: int | None) -> View:
         names=names,
         first_player=state.first_player,
         doubles_from_players=rules.doubles_from_players,
-        parts=tuple(part for module in rules.modules if (part := module.view_part(state, seat)) is not None),
+        parts=tuple(part for module in rules.modules
+                    if (part := module.view_part(state, seat, game_map)) is not None),
     )
 
 

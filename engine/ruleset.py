@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from engine.actions import Action
 
 if TYPE_CHECKING:
-    from engine.maps import Route
+    from engine.maps import GameMap, Route
     from engine.rules.module import RuleModule
     from engine.rules.payment import PaymentRule
     from engine.rules.tie_breaks import TieBreak
@@ -41,8 +41,12 @@ class RuleSet:
     _handlers: dict[tuple[str, type[Action]], RuleModule] = field(init=False, repr=False, compare=False)
     _by_kind: dict[str, tuple[RuleModule, ...]] = field(init=False, repr=False, compare=False)
     _hooks: dict[str, tuple[RuleModule, ...]] = field(init=False, repr=False, compare=False)
+    # The board, loaded once when the rule set is built (rule sets are built once per table
+    # shape and kept): `apply` never reads a map from disk.
+    _map: GameMap = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        from engine.maps import load_map
         from engine.rules.module import RuleModule
 
         handlers: dict[tuple[str, type[Action]], RuleModule] = {}
@@ -64,6 +68,12 @@ class RuleSet:
         object.__setattr__(self, "_handlers", handlers)
         object.__setattr__(self, "_by_kind", by_kind)
         object.__setattr__(self, "_hooks", hooks)
+        object.__setattr__(self, "_map", load_map(self.map_id))
+
+    @property
+    def game_map(self) -> GameMap:
+        """The board these rules are played on."""
+        return self._map
 
     def length(self, route: Route) -> int:
         """The route's length under these rules."""

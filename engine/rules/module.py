@@ -9,6 +9,7 @@ from engine.actions import Action
 
 if TYPE_CHECKING:
     from engine.game import Game
+    from engine.maps import GameMap
     from engine.state import GameState
 
 
@@ -53,7 +54,7 @@ class RuleModule:
     def score(self, game: Game, sheets: list[dict[str, Any]]) -> None:
         """Add this module's lines to the final score sheets (one dict per seat)."""
 
-    def view_part(self, state: GameState, seat: int | None) -> object | None:
+    def view_part(self, state: GameState, seat: int | None, game_map: GameMap) -> object | None:
         """This module's own data as `seat` may see it (None: anyone), as a small frozen
         dataclass defined beside the rule; None when the module keeps no data of its own."""
         return None

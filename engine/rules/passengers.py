@@ -30,6 +30,7 @@ from engine.rules.tie_breaks import TieBreak
 
 if TYPE_CHECKING:
     from engine.game import Game
+    from engine.maps import GameMap
     from engine.state import GameState
 
 KEY = "passengers"
@@ -69,7 +70,7 @@ class Passengers(RuleModule):
 
     most_points: int = 20
 
-    def view_part(self, state: GameState, seat: int | None) -> PassengersView:
+    def view_part(self, state: GameState, seat: int | None, game_map: GameMap) -> PassengersView:
         return PassengersView(
             waiting={space: dict(colours) for space, colours in state.extra.get(KEY, {}).items()},
             held=tuple(dict(p.public.get(KEY, {})) for p in state.players))

@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.actions import Action, DrawTickets, KeepTickets, register
 from engine.errors import IllegalAction, excerpt
-from engine.maps import load_map
 from engine.rules.tickets import BOTTOM, DestinationTickets
 
 if TYPE_CHECKING:
     from engine.game import Game
+    from engine.maps import GameMap
     from engine.state import GameState
 
 TOURIST = "tourist"
@@ -279,12 +279,11 @@ class TouristCards(DestinationTickets):
         else:
             game.end_turn()
 
-    def view_part(self, state: GameState, seat: int | None) -> TouristView:
+    def view_part(self, state: GameState, seat: int | None, game_map: GameMap) -> TouristView:
         mine = None
         completed: frozenset[str] = frozenset()
         if seat is not None:
             mine = tuple(state.players[seat].private.get(TOURIST, ()))
-            game_map = load_map(state.map_id)
             info = {c["id"]: c for c in game_map.extras.get("tourist_cards", ())}
             attractions = {c["city"] for c in info.values() if c["kind"] == ATTRACTION}
             visited = {end for rid in state.players[seat].routes for end in game_map.routes[rid].ends}

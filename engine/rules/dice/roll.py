@@ -16,6 +16,7 @@ from engine.rules.module import RuleModule
 
 if TYPE_CHECKING:
     from engine.game import Game
+    from engine.maps import GameMap
     from engine.state import GameState
 
 
@@ -48,7 +49,7 @@ class DiceRoll(RuleModule):
         "dice_action": "use your dice (claim a route, draw tickets, build a station, or pass)",
     }
 
-    def view_part(self, state: GameState, seat: int | None) -> DiceView:
+    def view_part(self, state: GameState, seat: int | None, game_map: GameMap) -> DiceView:
         return dice_view(state)
 
     def setup(self, game: Game) -> None:
