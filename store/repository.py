@@ -330,6 +330,10 @@ class Store(DeliveryReads):
         """Copy the live database to `dest` (SQLite only; PostgreSQL has pg_dump)."""
         raise NotImplementedError
 
+    async def reset_ids(self) -> None:
+        """After rows were written with their ids given (a copy), make new rows get ids above
+        them (SQLite's AUTOINCREMENT does so by itself)."""
+
     # --- several processes ------------------------------------------------------------
     async def claim_deliveries(self, now: float, limit: int, *, always: Sequence[str], owner: str,
                                lease: float) -> list[DeliveryRow]:
@@ -438,6 +442,12 @@ class Store(DeliveryReads):
     async def game_ids(self, statuses: Sequence[str]) -> list[int]:
         rows = await self._fetch(f"SELECT id FROM games WHERE status {self._any} ORDER BY id", (self._list(statuses),))
         return [r[0] for r in rows]
+
+    async def game_guilds(self, statuses: Sequence[str]) -> list[tuple[int, int]]:
+        """(game id, guild id) of the games in one of `statuses`, by id."""
+        rows = await self._fetch(f"SELECT id, guild_id FROM games WHERE status {self._any} ORDER BY id",
+                                 (self._list(statuses),))
+        return [(r[0], r[1]) for r in rows]
 
     async def snapshot(self, game_id: int) -> SnapshotRow | None:
         rows = await self._fetch(f"SELECT {SNAPSHOT_COLUMNS} FROM snapshots WHERE game_id = ?", (game_id,))

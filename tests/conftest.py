@@ -101,9 +101,9 @@ class Database:
         if not self.is_postgres:
             with sqlite3.connect(self.target, isolation_level=None) as db:
                 return [tuple(r) for r in db.execute(sql, params).fetchall()]
-        from store.postgres import to_postgres
-
         import asyncpg
+
+        from store.postgres import to_postgres
 
         async def go() -> list[tuple[Any, ...]]:
             conn = await asyncpg.connect(str(self.target))
@@ -134,9 +134,9 @@ class Database:
                     for (create,) in triggers:
                         db.execute(create)
             return
-        from store.postgres import to_postgres
-
         import asyncpg
+
+        from store.postgres import to_postgres
 
         async def go() -> None:
             conn = await asyncpg.connect(str(self.target))
