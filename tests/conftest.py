@@ -27,6 +27,8 @@ import pytest
 from tests.pg_cluster import Cluster, NoServer
 
 BACKENDS = ("sqlite", "postgres")
+# For a test whose subject exists in SQLite only (a file, its -wal, text that is not UTF-8).
+SQLITE_ONLY = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 REQUIRE_POSTGRES = os.environ.get("TTR_REQUIRE_POSTGRES", "") not in ("", "0")
 _skipped_because: list[str] = []
 _names = itertools.count(1)
