@@ -18,7 +18,7 @@ from engine.errors import IllegalAction
 from engine.events import HIDDEN, PRIVATE, PUBLIC
 from engine.game import replay
 from engine.state import RULES_VERSION, GameState, canonical_json
-from tests.conftest import SQLITE_ONLY, Database
+from tests.databases import SQLITE_ONLY, Database
 
 UNLIMITED = Limits.unlimited()  # these tests open many tables quickly; test_limits.py tests the caps
 
