@@ -5,10 +5,14 @@ The statements and reads are the shared ones of store/repository.py; this module
 - `?` placeholders become `$1, $2, …`, and `last_insert_rowid()` becomes `lastval()` (the
   only spellings the shared SQL needs translated); an INSERT whose id is wanted gets
   `RETURNING id`;
-- writes go through `PgWriter`: each transaction on a pooled connection, several at once (the
-  server then flushes concurrent commits together: group commit happens in PostgreSQL). It can
-  also batch waiting transactions into one (`max_batch`, each under a SAVEPOINT so one that
-  fails a guard is rolled back alone) — measured in bench/bench_pg.py and not the default;
+- writes go through `PgWriter`, which takes every transaction waiting (up to `max_batch`) and
+  sends them as ONE call of the function `ttr_write` (migration 6): one network round trip and
+  one commit — one WAL flush — for the whole batch, each transaction in a subtransaction of its
+  own so that one failing its guard is rolled back alone. (A round trip per statement, as a
+  driver does by default, cost ~10 per move and made PostgreSQL ten times slower than SQLite
+  here: docs/performance.md.) The statements travel with their values written into the SQL
+  text as literals (`literal`: numbers as numbers, text as standard-conforming '…' strings),
+  which is why every connection insists on standard_conforming_strings;
 - the guards are the same as SQLite's: `advance_game` updates `WHERE seq = expected` (under
   READ COMMITTED a second writer waits for the first, re-reads the row, finds the seq moved on
   and writes nothing: WriteConflict), `(game_id, seq)` is the log's primary key, a trigger
@@ -26,7 +30,9 @@ SQLite's file checks, WAL pragmas and lost-wal detection have no meaning here; b
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import math
 import time
 from collections import deque
 from collections.abc import Sequence
@@ -51,11 +57,14 @@ log = logging.getLogger(__name__)
 MIGRATION_LOCK = 0x77_72_01
 CLAIM_LOCK = 0x77_72_02
 
-# Concurrent write transactions per process, and read connections.
-WRITE_CONNECTIONS = 4
+# Batches written at once per process, and read connections.
+WRITE_CONNECTIONS = 2
 READ_CONNECTIONS = 6
 # A deadlock between two processes' transactions aborts one of them; it is tried again.
 DEADLOCK_TRIES = 3
+RETRY_STATES = {"40P01", "40001"}  # deadlock detected, serialization failure
+GUARD_FAILED = "TT001"  # ttr_write: a statement affected another number of rows than expected
+UNIQUE_VIOLATION = "23505"
 
 _DIALECT = (("last_insert_rowid()", "lastval()"),)
 
@@ -75,6 +84,41 @@ def to_postgres(sql: str) -> str:
             else:
                 out.append(ch)
         parts[i] = "".join(out)
+    text = "'".join(parts)
+    for sqlite_word, postgres_word in _DIALECT:
+        text = text.replace(sqlite_word, postgres_word)
+    return text
+
+
+def literal(value: Any) -> str:
+    """`value` as an SQL literal of PostgreSQL (with standard_conforming_strings on, the only
+    character to double in a string is the quote itself)."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, int):
+        return f"({value})" if value < 0 else str(value)  # "- -1" would start a comment
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return f"'{value}'::float8"
+        text = repr(value)  # the shortest text that reads back as exactly this float
+        return f"({text})" if value < 0 else text
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise StoreError("The database refused a write: text with a NUL character")
+        return "'" + value.replace("'", "''") + "'"
+    raise TypeError(f"no SQL literal for {type(value).__name__}")
+
+
+def inline(sql: str, params: Sequence[Any]) -> str:
+    """The shared SQL (`?` placeholders) with its values written in as literals, and the few
+    functions PostgreSQL spells differently."""
+    parts = sql.split("'")
+    values = iter(params)
+    for i in range(0, len(parts), 2):  # even parts are outside '…'
+        if "?" in parts[i]:
+            parts[i] = "".join(literal(next(values)) if ch == "?" else ch for ch in parts[i])
     text = "'".join(parts)
     for sqlite_word, postgres_word in _DIALECT:
         text = text.replace(sqlite_word, postgres_word)
@@ -117,26 +161,17 @@ def _rowcount(status: str) -> int:
     return int(last) if last.isdigit() else 0
 
 
-async def _execute(conn: asyncpg.Connection, statement: Statement, result: TxResult) -> None:
-    sql = to_postgres(statement.sql)
-    if statement.returns_id:
-        rows = await conn.fetch(sql + " RETURNING id", *statement.params)
-        result.add(statement, len(rows), rows[0][0] if rows else None)
-    else:
-        result.add(statement, _rowcount(await conn.execute(sql, *statement.params)), None)
-
-
 @dataclass(slots=True)
 class _Job:
     statements: list[Statement]
     future: asyncio.Future[TxResult]
+    payload: list[dict[str, Any]]
 
 
 class PgWriter:
-    """Runs write transactions on a pool: up to `connections` at once, each taking up to
-    `max_batch` waiting transactions (one: plain transactions; more: one transaction with a
-    SAVEPOINT per caller, so a failing one is rolled back alone). A caller hears back after
-    its COMMIT; one cancelled before its turn is skipped, one already running completes."""
+    """Runs write transactions: up to `connections` calls at once, each taking every waiting
+    transaction (up to `max_batch`) into one call of `ttr_write`. A caller hears back after
+    the COMMIT; one cancelled before its turn is skipped, one already sent completes."""
 
     def __init__(self, pool: asyncpg.Pool, *, connections: int, max_batch: int) -> None:
         self._pool = pool
@@ -158,8 +193,9 @@ class PgWriter:
             raise StoreError("The game store is closed.")
         if all(t.done() for t in self._tasks):
             raise StoreError("The game store's writer has stopped; restart the bot.")
+        payload = [_statement(s) for s in statements]  # here, so that a bad value fails its caller alone
         future: asyncio.Future[TxResult] = asyncio.get_running_loop().create_future()
-        self._queue.append(_Job(list(statements), future))
+        self._queue.append(_Job(list(statements), future, payload))
         async with self._wake:
             self._wake.notify()
         return await future
@@ -201,59 +237,53 @@ class PgWriter:
         for attempt in range(DEADLOCK_TRIES):
             try:
                 async with self._pool.acquire() as conn:
-                    outcomes = await (self._one(conn, batch[0]) if len(batch) == 1 else self._many(conn, batch))
-            except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError):
-                if attempt + 1 < DEADLOCK_TRIES:
-                    continue
-                outcomes = [StoreError("The database kept refusing a write (deadlock); try again.")] * len(batch)
+                    answer = await conn.fetchval("SELECT ttr_write($1::jsonb)", json.dumps([j.payload for j in batch]))
             except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as exc:
                 # The connection or the COMMIT failed: none of the batch is known to be written.
-                outcomes = [StoreError(f"The database failed during a write: {_words(exc)}")] * len(batch)
-            break
-        self.commits += 1
-        for job, outcome in zip(batch, outcomes, strict=True):
-            if job.future.done():
-                continue
-            if isinstance(outcome, TxResult):
-                self.transactions += 1
-                job.future.set_result(outcome)
-            else:
-                job.future.set_exception(outcome)
+                error = StoreError(f"The database failed during a write: {_words(exc)}")
+                for job in batch:
+                    if not job.future.done():
+                        job.future.set_exception(error)
+                return
+            self.commits += 1
+            again: list[_Job] = []
+            for job, outcome in zip(batch, json.loads(answer), strict=True):
+                if outcome.get("error") in RETRY_STATES and attempt + 1 < DEADLOCK_TRIES:
+                    again.append(job)  # a deadlock with another process: this job alone goes again
+                elif not job.future.done():
+                    self._settle(job, outcome)
+            if not again:
+                return
+            batch = again
 
-    @staticmethod
-    async def _one(conn: asyncpg.Connection, job: _Job) -> list[TxResult | StoreError]:
-        result = TxResult()
-        try:
-            async with conn.transaction():
-                for statement in job.statements:
-                    await _execute(conn, statement, result)
-        except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError):
-            raise
-        except (WriteConflict, asyncpg.PostgresError) as exc:
-            # A guard, a constraint, the log's trigger: this transaction fails, nothing written.
-            return [_store_error(exc)]
-        return [result]
+    def _settle(self, job: _Job, outcome: dict[str, Any]) -> None:
+        if "ok" in outcome:
+            result = TxResult()
+            for statement, (rows, new_id) in zip(job.statements, outcome["ok"], strict=True):
+                result.add(statement, rows, new_id)
+            self.transactions += 1
+            job.future.set_result(result)
+            return
+        state, message = outcome.get("error"), str(outcome.get("message") or "")
+        if state == GUARD_FAILED:
+            at = int(outcome.get("at") or 0)
+            conflict = job.statements[at].conflict if at < len(job.statements) else ""
+            job.future.set_exception(WriteConflict(conflict or "The data changed meanwhile; nothing was written."))
+        elif state == UNIQUE_VIOLATION:
+            job.future.set_exception(WriteConflict("That was already written; nothing was written twice."))
+        else:
+            job.future.set_exception(StoreError(f"The database refused a write: {message}"))
 
-    @staticmethod
-    async def _many(conn: asyncpg.Connection, batch: list[_Job]) -> list[TxResult | StoreError]:
-        outcomes: list[TxResult | StoreError] = []
-        async with conn.transaction():
-            for job in batch:
-                result = TxResult()
-                savepoint = conn.transaction()  # nested: a SAVEPOINT
-                await savepoint.start()
-                try:
-                    for statement in job.statements:
-                        await _execute(conn, statement, result)
-                except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError):
-                    raise
-                except (WriteConflict, asyncpg.PostgresError) as exc:
-                    await savepoint.rollback()
-                    outcomes.append(_store_error(exc))
-                    continue
-                await savepoint.commit()
-                outcomes.append(result)
-        return outcomes
+
+def _statement(statement: Statement) -> dict[str, Any]:
+    """One statement as `ttr_write` takes it."""
+    sql = inline(statement.sql, statement.params)
+    out: dict[str, Any] = {"sql": sql + " RETURNING id" if statement.returns_id else sql}
+    if statement.returns_id:
+        out["id"] = True
+    if statement.expect_rows is not None:
+        out["expect"] = statement.expect_rows
+    return out
 
 
 class PgStore(Store):
@@ -280,9 +310,7 @@ class PgStore(Store):
         Refuses, in words and having changed nothing, a server that cannot be reached, a
         database that holds another application's tables, or one from a newer bot."""
         label = redact(url)
-        # SQLite batches 128 moves per fsync; here concurrent transactions share the server's
-        # WAL flushes, so a batch of one is the default (bench/bench_pg.py measured both).
-        max_batch = max_batch or 1
+        max_batch = max_batch or 128
         read_pool = await _pool(url, label, READ_CONNECTIONS)
         try:
             write_pool = await _pool(url, label, connections)
@@ -421,7 +449,10 @@ class PgStore(Store):
 
 async def _pool(url: str, label: str, size: int) -> asyncpg.Pool:
     try:
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=size, server_settings={"application_name": "ttr"})
+        # Values are written into the SQL of a batch as literals (`literal`), which reads them
+        # right only with standard-conforming strings (the default since PostgreSQL 9.1).
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=size, server_settings={
+            "application_name": "ttr", "standard_conforming_strings": "on"})
     except asyncpg.InvalidCatalogNameError:
         name = urlsplit(url).path.lstrip("/") or "?"
         raise DatabaseNotWritable(

@@ -105,7 +105,8 @@ async def test_two_processes_submitting_the_same_move_apply_it_once(pair: Any) -
 async def test_each_delivery_goes_to_one_process_and_a_game_to_one_at_a_time(pair: Any, clock: Clock) -> None:
     first, second, _ = pair
     games = [await game(first, channel=c) for c in range(1, 7)]
-    a, b = await asyncio.gather(first.due_deliveries(), second.due_deliveries())
+    # Each asks for 9 at most (3 games' worth), at the same moment.
+    a, b = await asyncio.gather(first.due_deliveries(limit=9), second.due_deliveries(limit=9))
     ids_a, ids_b = {d.id for d in a}, {d.id for d in b}
     assert ids_a and not ids_a & ids_b
     games_a, games_b = {d.game_id for d in a}, {d.game_id for d in b}
@@ -113,6 +114,8 @@ async def test_each_delivery_goes_to_one_process_and_a_game_to_one_at_a_time(pai
     assert len(ids_a | ids_b) == 3 * len(games)  # the first post and each hand
     # A move owes more for a game the first process holds: the second leaves it alone, and
     # does not wake up for it before the claim runs out.
+    for d in b:  # the second process sends what it claimed
+        await second.delivered(d.id, 2000 + d.id)
     held = next(iter(games_a))
     await move(second, held)
     assert held not in {d.game_id for d in await second.due_deliveries()}
@@ -146,21 +149,27 @@ async def test_every_timer_acts_once_across_processes(pair: Any, clock: Clock) -
     assert limits == (2 * len(games),)
     clock.now += 49 * 3600  # every turn limit (and reminder) is due
 
-    async def loop(service: GameService) -> list[str]:
-        outcomes = []
+    async def loop(service: GameService) -> tuple[list[int], list[str]]:
+        handed, outcomes = [], []
         while due := await service.due_timers(limit=3):
+            handed += [t.id for t in due]
             outcomes += await asyncio.gather(*(service.fire_timer(t) for t in due))
-        return outcomes
+        return handed, outcomes
 
-    a, b = await asyncio.gather(loop(first), loop(second))
+    (ids_a, a), (ids_b, b) = await asyncio.gather(loop(first), loop(second))
     assert a and b  # both worked
-    fired = database.fetch("SELECT id FROM timers WHERE fired_at IS NOT NULL")
-    assert len(fired) == len(a) + len(b)  # no timer was handed to both
+    assert not set(ids_a) & set(ids_b) and len(set(ids_a)) == len(ids_a)  # no timer handed out twice
     assert database.fetchone("SELECT count(*) FROM timers WHERE fired_at IS NULL AND cancelled_at IS NULL"
                              " AND due_at <= ?", clock.now) == (0,)
-    for g in games:  # the AI played each missed turn once: one entry per seat's opening tickets
+    outcomes = a + b
+    # Each reminder owed one mention, each turn limit let the AI play one turn: once each.
+    reminders = database.fetchone("SELECT count(*) FROM deliveries WHERE kind = 'reminder'")
+    assert reminders == (outcomes.count("reminded"),)
+    ai_turns = database.fetchone("SELECT count(*) FROM actions WHERE seq > 0")
+    assert ai_turns == (outcomes.count("played"),) == (2 * len(games),)
+    for g in games:  # the AI played each missed opening turn once: one entry per seat
         entries = database.fetch("SELECT actor FROM actions WHERE game_id = ? AND seq > 0", g)
-        assert sorted(a for (a,) in entries) == [0, 1]
+        assert sorted(actor for (actor,) in entries) == [0, 1]
 
 
 async def test_a_write_conflict_from_another_process_reloads_the_game(pair: Any) -> None:
