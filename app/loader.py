@@ -7,8 +7,8 @@ reason that names columns and entries, never their content (which may be a hand 
 deck). Loaded games are kept in a bounded LRU cache.
 
 When other processes write the same database (PostgreSQL, `store.shared`), a cached game is
-checked against the stored one at every use: its game row and seats are read again (two small
-reads by primary key), and a game whose seq or status moved on is loaded afresh. A stale copy
+checked against the stored one at every use: its game row and seats are read again (one small
+read by primary key), and a game whose seq or status moved on is loaded afresh. A stale copy
 could not write anyway (the seq guard), but it would show a player an old board or refuse
 their move as "already happened". (LISTEN/NOTIFY would save the reads but leaves a window
 after each commit elsewhere, and loses notices while its connection is down; docs/scaling.md
@@ -184,12 +184,12 @@ class GameLoader:
         """Whether the cached game is still the stored one (another process may have moved it
         on); its row and seats are brought up to date either way. The caller holds the lock."""
         game_id = cached.row.id
-        row = await self.store.game(game_id)
+        row, players = await self.store.game_with_players(game_id)
         if row is None or row.seq != cached.seq or row.status != cached.row.status:
             self.forget(game_id)
             return False
         cached.row = row
-        cached.seats = tuple(seat_of_row(p) for p in await self.store.players(game_id))
+        cached.seats = tuple(seat_of_row(p) for p in players)
         return True
 
     async def _repair(self, row: GameRow, state: GameState, seq: int, repairs: list[str]) -> None:

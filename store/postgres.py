@@ -118,7 +118,8 @@ def inline(sql: str, params: Sequence[Any]) -> str:
     values = iter(params)
     for i in range(0, len(parts), 2):  # even parts are outside '…'
         if "?" in parts[i]:
-            parts[i] = "".join(literal(next(values)) if ch == "?" else ch for ch in parts[i])
+            pieces = parts[i].split("?")
+            parts[i] = pieces[0] + "".join(literal(next(values)) + piece for piece in pieces[1:])
     text = "'".join(parts)
     for sqlite_word, postgres_word in _DIALECT:
         text = text.replace(sqlite_word, postgres_word)
@@ -447,11 +448,17 @@ class PgStore(Store):
         return rows[0][0] if rows else None
 
 
+async def _keep(conn: asyncpg.Connection) -> None:
+    """A connection goes back to the pool as it is. (asyncpg's default resets its session with
+    one more round trip per use; the store keeps no session state: no LISTEN, no temporary
+    tables, its advisory locks released before the connection is.)"""
+
+
 async def _pool(url: str, label: str, size: int) -> asyncpg.Pool:
     try:
         # Values are written into the SQL of a batch as literals (`literal`), which reads them
         # right only with standard-conforming strings (the default since PostgreSQL 9.1).
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=size, server_settings={
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=size, reset=_keep, server_settings={
             "application_name": "ttr", "standard_conforming_strings": "on"})
     except asyncpg.InvalidCatalogNameError:
         name = urlsplit(url).path.lstrip("/") or "?"

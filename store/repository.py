@@ -367,6 +367,19 @@ class Store(DeliveryReads):
         )
         return {row[0]: GameRow.from_row(row) for row in rows}
 
+    async def game_with_players(self, game_id: int) -> tuple[GameRow | None, list[PlayerRow]]:
+        """A game's row and its seats in one read (one round trip to a server)."""
+        game_cols = ", ".join(f"g.{c.strip()}" for c in GAME_COLUMNS.split(","))
+        player_cols = ", ".join(f"p.{c.strip()}" for c in PLAYER_COLUMNS.split(","))
+        rows = await self._fetch(
+            f"SELECT {game_cols}, {player_cols} FROM games AS g LEFT JOIN players AS p ON p.game_id = g.id"
+            " WHERE g.id = ? ORDER BY p.seat", (game_id,))
+        if not rows:
+            return None, []
+        width = len(GAME_COLUMNS.split(","))
+        players = [PlayerRow.from_row(r[width:]) for r in rows if r[width] is not None]
+        return GameRow.from_row(rows[0][:width]), players
+
     async def players(self, game_id: int) -> list[PlayerRow]:
         rows = await self._fetch(f"SELECT {PLAYER_COLUMNS} FROM players WHERE game_id = ? ORDER BY seat", (game_id,))
         return [PlayerRow.from_row(r) for r in rows]
