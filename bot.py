@@ -108,23 +108,23 @@ def run_init(path: Path | str) -> int:
     PostgreSQL: the game tables in an empty database)."""
     from store import Store, StoreError
 
-    async def init() -> tuple[bool, int]:
+    async def init() -> tuple[bool, int, str]:
         store = await Store.open(path, allow_init=True, create_folder=True)
         try:
             games = await store.game_ids(("lobby", "cancelled", "setup", "playing", "over", "broken"))
-            return store.created, len(games)
+            return store.created, len(games), store.label  # a URL without its password
         finally:
             await store.close()
 
     try:
-        created, games = asyncio.run(init())
+        created, games, label = asyncio.run(init())
     except StoreError as exc:
         print(f"--init refused: {exc}", file=sys.stderr)
         return EXIT_DATABASE
     if created:
-        print(f"created a new, empty game database at {path}")
+        print(f"created a new, empty game database at {label}")
     else:
-        print(f"{path} is already a game database ({games} games); --init left it as it was")
+        print(f"{label} is already a game database ({games} games); --init left it as it was")
     return 0
 
 

@@ -6,7 +6,7 @@ afterwards. Nothing outside that folder is touched.
     url = cluster.url("postgres")        # postgresql://postgres@/postgres?host=/tmp/ttr-pg-…
     cluster.stop()
 
-The server binaries are found in $TTR_PG_BIN, else the newest /usr/lib/postgresql/*/bin
+The server binaries are found in $TTR_PG_BIN (only there, when it is set), else the newest /usr/lib/postgresql/*/bin
 (Debian and Ubuntu: `apt install postgresql-15`), else on PATH. `initdb` refuses to run as
 root, so as root the server runs as the `postgres` user (the package creates it).
 """
@@ -33,8 +33,10 @@ class NoServer(Exception):
 def find_bin() -> Path | None:
     """The folder holding initdb and pg_ctl, or None."""
     named = os.environ.get("TTR_PG_BIN")
-    candidates: list[Path] = [Path(named)] if named else []
-    candidates += sorted(Path("/usr/lib/postgresql").glob("*/bin"),
+    if named:  # only there
+        folder = Path(named)
+        return folder if (folder / "initdb").is_file() and (folder / "pg_ctl").is_file() else None
+    candidates: list[Path] = sorted(Path("/usr/lib/postgresql").glob("*/bin"),
                          key=lambda p: int(p.parent.name) if p.parent.name.isdigit() else 0, reverse=True)
     on_path = shutil.which("initdb")
     if on_path:
