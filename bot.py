@@ -3,9 +3,11 @@
     python bot.py
 
 runs the bot. Configuration comes from the environment (a `.env` file beside this one is read
-too): DISCORD_TOKEN (required), TTR_DATABASE (default data/ttr.sqlite3), GUILD_ID (optional:
-sync the commands to that one server instantly while developing), LOG_LEVEL (default INFO),
-TTR_TURN_HOURS (default turn limit, 48). Without a token it explains how to get one.
+too): DISCORD_TOKEN (required), TTR_DATABASE (default data/ttr.sqlite3; or a postgresql://
+URL), GUILD_ID (optional: sync the commands to that one server instantly while developing),
+LOG_LEVEL (default INFO), TTR_TURN_HOURS (default turn limit, 48), TTR_SHARD_IDS and
+TTR_SHARD_COUNT (several processes on one PostgreSQL database: docs/scaling.md). Without a
+token it explains how to get one.
 
     python bot.py --demo [--variant V] [--players N] [--seed S] [--out DIR]
 
@@ -21,6 +23,13 @@ otherwise sent only when their digest differs from the last sync's).
     python bot.py --backup PATH
 
 copies the live game database to PATH with SQLite's online backup (safe while the bot runs).
+A PostgreSQL database is backed up with pg_dump instead (docs/scaling.md).
+
+    python bot.py --copy-db TARGET
+
+copies every game of the current database (TTR_DATABASE) into TARGET — a postgresql:// URL or
+an SQLite file, which must be empty — and checks each game by replaying it on both sides.
+Stop the bot first.
 
     python bot.py --init
 
@@ -60,8 +69,12 @@ def run_demo(variant: str, players: int, seed: int, out: Path, levels: list[str]
 
 def run_backup(dest: Path) -> int:
     """Copy the game database with SQLite's online backup; safe while the bot is running."""
-    from store import StoreError, backup_database, default_path
+    from store import StoreError, backup_database, default_path, default_target
 
+    if isinstance(default_target(), str):
+        print("backup failed: TTR_DATABASE is a PostgreSQL database; back it up with pg_dump, for example "
+              "pg_dump -Fc -f backups/ttr-$(date +%F).dump \"$TTR_DATABASE\" (docs/scaling.md)", file=sys.stderr)
+        return 1
     source = default_path()
     try:
         written = asyncio.run(backup_database(source, dest))
@@ -72,27 +85,46 @@ def run_backup(dest: Path) -> int:
     return 0
 
 
-def run_init(path: Path) -> int:
-    """Make a new, empty game database at `path` if there is none or the file is empty."""
+def run_copy(target: str) -> int:
+    """Copy every game of the current database to `target` (empty), checking each by replay."""
+    from app.copying import copy_database
+    from store import DatabaseUnusable, StoreError, default_target, is_database_url
+
+    destination: str | Path = target if is_database_url(target) else Path(target)
+    try:
+        report = asyncio.run(copy_database(default_target(), destination, progress=print))
+    except DatabaseUnusable as exc:
+        print(f"--copy-db refused: {exc}", file=sys.stderr)
+        return EXIT_DATABASE
+    except StoreError as exc:
+        print(f"--copy-db refused: {exc}", file=sys.stderr)
+        return 1
+    print(report.summary())
+    return 0
+
+
+def run_init(path: Path | str) -> int:
+    """Make a new, empty game database at `path` if there is none or the file is empty (for
+    PostgreSQL: the game tables in an empty database)."""
     from store import Store, StoreError
 
-    async def init() -> tuple[bool, int]:
+    async def init() -> tuple[bool, int, str]:
         store = await Store.open(path, allow_init=True, create_folder=True)
         try:
             games = await store.game_ids(("lobby", "cancelled", "setup", "playing", "over", "broken"))
-            return store.created, len(games)
+            return store.created, len(games), store.label  # a URL without its password
         finally:
             await store.close()
 
     try:
-        created, games = asyncio.run(init())
+        created, games, label = asyncio.run(init())
     except StoreError as exc:
         print(f"--init refused: {exc}", file=sys.stderr)
         return EXIT_DATABASE
     if created:
-        print(f"created a new, empty game database at {path}")
+        print(f"created a new, empty game database at {label}")
     else:
-        print(f"{path} is already a game database ({games} games); --init left it as it was")
+        print(f"{label} is already a game database ({games} games); --init left it as it was")
     return 0
 
 
@@ -101,7 +133,7 @@ def run_bot(config: Config, force_sync: bool = False) -> int:
     import discord
 
     from app import GameService
-    from bot_app.client import TtrBot
+    from bot_app.client import make_bot
     from bot_app.logs import configure_logging
     from store import Store, StoreError
 
@@ -115,8 +147,9 @@ def run_bot(config: Config, force_sync: bool = False) -> int:
             return EXIT_DATABASE
         service = GameService(store, limits=config.limits)
         try:
-            bot = TtrBot(service, guild_id=config.guild_id, default_turn_hours=config.default_turn_hours,
-                         force_sync=force_sync)
+            bot = make_bot(service, shard_ids=config.shard_ids, shard_count=config.shard_count,
+                           guild_id=config.guild_id, default_turn_hours=config.default_turn_hours,
+                           force_sync=force_sync)
             async with bot:
                 await bot.start(config.token or "")
         finally:
@@ -135,9 +168,9 @@ def run_bot(config: Config, force_sync: bool = False) -> int:
     return 0
 
 
-def is_default_database(path: Path) -> bool:
+def is_default_database(path: Path | str) -> bool:
     """Whether `path` is data/ttr.sqlite3 beside the bot (however it is spelled)."""
-    return os.path.abspath(path) == os.path.abspath(DEFAULT_DATABASE)
+    return isinstance(path, Path) and os.path.abspath(path) == os.path.abspath(DEFAULT_DATABASE)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -153,16 +186,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--init", action="store_true",
                         help="make a new, empty game database ($TTR_DATABASE or data/ttr.sqlite3) if there is none "
                              "or the file is empty, and exit")
+    parser.add_argument("--copy-db", metavar="TARGET",
+                        help="copy every game of the current database ($TTR_DATABASE) into TARGET (a postgresql:// "
+                             "URL or an SQLite file; it must be empty), check each by replay, and exit")
     parser.add_argument("--sync", action="store_true",
                         help="send the slash commands to Discord at start-up even if they did not change")
     args = parser.parse_args(argv)
     load_dotenv(ROOT / ".env")
     if args.backup is not None:
         return run_backup(args.backup)
+    if args.copy_db is not None:
+        return run_copy(args.copy_db)
     if args.init:
-        from store import default_path
+        from store import default_target
 
-        return run_init(default_path())
+        return run_init(default_target())
     if args.demo:
         return run_demo(args.variant, args.players, args.seed, args.out, args.ai.split(","))
     try:

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import secrets
+import socket
 import time
 import weakref
 from collections import OrderedDict
@@ -100,12 +102,16 @@ class ServiceBase:
         self.deliveries_waiting = asyncio.Event()
         # Set whenever timers were scheduled: the timer loop waits on it.
         self.timers_changed = asyncio.Event()
+        # Who this process is, in the claims it makes on deliveries and timers when several
+        # processes share a PostgreSQL database (docs/scaling.md).
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
     @classmethod
     async def open(cls, path: str | Path | None = None, *, clock: Callable[[], float] = time.time,
                    cache_size: int = 2000, limits: Limits | None = None,
                    random_bits: Callable[[int], int] = secrets.randbits) -> Any:
-        """Open the store at `path` (migrating it) and a service on it."""
+        """Open the store at `path` — an SQLite file, or a `postgresql://` URL (default:
+        $TTR_DATABASE, else data/ttr.sqlite3) — migrating it, and a service on it."""
         return cls(await Store.open(path, clock=clock), clock=clock, cache_size=cache_size, limits=limits,
                    random_bits=random_bits)
 

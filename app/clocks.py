@@ -29,6 +29,9 @@ from store import WriteConflict
 log = logging.getLogger("app.service")
 
 HOST_PAUSE = "paused by the host"
+# How long a process holds the due timers it claimed (several processes on PostgreSQL); a timer
+# still fires once whoever acts on it (its guarded UPDATE), the claim only saves double work.
+TIMER_CLAIM_SECONDS = 60.0
 
 
 class ClockOps(MoveOps):
@@ -68,13 +71,14 @@ class ClockOps(MoveOps):
 
     async def due_timers(self, now: float | None = None, limit: int = 100) -> list[Timer]:
         """Pending timers that are due, earliest first (leaving out those for a point the game
-        has passed)."""
-        rows = await self.store.due_timers(self.clock() if now is None else now, limit)
+        has passed) and, with several processes, not claimed by another one for now."""
+        rows = await self.store.claim_timers(self.clock() if now is None else now, limit, owner=self.owner,
+                                             lease=TIMER_CLAIM_SECONDS)
         return [records.timer(r) for r in rows]
 
     async def next_timer_due(self) -> float | None:
         """When the next pending timer falls due (for the timer loop's sleep)."""
-        return await self.store.next_timer_due()
+        return await self.store.next_claimable_timer(self.clock(), self.owner)
 
     async def mark_timer_fired(self, timer_id: int) -> bool:
         """Claim a timer: True for exactly one caller, ever (across restarts and processes);

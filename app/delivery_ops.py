@@ -31,6 +31,10 @@ log = logging.getLogger("app.service")
 
 BACKOFF_FIRST = 2.0  # seconds before the first retry; doubles each time
 BACKOFF_MOST = 300.0  # never wait longer than this between tries
+# How long a process holds the deliveries it claimed (several processes on PostgreSQL): long
+# enough to render and send a game's posts through Discord's rate limits; if the process dies,
+# another sends them after this.
+CLAIM_SECONDS = 300.0
 DELIVERY_PAUSE = "Discord refused a message for this game"
 
 
@@ -43,12 +47,16 @@ class DeliveryOps(ServiceBase):
     """What the dispatcher (bot_app.delivery) asks of the service."""
 
     async def due_deliveries(self, now: float | None = None, limit: int = 100) -> list[Delivery]:
-        """Deliveries due now, oldest first (a game on hold sends only its host notices)."""
-        rows = await self.store.due_deliveries(self.clock() if now is None else now, limit, always=(HOST_NOTICE,))
+        """Deliveries due now that this process is to send, oldest first (a game on hold sends
+        only its host notices). With several processes on one database they are claimed: a
+        game's deliveries go to one process at a time, for CLAIM_SECONDS (store.claim_deliveries)."""
+        rows = await self.store.claim_deliveries(self.clock() if now is None else now, limit, always=(HOST_NOTICE,),
+                                                 owner=self.owner, lease=CLAIM_SECONDS)
         return [records.delivery(r) for r in rows]
 
     async def next_delivery_due(self) -> float | None:
-        return await self.store.next_delivery_due()
+        """When the next delivery this process could send falls due (for the dispatcher's sleep)."""
+        return await self.store.next_claimable_delivery(self.clock(), self.owner, always=(HOST_NOTICE,))
 
     async def deliveries(self, game_id: int, status: str | None = None) -> list[Delivery]:
         """A game's deliveries (for tests and for operators)."""

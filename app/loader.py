@@ -5,6 +5,14 @@ and compares the result with the stored snapshot (a cache): when they differ, th
 and the log wins. Stored data that cannot be read sets the game aside ("broken") with a
 reason that names columns and entries, never their content (which may be a hand or the
 deck). Loaded games are kept in a bounded LRU cache.
+
+When other processes write the same database (PostgreSQL, `store.shared`), a cached game is
+checked against the stored one at every use: its game row and seats are read again (one small
+read by primary key), and a game whose seq or status moved on is loaded afresh. A stale copy
+could not write anyway (the seq guard), but it would show a player an old board or refuse
+their move as "already happened". (LISTEN/NOTIFY would save the reads but leaves a window
+after each commit elsewhere, and loses notices while its connection is down; docs/scaling.md
+gives the measured cost of the reads.)
 """
 
 from __future__ import annotations
@@ -51,7 +59,7 @@ class GameLoader:
     async def load(self, game_id: int) -> Loaded:
         """The game from the cache, else from the database. The caller holds the game's lock."""
         cached = self._cache.get(game_id)
-        if cached is not None:
+        if cached is not None and (not self.store.shared or await self._still_current(cached)):
             self._cache.move_to_end(game_id)
             return cached
         row = await self.store.game(game_id)
@@ -171,6 +179,18 @@ class GameLoader:
         log.info("game %d: rules version %s (engine %d): using its snapshot without a replay check",
                  row.id, row.rules_version, RULES_VERSION)
         return state
+
+    async def _still_current(self, cached: Loaded) -> bool:
+        """Whether the cached game is still the stored one (another process may have moved it
+        on); its row and seats are brought up to date either way. The caller holds the lock."""
+        game_id = cached.row.id
+        row, players = await self.store.game_with_players(game_id)
+        if row is None or row.seq != cached.seq or row.status != cached.row.status:
+            self.forget(game_id)
+            return False
+        cached.row = row
+        cached.seats = tuple(seat_of_row(p) for p in players)
+        return True
 
     async def _repair(self, row: GameRow, state: GameState, seq: int, repairs: list[str]) -> None:
         for what in repairs:

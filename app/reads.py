@@ -7,6 +7,7 @@ hand and tickets and everyone else only what is public — never the deck order 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from app import records
@@ -100,13 +101,18 @@ class ReadOps(ServiceBase):
         players = await self.store.players_of(row.id for row, _ in pairs)
         return [records.summary(row, players[row.id], user_id) for row, _ in pairs]
 
-    async def games_waiting_for_bots(self) -> list[int]:
-        """Games whose turn is a seat the bot plays (after a restart, those move on)."""
-        return await self.store.games_waiting_for_bots()
+    async def games_waiting_for_bots(self, serves: Callable[[int], bool] | None = None) -> list[int]:
+        """Games whose turn is a seat the bot plays (after a restart, those move on); with
+        `serves`, only those of the servers (guild ids) it says yes to."""
+        return [game_id for game_id, guild_id in await self.store.games_waiting_for_bots()
+                if serves is None or serves(guild_id)]
 
-    async def active_game_ids(self) -> list[int]:
-        """Every game being played (for example to resume AI moves after a restart)."""
-        return await self.store.game_ids(ACTIVE)
+    async def active_game_ids(self, serves: Callable[[int], bool] | None = None) -> list[int]:
+        """Every game being played; with `serves`, only those of the servers (guild ids) it
+        says yes to."""
+        if serves is None:
+            return await self.store.game_ids(ACTIVE)
+        return [game_id for game_id, guild_id in await self.store.game_guilds(ACTIVE) if serves(guild_id)]
 
     async def bot_state(self, key: str) -> str | None:
         """A fact the bot keeps about itself (see `set_bot_state`)."""

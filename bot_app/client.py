@@ -1,6 +1,10 @@
 """The discord.py bot: the `/ttr` command group filled by the cogs (loaded as extensions), one
 DynamicItem per button family, the dispatcher that delivers what moves owe, and the timer
-loop. Intents: guilds only (no privileged intents)."""
+loop. Intents: guilds only (no privileged intents).
+
+`make_bot` gives a `TtrBot` (a `commands.Bot`), or, with shards configured (TTR_SHARD_IDS,
+TTR_SHARD_COUNT), a `ShardedTtrBot` (an `AutoShardedBot` running those shards): several such
+processes on one PostgreSQL database each serve their shards' servers (docs/scaling.md)."""
 
 from __future__ import annotations
 
@@ -8,7 +12,8 @@ import asyncio
 import gc
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -57,9 +62,19 @@ class TtrBot(commands.Bot):
             await self.load_extension(extension)
         self.add_dynamic_items(*FAMILIES)
 
+    def serves(self, guild_id: int) -> bool:
+        """Whether this process serves the server `guild_id` (all of them, unless sharded)."""
+        return True
+
+    @property
+    def syncs_commands(self) -> bool:
+        """Whether this process sends the slash commands to Discord (with several processes,
+        only the one that runs shard 0, so that they do not all sync at once)."""
+        return True
+
     async def setup_hook(self) -> None:
         await self.load_commands()
-        if self.sync_commands:
+        if self.sync_commands and self.syncs_commands:
             await sync_commands(self, force=self.force_sync)
         self._tasks.append(asyncio.create_task(self.dispatcher.run(), name="ttr-dispatcher"))
         if self.run_timers:
@@ -77,8 +92,9 @@ class TtrBot(commands.Bot):
 
     async def resume_games(self) -> None:
         """After a restart: the bot's seats whose turn it is play (a crash may have stopped them
-        mid-chain); undelivered posts and DMs resume on their own (they wait in the outbox)."""
-        for game_id in await self.service.games_waiting_for_bots():
+        mid-chain); undelivered posts and DMs resume on their own (they wait in the outbox).
+        With several processes, each resumes the games of its own shards' servers."""
+        for game_id in await self.service.games_waiting_for_bots(self.serves):
             try:
                 await self.service.play_bots(game_id)
             except Exception:
@@ -91,3 +107,27 @@ class TtrBot(commands.Bot):
         # is still pending in the outbox, and the next start sends it).
         await asyncio.gather(*self._tasks, return_exceptions=True)
         await super().close()
+
+
+class ShardedTtrBot(TtrBot, commands.AutoShardedBot):
+    """The same bot on the shards `shard_ids` of `shard_count` (discord.py's AutoShardedBot):
+    Discord sends this process only the events of servers on its shards."""
+
+    def serves(self, guild_id: int) -> bool:
+        if self.shard_count is None or self.shard_ids is None:
+            return True
+        return (guild_id >> 22) % self.shard_count in self.shard_ids
+
+    @property
+    def syncs_commands(self) -> bool:
+        return self.shard_ids is None or 0 in self.shard_ids
+
+
+def make_bot(service: GameService, *, shard_ids: Sequence[int] | None = None, shard_count: int | None = None,
+             **kwargs: Any) -> TtrBot:
+    """The bot for this process: sharded when a shard count is given (TTR_SHARD_COUNT, with
+    TTR_SHARD_IDS naming the shards it runs), else a plain `commands.Bot` as before."""
+    if shard_count is None:
+        return TtrBot(service, **kwargs)
+    ids = list(shard_ids) if shard_ids is not None else list(range(shard_count))
+    return ShardedTtrBot(service, shard_ids=ids, shard_count=shard_count, **kwargs)

@@ -37,17 +37,22 @@ def load_dotenv(path: Path, environ: dict[str, str] | None = None) -> int:
 @dataclass(frozen=True, slots=True)
 class Config:
     token: str | None
-    database: Path
+    database: Path | str  # an SQLite file, or a postgresql:// URL (kept as text)
     guild_id: int | None
     log_level: str
     default_turn_hours: float = 48.0
     limits: Limits = Limits()
+    # Discord shards this process serves (TTR_SHARD_IDS), of TTR_SHARD_COUNT; None: not sharded.
+    shard_ids: tuple[int, ...] | None = None
+    shard_count: int | None = None
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Config:
         env = os.environ if environ is None else environ
         token = (env.get("DISCORD_TOKEN") or "").strip() or None
-        database = Path(env.get("TTR_DATABASE") or DEFAULT_DATABASE)
+        raw_database = (env.get("TTR_DATABASE") or "").strip()
+        database: Path | str = (raw_database if raw_database.startswith(("postgresql://", "postgres://"))
+                                else Path(raw_database or DEFAULT_DATABASE))
         guild_raw = (env.get("GUILD_ID") or "").strip()
         if guild_raw and not guild_raw.isdigit():
             raise ValueError(f"GUILD_ID must be a server id (digits), not {guild_raw!r}")
@@ -59,7 +64,43 @@ class Config:
             hours = float(hours_raw)
         except ValueError:
             raise ValueError(f"TTR_TURN_HOURS must be a number, not {hours_raw!r}") from None
-        return cls(token, database, int(guild_raw) if guild_raw else None, level, hours, _limits(env))
+        shard_ids, shard_count = _shards(env, database)
+        return cls(token, database, int(guild_raw) if guild_raw else None, level, hours, _limits(env),
+                   shard_ids, shard_count)
+
+    def serves(self, guild_id: int) -> bool:
+        """Whether this process serves the server `guild_id` (Discord's shard formula)."""
+        if self.shard_count is None or self.shard_ids is None:
+            return True
+        return (guild_id >> 22) % self.shard_count in self.shard_ids
+
+
+def _shards(env: Mapping[str, str], database: Path | str) -> tuple[tuple[int, ...] | None, int | None]:
+    """TTR_SHARD_IDS ("0,1" or "0-3") and TTR_SHARD_COUNT. Only some of the shards in this
+    process means other processes serve the rest, on one database: that must be PostgreSQL."""
+    ids_raw = (env.get("TTR_SHARD_IDS") or "").strip()
+    count_raw = (env.get("TTR_SHARD_COUNT") or "").strip()
+    if not ids_raw and not count_raw:
+        return None, None
+    if not count_raw.isdigit() or int(count_raw) < 1:
+        raise ValueError(f"TTR_SHARD_COUNT must be the number of shards (1 or more), not {count_raw[:20]!r}"
+                         + (" (TTR_SHARD_IDS needs it)" if not count_raw else ""))
+    count = int(count_raw)
+    if not ids_raw:
+        return tuple(range(count)), count
+    ids: list[int] = []
+    for part in ids_raw.split(","):
+        first, dash, last = part.strip().partition("-")
+        if not first.isdigit() or (dash and not last.isdigit()):
+            raise ValueError(f"TTR_SHARD_IDS must be shard numbers like 0,1 or 0-3, not {ids_raw[:40]!r}")
+        ids.extend(range(int(first), int(last if dash else first) + 1))
+    if not ids or any(i >= count for i in ids) or len(set(ids)) != len(ids):
+        raise ValueError(f"TTR_SHARD_IDS ({ids_raw[:40]}) must name different shards below TTR_SHARD_COUNT ({count})")
+    if len(ids) < count and not isinstance(database, str):
+        raise ValueError(
+            f"TTR_SHARD_IDS ({ids_raw[:40]}) leaves the other shards to other processes, which must share the "
+            "database: set TTR_DATABASE to a postgresql:// URL (SQLite serves one process; docs/scaling.md)")
+    return tuple(sorted(ids)), count
 
 
 # Environment variables for the caps of app.limits, and the field each sets.

@@ -27,6 +27,15 @@ def default_path() -> Path:
     return Path(os.environ.get("TTR_DATABASE") or DEFAULT_PATH)
 
 
+def default_target() -> Path | str:
+    """The database: $TTR_DATABASE as it is when it is a postgresql:// URL (a Path would fold
+    its `//`), else `default_path()`."""
+    value = os.environ.get("TTR_DATABASE") or ""
+    if value.startswith(("postgresql://", "postgres://")):
+        return value
+    return default_path()
+
+
 async def connect(path: str | os.PathLike[str], *, read_only: bool = False,
                   busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> aiosqlite.Connection:
     """An aiosqlite connection in autocommit mode (we write BEGIN/COMMIT ourselves, so a

@@ -48,8 +48,8 @@ class DeliveryWrites:
     def retry_delivery(self, delivery_id: int, due_at: float, error: str) -> None:
         """A delivery failed for now: try again at `due_at`."""
         self.add(
-            "UPDATE deliveries SET attempts = attempts + 1, due_at = ?, last_error = ?"
-            " WHERE id = ? AND status = 'pending'",
+            "UPDATE deliveries SET attempts = attempts + 1, due_at = ?, last_error = ?, claimed_by = NULL,"
+            " claimed_until = NULL WHERE id = ? AND status = 'pending'",
             (due_at, error[:500], delivery_id),
         )
 
@@ -114,8 +114,14 @@ class DeliveryReads:
         )
         return [DeliveryRow.from_row(r) for r in rows]
 
-    async def next_delivery_due(self) -> float | None:
-        rows = await self._fetch("SELECT min(due_at) FROM deliveries WHERE status = 'pending'")
+    async def next_delivery_due(self, *, always: Sequence[str] = ()) -> float | None:
+        """When the next pending delivery that `due_deliveries` would return falls due (a game
+        on hold is left out but for the kinds in `always`: its deliveries wait for a resume,
+        and counting them would wake the dispatcher at once, again and again)."""
+        marks = ", ".join("?" for _ in always) or "NULL"
+        rows = await self._fetch(
+            f"SELECT min(due_at) FROM deliveries AS d WHERE status = 'pending' AND (kind IN ({marks}) OR NOT EXISTS ("
+            "SELECT 1 FROM deliveries AS f WHERE f.game_id = d.game_id AND f.status = 'failed'))", tuple(always))
         return rows[0][0] if rows else None
 
     async def deliveries_of(self, game_id: int, status: str | None = None) -> list[DeliveryRow]:

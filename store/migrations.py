@@ -1,9 +1,20 @@
 """Numbered SQL migrations, applied at start-up and recorded in `schema_version`.
 
-Migrations live in store/migrations/NNNN_name.sql, numbered from 1 without gaps. Each one runs
-in its own transaction together with its row in `schema_version`, so a crash in the middle of
-one leaves the database at the previous version. A database newer than this code is refused
-untouched.
+Migrations live in store/migrations/NNNN_name.sql, numbered from 1 without gaps: ONE list for
+both back ends. Each one runs in its own transaction together with its row in
+`schema_version`, so a crash in the middle of one leaves the database at the previous version.
+A database newer than this code is refused untouched.
+
+PostgreSQL runs the same files, with two rules (`Migration.sql_for`):
+
+- where a file `NNNN_name.postgres.sql` sits beside `NNNN_name.sql`, PostgreSQL runs that one
+  instead (the first four: SQLite's AUTOINCREMENT, WITHOUT ROWID, triggers and JSON functions
+  have no common spelling);
+- otherwise the SQLite text runs with the column types spelled for PostgreSQL: `INTEGER`
+  becomes `BIGINT` (Discord ids need 64 bits; SQLite's INTEGER has them) and `REAL` becomes
+  `DOUBLE PRECISION` (PostgreSQL's REAL is 4 bytes: a Unix time would lose its seconds).
+
+So a new migration is usually one plain file that both run as it is.
 """
 
 from __future__ import annotations
@@ -21,6 +32,12 @@ from store.errors import MigrationError, NotAGameDatabase, SchemaTooNew
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+_POSTGRES_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.postgres\.sql$")
+# The type words of a shared migration, as PostgreSQL must spell them (see the docstring).
+_POSTGRES_TYPES = ((re.compile(r"\bINTEGER\b"), "BIGINT"), (re.compile(r"\bREAL\b"), "DOUBLE PRECISION"))
+
+SQLITE = "sqlite"
+POSTGRES = "postgres"
 
 _VERSION_TABLE = """
 CREATE TABLE IF NOT EXISTS schema_version (
@@ -38,21 +55,43 @@ class Migration:
     version: int
     name: str
     sql: str
+    # The PostgreSQL text from NNNN_name.postgres.sql, when the two differ.
+    postgres_sql: str | None = None
 
     def statements(self) -> list[str]:
         """The script split into single statements (triggers with inner `;` stay whole)."""
         return split_statements(self.sql)
+
+    def sql_for(self, dialect: str) -> str:
+        """The script one back end runs (see the module's docstring)."""
+        if dialect == SQLITE:
+            return self.sql
+        if self.postgres_sql is not None:
+            return self.postgres_sql
+        sql = self.sql
+        for word, spelled in _POSTGRES_TYPES:
+            sql = word.sub(spelled, sql)
+        return sql
 
 
 @lru_cache(maxsize=4)
 def load_migrations(directory: Path = MIGRATIONS_DIR) -> tuple[Migration, ...]:
     """Every migration in `directory`, in order; their numbers must run 1, 2, 3, …"""
     found: list[Migration] = []
+    overrides: dict[tuple[int, str], str] = {}
     for path in sorted(directory.glob("*.sql")):
+        override = _POSTGRES_NAME.match(path.name)
+        if override:
+            overrides[(int(override.group(1)), override.group(2))] = path.read_text(encoding="utf-8")
+            continue
         match = _NAME.match(path.name)
         if not match:
-            raise MigrationError(f"{path.name} is not named like 0001_name.sql")
+            raise MigrationError(f"{path.name} is not named like 0001_name.sql (or 0001_name.postgres.sql)")
         found.append(Migration(int(match.group(1)), match.group(2), path.read_text(encoding="utf-8")))
+    for key in overrides:
+        if not any((m.version, m.name) == key for m in found):
+            raise MigrationError(f"{key[0]:04d}_{key[1]}.postgres.sql has no {key[0]:04d}_{key[1]}.sql beside it")
+    found = [Migration(m.version, m.name, m.sql, overrides.get((m.version, m.name))) for m in found]
     for expected, migration in enumerate(found, start=1):
         if migration.version != expected:
             raise MigrationError(f"migration {expected} is missing (found {migration.version} after {expected - 1})")

@@ -1,35 +1,31 @@
-"""The game store: typed reads, and writes collected into transactions.
+"""The game store's interface: `Tx` (the statements of one transaction, built with typed
+methods) and `Store` (typed reads, `write(tx)`), the same for both back ends.
 
-    store = await Store.open("data/ttr.sqlite3")
+    store = await Store.open("data/ttr.sqlite3")        # or "postgresql://ttr@/ttr"
     tx = store.tx()
     tx.advance_game(game_id, from_seq=4, to_seq=5, status="playing", waiting_json="[1]")
     tx.append_action(game_id, 5, actor=0, user_id=42, action_json=..., events_json=...)
     tx.put_snapshot(game_id, 5, rules_version=1, state_json=...)
     await store.write(tx)          # one transaction, durable when this returns
 
-SQLite only: nothing here knows the rules of the game. Reads use their own connection, so they
-never wait behind a commit's fsync and never see a transaction that is not committed yet.
+`Store.open` picks the back end from its target: a path is an SQLite file
+(store/sqlite_store.py), a `postgresql://` URL a PostgreSQL database (store/postgres.py). The
+SQL here is written once for both: `?` placeholders (PostgreSQL's store numbers them), typed
+parameters where PostgreSQL cannot infer a type (`CAST(? AS BIGINT)`), and the one read that
+differs — "is one of this list" — spelled by each back end (`_any`, `_list`). Nothing here
+knows the rules of the game.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
+import json
 import os
-import sqlite3
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-import aiosqlite
-
-from store.commits import CommitMarker, check_commits, mark_closed, mark_open
-from store.db import configure, connect, connect_plain, default_path
 from store.deliveries import DeliveryReads, DeliveryWrites
-from store.errors import StoreError
-from store.migrations import migrate
 from store.records import (
     ACTION_COLUMNS,
     GAME_COLUMNS,
@@ -38,6 +34,7 @@ from store.records import (
     SNAPSHOT_COLUMNS,
     TIMER_COLUMNS,
     ActionRow,
+    DeliveryRow,
     GameRow,
     PlayerRow,
     ResultRow,
@@ -45,21 +42,18 @@ from store.records import (
     TimerRow,
     utf8_or_none,
 )
-from store.startup import (
-    Kind,
-    check_backup_target,
-    check_contents,
-    create_database,
-    inspect_path,
-    sqlite_failure,
-)
-from store.writer import GroupCommitWriter, Statement, TxResult
-
-log = logging.getLogger(__name__)
+from store.writer import Statement, TxResult
 
 Clock = Callable[[], float]
+Target = str | os.PathLike[str]
 
 _PENDING = "fired_at IS NULL AND cancelled_at IS NULL"
+URL_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_database_url(target: object) -> bool:
+    """Whether `target` names a PostgreSQL database (a URL) rather than an SQLite file."""
+    return isinstance(target, str) and target.startswith(URL_SCHEMES)
 
 
 class TableCounts(NamedTuple):
@@ -82,9 +76,12 @@ class Tx(DeliveryWrites):
         self.now = now
         self.statements: list[Statement] = []
 
-    def add(self, sql: str, params: Sequence[Any] = (), expect_rows: int | None = None, conflict: str = "") -> int:
-        """Append a raw statement; returns its index (to find its rowid in the TxResult)."""
-        self.statements.append(Statement(sql, tuple(params), expect_rows, conflict))
+    def add(self, sql: str, params: Sequence[Any] = (), expect_rows: int | None = None, conflict: str = "",
+            returns_id: bool = False) -> int:
+        """Append a raw statement; returns its index (to find its rowid in the TxResult).
+        `returns_id`: an INSERT whose new row's `id` the caller wants (PostgreSQL has no
+        last rowid, so it asks for it with RETURNING)."""
+        self.statements.append(Statement(sql, tuple(params), expect_rows, conflict, returns_id))
         return len(self.statements) - 1
 
     # --- games ------------------------------------------------------------------------
@@ -95,6 +92,7 @@ class Tx(DeliveryWrites):
             "INSERT INTO games (guild_id, channel_id, host_user_id, variant, options, seats_wanted, turn_hours,"
             " status, seq, waiting, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', 0, '[]', ?, ?)",
             (guild_id, channel_id, host_user_id, variant, options_json, seats_wanted, turn_hours, self.now, self.now),
+            returns_id=True,
         )
 
     def join_lobby(self, game_id: int | None, *, user_id: int | None, is_ai: bool, ai_level: str | None,
@@ -103,8 +101,9 @@ class Tx(DeliveryWrites):
         created earlier in this transaction)."""
         self.add(
             "INSERT INTO players (game_id, seat, user_id, is_ai, ai_level, name, joined_at)"
-            " SELECT g.id, (SELECT coalesce(max(seat) + 1, 0) FROM players WHERE game_id = g.id), ?, ?, ?, ?, ?"
-            " FROM games AS g WHERE g.id = coalesce(?, last_insert_rowid()) AND g.status = 'lobby'"
+            " SELECT g.id, (SELECT coalesce(max(seat) + 1, 0) FROM players WHERE game_id = g.id),"
+            " CAST(? AS BIGINT), CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION)"
+            " FROM games AS g WHERE g.id = coalesce(CAST(? AS BIGINT), last_insert_rowid()) AND g.status = 'lobby'"
             " AND (SELECT count(*) FROM players WHERE game_id = g.id) < ?",
             (user_id, int(is_ai), ai_level, name, self.now, game_id, seats_wanted),
             expect_rows=1,
@@ -216,10 +215,13 @@ class Tx(DeliveryWrites):
         # the move that passed it, so it is refused instead.
         return self.add(
             "INSERT INTO timers (game_id, kind, seat, for_seq, due_at, payload, created_at)"
-            " SELECT id, ?, ?, ?, ?, ?, ? FROM games WHERE id = ? AND (? IS NULL OR seq = ?)",
+            " SELECT id, CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS DOUBLE PRECISION),"
+            " CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION) FROM games WHERE id = ?"
+            " AND (CAST(? AS INTEGER) IS NULL OR seq = ?)",
             (kind, seat, for_seq, due_at, payload_json, self.now, game_id, for_seq, for_seq),
             expect_rows=1,
             conflict="That already happened: the game has moved on.",
+            returns_id=True,
         )
 
     def cancel_timers(self, game_id: int, *, kind: str | None = None, seat: int | None = None,
@@ -231,7 +233,7 @@ class Tx(DeliveryWrites):
             sql += " AND kind = ?"
             params.append(kind)
         if not any_seat:
-            sql += " AND coalesce(seat, -1) = coalesce(?, -1)"
+            sql += " AND coalesce(seat, -1) = coalesce(CAST(? AS INTEGER), -1)"
             params.append(seat)
         self.add(sql, params)
 
@@ -254,85 +256,45 @@ class Tx(DeliveryWrites):
 
 
 class Store(DeliveryReads):
-    """The SQLite game store: one write connection behind a group-commit writer, one read
-    connection. Open it with `Store.open`, close it with `close` (or `async with`)."""
+    """A game store: typed reads and `write(tx)`. Open one with `Store.open` (which picks the
+    back end) and close it with `close` (or `async with`). Subclasses supply `_fetch`, `write`,
+    `close`, and the spelling of `_any`/`_list`."""
 
-    def __init__(self, path: Path, writer_db: aiosqlite.Connection, reader_db: aiosqlite.Connection,
-                 clock: Clock, version: int, max_batch: int, marker: CommitMarker | None = None) -> None:
-        self.path = path
-        self.clock = clock
-        self.schema_version = version
-        self._writer_db = writer_db
-        self._reader = reader_db
-        self._marker = marker
-        self._writer = GroupCommitWriter(writer_db, max_batch=max_batch, marker=marker)
-        # Whether `open` made this database (there was no file, or an empty one and allow_init).
-        self.created = False
+    # "is one of this list", and the parameter that carries the list (SQLite: JSON text).
+    _any = "IN (SELECT value FROM json_each(?))"
+    # Whether other processes may write the same database (a cached game must then be checked
+    # against the stored one before each use: app/loader.py).
+    shared = False
+    # Whether `open` made this database.
+    created = False
+    # Where the database is, for messages (a path, or a URL without its password).
+    label = ""
+    clock: Clock
+    schema_version: int
 
     @classmethod
-    async def open(cls, path: str | os.PathLike[str] | None = None, *, clock: Clock = time.time,
-                   max_batch: int = 128, allow_init: bool = False, create_folder: bool = True) -> Store:
-        """Open and migrate the game database at `path` (default: data/ttr.sqlite3 or
-        $TTR_DATABASE), making a new one if there is no file there yet (and its folder, when
-        `create_folder`).
+    async def open(cls, target: Target | None = None, *, clock: Clock = time.time, max_batch: int | None = None,
+                   allow_init: bool = False, create_folder: bool = True) -> Store:
+        """Open and migrate the game database at `target`: a `postgresql://` URL, or an SQLite
+        file (default: $TTR_DATABASE, else data/ttr.sqlite3). Refuses a database it should
+        not use with a DatabaseUnusable subclass whose message says what is wrong and what to
+        do, having changed nothing (store/sqlite_store.py, store/postgres.py). `max_batch`:
+        transactions per commit at most (default: 128 for SQLite, 1 for PostgreSQL)."""
+        if target is None:
+            from store.db import default_target
 
-        Refuses, with a DatabaseUnusable subclass whose message says what is wrong, with which
-        path and what to do, and without changing anything: a path that cannot hold the file,
-        a folder or file the bot may not write, a file that is not a game database (another
-        program's, not SQLite, damaged), a database from a newer bot (SchemaTooNew), and an
-        empty file (0 bytes, or SQLite without tables) unless `allow_init` — an empty file is
-        more likely a failed copy than a wish for a new database."""
-        path = Path(path) if path is not None else default_path()
-        found = await asyncio.to_thread(inspect_path, path, create_folder=create_folder, allow_init=allow_init)
-        created = found.kind is not Kind.SQLITE
-        if created:
-            await create_database(path, clock, replace_empty=found.kind is Kind.EMPTY)
-        writer_db, empty = await _open_checked(path, allow_init=allow_init)
-        created = created or empty
-        marker = None
-        try:
-            await configure(writer_db, path)
-            version = await migrate(writer_db, str(path), clock)
-            if not created:
-                await check_commits(writer_db, path, found.last, found.wal_present)
-            db_id, commits = await mark_open(writer_db, clock())
-            marker = CommitMarker(path, db_id)
-            marker.write(commits)
-            reader_db = await connect(path, read_only=True)
-            # Text arrives as bytes and the rows decode it (store/records.py): sqlite3's own
-            # decoding error quotes the text, which may be a hand or the deck.
-            reader_db.text_factory = bytes
-        except (sqlite3.Error, OSError) as exc:
-            await _abandon(writer_db, marker)
-            raise sqlite_failure(path, exc) from exc
-        except BaseException:
-            await _abandon(writer_db, marker)
-            raise
-        store = cls(path, writer_db, reader_db, clock, version, max_batch, marker)
-        store.created = created
-        store._writer.start()
-        if created:
-            log.info("created a new, empty game database at %s (schema version %d)", path, version)
-        else:
-            log.info("opened game store %s (schema version %d)", path, version)
-        return store
+            target = default_target()
+        if is_database_url(target):
+            from store.postgres import PgStore
+
+            return await PgStore.open_url(str(target), clock=clock, max_batch=max_batch)
+        from store.sqlite_store import SqliteStore
+
+        return await SqliteStore.open_file(Path(target), clock=clock, max_batch=max_batch or 128,
+                                           allow_init=allow_init, create_folder=create_folder)
 
     async def close(self) -> None:
-        """Finish queued writes, record a clean close (the -wal folded into the file), and
-        close both connections."""
-        try:
-            await self._writer.close()
-        finally:
-            await self._reader.close()
-            try:
-                await mark_closed(self._writer_db, self.clock())
-            except sqlite3.Error as exc:
-                # The file keeps saying "not closed cleanly", which is the safe answer.
-                log.warning("could not record a clean close of %s: %s", self.path, exc)
-            finally:
-                if self._marker is not None:
-                    self._marker.close()
-                await self._writer_db.close()
+        raise NotImplementedError
 
     async def __aenter__(self) -> Store:
         return self
@@ -343,15 +305,7 @@ class Store(DeliveryReads):
     @property
     def writer_stats(self) -> tuple[int, int]:
         """(transactions, commits) so far: how well group commit is batching."""
-        return self._writer.transactions, self._writer.commits
-
-    async def settings(self) -> dict[str, Any]:
-        """The write connection's durability settings, as SQLite reports them."""
-        out: dict[str, Any] = {}
-        for name in ("journal_mode", "synchronous", "busy_timeout", "foreign_keys"):
-            rows = await self._writer_db.execute_fetchall(f"PRAGMA {name}")
-            out[name] = list(rows)[0][0]
-        return out
+        return 0, 0
 
     # --- writing ----------------------------------------------------------------------
     def tx(self) -> Tx:
@@ -359,16 +313,48 @@ class Store(DeliveryReads):
         return Tx(self.clock())
 
     async def write(self, tx: Tx) -> TxResult:
-        """Commit `tx` as one transaction; returns once it is on disk. Raises WriteConflict
+        """Commit `tx` as one transaction; returns once it is durable. Raises WriteConflict
         (nothing written) when a guard failed."""
-        if not tx.statements:
-            return TxResult()
-        return await self._writer.run(tx.statements)
+        raise NotImplementedError
+
+    async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        """Rows of a read (with `?` placeholders), each a sequence of column values."""
+        raise NotImplementedError
+
+    def _list(self, values: Iterable[Any]) -> Any:
+        """The parameter for `_any`."""
+        import json
+
+        return json.dumps(list(values))
+
+    async def backup(self, dest: Target) -> Path:
+        """Copy the live database to `dest` (SQLite only; PostgreSQL has pg_dump)."""
+        raise NotImplementedError
+
+    async def reset_ids(self) -> None:
+        """After rows were written with their ids given (a copy), make new rows get ids above
+        them (SQLite's AUTOINCREMENT does so by itself)."""
+
+    # --- several processes ------------------------------------------------------------
+    async def claim_deliveries(self, now: float, limit: int, *, always: Sequence[str], owner: str,
+                               lease: float) -> list[DeliveryRow]:
+        """The deliveries due now that this process (`owner`) is to send. One process alone
+        (SQLite) claims nothing: it is every due delivery. PostgreSQL leases them (postgres.py)."""
+        return await self.due_deliveries(now, limit, always=always)
+
+    async def next_claimable_delivery(self, now: float, owner: str, *, always: Sequence[str] = ()) -> float | None:
+        """When a delivery this process could claim falls due (for the dispatcher's sleep)."""
+        return await self.next_delivery_due(always=always)
+
+    async def next_claimable_timer(self, now: float, owner: str) -> float | None:
+        """When a timer this process could claim falls due (for the timer loop's sleep)."""
+        return await self.next_timer_due()
+
+    async def claim_timers(self, now: float, limit: int, *, owner: str, lease: float) -> list[TimerRow]:
+        """The due timers this process is to act on (one process alone: every due timer)."""
+        return await self.due_timers(now, limit)
 
     # --- reading ----------------------------------------------------------------------
-    async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        return list(await self._reader.execute_fetchall(sql, tuple(params)))
-
     async def game(self, game_id: int) -> GameRow | None:
         rows = await self._fetch(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         return GameRow.from_row(rows[0]) if rows else None
@@ -378,9 +364,22 @@ class Store(DeliveryReads):
         if not ids:
             return {}
         rows = await self._fetch(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE id IN (SELECT value FROM json_each(?))", (_json_ids(ids),)
+            f"SELECT {GAME_COLUMNS} FROM games WHERE id {self._any}", (self._list(ids),)
         )
         return {row[0]: GameRow.from_row(row) for row in rows}
+
+    async def game_with_players(self, game_id: int) -> tuple[GameRow | None, list[PlayerRow]]:
+        """A game's row and its seats in one read (one round trip to a server)."""
+        game_cols = ", ".join(f"g.{c.strip()}" for c in GAME_COLUMNS.split(","))
+        player_cols = ", ".join(f"p.{c.strip()}" for c in PLAYER_COLUMNS.split(","))
+        rows = await self._fetch(
+            f"SELECT {game_cols}, {player_cols} FROM games AS g LEFT JOIN players AS p ON p.game_id = g.id"
+            " WHERE g.id = ? ORDER BY p.seat", (game_id,))
+        if not rows:
+            return None, []
+        width = len(GAME_COLUMNS.split(","))
+        players = [PlayerRow.from_row(r[width:]) for r in rows if r[width] is not None]
+        return GameRow.from_row(rows[0][:width]), players
 
     async def players(self, game_id: int) -> list[PlayerRow]:
         rows = await self._fetch(f"SELECT {PLAYER_COLUMNS} FROM players WHERE game_id = ? ORDER BY seat", (game_id,))
@@ -391,9 +390,9 @@ class Store(DeliveryReads):
         out: dict[int, list[PlayerRow]] = {i: [] for i in ids}
         if ids:
             rows = await self._fetch(
-                f"SELECT {PLAYER_COLUMNS} FROM players WHERE game_id IN (SELECT value FROM json_each(?))"
+                f"SELECT {PLAYER_COLUMNS} FROM players WHERE game_id {self._any}"
                 " ORDER BY game_id, seat",
-                (_json_ids(ids),),
+                (self._list(ids),),
             )
             for r in rows:
                 out[r[0]].append(PlayerRow.from_row(r))
@@ -406,9 +405,9 @@ class Store(DeliveryReads):
         cols = ", ".join(f"g.{c.strip()}" for c in GAME_COLUMNS.split(","))
         sql = (
             f"SELECT {cols}, p.seat FROM players AS p JOIN games AS g ON g.id = p.game_id"
-            " WHERE p.user_id = ? AND g.status IN (SELECT value FROM json_each(?))"
+            f" WHERE p.user_id = ? AND g.status {self._any}"
         )
-        params: list[Any] = [user_id, _json_ids(statuses)]
+        params: list[Any] = [user_id, self._list(statuses)]
         if guild_id is not None:
             sql += " AND g.guild_id = ?"
             params.append(guild_id)
@@ -454,20 +453,33 @@ class Store(DeliveryReads):
         rows = await self._fetch("SELECT game_id FROM players WHERE user_id = ? ORDER BY game_id", (user_id,))
         return [r[0] for r in rows]
 
-    async def games_waiting_for_bots(self) -> list[int]:
-        """Games being played whose turn is a seat the bot plays (an AI, or an AI standing in
-        for an absent player): what a restart must move on."""
+    async def games_waiting_for_bots(self) -> list[tuple[int, int]]:
+        """(game id, guild id) of the games being played whose turn is a seat the bot plays (an
+        AI, or an AI standing in for an absent player): what a restart must move on."""
         rows = await self._fetch(
-            "SELECT DISTINCT g.id FROM games AS g JOIN players AS p ON p.game_id = g.id"
-            " WHERE g.status IN ('setup', 'playing') AND (p.is_ai = 1 OR p.stand_in IS NOT NULL)"
-            " AND p.seat IN (SELECT value FROM json_each(g.waiting)) ORDER BY g.id"
+            "SELECT g.id, g.guild_id, g.waiting, p.seat FROM games AS g JOIN players AS p ON p.game_id = g.id"
+            " WHERE g.status IN ('setup', 'playing') AND (p.is_ai = 1 OR p.stand_in IS NOT NULL) ORDER BY g.id"
         )
-        return [r[0] for r in rows]
+        out: list[tuple[int, int]] = []
+        for game_id, guild_id, waiting, seat in rows:
+            text = bytes(waiting).decode("utf-8", "replace") if isinstance(waiting, bytes | memoryview) else waiting
+            try:
+                waits = json.loads(text) if isinstance(text, str) else []
+            except ValueError:
+                continue  # a derived column: the game shows its damage when it is loaded
+            if isinstance(waits, list) and seat in waits and (not out or out[-1][0] != game_id):
+                out.append((game_id, guild_id))
+        return out
 
     async def game_ids(self, statuses: Sequence[str]) -> list[int]:
-        rows = await self._fetch("SELECT id FROM games WHERE status IN (SELECT value FROM json_each(?)) ORDER BY id",
-                                 (_json_ids(statuses),))
+        rows = await self._fetch(f"SELECT id FROM games WHERE status {self._any} ORDER BY id", (self._list(statuses),))
         return [r[0] for r in rows]
+
+    async def game_guilds(self, statuses: Sequence[str]) -> list[tuple[int, int]]:
+        """(game id, guild id) of the games in one of `statuses`, by id."""
+        rows = await self._fetch(f"SELECT id, guild_id FROM games WHERE status {self._any} ORDER BY id",
+                                 (self._list(statuses),))
+        return [(r[0], r[1]) for r in rows]
 
     async def snapshot(self, game_id: int) -> SnapshotRow | None:
         rows = await self._fetch(f"SELECT {SNAPSHOT_COLUMNS} FROM snapshots WHERE game_id = ?", (game_id,))
@@ -527,95 +539,3 @@ class Store(DeliveryReads):
         rows = await self._fetch(sql + " ORDER BY finished_at DESC LIMIT ?", (*params, limit))
         return [ResultRow.from_row(r) for r in rows]
 
-    # --- backup -----------------------------------------------------------------------
-    async def backup(self, dest: str | os.PathLike[str]) -> Path:
-        """Copy the live database to `dest` with SQLite's online backup (see `backup_to`)."""
-        return await backup_to(self._reader, dest, self.path)
-
-
-async def backup_to(source: aiosqlite.Connection, dest: str | os.PathLike[str],
-                    source_path: str | os.PathLike[str]) -> Path:
-    """Copy a live database with SQLite's online backup API: a consistent copy even while the
-    bot writes. It goes to a temporary file next to `dest`, is checked, and is then renamed
-    into place, so `dest` is never a half-written copy. Raises BackupRefused for a `dest`
-    that is the database at `source_path` or one of its files, or whose folder is missing."""
-    dest = Path(dest)
-    check_backup_target(Path(source_path), dest)
-    partial = dest.with_name(dest.name + ".partial")
-    partial.unlink(missing_ok=True)
-    # The backup runs on the source's worker thread, so the target must allow that.
-    target = sqlite3.connect(partial, check_same_thread=False)
-    try:
-        await source.backup(target)
-        # Off the event loop: checking a large copy takes a while.
-        check = await asyncio.to_thread(_finish_copy, target)
-        if check != "ok":
-            raise StoreError(f"The backup copy failed its integrity check: {check}")
-    except BaseException:
-        target.close()
-        with contextlib.suppress(OSError):
-            partial.unlink(missing_ok=True)
-        raise
-    target.close()
-    os.replace(partial, dest)
-    return dest
-
-
-def _finish_copy(target: Any) -> str:
-    # A copy is complete and closed, and it is a database of its own: restored, its commits
-    # are not compared with the live database's -lastcommit file (store/commits.py).
-    with contextlib.suppress(sqlite3.OperationalError):  # a database from before migration 3
-        target.execute("UPDATE store_state SET running = 0, db_id = lower(hex(randomblob(16)))")
-        target.commit()
-    target.execute("PRAGMA journal_mode = DELETE")  # a standalone file, with no -wal beside it
-    row = target.execute("PRAGMA quick_check").fetchone()
-    return str(row[0]) if row else "no answer"
-
-
-async def backup_database(source: str | os.PathLike[str], dest: str | os.PathLike[str]) -> Path:
-    """Back up the database file `source` (which the bot may be using right now) to `dest`."""
-    source = Path(source)
-    if not source.exists():
-        raise StoreError(f"There is no database at {source} to back up.")
-    check_backup_target(source, Path(dest))  # before anything opens the live database
-    try:
-        db = await connect(source, read_only=True)
-    except sqlite3.Error as exc:
-        raise sqlite_failure(source, exc) from exc
-    try:
-        return await backup_to(db, dest, source)
-    except sqlite3.Error as exc:
-        raise StoreError(f"The backup of {source} to {dest} failed ({exc}); nothing was written to {dest}.") from exc
-    finally:
-        await db.close()
-
-
-async def _abandon(db: aiosqlite.Connection, marker: CommitMarker | None) -> None:
-    """Close what a failed `Store.open` had opened."""
-    if marker is not None:
-        marker.close()
-    await db.close()
-
-
-async def _open_checked(path: Path, *, allow_init: bool) -> tuple[aiosqlite.Connection, bool]:
-    """A connection to `path` once `check_contents` has found it fit to use (nothing changed),
-    and whether the file holds no table yet."""
-    try:
-        db = await connect_plain(path)
-    except sqlite3.Error as exc:
-        raise sqlite_failure(path, exc) from exc
-    try:
-        empty = await check_contents(db, path, allow_init=allow_init)
-    except sqlite3.Error as exc:
-        await db.close()
-        raise sqlite_failure(path, exc) from exc
-    except BaseException:
-        await db.close()
-        raise
-    return db, empty
-
-
-def _json_ids(values: Iterable[Any]) -> str:
-    import json
-
-    return json.dumps(list(values))

@@ -43,12 +43,14 @@ _CONFLICT_CODES = {"SQLITE_CONSTRAINT_PRIMARYKEY", "SQLITE_CONSTRAINT_UNIQUE"}
 @dataclass(frozen=True, slots=True)
 class Statement:
     """One SQL statement. With `expect_rows`, affecting any other number of rows aborts the
-    transaction with WriteConflict(`conflict`)."""
+    transaction with WriteConflict(`conflict`). `returns_id`: an INSERT whose new `id` the
+    caller reads from `TxResult.lastrowids` (SQLite gives it anyway; PostgreSQL asks for it)."""
 
     sql: str
     params: tuple[Any, ...] = ()
     expect_rows: int | None = None
     conflict: str = ""
+    returns_id: bool = False
 
 
 @dataclass(slots=True)

@@ -1,7 +1,8 @@
 """Turn timers through the real client and the fake: a reminder at half time, the AI playing
 the turn at the limit, the AI keeping the seat after 3 such turns in a row (until the player
 uses a game command), /ttr pause and /ttr resume — all stored, so a restart (a new bot on the
-same database) neither loses nor repeats a timer. The clock is injected and moved by hand."""
+same database) neither loses nor repeats a timer. The clock is injected and moved by hand. On
+SQLite and on PostgreSQL (where the timer loop claims its timers)."""
 
 from __future__ import annotations
 
@@ -17,12 +18,12 @@ def _thread_texts(fake: FakeDiscord, table: Table) -> list[str]:
     return [m["content"] for m in fake.thread_messages(table.thread_id)]
 
 
-async def test_reminder_limit_restart_absent_pause_resume(tmp_path):
+async def test_reminder_limit_restart_absent_pause_resume(database):
     fake = FakeDiscord()
     await fake.start()
     alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
     clock = Clock(1_700_000_000.0)
-    db = tmp_path / "timers.sqlite3"
+    db = database.target
     running = await start_bot(fake, db, renderer=StubRenderer(), clock=clock)
     try:
         it = await fake.answered(await fake.slash(alice, "new", variant="usa", seats=2, turn_hours=2.0))

@@ -1,5 +1,6 @@
 """When Discord refuses or fails, nothing a move owes is lost, nothing is sent twice, and
-somebody is told — the real client against the fake, one scenario per failure:
+somebody is told — the real client against the fake, one scenario per failure, on SQLite and
+on PostgreSQL (where the dispatcher claims what it sends):
 
 - a locked thread and a missing permission: refusals for good — the game pauses with the
   reason, its other deliveries wait, the host is told in the channel; `/ttr admin resume`
@@ -24,11 +25,11 @@ from tests.fake_discord.harness import Clock, start_bot
 from tests.fake_discord.renderer import StubRenderer
 
 
-async def _setup(tmp_path, *, clock: Clock | None = None, dms_closed: bool = False):
+async def _setup(database, *, clock: Clock | None = None, dms_closed: bool = False):
     fake = FakeDiscord()
     await fake.start()
     alice, bob = fake.add_user("Alice"), fake.add_user("Bob", dms_closed=dms_closed)
-    running = await start_bot(fake, tmp_path / "ttr.sqlite3", renderer=StubRenderer(), clock=clock)
+    running = await start_bot(fake, database.target, renderer=StubRenderer(), clock=clock)
     table = await Table.open(fake, running.service, alice, [bob])
     table.desk = running.bot.desk
     await fake.wait_until(lambda: running.bot.desk.busy == 0)
@@ -54,8 +55,8 @@ async def _statuses(running, game_id: int) -> dict[str, int]:
     return out
 
 
-async def _refusal_for_good(tmp_path, break_it, fix_it, words: str) -> None:
-    fake, running, table, alice, bob = await _setup(tmp_path)
+async def _refusal_for_good(database, break_it, fix_it, words: str) -> None:
+    fake, running, table, alice, bob = await _setup(database)
     try:
         await table.play_one([alice, bob])
         await table.play_one([alice, bob])  # both kept their tickets: the game is on
@@ -89,29 +90,29 @@ async def _refusal_for_good(tmp_path, break_it, fix_it, words: str) -> None:
         await fake.stop()
 
 
-async def test_a_locked_thread_pauses_the_game_until_the_host_resumes(tmp_path):
+async def test_a_locked_thread_pauses_the_game_until_the_host_resumes(database):
     async def lock(fake: FakeDiscord, table: Table) -> None:
         await fake.lock(table.thread_id)
 
     async def unlock(fake: FakeDiscord, table: Table) -> None:
         await fake.unarchive(table.thread_id)
 
-    await _refusal_for_good(tmp_path, lock, unlock, "locked")
+    await _refusal_for_good(database, lock, unlock, "locked")
 
 
-async def test_a_missing_permission_pauses_the_game_and_names_what_is_needed(tmp_path):
+async def test_a_missing_permission_pauses_the_game_and_names_what_is_needed(database):
     async def deny(fake: FakeDiscord, table: Table) -> None:
         await fake.deny(fake.channel_id, "SEND_MESSAGES_IN_THREADS")
 
     async def allow(fake: FakeDiscord, table: Table) -> None:
         await fake.allow(fake.channel_id)
 
-    await _refusal_for_good(tmp_path, deny, allow, "Send Messages in Threads")
+    await _refusal_for_good(database, deny, allow, "Send Messages in Threads")
 
 
-async def test_two_minutes_of_server_errors_delay_the_post_but_lose_nothing(tmp_path):
+async def test_two_minutes_of_server_errors_delay_the_post_but_lose_nothing(database):
     clock = Clock(1_700_000_000.0)
-    fake, running, table, alice, bob = await _setup(tmp_path, clock=clock)
+    fake, running, table, alice, bob = await _setup(database, clock=clock)
     try:
         await table.play_one([alice, bob])
         await table.play_one([alice, bob])
@@ -140,8 +141,8 @@ async def test_two_minutes_of_server_errors_delay_the_post_but_lose_nothing(tmp_
         await fake.stop()
 
 
-async def test_an_archived_thread_gets_a_new_post_and_the_mover_still_gets_the_dm(tmp_path):
-    fake, running, table, alice, bob = await _setup(tmp_path)
+async def test_an_archived_thread_gets_a_new_post_and_the_mover_still_gets_the_dm(database):
+    fake, running, table, alice, bob = await _setup(database)
     try:
         await table.play_one([alice, bob])
         await table.play_one([alice, bob])
@@ -165,11 +166,11 @@ async def test_an_archived_thread_gets_a_new_post_and_the_mover_still_gets_the_d
         await fake.stop()
 
 
-async def test_a_table_without_a_thread_is_closed_and_the_host_told_why(tmp_path):
+async def test_a_table_without_a_thread_is_closed_and_the_host_told_why(database):
     fake = FakeDiscord()
     await fake.start()
     alice = fake.add_user("Alice")
-    running = await start_bot(fake, tmp_path / "ttr.sqlite3", renderer=StubRenderer())
+    running = await start_bot(fake, database.target, renderer=StubRenderer())
     try:
         await fake.deny(fake.channel_id, "CREATE_PUBLIC_THREADS")
         it = await fake.answered(await fake.slash(alice, "new", variant="usa", seats=2))
@@ -185,10 +186,10 @@ async def test_a_table_without_a_thread_is_closed_and_the_host_told_why(tmp_path
         await fake.stop()
 
 
-async def test_commands_are_synced_only_when_they_change(tmp_path):
+async def test_commands_are_synced_only_when_they_change(database):
     fake = FakeDiscord()
     await fake.start()
-    db = tmp_path / "ttr.sqlite3"
+    db = database.target
     try:
         for _ in range(2):
             running = await start_bot(fake, db)
@@ -203,8 +204,8 @@ async def test_commands_are_synced_only_when_they_change(tmp_path):
         await fake.stop()
 
 
-async def test_dms_need_no_user_lookup_and_closed_dms_are_not_retried_every_turn(tmp_path):
-    fake, running, table, alice, bob = await _setup(tmp_path, dms_closed=True)
+async def test_dms_need_no_user_lookup_and_closed_dms_are_not_retried_every_turn(database):
+    fake, running, table, alice, bob = await _setup(database, dms_closed=True)
     try:
         for _ in range(10):
             await table.play_one([alice, bob])
@@ -222,8 +223,8 @@ async def test_dms_need_no_user_lookup_and_closed_dms_are_not_retried_every_turn
         await fake.stop()
 
 
-async def test_turn_posts_show_the_deadline_as_a_discord_timestamp(tmp_path):
-    fake, running, table, alice, bob = await _setup(tmp_path)
+async def test_turn_posts_show_the_deadline_as_a_discord_timestamp(database):
+    fake, running, table, alice, bob = await _setup(database)
     try:
         await table.play_one([alice, bob])
         await table.play_one([alice, bob])

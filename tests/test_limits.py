@@ -1,5 +1,5 @@
 """Caps on what one user or one server may open (app.limits), each refused in words with
-nothing written; their settings from the environment."""
+nothing written (on SQLite and on PostgreSQL); their settings from the environment."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import pytest
 
 from app import GameService, LimitReached, Limits
 from bot_app.config import Config
+from tests.databases import Database
 
 HOST, OTHER = 100, 200
 
@@ -21,8 +22,8 @@ class Clock:
         return self.now
 
 
-async def _service(tmp_path, limits: Limits, clock: Clock) -> GameService:
-    return await GameService.open(tmp_path / "limits.sqlite3", clock=clock, limits=limits)
+async def _service(database: Database, limits: Limits, clock: Clock) -> GameService:
+    return await GameService.open(database.target, clock=clock, limits=limits)
 
 
 async def _lobby(service: GameService, channel: int, host: int = HOST, guild: int = 1):
@@ -34,9 +35,9 @@ async def _count(service: GameService) -> int:
     return rows[0][0]
 
 
-async def test_a_second_table_within_the_cooldown_is_refused(tmp_path):
+async def test_a_second_table_within_the_cooldown_is_refused(database: Database):
     clock = Clock()
-    service = await _service(tmp_path, Limits(lobby_cooldown_seconds=10), clock)
+    service = await _service(database, Limits(lobby_cooldown_seconds=10), clock)
     try:
         first = await _lobby(service, channel=1)
         again = await _lobby(service, channel=1)  # a double click: the same table, not a refusal
@@ -50,9 +51,9 @@ async def test_a_second_table_within_the_cooldown_is_refused(tmp_path):
         await service.close()
 
 
-async def test_a_burst_of_new_tables_opens_one(tmp_path):
+async def test_a_burst_of_new_tables_opens_one(database: Database):
     """One user asking for 300 tables in as many channels at once gets one."""
-    service = await _service(tmp_path, Limits(), Clock())
+    service = await _service(database, Limits(), Clock())
     try:
         results = await asyncio.gather(*(_lobby(service, channel=c) for c in range(300)), return_exceptions=True)
         opened = [r for r in results if not isinstance(r, BaseException)]
@@ -63,8 +64,8 @@ async def test_a_burst_of_new_tables_opens_one(tmp_path):
         await service.close()
 
 
-async def test_open_tables_per_user_and_per_server(tmp_path):
-    service = await _service(tmp_path, Limits(lobbies_per_user=2, lobbies_per_server=3, lobby_cooldown_seconds=0),
+async def test_open_tables_per_user_and_per_server(database: Database):
+    service = await _service(database, Limits(lobbies_per_user=2, lobbies_per_server=3, lobby_cooldown_seconds=0),
                              Clock())
     try:
         await _lobby(service, channel=1)
@@ -80,8 +81,8 @@ async def test_open_tables_per_user_and_per_server(tmp_path):
         await service.close()
 
 
-async def test_seats_per_user_count_tables_and_running_games(tmp_path):
-    service = await _service(tmp_path, Limits(games_per_user=2, lobby_cooldown_seconds=0), Clock())
+async def test_seats_per_user_count_tables_and_running_games(database: Database):
+    service = await _service(database, Limits(games_per_user=2, lobby_cooldown_seconds=0), Clock())
     try:
         a = await _lobby(service, channel=1, host=OTHER)
         b = await _lobby(service, channel=2, host=OTHER + 1)
@@ -98,8 +99,8 @@ async def test_seats_per_user_count_tables_and_running_games(tmp_path):
         await service.close()
 
 
-async def test_running_games_per_server(tmp_path):
-    service = await _service(tmp_path, Limits(games_per_server=1, lobby_cooldown_seconds=0), Clock())
+async def test_running_games_per_server(database: Database):
+    service = await _service(database, Limits(games_per_server=1, lobby_cooldown_seconds=0), Clock())
     try:
         a = await _lobby(service, channel=1)
         b = await _lobby(service, channel=2, host=OTHER)

@@ -1,7 +1,9 @@
 """The delivery outbox at the service level: what each move owes is stored in the move's own
 transaction; a delivery is settled once; a refusal for good pauses the game, holds its other
 deliveries and owes the host a notice; resume retries; closed DMs are remembered per player.
-Plus migration 4, which turns the old marker timers into real columns."""
+Plus migration 4, which turns the old marker timers into real columns. Each test runs on SQLite
+and on PostgreSQL (tests/conftest.py), migration 4's on SQLite only (no PostgreSQL database was
+ever at version 3)."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from app import Actor, Caller, GameService, Limits, ServiceError
 from app.delivery_ops import backoff
 from engine.ai import make_ai
 from store import Store
+from tests.databases import Database
 
 HOST, BOB = 100, 101
 
@@ -34,8 +37,8 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-async def service(tmp_path: Path, clock: Clock) -> AsyncIterator[GameService]:
-    svc = await GameService.open(tmp_path / "outbox.sqlite3", clock=clock, limits=Limits.unlimited())
+async def service(database: Database, clock: Clock) -> AsyncIterator[GameService]:
+    svc = await GameService.open(database.target, clock=clock, limits=Limits.unlimited())
     yield svc
     await svc.close()
 
@@ -200,9 +203,11 @@ async def test_migration_4_turns_marker_timers_into_columns(tmp_path: Path):
     await store.close()
     with sqlite3.connect(path) as db:  # a database as version 3 left it, with marker timers
         db.execute("PRAGMA foreign_keys = OFF")
-        db.execute("DELETE FROM schema_version WHERE version = 4")
+        db.execute("DELETE FROM schema_version WHERE version >= 4")
         for statement in ("DROP TABLE deliveries", "DROP TABLE bot_state"):
             db.execute(statement)
+        for column in ("claimed_by", "claimed_until"):  # migration 5's
+            db.execute(f"ALTER TABLE timers DROP COLUMN {column}")
         for table, columns in (("games", ("paused_reason", "turn_post_id", "turn_post_seq")),
                                ("players", ("dm_closed", "absent_turns", "stand_in"))):
             for column in columns:

@@ -1,6 +1,8 @@
 """Crash safety: a process that plays moves through the service is killed with SIGKILL at
 random moments, again and again. After each kill, every move it reported as done is in the
-log exactly once, and a replay of every log equals its snapshot."""
+log exactly once, and a replay of every log equals its snapshot. On SQLite (the file and its
+-wal are left as the kill left them) and on PostgreSQL (the server sees its client vanish in
+the middle of transactions)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,6 @@ import logging
 import os
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -20,47 +21,49 @@ import pytest
 
 from app import GameService, Limits
 from engine.game import replay
+from tests.databases import Database
 
 ROOT = Path(__file__).resolve().parent.parent
 CHILD = Path(__file__).resolve().parent / "store_child.py"
 KILLS = 60
 
 
-def check_database(db: Path, acknowledged: dict[tuple[int, int], str]) -> int:
-    """Open the database as a restarted bot would, and check it. Returns the number of moves."""
-    with sqlite3.connect(db) as conn:
-        stored: dict[tuple[int, int], str] = {}
-        for game_id, seq, action in conn.execute("SELECT game_id, seq, action FROM actions"):
-            assert (game_id, seq) not in stored
-            stored[(game_id, seq)] = action
-        lost = [key for key, action in acknowledged.items() if stored.get(key) != action]
-        assert lost == [], f"acknowledged moves missing or different after the kill: {lost[:5]}"
-        games = conn.execute(
-            "SELECT id, variant, seed, options, seq, status FROM games WHERE status IN ('setup', 'playing', 'over')"
-        ).fetchall()
-        for game_id, variant, seed, options, seq, status in games:
-            seqs = sorted(s for g, s in stored if g == game_id)
-            assert seqs == list(range(seq + 1)), f"game {game_id}: log {seqs[-3:]} but games.seq {seq}"
-            names = [r[0] for r in conn.execute("SELECT name FROM players WHERE game_id = ? ORDER BY seat",
-                                                (game_id,))]
-            moves = [json.loads(stored[(game_id, s)]) for s in range(1, seq + 1)]
-            state = replay(variant, len(names), seed, moves, json.loads(options), names=names)
-            snap_seq, snap = conn.execute("SELECT seq, state FROM snapshots WHERE game_id = ?", (game_id,)).fetchone()
-            assert snap_seq == seq and snap == state.to_canonical(), f"game {game_id}: snapshot differs from replay"
-            assert state.status == status
+def check_database(db: Database, acknowledged: dict[tuple[int, int], str]) -> int:
+    """Read the database as a restarted bot would, and check it. Returns the number of moves."""
+    stored: dict[tuple[int, int], str] = {}
+    for game_id, seq, action in db.fetch("SELECT game_id, seq, action FROM actions"):
+        assert (game_id, seq) not in stored
+        stored[(game_id, seq)] = action
+    lost = [key for key, action in acknowledged.items() if stored.get(key) != action]
+    assert lost == [], f"acknowledged moves missing or different after the kill: {lost[:5]}"
+    games = db.fetch("SELECT id, variant, seed, options, seq, status FROM games"
+                     " WHERE status IN ('setup', 'playing', 'over')")
+    names_of: dict[int, list[str]] = {}
+    for game_id, name in db.fetch("SELECT game_id, name FROM players ORDER BY game_id, seat"):
+        names_of.setdefault(game_id, []).append(name)
+    snapshots = {g: (s, state) for g, s, state in db.fetch("SELECT game_id, seq, state FROM snapshots")}
+    for game_id, variant, seed, options, seq, status in games:
+        seqs = sorted(s for g, s in stored if g == game_id)
+        assert seqs == list(range(seq + 1)), f"game {game_id}: log {seqs[-3:]} but games.seq {seq}"
+        names = names_of[game_id]
+        moves = [json.loads(stored[(game_id, s)]) for s in range(1, seq + 1)]
+        state = replay(variant, len(names), seed, moves, json.loads(options), names=names)
+        snap_seq, snap = snapshots[game_id]
+        assert snap_seq == seq and snap == state.to_canonical(), f"game {game_id}: snapshot differs from replay"
+        assert state.status == status
     return len(stored)
 
 
 def test_killed_at_random_moments_nothing_acknowledged_is_lost_or_doubled(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    db = tmp_path / "crash.sqlite3"
+        database: Database, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    db = database
     rng = random.Random(1234)
     acknowledged: dict[tuple[int, int], str] = {}
     started_games: set[int] = set()
     began = time.monotonic()
     for run in range(KILLS):
         with (tmp_path / "child.err").open("w") as err:
-            child = subprocess.Popen([sys.executable, str(CHILD), str(db), str(run)], cwd=ROOT, text=True,
+            child = subprocess.Popen([sys.executable, str(CHILD), str(db.target), str(run)], cwd=ROOT, text=True,
                                      stdout=subprocess.PIPE, stderr=err)
             assert child.stdout is not None
             if run % 5 == 4:
@@ -89,7 +92,7 @@ def test_killed_at_random_moments_nothing_acknowledged_is_lost_or_doubled(
 
     # A restarted service loads every game without finding anything to repair.
     async def reload() -> None:
-        service = await GameService.open(db, limits=Limits.unlimited())
+        service = await GameService.open(db.target, limits=Limits.unlimited())
         try:
             for game_id in sorted(started_games):
                 seen = await service.view(game_id)
@@ -101,4 +104,5 @@ def test_killed_at_random_moments_nothing_acknowledged_is_lost_or_doubled(
     caplog.set_level(logging.WARNING)
     asyncio.run(reload())
     assert caplog.text == ""
-    print(f"{KILLS} kills, {len(acknowledged)} acknowledged moves, {len(started_games)} games, {elapsed:.1f} s")
+    print(f"{db.kind}: {KILLS} kills, {len(acknowledged)} acknowledged moves, {len(started_games)} games, "
+          f"{elapsed:.1f} s")

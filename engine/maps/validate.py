@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from typing import Any
 
 import networkx as nx
@@ -100,6 +100,17 @@ class _Checker:
     def boolean(self, where: str, entry: dict, key: str) -> bool:
         self.check(where, entry, key, isinstance(entry[key], bool), "true or false")
         return entry[key]
+
+    def ends(self, where: str, entry: dict, cities: Container[str]) -> tuple[str, str]:
+        """The two cities a route or ticket joins: both known, and not the same."""
+        a = self.string(where, entry, "a")
+        b = self.string(where, entry, "b")
+        for end in (a, b):
+            if end not in cities:
+                raise self.fail(where, f"unknown city '{end}'")
+        if a == b:
+            raise self.fail(where, f"both ends are the same city '{a}'")
+        return a, b
 
 
 def _name_clash(cities: Iterable[City]) -> tuple[City, str, str] | None:
@@ -215,13 +226,7 @@ def parse_map(data: dict, source: str) -> GameMap:
         route_id = c.string(where, entry, "id")
         if route_id in routes:
             raise c.fail(where, f"duplicate route id '{route_id}'")
-        a = c.string(where, entry, "a")
-        b = c.string(where, entry, "b")
-        for end in (a, b):
-            if end not in cities:
-                raise c.fail(where, f"unknown city '{end}'")
-        if a == b:
-            raise c.fail(where, f"both ends are the same city '{a}'")
+        a, b = c.ends(where, entry, cities)
         length = c.integer(where, entry, "length")
         if length < 1:
             raise c.fail(where, f"length must be at least 1, not {length}")
@@ -316,13 +321,7 @@ def parse_map(data: dict, source: str) -> GameMap:
         ticket_id = c.string(where, entry, "id")
         if ticket_id in tickets:
             raise c.fail(where, f"duplicate ticket id '{ticket_id}'")
-        a = c.string(where, entry, "a")
-        b = c.string(where, entry, "b")
-        for end in (a, b):
-            if end not in cities:
-                raise c.fail(where, f"unknown city '{end}'")
-        if a == b:
-            raise c.fail(where, f"both ends are the same city '{a}'")
+        a, b = c.ends(where, entry, cities)
         points = c.integer(where, entry, "points")
         if points < 1:
             raise c.fail(where, f"points must be at least 1, not {points}")

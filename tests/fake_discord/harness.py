@@ -1,5 +1,6 @@
-"""Run the real bot (TtrBot, real discord.py) against the fake, on a given database file, and
-stop it again — a "restart" is stopping one bot and starting a new one on the same file."""
+"""Run the real bot (TtrBot, real discord.py) against the fake, on a given database (an SQLite
+file or a PostgreSQL URL), and stop it again — a "restart" is stopping one bot and starting a
+new one on the same database."""
 
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ class RunningBot:
         await self.service.close()
 
 
-async def start_bot(fake: FakeDiscord, db: Path, *, renderer: Renderer | None = None,
+async def start_bot(fake: FakeDiscord, db: Path | str, *, renderer: Renderer | None = None,
                     clock: Callable[[], float] | None = None, run_timers: bool = False,
                     limits: Limits | None = None, guild_id: int | None = None, seed: int | None = None) -> RunningBot:
     """The bot on `db`, logged in to the fake. Its service has no caps on tables unless

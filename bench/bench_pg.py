@@ -1,0 +1,465 @@
+"""Several bot processes on one PostgreSQL database, against one process on SQLite.
+
+    python bench/bench_pg.py [--games 5000] [--seconds 20] [--after-kill 10] [--timers 1000]
+
+Starts a throwaway PostgreSQL server (tests/pg_cluster.py) with fsync and synchronous commits
+ON, like a real one, in a temporary folder on the same disk as the SQLite file. Then:
+
+1. one submit at a time (no contention): `GameService.submit` p50/p95 on SQLite and on
+   PostgreSQL, and on PostgreSQL without the per-use check of a cached game (what that check
+   costs);
+2. sustained: every game's player submitting at once, moves replayed from pre-played
+   self-play games — SQLite: ONE process with 2 × GAMES games (SQLite serves one process);
+   PostgreSQL: TWO processes with GAMES games each, as shipped (every waiting transaction of a
+   process in one call of `ttr_write`, up to 128); with --batch N, again with at most N per
+   call (1: one round trip and one commit per move). Aggregate moves/s and submit p50/p95,
+   and their ratios to SQLite;
+3. on PostgreSQL, after the measured window: one process is killed (SIGKILL) in the middle of
+   its submits and restarted; it finds its games in the database and carries on;
+4. 1,000 due timers, fired by the two processes' timer loops at once: each exactly once;
+5. the check: every move a process acknowledged (it prints each) is in the log, in order,
+   exactly as planned, and every log is the plan's prefix with its game row and snapshot at
+   its end.
+
+Each process is this script with --worker, driven through its stdin and stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from app import Actor, GameService, Limits  # noqa: E402
+from engine.selfplay import play_game  # noqa: E402
+from engine.state import canonical_json  # noqa: E402
+from store import Store  # noqa: E402
+
+VARIANTS = ("usa", "europe")
+UNLIMITED = Limits.unlimited()
+CHANNELS = 1_000_000  # channel = CHANNELS * (worker + 1) + game number: unique per worker
+
+
+# --------------------------------------------------------------------------------------------
+# The worker: one bot process's store and service, playing planned moves flat out
+# --------------------------------------------------------------------------------------------
+
+
+class Plans:
+    """Pre-played games; the service deals the same seeds (its `random_bits`), so they replay."""
+
+    def __init__(self, count: int) -> None:
+        self.records = []
+        for i in range(count):
+            record = play_game(VARIANTS[i % 2], 2 + i % 3, 10_000 + i)
+            self.records.append((VARIANTS[i % 2], 2 + i % 3, 10_000 + i, record.actions))
+
+
+def say(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] if ordered else float("nan")
+
+
+class Worker:
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.plans = Plans(args.plans)
+        self.seeds: list[int] = []
+        self.games: dict[int, tuple[int, list[Any]]] = {}  # game id -> (channel, planned actions)
+        self.cursor: dict[int, int] = {}
+        self.latencies: list[float] = []
+        self.count = 0
+        self.playing = asyncio.Event()
+        self.service: GameService
+
+    async def run(self) -> None:
+        store = await Store.open(self.args.db, max_batch=self.args.batch or None)
+        self.service = GameService(store, cache_size=self.args.games + 100, limits=UNLIMITED,
+                                   random_bits=lambda _bits: self.seeds.pop(0))
+        if self.args.resume:
+            await self.find_games()
+        else:
+            await self.create_games()
+        say(f"ready {len(self.games)}")
+        commands: asyncio.Queue[str] = asyncio.Queue()
+        loop = asyncio.get_running_loop()
+        threading.Thread(target=lambda: [loop.call_soon_threadsafe(commands.put_nowait, line.strip())
+                                         for line in sys.stdin], daemon=True).start()
+        players: list[asyncio.Task[None]] = []
+        while True:
+            command = await commands.get()
+            if command == "go":
+                self.playing.set()
+                players = [asyncio.create_task(self.player(g)) for g in self.games]
+            elif command == "report":
+                lat = self.latencies
+                say("r " + json.dumps({"moves": self.count, "p50": statistics.median(lat) if lat else None,
+                                       "p95": pct(lat, 95), "batch": store.writer_stats}))
+                self.count, self.latencies = 0, []
+            elif command == "stop":
+                self.playing.clear()
+                await asyncio.gather(*players)
+                say("stopped")
+            elif command == "timers":
+                fired = stale = 0
+                while due := await self.service.due_timers(limit=50):
+                    for outcome in await asyncio.gather(*(self.service.fire_timer(t) for t in due)):
+                        fired += outcome == "fired"
+                        stale += outcome == "stale"
+                say(f"t {fired} {stale}")
+            elif command == "exit":
+                self.playing.clear()
+                await asyncio.gather(*players)
+                await self.service.close()
+                say("bye")
+                return
+
+    async def create_games(self) -> None:
+        base = CHANNELS * (self.args.index + 1)
+        for start in range(0, self.args.games, 50):
+            async def lobby(i: int) -> tuple[int, int, int, Any]:
+                variant, players, seed, actions = self.plans.records[i % len(self.plans.records)]
+                channel = base + i
+                made = await self.service.create_lobby(self.args.index + 1, channel, 1000 * channel, "p0", variant,
+                                                       seats_wanted=players)
+                for seat in range(1, players):
+                    await self.service.join(made.game_id, 1000 * channel + seat, f"p{seat}")
+                return made.game_id, channel, seed, actions
+
+            made = await asyncio.gather(*(lobby(i) for i in range(start, min(start + 50, self.args.games))))
+            for game_id, channel, seed, actions in made:  # one by one: the seeds go in start order
+                self.seeds.append(seed)
+                await self.service.start(game_id, 1000 * channel)
+                self.games[game_id] = (channel, actions)
+                self.cursor[game_id] = 0
+
+    async def find_games(self) -> None:
+        """After a restart: this worker's games are those of its guild; the plan is in the channel."""
+        base = CHANNELS * (self.args.index + 1)
+        rows = await self.service.store._fetch(
+            "SELECT id, channel_id, seq FROM games WHERE guild_id = ? AND status IN ('setup', 'playing', 'over')",
+            (self.args.index + 1,))
+        for game_id, channel, seq in rows:
+            actions = self.plans.records[(channel - base) % len(self.plans.records)][3]
+            self.games[game_id] = (channel, actions)
+            self.cursor[game_id] = seq
+
+    async def player(self, game_id: int) -> None:
+        channel, actions = self.games[game_id]
+        while self.playing.is_set() and self.cursor[game_id] < len(actions):
+            k = self.cursor[game_id]
+            began = time.perf_counter()
+            done = await self.service.submit(game_id, Actor.user(1000 * channel + actions[k].player), actions[k], k)
+            self.latencies.append(1000 * (time.perf_counter() - began))
+            self.cursor[game_id] = done.seq
+            self.count += 1
+            say(f"a {game_id} {done.seq}")
+
+
+# --------------------------------------------------------------------------------------------
+# The parent: starts the server and the processes, measures, kills, checks
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Proc:
+    index: int
+    popen: subprocess.Popen[str]
+    acked: dict[int, int] = field(default_factory=dict)
+    lines: list[str] = field(default_factory=list)
+    ready: threading.Event = field(default_factory=threading.Event)
+    reader: threading.Thread | None = None
+    reply: threading.Condition = field(default_factory=threading.Condition)
+
+    def pump(self) -> None:
+        assert self.popen.stdout is not None
+        for line in self.popen.stdout:
+            if line.startswith("a "):
+                _, game, seq = line.split()
+                self.acked[int(game)] = max(self.acked.get(int(game), 0), int(seq))
+                continue
+            with self.reply:
+                self.lines.append(line.strip())
+                if line.startswith("ready"):
+                    self.ready.set()
+                self.reply.notify_all()
+
+    def send(self, command: str, expect: str | None = None, timeout: float = 600) -> str:
+        assert self.popen.stdin is not None
+        with self.reply:
+            seen = len(self.lines)
+        self.popen.stdin.write(command + "\n")
+        self.popen.stdin.flush()
+        if expect is None:
+            return ""
+        with self.reply:
+            ok = self.reply.wait_for(lambda: any(x.startswith(expect) for x in self.lines[seen:]), timeout)
+            if not ok:
+                raise RuntimeError(f"worker {self.index}: no answer to {command}")
+            return next(x for x in self.lines[seen:] if x.startswith(expect))
+
+
+def start_worker(db: str, index: int, games: int, plans: int, batch: int, resume: bool = False) -> Proc:
+    command = [sys.executable, __file__, "--worker", "--db", db, "--index", str(index), "--games", str(games),
+               "--plans", str(plans), "--batch", str(batch)] + (["--resume"] if resume else [])
+    popen = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    proc = Proc(index, popen)
+    proc.reader = threading.Thread(target=proc.pump, daemon=True)
+    proc.reader.start()
+    return proc
+
+
+def wait_ready(procs: list[Proc], timeout: float = 1800) -> None:
+    for p in procs:
+        if not p.ready.wait(timeout):
+            raise RuntimeError(f"worker {p.index} did not get ready")
+
+
+def measure(procs: list[Proc], seconds: float) -> dict[str, float]:
+    """All processes play for `seconds`; aggregate moves/s, and the slowest process's p50/p95."""
+    for p in procs:
+        p.send("report", "r ")  # reset
+    began = time.perf_counter()
+    time.sleep(seconds)
+    reports = [json.loads(p.send("report", "r ")[2:]) for p in procs]
+    elapsed = time.perf_counter() - began
+    return {"moves_s": sum(r["moves"] for r in reports) / elapsed,
+            "p50": max(r["p50"] or 0 for r in reports), "p95": max(r["p95"] or 0 for r in reports),
+            "per_process": [round(r["moves"] / elapsed) for r in reports]}  # type: ignore[dict-item]
+
+
+async def single_submits(db: str, plans: Plans, moves: int, check: bool = True) -> tuple[float, float]:
+    seeds: list[int] = []
+    service = await GameService.open(db, limits=UNLIMITED, random_bits=lambda _b: seeds.pop(0))
+    try:
+        service.store.shared = service.store.shared and check
+        games = []
+        for i in range(8):
+            variant, players, seed, actions = plans.records[i]
+            channel = 9_000_000 + i + (0 if check else 100)
+            lobby = await service.create_lobby(99, channel, 1000 * channel, "p0", variant, seats_wanted=players)
+            for seat in range(1, players):
+                await service.join(lobby.game_id, 1000 * channel + seat, f"p{seat}")
+            seeds.append(seed)
+            await service.start(lobby.game_id, 1000 * channel)
+            games.append((lobby.game_id, channel, actions))
+        times = []
+        cursor = dict.fromkeys(range(len(games)), 0)
+        for n in range(moves):
+            i = n % len(games)
+            game_id, channel, actions = games[i]
+            k = cursor[i]
+            if k >= len(actions):
+                continue
+            began = time.perf_counter()
+            await service.submit(game_id, Actor.user(1000 * channel + actions[k].player), actions[k], k)
+            times.append(1000 * (time.perf_counter() - began))
+            cursor[i] = k + 1
+        return statistics.median(times), pct(times, 95)
+    finally:
+        await service.close()
+
+
+async def create_timers(db: str, count: int) -> int:
+    """`count` timers due now, one per game, of a kind the service fires without a move."""
+    service = await GameService.open(db, limits=UNLIMITED)
+    try:
+        game_ids = (await service.active_game_ids())[:count]
+        tx = service.store.tx()
+        for game_id in game_ids:
+            tx.schedule_timer(game_id, "bench", tx.now - 1)
+        await service.store.write(tx)
+        return len(game_ids)
+    finally:
+        await service.close()
+
+
+async def check_logs(db: str, plans: Plans, acked: dict[int, int]) -> tuple[int, int]:
+    """Every acknowledged move is stored; every log is its plan's prefix; rows agree. Returns
+    (games, log entries) checked."""
+    store = await Store.open(db)
+    try:
+        games = await store._fetch("SELECT id, guild_id, channel_id, seq FROM games WHERE guild_id IN (1, 2)")
+        entries = 0
+        for game_id, guild, channel, seq in games:
+            actions = plans.records[(channel - CHANNELS * guild) % len(plans.records)][3]
+            log = await store.actions(game_id)
+            assert [a.seq for a in log] == list(range(seq + 1)), f"game {game_id}: log and seq disagree"
+            assert seq >= acked.get(game_id, 0), f"game {game_id}: acknowledged seq {acked[game_id]} lost"
+            for row in log[1:]:
+                assert row.action_json == canonical_json(actions[row.seq - 1].to_json()), f"game {game_id}"
+            snapshot = await store.snapshot(game_id)
+            assert snapshot is not None and snapshot.seq == seq
+            entries += len(log)
+        return len(games), entries
+    finally:
+        await store.close()
+
+
+def parent(args: argparse.Namespace) -> None:
+    from tests.pg_cluster import Cluster
+
+    print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}; pre-playing {args.plans} games …",
+          flush=True)
+    plans = Plans(args.plans)
+    cluster = Cluster.start(durable=True)
+    folder = Path(tempfile.mkdtemp(prefix="ttr-bench-"))
+    results: dict[str, Any] = {}
+    try:
+        admin = cluster.url("postgres")
+        import asyncpg
+
+        async def createdb(name: str) -> str:
+            conn = await asyncpg.connect(admin)
+            await conn.execute(f"CREATE DATABASE {name}")
+            await conn.close()
+            return cluster.url(name)
+
+        sqlite_db = str(folder / "bench.sqlite3")
+        pg_single = asyncio.run(createdb("single"))
+        print("\n[1] one submit at a time (8 games, fsync on)")
+        for label, db, check in (("SQLite", str(folder / "single.sqlite3"), True), ("PostgreSQL", pg_single, True),
+                                 ("PostgreSQL, no cache check", pg_single, False)):
+            p50, p95 = asyncio.run(single_submits(db, plans, args.single, check))
+            results[f"single {label}"] = (p50, p95)
+            print(f"  {label:<30} submit p50 {p50:6.2f} ms  p95 {p95:6.2f} ms")
+
+        print(f"\n[2] sustained, every game's player submitting at once, {args.seconds:.0f} s")
+        procs = [start_worker(sqlite_db, 0, 2 * args.games, args.plans, 0)]
+        t0 = time.perf_counter()
+        wait_ready(procs)
+        print(f"  SQLite: 1 process, {2 * args.games} games created in {time.perf_counter() - t0:.0f} s", flush=True)
+        for p in procs:
+            p.send("go")
+        sqlite = measure(procs, args.seconds)
+        for p in procs:
+            p.send("exit", "bye")
+        print(f"  SQLite, 1 process × {2 * args.games} games: {sqlite['moves_s']:7.0f} moves/s, "
+              f"submit p50 {sqlite['p50']:.0f} ms, p95 {sqlite['p95']:.0f} ms", flush=True)
+
+        batches = [0] + ([args.batch] if args.batch else [])
+        for batch in batches:
+            db = asyncio.run(createdb(f"sustained{batch}"))
+            procs = [start_worker(db, i, args.games, args.plans, batch) for i in range(2)]
+            t0 = time.perf_counter()
+            wait_ready(procs)
+            print(f"  PostgreSQL: 2 processes × {args.games} games created in {time.perf_counter() - t0:.0f} s",
+                  flush=True)
+            for p in procs:
+                p.send("go")
+            pg = measure(procs, args.seconds)
+            label = "up to 128 moves per call (shipped)" if batch == 0 else f"up to {batch} per call"
+            print(f"  PostgreSQL, 2 processes × {args.games} games, {label}: {pg['moves_s']:7.0f} moves/s "
+                  f"(per process {pg['per_process']}), submit p50 {pg['p50']:.0f} ms, p95 {pg['p95']:.0f} ms")
+            print(f"    ratios to SQLite: moves/s ×{pg['moves_s'] / sqlite['moves_s']:.2f}, "
+                  f"p50 ×{pg['p50'] / sqlite['p50']:.2f}, p95 ×{pg['p95'] / sqlite['p95']:.2f}", flush=True)
+            results[f"pg batch {batch}"] = pg
+            if batch != 0:
+                for p in procs:
+                    p.send("exit", "bye")
+                continue
+
+            print(f"\n[3] killing process 1 (SIGKILL) in the middle of its submits, then restarting it; "
+                  f"{args.after_kill:.0f} s more")
+            time.sleep(1.0)
+            killed = procs[1]
+            killed.popen.send_signal(signal.SIGKILL)
+            killed.popen.wait()
+            assert killed.reader is not None
+            killed.reader.join(30)  # every line it managed to print has been read
+            acked = dict(killed.acked)
+            restarted = start_worker(db, 1, args.games, args.plans, batch, resume=True)
+            wait_ready([restarted])
+            restarted.acked = dict(acked)
+            restarted.send("go")
+            procs[1] = restarted
+            after = measure(procs, args.after_kill)
+            print(f"  after the restart: {after['moves_s']:.0f} moves/s (per process {after['per_process']})")
+
+            for p in procs:
+                p.send("stop", "stopped")
+            created = asyncio.run(create_timers(db, args.timers))
+            print(f"\n[4] {created} timers due now; both processes' timer loops at once")
+            outcomes: list[str] = []
+
+            def fire(p: Proc, into: list[str] = outcomes) -> None:
+                into.append(p.send("timers", "t "))
+
+            threads = [threading.Thread(target=fire, args=(p,)) for p in procs]
+            t0 = time.perf_counter()
+            for th in threads:
+                th.start()
+            for th in threads:
+                th.join()
+            fired = [int(o.split()[1]) for o in outcomes]
+            stale = [int(o.split()[2]) for o in outcomes]
+            counts = asyncio.run(count_timers(db))
+            print(f"  fired per process {fired} (sum {sum(fired)}), stale {stale}, in {time.perf_counter() - t0:.1f} s;"
+                  f" database: {counts[0]} fired, {counts[1]} still pending")
+            assert sum(fired) == created == counts[0] and counts[1] == 0, "a timer fired twice or not at all"
+            for p in procs:
+                p.send("exit", "bye")
+
+            acked_all = {**procs[0].acked, **restarted.acked}
+            games, entries = asyncio.run(check_logs(db, plans, acked_all))
+            print(f"\n[5] checked {games} games, {entries} log entries: every move acknowledged in them (up to "
+                  f"the last acknowledged seq of each of {len(acked_all)} games, {len(acked)} of them the killed "
+                  "process's) is stored, once, in order, as planned: 0 lost, 0 applied twice")
+        print(f"\nload average now {os.getloadavg()[0]:.1f}")
+    finally:
+        cluster.stop()
+        import shutil
+
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+async def count_timers(db: str) -> tuple[int, int]:
+    store = await Store.open(db)
+    try:
+        rows = await store._fetch("SELECT count(fired_at), count(*) - count(fired_at) - count(cancelled_at)"
+                                  " FROM timers WHERE kind = 'bench'")
+        return int(rows[0][0]), int(rows[0][1])
+    finally:
+        await store.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=5000, help="games per PostgreSQL process (SQLite: twice)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="the measured window")
+    parser.add_argument("--after-kill", type=float, default=10.0, help="play on after the restart")
+    parser.add_argument("--timers", type=int, default=1000)
+    parser.add_argument("--single", type=int, default=400, help="submits timed one at a time")
+    parser.add_argument("--plans", type=int, default=60, help="distinct self-play games to replay")
+    parser.add_argument("--batch", type=int, default=0, help="also measure PostgreSQL with at most this many per call")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--db", help=argparse.SUPPRESS)
+    parser.add_argument("--index", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--resume", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        asyncio.run(Worker(args).run())
+    else:
+        parent(args)
+
+
+if __name__ == "__main__":
+    main()

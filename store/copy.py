@@ -1,0 +1,108 @@
+"""Copying the rows of one game store into another (SQLite → PostgreSQL, or back), table by
+table, with their ids: a game keeps its number, so the buttons already posted in Discord keep
+working, and a delivery keeps the nonce derived from its id.
+
+Each game — its row, seats, log, snapshot, timers, results and outbox — is copied in one
+transaction of the target. `app/copying.py` checks the copy by loading every game on both
+sides; bot.py's `--copy-db` runs it. Nothing here knows the rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from store.errors import StoreError
+from store.records import (
+    ACTION_COLUMNS,
+    DELIVERY_COLUMNS,
+    GAME_COLUMNS,
+    PLAYER_COLUMNS,
+    RESULT_COLUMNS,
+    SNAPSHOT_COLUMNS,
+    TIMER_COLUMNS,
+    decode_row,
+)
+from store.repository import Store
+
+# The tables of a game, in the order their rows can be written (the game row first), with the
+# columns copied and the order they are read in. Claims (migration 5) are not copied: they
+# belong to the processes of the source.
+GAME_TABLES: tuple[tuple[str, str, str], ...] = (
+    ("games", GAME_COLUMNS, "id"),
+    ("players", PLAYER_COLUMNS, "seat"),
+    ("actions", ACTION_COLUMNS, "seq"),
+    ("snapshots", SNAPSHOT_COLUMNS, "seq"),
+    ("timers", TIMER_COLUMNS, "id"),
+    ("results", RESULT_COLUMNS, "seat"),
+    ("deliveries", DELIVERY_COLUMNS, "id"),
+)
+BOT_STATE_COLUMNS = "key, value, changed_at"
+# Every table that holds data of the bot (a target with rows in any of them is not empty).
+DATA_TABLES = (*(t for t, _, _ in GAME_TABLES), "bot_state")
+
+
+class CopyRefused(StoreError):
+    """The copy cannot be made as asked (a target that is not empty, data that cannot be read);
+    nothing was written."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableRows:
+    """The rows of one table of one game, decoded."""
+
+    table: str
+    columns: str
+    rows: tuple[tuple[object, ...], ...]
+
+
+async def rows_in(store: Store) -> dict[str, int]:
+    """How many rows each data table holds."""
+    out = {}
+    for table in DATA_TABLES:
+        rows = await store._fetch(f"SELECT count(*) FROM {table}")
+        out[table] = int(rows[0][0])
+    return out
+
+
+async def game_rows(store: Store, game_id: int) -> list[TableRows]:
+    """Every row of one game, table by table, decoded (text that is not UTF-8 is refused: a
+    copy must not quietly turn it into "")."""
+    out = []
+    for table, columns, order in GAME_TABLES:
+        key = "id" if table == "games" else "game_id"
+        raw = await store._fetch(f"SELECT {columns} FROM {table} WHERE {key} = ? ORDER BY {order}", (game_id,))
+        names = tuple(c.strip() for c in columns.split(","))
+        rows = []
+        for row in raw:
+            values, unreadable = decode_row(row, names)
+            if unreadable:
+                raise CopyRefused(
+                    f"Game #{game_id} holds text that is not valid UTF-8 ({table}: {', '.join(unreadable)}), which "
+                    "cannot be copied faithfully. Load it once with the bot (it will be set aside as broken), fix or "
+                    "restore it, and copy again. Nothing was written."
+                )
+            rows.append(tuple(values))
+        out.append(TableRows(table, columns, tuple(rows)))
+    return out
+
+
+async def bot_state_rows(store: Store) -> tuple[tuple[object, ...], ...]:
+    raw = await store._fetch(f"SELECT {BOT_STATE_COLUMNS} FROM bot_state ORDER BY key")
+    return tuple(tuple(decode_row(r, ("key", "value", "changed_at"))[0]) for r in raw)
+
+
+async def write_game(target: Store, tables: list[TableRows]) -> None:
+    """Write one game's rows, ids and all, in one transaction of `target`."""
+    tx = target.tx()
+    for t in tables:
+        marks = ", ".join("?" for _ in t.columns.split(","))
+        for row in t.rows:
+            tx.add(f"INSERT INTO {t.table} ({t.columns}) VALUES ({marks})", row)
+    await target.write(tx)
+
+
+async def write_bot_state(target: Store, rows: tuple[tuple[object, ...], ...]) -> None:
+    tx = target.tx()
+    for row in rows:
+        tx.add(f"INSERT INTO bot_state ({BOT_STATE_COLUMNS}) VALUES (?, ?, ?)", row)
+    await target.write(tx)

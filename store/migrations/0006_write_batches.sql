@@ -1,0 +1,3 @@
+-- Migration 6: nothing for SQLite. (PostgreSQL's 0006_write_batches.postgres.sql adds the
+-- function through which its store writes a batch of transactions in one round trip; SQLite
+-- runs its batches in one call on its own thread already: store/writer.py.)

@@ -1,0 +1,520 @@
+"""The PostgreSQL back end of the game store (`Store.open("postgresql://…")`), through asyncpg.
+
+The statements and reads are the shared ones of store/repository.py; this module runs them:
+
+- `?` placeholders become `$1, $2, …`, and `last_insert_rowid()` becomes `lastval()` (the
+  only spellings the shared SQL needs translated); an INSERT whose id is wanted gets
+  `RETURNING id`;
+- writes go through `PgWriter`, which takes every transaction waiting (up to `max_batch`) and
+  sends them as ONE call of the function `ttr_write` (migration 6): one network round trip and
+  one commit — one WAL flush — for the whole batch, each transaction in a subtransaction of its
+  own so that one failing its guard is rolled back alone. (A round trip per statement, as a
+  driver does by default, cost ~10 per move and made PostgreSQL ten times slower than SQLite
+  here: docs/performance.md.) The statements travel with their values written into the SQL
+  text as literals (`literal`: numbers as numbers, text as standard-conforming '…' strings),
+  which is why every connection insists on standard_conforming_strings;
+- the guards are the same as SQLite's: `advance_game` updates `WHERE seq = expected` (under
+  READ COMMITTED a second writer waits for the first, re-reads the row, finds the seq moved on
+  and writes nothing: WriteConflict), `(game_id, seq)` is the log's primary key, a trigger
+  refuses UPDATE, DELETE and TRUNCATE on `actions`, owed deliveries are `ON CONFLICT DO
+  NOTHING`, a timer fires once through its guarded UPDATE;
+- several processes may share the database: deliveries and timers are claimed with a lease
+  (`claim_deliveries`, `claim_timers`: migration 5), and `shared` tells the service to check a
+  cached game against the stored one before each use (app/loader.py);
+- errors never carry PostgreSQL's DETAIL, which quotes the row (a hand, the deck).
+
+SQLite's file checks, WAL pragmas and lost-wal detection have no meaning here; backups are
+`pg_dump` (docs/scaling.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import math
+import time
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+
+from store.errors import DatabaseNotWritable, MigrationError, NotAGameDatabase, SchemaTooNew, StoreError, WriteConflict
+from store.migrations import POSTGRES, load_migrations
+from store.records import DELIVERY_COLUMNS, TIMER_COLUMNS, DeliveryRow, TimerRow
+from store.repository import Clock, Store, Target, Tx
+from store.writer import Statement, TxResult
+
+log = logging.getLogger(__name__)
+
+# Advisory lock keys (any two distinct numbers): one migration run at a time across processes;
+# one delivery claim at a time (so two processes never both take a game's deliveries).
+MIGRATION_LOCK = 0x77_72_01
+CLAIM_LOCK = 0x77_72_02
+
+# Batches written at once per process, and read connections.
+WRITE_CONNECTIONS = 2
+READ_CONNECTIONS = 6
+# A deadlock between two processes' transactions aborts one of them; it is tried again.
+DEADLOCK_TRIES = 3
+RETRY_STATES = {"40P01", "40001"}  # deadlock detected, serialization failure
+GUARD_FAILED = "TT001"  # ttr_write: a statement affected another number of rows than expected
+UNIQUE_VIOLATION = "23505"
+
+_DIALECT = (("last_insert_rowid()", "lastval()"),)
+
+
+@lru_cache(maxsize=2048)
+def to_postgres(sql: str) -> str:
+    """The shared SQL as PostgreSQL reads it: `?` numbered `$1, $2, …` (outside quoted text)
+    and the few functions spelled differently."""
+    parts = sql.split("'")
+    number = 0
+    for i in range(0, len(parts), 2):  # even parts are outside '…'
+        out = []
+        for ch in parts[i]:
+            if ch == "?":
+                number += 1
+                out.append(f"${number}")
+            else:
+                out.append(ch)
+        parts[i] = "".join(out)
+    text = "'".join(parts)
+    for sqlite_word, postgres_word in _DIALECT:
+        text = text.replace(sqlite_word, postgres_word)
+    return text
+
+
+def literal(value: Any) -> str:
+    """`value` as an SQL literal of PostgreSQL (with standard_conforming_strings on, the only
+    character to double in a string is the quote itself)."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, int):
+        return f"({value})" if value < 0 else str(value)  # "- -1" would start a comment
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return f"'{value}'::float8"
+        text = repr(value)  # the shortest text that reads back as exactly this float
+        return f"({text})" if value < 0 else text
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise StoreError("The database refused a write: text with a NUL character")
+        return "'" + value.replace("'", "''") + "'"
+    raise TypeError(f"no SQL literal for {type(value).__name__}")
+
+
+def inline(sql: str, params: Sequence[Any]) -> str:
+    """The shared SQL (`?` placeholders) with its values written in as literals, and the few
+    functions PostgreSQL spells differently."""
+    parts = sql.split("'")
+    values = iter(params)
+    for i in range(0, len(parts), 2):  # even parts are outside '…'
+        if "?" in parts[i]:
+            pieces = parts[i].split("?")
+            parts[i] = pieces[0] + "".join(literal(next(values)) + piece for piece in pieces[1:])
+    text = "'".join(parts)
+    for sqlite_word, postgres_word in _DIALECT:
+        text = text.replace(sqlite_word, postgres_word)
+    return text
+
+
+def redact(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.rsplit("@", 1)
+    user = netloc[0].split(":", 1)[0]
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc[1]}"))
+
+
+def _words(exc: BaseException) -> str:
+    """What PostgreSQL said, without its DETAIL (which quotes the row: a hand, the deck)."""
+    message = getattr(exc, "message", None)
+    if isinstance(exc, asyncpg.PostgresError) and message:
+        return str(message)
+    if isinstance(exc, OSError | asyncpg.InterfaceError | TimeoutError):
+        return str(exc) or type(exc).__name__
+    return type(exc).__name__
+
+
+def _store_error(exc: BaseException) -> StoreError:
+    """A failed statement as the store's error, with no chained cause that a traceback would
+    print with its DETAIL."""
+    if isinstance(exc, StoreError):
+        return exc
+    if isinstance(exc, asyncpg.UniqueViolationError):
+        return WriteConflict("That was already written; nothing was written twice.")
+    return StoreError(f"The database refused a write: {_words(exc)}")
+
+
+def _rowcount(status: str) -> int:
+    """Rows affected, from a command status such as "UPDATE 3" or "INSERT 0 1"."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+@dataclass(slots=True)
+class _Job:
+    statements: list[Statement]
+    future: asyncio.Future[TxResult]
+    payload: list[dict[str, Any]]
+
+
+class PgWriter:
+    """Runs write transactions: up to `connections` calls at once, each taking every waiting
+    transaction (up to `max_batch`) into one call of `ttr_write`. A caller hears back after
+    the COMMIT; one cancelled before its turn is skipped, one already sent completes."""
+
+    def __init__(self, pool: asyncpg.Pool, *, connections: int, max_batch: int) -> None:
+        self._pool = pool
+        self._connections = connections
+        self._max_batch = max(1, max_batch)
+        self._queue: deque[_Job] = deque()
+        self._wake = asyncio.Condition()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._closing = False
+        self.transactions = 0
+        self.commits = 0
+
+    def start(self) -> None:
+        self._tasks = [asyncio.get_running_loop().create_task(self._work(), name=f"store-writer-{i}")
+                       for i in range(self._connections)]
+
+    async def run(self, statements: list[Statement]) -> TxResult:
+        if self._closing or not self._tasks:
+            raise StoreError("The game store is closed.")
+        if all(t.done() for t in self._tasks):
+            raise StoreError("The game store's writer has stopped; restart the bot.")
+        payload = [_statement(s) for s in statements]  # here, so that a bad value fails its caller alone
+        future: asyncio.Future[TxResult] = asyncio.get_running_loop().create_future()
+        self._queue.append(_Job(list(statements), future, payload))
+        async with self._wake:
+            self._wake.notify()
+        return await future
+
+    async def close(self) -> None:
+        """Finish the queued transactions, then stop."""
+        self._closing = True
+        async with self._wake:
+            self._wake.notify_all()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        for job in self._queue:
+            if not job.future.done():
+                job.future.set_exception(StoreError("The game store is closed."))
+        self._queue.clear()
+
+    async def _work(self) -> None:
+        while True:
+            async with self._wake:
+                await self._wake.wait_for(lambda: bool(self._queue) or self._closing)
+            batch: list[_Job] = []
+            while self._queue and len(batch) < self._max_batch:
+                job = self._queue.popleft()
+                if not job.future.cancelled():
+                    batch.append(job)
+            if batch:
+                try:
+                    await self._commit(batch)
+                except BaseException as exc:
+                    for job in batch:
+                        if not job.future.done():
+                            job.future.set_exception(StoreError("The game store was stopped during a write."))
+                    if not isinstance(exc, Exception):
+                        raise
+                    log.error("the store writer failed: %s", _words(exc))
+            elif self._closing and not self._queue:
+                return
+
+    async def _commit(self, batch: list[_Job]) -> None:
+        for attempt in range(DEADLOCK_TRIES):
+            try:
+                async with self._pool.acquire() as conn:
+                    answer = await conn.fetchval("SELECT ttr_write($1::jsonb)", json.dumps([j.payload for j in batch]))
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as exc:
+                # The connection or the COMMIT failed: none of the batch is known to be written.
+                error = StoreError(f"The database failed during a write: {_words(exc)}")
+                for job in batch:
+                    if not job.future.done():
+                        job.future.set_exception(error)
+                return
+            self.commits += 1
+            again: list[_Job] = []
+            for job, outcome in zip(batch, json.loads(answer), strict=True):
+                if outcome.get("error") in RETRY_STATES and attempt + 1 < DEADLOCK_TRIES:
+                    again.append(job)  # a deadlock with another process: this job alone goes again
+                elif not job.future.done():
+                    self._settle(job, outcome)
+            if not again:
+                return
+            batch = again
+
+    def _settle(self, job: _Job, outcome: dict[str, Any]) -> None:
+        if "ok" in outcome:
+            result = TxResult()
+            for statement, (rows, new_id) in zip(job.statements, outcome["ok"], strict=True):
+                result.add(statement, rows, new_id)
+            self.transactions += 1
+            job.future.set_result(result)
+            return
+        state, message = outcome.get("error"), str(outcome.get("message") or "")
+        if state == GUARD_FAILED:
+            at = int(outcome.get("at") or 0)
+            conflict = job.statements[at].conflict if at < len(job.statements) else ""
+            job.future.set_exception(WriteConflict(conflict or "The data changed meanwhile; nothing was written."))
+        elif state == UNIQUE_VIOLATION:
+            job.future.set_exception(WriteConflict("That was already written; nothing was written twice."))
+        else:
+            job.future.set_exception(StoreError(f"The database refused a write: {message}"))
+
+
+def _statement(statement: Statement) -> dict[str, Any]:
+    """One statement as `ttr_write` takes it."""
+    sql = inline(statement.sql, statement.params)
+    out: dict[str, Any] = {"sql": sql + " RETURNING id" if statement.returns_id else sql}
+    if statement.returns_id:
+        out["id"] = True
+    if statement.expect_rows is not None:
+        out["expect"] = statement.expect_rows
+    return out
+
+
+class PgStore(Store):
+    """The PostgreSQL game store: a write pool behind `PgWriter`, a read pool."""
+
+    _any = "= ANY(?)"
+    shared = True
+
+    def __init__(self, url: str, read_pool: asyncpg.Pool, write_pool: asyncpg.Pool, clock: Clock, version: int,
+                 *, max_batch: int, connections: int) -> None:
+        self.url = url
+        self.label = redact(url)
+        self.clock = clock
+        self.schema_version = version
+        self._read_pool = read_pool
+        self._write_pool = write_pool
+        self._writer = PgWriter(write_pool, connections=connections, max_batch=max_batch)
+
+    @classmethod
+    async def open_url(cls, url: str, *, clock: Clock = time.time, max_batch: int | None = None,
+                       connections: int = WRITE_CONNECTIONS) -> PgStore:
+        """Connect to the database at `url` and migrate it. An empty database (no table) gets
+        every migration: that is how a PostgreSQL database starts (`createdb`, then the bot).
+        Refuses, in words and having changed nothing, a server that cannot be reached, a
+        database that holds another application's tables, or one from a newer bot."""
+        label = redact(url)
+        max_batch = max_batch or 128
+        read_pool = await _pool(url, label, READ_CONNECTIONS)
+        try:
+            write_pool = await _pool(url, label, connections)
+        except BaseException:
+            await read_pool.close()
+            raise
+        try:
+            async with write_pool.acquire() as conn:
+                version, created = await migrate_postgres(conn, label, clock)
+        except BaseException:
+            await write_pool.close()
+            await read_pool.close()
+            raise
+        store = cls(url, read_pool, write_pool, clock, version, max_batch=max_batch, connections=connections)
+        store.created = created
+        store._writer.start()
+        if created:
+            log.info("created the game tables in %s (schema version %d)", label, version)
+        else:
+            log.info("opened game store %s (schema version %d)", label, version)
+        return store
+
+    async def close(self) -> None:
+        """Finish queued writes and close the connections."""
+        try:
+            await self._writer.close()
+        finally:
+            await self._write_pool.close()
+            await self._read_pool.close()
+
+    @property
+    def writer_stats(self) -> tuple[int, int]:
+        return self._writer.transactions, self._writer.commits
+
+    async def settings(self) -> dict[str, Any]:
+        """The server's durability settings."""
+        out: dict[str, Any] = {}
+        for name in ("fsync", "synchronous_commit", "default_transaction_isolation", "server_version"):
+            out[name] = await self._read_pool.fetchval(f"SHOW {name}")
+        return out
+
+    async def write(self, tx: Tx) -> TxResult:
+        if not tx.statements:
+            return TxResult()
+        return await self._writer.run(tx.statements)
+
+    async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        async with self._read_pool.acquire() as conn:
+            rows = await conn.fetch(to_postgres(sql), *params)
+        return [tuple(r) for r in rows]
+
+    def _list(self, values: Any) -> Any:
+        return list(values)
+
+    async def backup(self, dest: Target) -> Path:
+        raise StoreError(
+            f"The database is PostgreSQL ({self.label}): back it up with pg_dump, for example "
+            "pg_dump -Fc -f backups/ttr-$(date +%F).dump \"$TTR_DATABASE\" (docs/scaling.md). Nothing was written."
+        )
+
+    async def reset_ids(self) -> None:
+        """After rows were written with their ids given (a copy): new rows get ids above them."""
+        async with self._write_pool.acquire() as conn:
+            for table in ("games", "timers", "deliveries"):
+                await conn.execute(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), coalesce(max(id), 0) + 1, false)"
+                    f" FROM {table}")
+
+    # --- several processes ------------------------------------------------------------
+
+    async def claim_deliveries(self, now: float, limit: int, *, always: Sequence[str], owner: str,
+                               lease: float) -> list[DeliveryRow]:
+        """Claim the due deliveries of games no other process holds, for `lease` seconds, and
+        return them (oldest first). A game's deliveries are held by one process at a time —
+        its turn post must not be sent twice — so claims are made one at a time (an advisory
+        lock) and skip every game where another process holds a live claim."""
+        cols = ", ".join(f"d.{c.strip()}" for c in DELIVERY_COLUMNS.split(","))
+        async with self._write_pool.acquire() as conn, conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", CLAIM_LOCK)
+            rows = await conn.fetch(
+                f"UPDATE deliveries AS d SET claimed_by = $2, claimed_until = $3 WHERE d.id IN ("
+                "  SELECT c.id FROM deliveries AS c"
+                "   WHERE c.status = 'pending' AND c.due_at <= $1"
+                "     AND (c.kind = ANY($5) OR NOT EXISTS (SELECT 1 FROM deliveries AS f"
+                "           WHERE f.game_id = c.game_id AND f.status = 'failed'))"
+                "     AND NOT EXISTS (SELECT 1 FROM deliveries AS o WHERE o.game_id = c.game_id"
+                "           AND o.status = 'pending' AND o.claimed_by <> $2 AND o.claimed_until > $1)"
+                f"   ORDER BY c.due_at, c.id LIMIT $4) RETURNING {cols}",
+                now, owner, now + lease, limit, list(always),
+            )
+        out = [DeliveryRow.from_row(tuple(r)) for r in rows]
+        return sorted(out, key=lambda d: (d.due_at, d.id))
+
+    async def next_claimable_delivery(self, now: float, owner: str, *, always: Sequence[str] = ()) -> float | None:
+        """When a delivery this process could claim falls due: a game another process holds
+        counts from the end of its claim (so a waiting dispatcher does not spin)."""
+        rows = await self._fetch(
+            "SELECT min(CASE WHEN l.until IS NULL OR l.until < d.due_at THEN d.due_at ELSE l.until END)"
+            "  FROM deliveries AS d LEFT JOIN (SELECT game_id, max(claimed_until) AS until FROM deliveries"
+            "   WHERE status = 'pending' AND claimed_by <> ? AND claimed_until > ? GROUP BY game_id) AS l"
+            "   ON l.game_id = d.game_id"
+            " WHERE d.status = 'pending' AND (d.kind = ANY(?) OR NOT EXISTS (SELECT 1 FROM deliveries AS f"
+            "   WHERE f.game_id = d.game_id AND f.status = 'failed'))",
+            (owner, now, list(always)),
+        )
+        return rows[0][0] if rows else None
+
+    async def claim_timers(self, now: float, limit: int, *, owner: str, lease: float) -> list[TimerRow]:
+        """Claim due timers no other process holds, for `lease` seconds. The timer still fires
+        once through its guarded UPDATE; the claim only keeps two processes from both loading
+        the game and playing the turn for nothing."""
+        cols = ", ".join(f"t.{c.strip()}" for c in TIMER_COLUMNS.split(","))
+        async with self._write_pool.acquire() as conn, conn.transaction():
+            rows = await conn.fetch(
+                f"UPDATE timers AS t SET claimed_by = $2, claimed_until = $3 WHERE t.id IN ("
+                "  SELECT c.id FROM timers AS c JOIN games AS g ON g.id = c.game_id"
+                "   WHERE c.due_at <= $1 AND c.fired_at IS NULL AND c.cancelled_at IS NULL"
+                "     AND (c.for_seq IS NULL OR c.for_seq = g.seq) AND g.status IN ('lobby', 'setup', 'playing')"
+                "     AND (c.claimed_until IS NULL OR c.claimed_until <= $1 OR c.claimed_by = $2)"
+                "   ORDER BY c.due_at, c.id LIMIT $4 FOR UPDATE OF c SKIP LOCKED)"
+                f" RETURNING {cols}",
+                now, owner, now + lease, limit,
+            )
+        out = [TimerRow.from_row(tuple(r)) for r in rows]
+        return sorted(out, key=lambda t: (t.due_at, t.id))
+
+    async def next_claimable_timer(self, now: float, owner: str) -> float | None:
+        """When a pending timer this process could claim falls due."""
+        rows = await self._fetch(
+            "SELECT min(CASE WHEN claimed_by <> ? AND claimed_until > ? AND claimed_until > due_at"
+            " THEN claimed_until ELSE due_at END) FROM timers WHERE fired_at IS NULL AND cancelled_at IS NULL",
+            (owner, now),
+        )
+        return rows[0][0] if rows else None
+
+
+async def _keep(conn: asyncpg.Connection) -> None:
+    """A connection goes back to the pool as it is. (asyncpg's default resets its session with
+    one more round trip per use; the store keeps no session state: no LISTEN, no temporary
+    tables, its advisory locks released before the connection is.)"""
+
+
+async def _pool(url: str, label: str, size: int) -> asyncpg.Pool:
+    try:
+        # Values are written into the SQL of a batch as literals (`literal`), which reads them
+        # right only with standard-conforming strings (the default since PostgreSQL 9.1).
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=size, reset=_keep, server_settings={
+            "application_name": "ttr", "standard_conforming_strings": "on"})
+    except asyncpg.InvalidCatalogNameError:
+        name = urlsplit(url).path.lstrip("/") or "?"
+        raise DatabaseNotWritable(
+            label, f"The PostgreSQL database {label} does not exist. Create it (createdb {name}, as a user who may) "
+                   "and start again, or correct TTR_DATABASE. Nothing was changed.") from None
+    except (asyncpg.InvalidPasswordError, asyncpg.InvalidAuthorizationSpecificationError) as exc:
+        raise DatabaseNotWritable(
+            label, f"PostgreSQL refused the login for {label} ({_words(exc)}). Check the user and password in "
+                   "TTR_DATABASE (or ~/.pgpass) and the server's pg_hba.conf. Nothing was changed.") from None
+    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as exc:
+        raise DatabaseNotWritable(
+            label, f"Could not connect to the PostgreSQL database {label} ({_words(exc)}). Is the server running, "
+                   "and is TTR_DATABASE right? Nothing was changed.") from None
+    assert pool is not None
+    return pool
+
+
+async def migrate_postgres(conn: asyncpg.Connection, label: str, clock: Clock,
+                           target: int | None = None) -> tuple[int, bool]:
+    """Bring the database up to `target` (default: the latest version), each migration in its
+    own transaction with its row in `schema_version`, one process at a time. Returns the
+    version and whether the database had no game tables before. Refuses a database newer than
+    this code, or one holding another application's tables, changing nothing."""
+    migrations = load_migrations()
+    known = len(migrations)
+    target = known if target is None else target
+    if not 0 <= target <= known:
+        raise ValueError(f"there is no schema version {target}")
+    await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+    try:
+        tables = [r[0] for r in await conn.fetch(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+            " AND table_type = 'BASE TABLE'")]
+        if "schema_version" not in tables:
+            if tables:
+                raise NotAGameDatabase.foreign(label, tables)
+            found = 0
+            await conn.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+                               " applied_at DOUBLE PRECISION NOT NULL)")
+        else:
+            found = int(await conn.fetchval("SELECT coalesce(max(version), 0) FROM schema_version"))
+        if found > known:
+            raise SchemaTooNew(label, found, known)
+        for migration in migrations[found:target]:
+            try:
+                async with conn.transaction():
+                    await conn.execute(migration.sql_for(POSTGRES))
+                    await conn.execute("INSERT INTO schema_version (version, name, applied_at) VALUES ($1, $2, $3)",
+                                       migration.version, migration.name, clock())
+            except asyncpg.PostgresError as exc:
+                raise MigrationError(
+                    f"Migration {migration.version} ({migration.name}) failed on {label}: {_words(exc)}. "
+                    f"The database stays at version {migration.version - 1}."
+                ) from None
+        return max(found, target), found == 0
+    finally:
+        await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
+
