@@ -89,6 +89,9 @@ class InvariantChecker:
         if after.game_over:
             assert after.result is not None
             assert actors(after) == []
+            # every point of a total is on a named line of the sheet
+            for sheet in after.result["sheets"]:
+                assert sum(sheet["lines"].values()) == sheet["total"], sheet
         else:
             assert any(legal_actions(after, seat) for seat in actors(after)), "nobody can act"
         # canonical JSON round trip

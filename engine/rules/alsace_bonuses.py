@@ -15,6 +15,7 @@ from engine.rules.bonuses import award_most
 from engine.rules.module import RuleModule
 from engine.rules.tickets import country_nodes
 from engine.rules.tourist_cards import visited_cities
+from engine.scoring import add_bonus
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -109,8 +110,7 @@ class LeastIncompleteTicketsBonus(RuleModule):
         best = min(failed, default=0)
         for sheet, n in zip(sheets, failed, strict=True):
             if n == best:
-                sheet["bonuses"][self.label] = sheet["bonuses"].get(self.label, 0) + self.points
-                sheet["total"] += self.points
+                add_bonus(sheet, self.label, self.points)
 
 
 @dataclass(frozen=True)
@@ -129,5 +129,4 @@ class TaggedRouteOwnerBonus(RuleModule):
             owns = any(self.tag in routes[r].tags for r in game.player(sheet["seat"]).routes)
             sheet[self.tag] = owns
             if owns:
-                sheet["bonuses"][self.label] = sheet["bonuses"].get(self.label, 0) + self.points
-                sheet["total"] += self.points
+                add_bonus(sheet, self.label, self.points)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from engine.graph import longest_trail
 from engine.rules.module import RuleModule
 from engine.rules.tickets import country_nodes, own_edges
+from engine.scoring import add_bonus
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -20,8 +21,7 @@ def award_most(sheets: list[dict[str, Any]], values: list[int], label: str, poin
         return
     for sheet, value in zip(sheets, values, strict=True):
         if value == best:
-            sheet["bonuses"][label] = sheet["bonuses"].get(label, 0) + points
-            sheet["total"] += points
+            add_bonus(sheet, label, points)
 
 
 def longest_path_length(game: Game, seat: int) -> int:

@@ -27,6 +27,7 @@ from engine.cards import card_word
 from engine.errors import IllegalAction
 from engine.rules.module import RuleModule
 from engine.rules.tie_breaks import TieBreak
+from engine.scoring import add_bonus
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -178,8 +179,7 @@ class Passengers(RuleModule):
             sheet["passengers_total"] = sum(mine.values())
             sheet["passenger_points"] = won
             if total:
-                sheet["bonuses"][self.label] = sheet["bonuses"].get(self.label, 0) + total
-                sheet["total"] += total
+                add_bonus(sheet, self.label, total)
 
 
 def majority_points(values: list[int], most: int, second: int) -> dict[int, int]:

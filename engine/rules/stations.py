@@ -11,6 +11,7 @@ from engine.cards import COLOURS, GRAY, LOCO, Cards, card_word, colour_and_locos
 from engine.errors import IllegalAction
 from engine.rules.module import RuleModule
 from engine.rules.routes import find_city
+from engine.scoring import add_points
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -138,4 +139,4 @@ class Stations(RuleModule):
             left = game.player(sheet["seat"]).stations
             sheet["stations_left"] = left
             sheet["stations"] = left * self.unused_points
-            sheet["total"] += sheet["stations"]
+            add_points(sheet, "stations", sheet["stations"])

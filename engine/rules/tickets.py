@@ -11,6 +11,7 @@ from engine.actions import Action, DrawTickets, KeepTickets
 from engine.errors import IllegalAction, excerpt
 from engine.graph import best_ticket_outcome, connected
 from engine.rules.module import RuleModule
+from engine.scoring import add_points
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -291,7 +292,8 @@ class DestinationTickets(RuleModule):
             sheet["tickets_completed"] = sum(1 for r in rows if r["completed"])
             sheet["stations_used"] = outcome.stations_used
             sheet["station_loans"] = {c: r for c, r in outcome.loans.items() if r is not None}
-            sheet["total"] += sheet["tickets_won"] + sheet["tickets_lost"]
+            add_points(sheet, "tickets_won", sheet["tickets_won"])
+            add_points(sheet, "tickets_lost", sheet["tickets_lost"])
 
 
 def _parse_mix(mix: Any) -> tuple[tuple[str, int], ...]:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from engine.actions import Action, DrawTickets, KeepTickets, register
 from engine.errors import IllegalAction, excerpt
 from engine.rules.tickets import BOTTOM, DestinationTickets
+from engine.scoring import add_points
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -311,4 +312,5 @@ class TouristCards(DestinationTickets):
             sheet["tourist"] = rows
             sheet["tourist_won"] = sum(r["points"] for r in rows if r["completed"])
             sheet["tourist_lost"] = -sum(r["points"] for r in rows if not r["completed"])
-            sheet["total"] += sheet["tourist_won"] + sheet["tourist_lost"]
+            add_points(sheet, "tourist_won", sheet["tourist_won"])
+            add_points(sheet, "tourist_lost", sheet["tourist_lost"])
