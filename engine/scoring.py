@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from engine.game import Game
+    from engine.rules.module import RuleModule
 
 
 def add_points(sheet: dict[str, Any], line: str, points: int) -> None:
@@ -22,6 +24,17 @@ def add_bonus(sheet: dict[str, Any], label: str, points: int) -> None:
     tie-breaks read)."""
     sheet["bonuses"][label] = sheet["bonuses"].get(label, 0) + points
     add_points(sheet, label, points)
+
+
+ROUTES_LINE = {"routes": "Routes"}
+
+
+def score_line_names(modules: Iterable[RuleModule]) -> dict[str, str]:
+    """Every line a rule set's score sheet may hold, in scoring order: id -> rulebook name."""
+    names = dict(ROUTES_LINE)
+    for module in modules:
+        names.update(module.score_line_names())
+    return names
 
 
 def final_scores(game: Game) -> dict[str, Any]:

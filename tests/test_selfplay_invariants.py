@@ -13,9 +13,10 @@ from engine.actions import Action, action_from_json
 from engine.errors import IllegalAction
 from engine.events import Event
 from engine.game import actors, apply, legal_actions, new_game, replay, view
+from engine.scoring import score_line_names
 from engine.selfplay import play_game
 from engine.state import GameState
-from engine.variants import available_variants, build_ruleset
+from engine.variants import available_variants, build_ruleset, ruleset_for
 
 
 def _tables() -> list[tuple[str, int]]:
@@ -90,8 +91,10 @@ class InvariantChecker:
             assert after.result is not None
             assert actors(after) == []
             # every point of a total is on a named line of the sheet
+            named = score_line_names(ruleset_for(after).modules)
             for sheet in after.result["sheets"]:
                 assert sum(sheet["lines"].values()) == sheet["total"], sheet
+                assert set(sheet["lines"]) <= set(named), (set(sheet["lines"]) - set(named))
         else:
             assert any(legal_actions(after, seat) for seat in actors(after)), "nobody can act"
         # canonical JSON round trip

@@ -16,15 +16,17 @@ if TYPE_CHECKING:
 class RuleModule:
     """One rule of the game with its settings.
 
-    `actions` maps a pending decision kind ("turn", "second_card", "tunnel", …) to the action
-    types this module handles while the game waits for that decision; `prompts` says, for the
-    decision kinds this module creates, what the player must do ("pay for the tunnel or give
-    it up"), so the core can refuse a wrong action in plain words.
+    `score_lines` names the fixed lines this module adds to the final score sheet (a bonus
+    module's line is its `label`). `actions` maps a pending decision kind ("turn",
+    "second_card", "tunnel", …) to the action types this module handles while the game waits
+    for that decision; `prompts` says, for the decision kinds this module creates, what the
+    player must do ("pay for the tunnel or give it up"), so the core can refuse a wrong action in plain words.
     """
 
     name: ClassVar[str] = "module"
     actions: ClassVar[dict[str, tuple[type[Action], ...]]] = {}
     prompts: ClassVar[dict[str, str]] = {}
+    score_lines: ClassVar[dict[str, str]] = {}
 
     def setup(self, game: Game) -> None:
         """Prepare the game (deal, shuffle, place pieces)."""
@@ -52,7 +54,16 @@ class RuleModule:
         """`seat` has just claimed a route."""
 
     def score(self, game: Game, sheets: list[dict[str, Any]]) -> None:
-        """Add this module's lines to the final score sheets (one dict per seat)."""
+        """Add this module's lines to the final score sheets (one dict per seat), through
+        engine.scoring.add_points / add_bonus."""
+
+    def score_line_names(self) -> dict[str, str]:
+        """The lines this module may add to a score sheet: line id -> its name as the rulebook
+        prints it. A bonus's id is its name."""
+        label = getattr(self, "label", None)
+        if isinstance(label, str) and type(self).score is not RuleModule.score:
+            return {**self.score_lines, label: label}
+        return dict(self.score_lines)
 
     def view_part(self, state: GameState, seat: int | None, game_map: GameMap) -> object | None:
         """This module's own data as `seat` may see it (None: anyone), as a small frozen

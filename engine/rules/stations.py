@@ -39,6 +39,7 @@ class Stations(RuleModule):
     """
 
     name: ClassVar[str] = "stations"
+    score_lines: ClassVar[dict[str, str]] = {"stations": "Stations kept"}
     actions: ClassVar = {"turn": (BuildStation,)}
 
     costs: tuple[int, ...] = (1, 2, 3)

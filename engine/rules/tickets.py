@@ -43,6 +43,7 @@ class DestinationTickets(RuleModule):
     """
 
     name: ClassVar[str] = "tickets"
+    score_lines: ClassVar[dict[str, str]] = {"tickets_won": "Tickets completed", "tickets_lost": "Tickets failed"}
     actions: ClassVar = {"turn": (DrawTickets,), "choose_tickets": (KeepTickets, DrawTickets)}
     prompts: ClassVar = {"choose_tickets": "choose which destination tickets to keep"}
 

@@ -102,6 +102,10 @@ class TouristCards(DestinationTickets):
     kind actually drawn (A7). Returns go to the bottom of their deck."""
 
     name: ClassVar[str] = "tickets"
+    score_lines: ClassVar[dict[str, str]] = {
+        "tickets_won": "Tickets completed", "tickets_lost": "Tickets failed",
+        "tourist_won": "Tourist cards completed", "tourist_lost": "Tourist cards failed",
+    }
     actions: ClassVar = {"turn": (DrawTickets,), "choose_tickets": (KeepTickets, PlayLuckyDevil)}
     prompts: ClassVar = {"choose_tickets": "play your Lucky Devil, then choose the tickets and tourist cards to keep"}
 
