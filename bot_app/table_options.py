@@ -23,7 +23,7 @@ from discord import app_commands
 
 from bot_app import text
 from bot_app.answers import Refusal
-from bot_app.inputs import excerpt
+from bot_app.inputs import excerpt, is_number
 from engine.rules.dice import DICE_OPTIONS
 from engine.rules.dice.faces import MAX_LENGTH
 from engine.rulesets.alsace import STATIONS_OPTION
@@ -67,7 +67,7 @@ OPTIONS: tuple[TableOption, ...] = (
     TableOption(
         "stations", STATIONS_OPTION, "stations",
         "Alsace: play with stations (Europe's rules: 3 each, +4 for each one unbuilt)",
-        ((False, "no stations"), (True, "with stations (Europe's rules)"))),
+        ((False, "no stations"), (True, "with stations, as in Europe"))),
     TableOption(
         "controller_tunnel", TUNNEL_PAYMENT, "a Controller in a tunnel check",
         "USSR: what a Controller revealed in a tunnel check costs",
@@ -141,7 +141,7 @@ def first_seat(first: object, seats: int) -> int | None:
     """The 0-based seat the host chose to begin (None: random), checked against the table."""
     if first is None or first == RANDOM:
         return None
-    if isinstance(first, str) and first.isdigit() and len(first) <= 2:
+    if isinstance(first, str) and is_number(first) and len(first) <= 2:
         n = int(first)
         if 1 <= n <= seats:
             return n - 1
