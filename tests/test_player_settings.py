@@ -101,3 +101,39 @@ async def test_copy_db_copies_the_players_settings(other_database: Any, source: 
     async with await GameService.open(dst.target, limits=Limits.unlimited()) as copied:
         assert await copied.settings(BOB) == PlayerSettings(colorblind=True, hand_picture=False)
         assert await copied.settings(HOST) == PlayerSettings(hand_picture=False)
+
+
+# --- the seam to the pictures -------------------------------------------------------------------
+
+
+async def test_the_renderer_draws_the_board_with_the_marks_it_is_asked_for():
+    from bot_app.render_hooks import Renderer
+    from engine.game import new_game, view
+
+    state, _ = new_game("europe", 3, 7)
+    public = view(state, None)
+    renderer = Renderer()
+    plain, marked = await renderer.board(public), await renderer.board(public, colorblind=True)
+    assert plain != marked  # the letters are drawn
+    assert await renderer.board(public, colorblind=False) == plain
+    # The hand picture draws with or without them (its own marks come from render/).
+    assert (await renderer.hand(view(state, 0), colorblind=True)).startswith(b"\x89PNG")
+
+
+async def test_the_hand_picture_gets_the_flag_once_it_takes_one(monkeypatch):
+    import render
+    from bot_app.render_hooks import Renderer
+    from engine.game import new_game, view
+
+    asked: list[bool] = []
+    drawn = render.render_hand
+
+    def hand_with_marks(v: Any, game_map: Any = None, seat: int | None = None, *, colorblind: bool = False) -> Any:
+        asked.append(colorblind)
+        return drawn(v, game_map, seat)
+
+    monkeypatch.setattr(render, "render_hand", hand_with_marks)
+    state, _ = new_game("usa", 2, 3)
+    await Renderer().hand(view(state, 1), colorblind=True)
+    await Renderer().hand(view(state, 1))
+    assert asked == [True, False]
