@@ -64,7 +64,8 @@ async def turn_post(data: PostData, renderer: Renderer) -> Message:
     gmap = text.game_map(view)
     last = text.summarize(list(data.events), view)
     routes, cities = text.highlights(list(data.events))
-    board = await renderer.board(view, tuple(r for r in routes if r in gmap.routes), cities)
+    board = await renderer.board(view, tuple(r for r in routes if r in gmap.routes), cities,
+                                 colorblind=data.colorblind)
     head = (f"**Game #{g} · {text.variant_title(view.variant)}** — turn {view.turn + 1} · "
             f"move {summary.seq}")
     notes = [line for n in data.notes if (line := _note_line(n, view))]
@@ -92,8 +93,8 @@ async def turn_post(data: PostData, renderer: Renderer) -> Message:
 
 
 async def hand_dm(delivery: Delivery, hand: HandData, renderer: Renderer) -> Message:
-    """A player's hand by DM: at the start of their turn (with its picture), or after a move
-    that showed them something (what they drew)."""
+    """A player's hand by DM: at the start of their turn (with its picture, unless they turned
+    it off in /ttr settings), or after a move that showed them something (what they drew)."""
     g = hand.summary.game_id
     lines = []
     if delivery.kind == "turn":
@@ -101,7 +102,8 @@ async def hand_dm(delivery: Delivery, hand: HandData, renderer: Renderer) -> Mes
         lines.append(f"It's your turn in game #{g}{where}.")
     lines += text.private_lines(list(hand.private_events), hand.view)
     lines.append(text.hand_text(hand.view, g))
-    files = [("hand.png", await renderer.hand(hand.view))] if delivery.kind == "turn" else []
+    picture = delivery.kind == "turn" and hand.settings.hand_picture
+    files = [("hand.png", await renderer.hand(hand.view, colorblind=hand.settings.colorblind))] if picture else []
     return Message(cut("\n".join(x for x in lines if x), MAX_CONTENT), files)
 
 

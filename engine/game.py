@@ -191,10 +191,14 @@ def new_game(
     names: Sequence[str] | None = None,
     chance: ChanceSource | None = None,
 ) -> tuple[GameState, list[Event]]:
-    """Deal a new game. The first player is drawn with the game's generator unless given.
+    """Deal a new game. The first player is drawn with the game's generator unless given, as
+    `first_player` or as the table option of that name (the host's choice, kept in the state's
+    options so that a replay deals the same game).
     `chance`: another source of chance than the seed's generator (tests, engine/chance.py)."""
     opts = dict(options or {})
     rules = build_ruleset(variant, players, opts)
+    if first_player is None:
+        first_player = opts.get("first_player")
     game_map = rules.game_map
     state = GameState(
         rules_version=RULES_VERSION,
