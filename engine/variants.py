@@ -28,8 +28,10 @@ MODULES: dict[str, ModuleType] = {
 }
 BUILDERS: dict[str, Callable[[int, Mapping[str, Any]], RuleSet]] = {name: m.build for name, m in MODULES.items()}
 
-# Options every rule set understands, with their defaults.
-COMMON_OPTIONS: dict[str, Any] = {"dice": False}
+# Options every rule set understands, with their defaults. "undo": the mover may take back a
+# move that revealed nothing (engine/undo.py); the bot turns it on for its tables, self-play and
+# search leave it off (keeping the state to come back to costs a copy per claim).
+COMMON_OPTIONS: dict[str, Any] = {"dice": False, "undo": False}
 
 
 def available_variants() -> list[str]:
