@@ -398,6 +398,7 @@ def view(state: GameState, seat: int | None) -> View:
         doubles_from_players=rules.doubles_from_players,
         parts=tuple(part for module in rules.modules
                     if (part := module.view_part(state, seat, game_map)) is not None),
+        can_undo=seat is not None and undo.can_undo(state, seat),
     )
 
 

@@ -74,3 +74,18 @@ def test_without_the_undo_option_no_move_can_be_taken_back() -> None:
         action = make_ai("greedy", 7).choose(view(state, seat), legal_actions(state, seat))
         state, _ = apply(state, action)
         assert KEY not in state.secret and not can_undo(state, action.player)
+
+
+def test_the_movers_view_says_they_may_take_the_move_back_and_nobody_elses_does() -> None:
+    state, _ = new_game("usa", 3, 11, {"undo": True})
+    while True:
+        seat = actors(state)[0]
+        legal = legal_actions(state, seat)
+        claims = [a for a in legal if a.TYPE == "claim_route"]
+        action = claims[0] if claims else make_ai("greedy", 11).choose(view(state, seat), legal)
+        state, _ = apply(state, action)
+        if claims:
+            break
+    assert view(state, action.player).can_undo
+    assert not any(view(state, s).can_undo for s in range(3) if s != action.player)
+    assert not view(state, None).can_undo
