@@ -39,8 +39,9 @@ class LobbyOps(ServiceBase):
         """Open a table for `seats_wanted` players. A host has at most one open lobby per
         channel: asking again (a double click) returns that lobby with `changed=False`. The
         variant, options and table size are checked now (the engine's IllegalAction), so a
-        table that could never start is not created."""
-        options = dict(options or {})
+        table that could never start is not created. The bot's tables let the mover take back
+        a move that revealed nothing (the engine's "undo" option) unless the options say not."""
+        options = {"undo": True, **dict(options or {})}
         build_ruleset(variant, seats_wanted, options)  # IllegalAction: unknown variant, option or table size
         if turn_hours is not None and turn_hours <= 0:
             raise LobbyError("A turn limit must be a positive number of hours.", "bad_turn_limit")

@@ -62,7 +62,7 @@ def lobby_view(lobby: Lobby) -> discord.ui.View:
 
 async def open_table(desk: Desk, interaction: discord.Interaction, variant: str, dice: bool, seats: int,
                      turn_hours: float | None, chosen: Mapping[str, object] | None = None,
-                     first: object = None) -> None:
+                     first: object = None, undo: bool = True) -> None:
     """`/ttr new`: the lobby message, then the game's thread made from it. `chosen`: the table
     options the host gave (bot_app.table_options), `first`: who plays first."""
     if interaction.guild_id is None or interaction.channel is None:
@@ -76,7 +76,7 @@ async def open_table(desk: Desk, interaction: discord.Interaction, variant: str,
         raise Refusal(f"A table has 2 to {table_options.MOST_SEATS} seats, not {excerpt(seats, 12)}.")
     if turn_hours is not None and not (isinstance(turn_hours, int | float) and MIN_HOURS <= turn_hours <= MAX_HOURS):
         raise Refusal(f"A turn lasts {MIN_HOURS:g} to {MAX_HOURS:g} hours (30 days), not {excerpt(turn_hours, 12)}.")
-    options = table_options.table_options(variant, bool(dice), seats, chosen or {}, first)
+    options = table_options.table_options(variant, bool(dice), seats, chosen or {}, first, bool(undo))
     lobby = await desk.service.create_lobby(
         interaction.guild_id, interaction.channel.id, interaction.user.id, interaction.user.display_name,
         variant, options, seats_wanted=seats, turn_hours=turn_hours or desk.default_turn_hours)

@@ -31,6 +31,7 @@ from engine.rulesets.ussr import AS_LOCOMOTIVE_REVEAL, LOCOMOTIVE_ONLY, TUNNEL_P
 from engine.variants import COMMON_OPTIONS, MODULES, available_variants, build_ruleset
 
 FIRST_PLAYER = "first_player"  # the engine option (a 0-based seat); /ttr new calls it `first`
+UNDO = "undo"  # the engine option (engine/undo.py); /ttr new calls it `undo` too, on by default
 RANDOM = "random"
 MOST_SEATS = 5
 
@@ -153,11 +154,14 @@ def first_seat(first: object, seats: int) -> int | None:
 
 
 def table_options(variant: str, dice: bool, seats: int, chosen: Mapping[str, object],
-                  first: object = None) -> dict[str, Any]:
+                  first: object = None, undo: bool = True) -> dict[str, Any]:
     """The engine options for a new table from what the host chose in `/ttr new` (`chosen`:
-    option name → value, the options left out absent or None). Refusal: an option that does not
-    apply to this table, or a value that is not one of the option's."""
+    option name → value, the options left out absent or None; `undo`: whether a mover may take
+    back a move that revealed nothing). Refusal: an option that does not apply to this table,
+    or a value that is not one of the option's."""
     options: dict[str, Any] = {"dice": True} if dice else {}
+    if not undo:  # on unless turned off (the service opens every table with it)
+        options[UNDO] = False
     for name, given in chosen.items():
         if given is None:
             continue
@@ -179,6 +183,8 @@ def option_lines(options: Mapping[str, Any], names: list[str] | None = None) -> 
     out = []
     if options.get("dice"):
         out.append("🎲 Dice Expansion")
+    if options.get(UNDO) is False:
+        out.append("no taking back moves")
     for key, value in options.items():
         option = BY_KEY.get(key)
         if option is not None:

@@ -30,8 +30,10 @@ BUILDERS: dict[str, Callable[[int, Mapping[str, Any]], RuleSet]] = {name: m.buil
 
 # Options every rule set understands, with their defaults. `first_player`: the seat (0-based)
 # the host chose to begin; None draws it with the game's generator (README "First player",
-# U14, A26).
-COMMON_OPTIONS: dict[str, Any] = {"dice": False, "first_player": None}
+# U14, A26). `undo`: the mover may take back a move that revealed nothing (engine/undo.py); the
+# bot turns it on for its tables, self-play and search leave it off (keeping the state to come
+# back to costs a copy per claim).
+COMMON_OPTIONS: dict[str, Any] = {"dice": False, "first_player": None, "undo": False}
 
 
 def available_variants() -> list[str]:

@@ -52,7 +52,7 @@ async def test_new_offers_every_table_option_as_choices(tmp_path):
         ttr = next(c for c in fake.commands if c["name"] == "ttr")
         new = {o["name"]: o for o in next(c for c in ttr["options"] if c["name"] == "new")["options"]}
         assert {"variant", "dice", "seats", "turn_hours", "first", "stations", "controller_tunnel", "dice_tokens",
-                "tunnel_dice", "nine_route"} == set(new)
+                "tunnel_dice", "nine_route", "undo"} == set(new)
         assert [c["value"] for c in new["first"]["choices"]] == ["random", "1", "2", "3", "4", "5"]
         assert [c["value"] for c in new["controller_tunnel"]["choices"]] == ["locomotive_only", "as_locomotive_reveal"]
         assert [c["value"] for c in new["dice_tokens"]["choices"]] == [1, 2]
@@ -94,7 +94,7 @@ async def test_each_option_is_shown_on_the_lobby_post_and_reaches_the_game(tmp_p
             await fake.answered(await fake.click(alice, lobby, _cid(fake.messages[lobby], ":start")))
             state = (await service.loader.load(g)).state
             assert state.options == {k: v for k, v in {
-                "dice": options.get("dice"), "alsace_stations": options.get("stations"),
+                "undo": True, "dice": options.get("dice"), "alsace_stations": options.get("stations"),
                 "ussr_controller_tunnel_payment": options.get("controller_tunnel"),
                 "dice_token_exchanges_per_turn": options.get("dice_tokens"),
                 "tunnel_die_faces": options.get("tunnel_dice"),

@@ -90,7 +90,7 @@ REFUSED: list[tuple[str, bool, str, object, str]] = [
 
 
 def test_every_option_the_engine_accepts_is_offered_at_new():
-    offered = {o.key for o in T.OPTIONS} | {"dice", T.FIRST_PLAYER}
+    offered = {o.key for o in T.OPTIONS} | {"dice", T.FIRST_PLAYER, T.UNDO}
     assert offered == T.engine_options()
     for option in T.OPTIONS:
         assert len(option.describe) <= 100  # Discord's limit for a description
@@ -199,6 +199,7 @@ async def test_every_option_reaches_the_game_and_its_rules(service):
     for channel, (variant, dice, name, value, _, rules) in enumerate(ACCEPTED, start=1):
         options = T.table_options(variant, dice, 2, {name: value})
         lobby = await service.create_lobby(1, channel, HOST, "Host", variant, options, seats_wanted=2)
+        options = {"undo": True, **options}  # the service opens every table with take-backs on
         assert dict(lobby.options) == options  # stored with the table
         await service.join(lobby.game_id, BOB, "Bob")
         await service.start(lobby.game_id, HOST)
@@ -249,3 +250,11 @@ async def test_an_option_the_engine_refuses_opens_no_table(service, database, va
         await service.create_lobby(1, 1, HOST, "Host", variant, options, seats_wanted=4)
     assert refused.value.message == sentence
     assert database.fetch("SELECT count(*) FROM games") == [(0,)]
+
+
+def test_taking_back_moves_is_on_unless_the_host_turns_it_off():
+    assert T.UNDO not in T.table_options("usa", False, 3, {})
+    off = T.table_options("usa", False, 3, {}, undo=False)
+    assert off == {"undo": False}
+    assert "no taking back moves" in T.option_lines(off)
+    assert "no taking back moves" not in T.option_lines({})
