@@ -95,6 +95,10 @@ BALTIC: list[LonLat] = [
 # (no Gulf of Riga, Gulf of Finland or Åland Sea).
 EUROPE_BALTIC: list[LonLat] = BALTIC[: BALTIC.index((21.6, 57.4)) + 1] + [
     (21.0, 57.6), (20.0, 57.9), (19.3, 58.4), (18.9, 58.9), (18.5, 59.25)] + BALTIC[BALTIC.index((18.1, 59.3)):]
+# Nordic: the København–Karlskrona ferry runs straight across Skåne on this board, so its
+# Baltic cuts Skåne back to a strip along its north (the ferry then crosses open water).
+NORDIC_BALTIC: list[LonLat] = BALTIC[: BALTIC.index((15.6, 56.08)) + 1] + [
+    (14.7, 56.12), (14.0, 56.1), (13.3, 56.05), (12.85, 55.9)] + BALTIC[BALTIC.index((12.7, 56.05)):]
 GULF_OF_BOTHNIA: list[LonLat] = [
     (18.9, 60.2), (19.5, 60.4), (21.3, 60.5), (21.5, 61.5), (21.3, 62.5), (21.6, 63.3), (23.0, 64.0),
     (24.6, 64.9), (25.3, 65.2), (24.6, 65.8), (22.2, 65.6), (21.2, 64.7), (20.3, 63.8), (19.0, 63.3),
@@ -142,10 +146,12 @@ ARAL_SEA: list[LonLat] = [
     (58.3, 45.5), (59.0, 46.3), (60.3, 46.6), (61.4, 46.7), (61.9, 46.2), (62.0, 45.5), (61.5, 44.2),
     (60.3, 43.5), (59.0, 43.6), (58.2, 44.5),
 ]
+# Lake Baikal, drawn a little wider than it is (it is 50-80 km across, a few units on the
+# board) so that the Irkutsk–Severobaikalsk ferry visibly crosses it.
 LAKE_BAIKAL: list[LonLat] = [
-    (103.7, 51.6), (104.5, 51.5), (105.5, 51.9), (106.5, 52.5), (107.5, 53.2), (108.5, 54.0), (109.3, 55.0),
-    (109.55, 55.4), (109.7, 55.85), (109.45, 55.8), (109.4, 55.6), (108.9, 55.3), (108.5, 55.2), (107.5, 54.2),
-    (106.5, 53.2), (105.0, 52.3), (104.0, 51.9),
+    (103.8, 51.55), (104.5, 51.5), (105.8, 51.7), (107.0, 52.3), (108.2, 53.2), (109.4, 54.3), (109.9, 55.2),
+    (109.9, 55.85), (109.6, 55.95), (109.45, 55.66), (108.9, 55.45), (107.9, 54.8), (106.8, 54.05), (105.6, 53.05),
+    (104.6, 52.15), (103.8, 51.8),
 ]
 # USSR: the Baltic up to the Gulf of Riga (the railway Tallinn–Leningrad runs inland along the
 # Gulf of Finland, which this board leaves out), the Caspian's west and north coasts kept clear
@@ -236,9 +242,9 @@ def _unit(dx: float, dy: float) -> Point:
 
 
 NORDIC_NORWEGIAN_COAST = PortCoast(
-    ("stavanger", "bergen", "andalsnes", "trondheim", "mo_i_rana", "narvik", "tromso", "honningsvag", "kirkenes",
-     "murmansk"),
-    before=((0.0, 0.0), (0.0, 1500.0), (120.0, 1500.0)),
+    ("kristiansand", "stavanger", "bergen", "andalsnes", "trondheim", "mo_i_rana", "narvik", "tromso", "honningsvag",
+     "kirkenes", "murmansk"),
+    before=((0.0, 0.0), (0.0, 1600.0), (300.0, 1560.0)),
     after=((900.0, 60.0), (900.0, 0.0)),
 )
 
@@ -249,7 +255,7 @@ SEAS: dict[str, list[tuple[str, list[LonLat] | PortCoast]]] = {
         ("Sea of Marmara", SEA_OF_MARMARA), ("Black Sea", BLACK_SEA),
     ],
     "nordic": [
-        ("Norwegian Sea", NORDIC_NORWEGIAN_COAST), ("North Sea", NORTH_SEA), ("Baltic Sea", BALTIC),
+        ("Norwegian Sea", NORDIC_NORWEGIAN_COAST), ("North Sea", NORTH_SEA), ("Baltic Sea", NORDIC_BALTIC),
         ("Gulf of Bothnia", GULF_OF_BOTHNIA), ("Barents Sea", BARENTS_AND_KARA), ("White Sea", WHITE_SEA),
     ],
     "ussr": [

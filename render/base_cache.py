@@ -38,7 +38,6 @@ class BoardBase:
     labels: list[Label]
     image: Image.Image
     palette: Image.Image
-    colorblind: bool
     build_ms: float = 0.0
     key_texts: tuple[TextItem, ...] = ()  # the key's text (drawn in the base)
     sprites: dict[str, RouteSprite] = field(default_factory=dict)
@@ -64,7 +63,6 @@ _LOCK = threading.Lock()
 def get_base(
     game_map: GameMap,
     width: int,
-    colorblind: bool = False,
     labels: bool = True,
     legend: bool = True,
     label_scale: float = 1.0,
@@ -76,14 +74,14 @@ def get_base(
     `labels` places the city labels; `draw_labels=False` places them without drawing them
     (the hand picture's small map names only the cities of the player's tickets); `key` is
     the legend's key (the rule modules' symbols)."""
-    cache_key = (game_map.id, id(game_map), int(width), bool(colorblind), bool(labels), bool(legend),
-                 float(label_scale), bool(draw_labels), tuple(key))
+    cache_key = (game_map.id, id(game_map), int(width), bool(labels), bool(legend), float(label_scale),
+                 bool(draw_labels), tuple(key))
     with _LOCK:
         base = _CACHE.get(cache_key)
         if base is not None:
             _CACHE.move_to_end(cache_key)
             return base
-        base = build_base(game_map, width, colorblind, labels, legend, label_scale, draw_labels, key)
+        base = build_base(game_map, width, labels, legend, label_scale, draw_labels, key)
         _CACHE[cache_key] = base
         while len(_CACHE) > MAX_BASES:
             _CACHE.popitem(last=False)
@@ -99,7 +97,6 @@ def clear_cache() -> None:
 def build_base(
     game_map: GameMap,
     width: int,
-    colorblind: bool = False,
     labels: bool = True,
     legend: bool = True,
     label_scale: float = 1.0,
@@ -111,10 +108,9 @@ def build_base(
     layout = board_layout(game_map, width, legend=legend, label_scale=label_scale)
     geom = board_geometry(game_map, layout)
     placed = place_labels(game_map, geom, with_labels=labels)
-    image, key_texts = draw_base(game_map, geom, placed if draw_labels else [], colorblind=colorblind,
-                                 key=tuple(key) if legend else None)
+    image, key_texts = draw_base(game_map, geom, placed if draw_labels else [], key=tuple(key) if legend else None)
     pal = build_palette(image)
-    return BoardBase(game_map, layout, geom, placed, image, pal, colorblind,
+    return BoardBase(game_map, layout, geom, placed, image, pal,
                      build_ms=(time.perf_counter() - started) * 1000, key_texts=tuple(key_texts))
 
 

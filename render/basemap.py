@@ -7,18 +7,20 @@ full size, where FreeType anti-aliases it itself.
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Iterable
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from engine.maps import GameMap
 from render import palette as P
-from render.geometry import BoardGeometry, BoardLayout, Point
+from render.geometry import BoardGeometry, BoardLayout, Point, bundles
 from render.layout import Label
 from render.legend import draw_key
 from render.parts.base import KeyEntry
 from render.sprites import rounded_rect
-from render.text import TextItem, draw_text, font
+from render.text import TextItem, draw_text, font, preview_px
 
 SS = 2  # supersampling of the shapes layer
 
@@ -134,7 +136,6 @@ def draw_base(
     game_map: GameMap,
     geom: BoardGeometry,
     labels: list[Label],
-    colorblind: bool = False,
     key: tuple[KeyEntry, ...] | None = (),
 ) -> tuple[Image.Image, list[TextItem]]:
     """The static picture of a board (RGB): everything that does not change during a game;
@@ -208,20 +209,6 @@ def draw_base(
     d = ImageDraw.Draw(img)
 
     # --- colour-blind letters on each route's middle space -----------------------------------
-    if colorblind:
-        px = max(7, round(layout.dims.space_w * 0.82))
-        fnt = font(px, "bold")
-        for rid, rg in geom.routes.items():
-            route = game_map.routes[rid]
-            letter = P.ROUTE_LETTER[route.color]
-            if not letter or not rg.spaces:
-                continue
-            for j in _letter_spaces(len(rg.spaces)):
-                sp = rg.spaces[j]
-                if sp.loco:
-                    continue
-                d.text(sp.center, letter, font=fnt, fill=P.ROUTE_INK[route.color], anchor="mm")
-
     # --- labels ---------------------------------------------------------------------------
     for lab in labels:
         draw_label(d, lab, k)
@@ -253,12 +240,52 @@ def draw_label(d: ImageDraw.ImageDraw, lab: Label, k: float, colour: P.RGB | Non
                   halo=P.LAND if lab.kind == "city" else P.COUNTRY_FILL, halo_width=max(1, round(2 * k)))
 
 
-def _letter_spaces(n: int) -> list[int]:
-    """Which spaces of an n-space route carry the colour letter: the middle one, and the
-    ends of long routes too, so a letter is near wherever one looks."""
-    if n <= 3:
-        return [n // 2]
-    return [0, n // 2, n - 1] if n >= 6 else [n // 2]
+def colour_tag_px(width: int) -> int:
+    """The colour-blind letters' size on a board: close to the legend's, so they read in the
+    preview."""
+    return max(9, round(preview_px(width) * 0.8))
+
+
+def tag_spots(game_map: GameMap, geom: BoardGeometry) -> dict[str, Point]:
+    """Colour-blind mode: where each coloured route's tag goes (grey routes have none): its
+    middle space; the tracks of a double route at different spaces, so that their tags do not
+    cover each other."""
+    groups = bundles(game_map)
+    out: dict[str, Point] = {}
+    for rid, rg in geom.routes.items():
+        if not P.ROUTE_LETTER[game_map.routes[rid].color] or not rg.spaces:
+            continue
+        tracks = groups[rg.bundle].route_ids
+        i, n = tracks.index(rid), len(rg.spaces)
+        j = min(n - 1, max(0, round((i + 1) * n / (len(tracks) + 1) - 0.5)))
+        if n > 2 and rg.spaces[j].loco:
+            j = j + 1 if j + 1 < n else j - 1
+        out[rid] = rg.spaces[j].center
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def colour_tag(colour: str, px: int) -> Image.Image:
+    """A route colour's tag (RGBA): its letter in a white box edged in the colour."""
+    w, h = round(px * 0.96) + 4, round(px * 1.16) + 4
+    img = Image.new("RGBA", (w * 2, h * 2), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    edge = P.ROUTE_RGB[colour] if colour != "white" else P.INK_SOFT
+    d.rounded_rectangle((1, 1, w * 2 - 2, h * 2 - 2), radius=max(3, round(px * 0.4)), fill=(255, 255, 255, 255),
+                        outline=edge + (255,), width=max(3, round(px * 0.26)))
+    d.text((w, h + px * 0.04), P.ROUTE_LETTER[colour], font=font(px * 2, "bold"), fill=P.INK + (255,), anchor="mm")
+    return img.resize((w, h), Image.Resampling.LANCZOS)
+
+
+def paste_colour_tags(img: Image.Image, game_map: GameMap, spots: dict[str, Point], px: int,
+                      routes: Iterable[str]) -> None:
+    """Paste the colour tags of these routes (those with a spot)."""
+    for rid in routes:
+        at = spots.get(rid)
+        if at is None:
+            continue
+        tag = colour_tag(game_map.routes[rid].color, px)
+        img.paste(tag, (round(at[0] - tag.width / 2), round(at[1] - tag.height / 2)), tag)
 
 
 def _loco_mark(d: ImageDraw.ImageDraw, c: Point, r: float) -> None:

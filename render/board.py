@@ -19,6 +19,7 @@ from engine.view import View
 from render import legend
 from render import palette as P
 from render.base_cache import BoardBase, get_base
+from render.basemap import colour_tag_px, draw_label, paste_colour_tags, tag_spots
 from render.encode import png_bytes
 from render.legend import key_entries
 from render.parts import PicturePart, picture_parts
@@ -50,9 +51,9 @@ def board_image(
     game_map = game_map or load_map(view.map_id)
     parts = picture_parts(view)
     entries = key_entries(game_map, parts)
-    base = get_base(game_map, width, colorblind=colorblind, key=entries)
+    base = get_base(game_map, width, key=entries)
     img = base.image.copy()
-    draw_game(img, base, view, set(highlight_routes), set(highlight_cities), parts)
+    draw_game(img, base, view, set(highlight_routes), set(highlight_cities), parts, colorblind=colorblind)
     texts = list(base.key_texts) + legend.draw_legend(img, base.layout, game_map, view, parts, entries)
     return img, base, texts
 
@@ -98,9 +99,10 @@ def draw_game(
     highlight_routes: set[str],
     highlight_cities: set[str],
     parts: Sequence[PicturePart] = (),
+    colorblind: bool = False,
 ) -> None:
     """Trains, the rule modules' marks (stations, passengers) and the last move, on a copy
-    of the base."""
+    of the base; with `colorblind`, a tag with its colour's letter on every open route."""
     geom = base.geom
     k = base.layout.dims.k
     owners = view.route_owner
@@ -113,9 +115,16 @@ def draw_game(
     for rid, seat in owners.items():
         if rid in geom.routes:
             paste_route(img, base, rid, int(seat))
+    if colorblind:  # the colour of each route still open (a claimed one shows its owner)
+        spots = base.extra.get("tag_spots")
+        if spots is None:
+            spots = base.extra["tag_spots"] = tag_spots(base.game_map, geom)
+        paste_colour_tags(img, base.game_map, spots, colour_tag_px(base.layout.width),
+                          [rid for rid in spots if rid not in owners])
     for part in parts:
         part.overlay(img, base, view)
     d = ImageDraw.Draw(img)
+    rings = []
     for rid in marked:
         spaces = geom.routes[rid].spaces
         if not spaces:
@@ -125,18 +134,26 @@ def draw_game(
         mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
         u = spaces[len(spaces) // 2].u if math.dist(a, b) < 1 else ((b[0] - a[0]) / math.dist(a, b),
                                                                     (b[1] - a[1]) / math.dist(a, b))
-        _ring(d, last_move_ring(mid, u, length, spaces[0].width, k), k)
+        rings.append(last_move_ring(mid, u, length, spaces[0].width, k))
     for city in highlight_cities:
         cg = geom.cities.get(city)
         if cg is not None:
-            _ring(d, last_move_ring(cg.center, (1.0, 0.0), cg.radius * 2, cg.radius * 2, k), k)
+            rings.append(last_move_ring(cg.center, (1.0, 0.0), cg.radius * 2, cg.radius * 2, k))
+    for ring in rings:
+        _ring(d, ring, k)
+        # the names under a ring stay readable: drawn again on top of it
+        x0, y0 = min(p[0] for p in ring) - 8 * k, min(p[1] for p in ring) - 8 * k
+        x1, y1 = max(p[0] for p in ring) + 8 * k, max(p[1] for p in ring) + 8 * k
+        for lab in base.labels:
+            if lab.box[0] < x1 and x0 < lab.box[2] and lab.box[1] < y1 and y0 < lab.box[3]:
+                draw_label(d, lab, k)
 
 
 def _ring(d: ImageDraw.ImageDraw, ring: list[tuple[float, float]], k: float) -> None:
     """The last-move ring: red on a white edge, thick enough to see on a phone."""
     closed = ring + ring[:2]
-    d.line(closed, fill=(255, 255, 255), width=max(3, round(10 * k)), joint="curve")
-    d.line(closed, fill=P.HIGHLIGHT_EDGE, width=max(2, round(6 * k)), joint="curve")
+    d.line(closed, fill=(255, 255, 255), width=max(3, round(12 * k)), joint="curve")
+    d.line(closed, fill=P.HIGHLIGHT_EDGE, width=max(2, round(8 * k)), joint="curve")
 
 
 def draw_legend(img: Image.Image, base: BoardBase, view: View) -> list[TextItem]:

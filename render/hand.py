@@ -17,7 +17,7 @@ from engine.maps import GameMap, load_map
 from engine.view import View
 from render import palette as P
 from render.base_cache import BoardBase, get_base
-from render.basemap import draw_label
+from render.basemap import draw_label, paste_colour_tags, tag_spots
 from render.board import paste_route
 from render.encode import png_bytes
 from render.geometry import Dims
@@ -56,12 +56,12 @@ def render_hand(view: View, game_map: GameMap | None = None, seat: int | None = 
     return HandPicture(png_bytes(img), img, tickets, tuple(texts))
 
 
-def _mini_base(game_map: GameMap, colorblind: bool = False) -> BoardBase:
+def _mini_base(game_map: GameMap) -> BoardBase:
     landscape = game_map.width >= game_map.height
     width = WIDTH - LEFT_W - 3 * MARGIN if landscape else 400
     # The few city names on the small map are as legible as the rest of the picture.
     scale = preview_px(WIDTH) / (19 * Dims.for_width(width).k ** 0.75)
-    return get_base(game_map, width, legend=False, labels=False, colorblind=colorblind, label_scale=scale)
+    return get_base(game_map, width, legend=False, labels=False, label_scale=scale)
 
 
 def mini_labels(base: BoardBase, cities: frozenset[str]) -> list[Label]:
@@ -71,7 +71,7 @@ def mini_labels(base: BoardBase, cities: frozenset[str]) -> list[Label]:
     if labels is None:
         grid = base.extra.get("grid")
         if grid is None:
-            grid = base.extra["grid"] = obstacle_grid(base.geom)
+            grid = base.extra["grid"] = obstacle_grid(base.geom, routes=False)
         labels = place_labels(base.game_map, base.geom, only=cities, grid=grid)
         if len(cache) > 256:
             cache.clear()
@@ -84,7 +84,7 @@ def hand_image(view: View, game_map: GameMap, seat: int, *,
     """The hand picture as an RGB image, the ticket statuses it shows, and its text."""
     style = P.player_style(seat)
     parts = picture_parts(view)
-    mini = _mini_base(game_map, colorblind)
+    mini = _mini_base(game_map)
     mw, mh = mini.image.size
     t = preview_px(WIDTH)
 
@@ -135,10 +135,10 @@ def hand_image(view: View, game_map: GameMap, seat: int, *,
     # the small map: own routes, and what the modules mark on it
     mx, my = MARGIN * 2 + LEFT_W, top
     m_img = mini.image.copy()
-    _draw_mini(ctx, m_img, mini, parts)
+    _draw_mini(ctx, m_img, mini, parts, colorblind)
     img.paste(m_img, (mx, my))
     d.rectangle((mx - 1, my - 1, mx + mw, my + mh), outline=P.PANEL_EDGE)
-    w.text((mx, my + mh + 8), fit_text("Coloured: your shortest way to each open ticket", ctx.body, mw), ctx.body,
+    w.text((mx, my + mh + 8), fit_text("Coloured: your way to each open ticket", ctx.body, mw), ctx.body,
            P.INK_SOFT)
     return img, list(ctx.shared.get("statuses", [])), w.items
 
@@ -164,9 +164,10 @@ def _draw_holding(ctx: HandContext, parts: tuple, at: tuple[int, int], right: in
         x = box[2] + round(t * 1.0)
 
 
-def _draw_mini(ctx: HandContext, img: Image.Image, base: BoardBase, parts: tuple) -> None:
+def _draw_mini(ctx: HandContext, img: Image.Image, base: BoardBase, parts: tuple, colorblind: bool) -> None:
     """The small map: everyone's routes (others greyed), then the modules' marks, then the
-    cities they name, ringed and labelled."""
+    cities they name, ringed and labelled; with `colorblind`, the colour tag of every open
+    route on the way to a ticket (the colours the player needs)."""
     geom = base.geom
     k = base.layout.dims.k
     d = ImageDraw.Draw(img)
@@ -190,5 +191,11 @@ def _draw_mini(ctx: HandContext, img: Image.Image, base: BoardBase, parts: tuple
         x, y = cg.center
         r = max(6.0, cg.radius * 1.9)
         d.ellipse((x - r, y - r, x + r, y + r), outline=colour, width=max(2, round(3 * k + 1)))
+    if colorblind:
+        ways = {rid for t in ctx.shared.get("statuses", []) for rid in t.path if rid not in ctx.view.route_owner}
+        spots = base.extra.get("tag_spots")
+        if spots is None:
+            spots = base.extra["tag_spots"] = tag_spots(base.game_map, geom)
+        paste_colour_tags(img, base.game_map, spots, round(ctx.text_px * 0.8), sorted(ways))
     for lab in mini_labels(base, frozenset(rings)):
         draw_label(d, lab, k)

@@ -183,20 +183,27 @@ def _draw(view: View, game_map: GameMap | None) -> tuple[Image.Image, list[Colum
     totals = {seat: int(by_seat[seat].get("total", 0)) for seat in order}
     names = {seat: str(by_seat[seat].get("name") or view.name(seat)) for seat in order}
 
+    # The text is legible in the preview of the picture's own width, which grows with the
+    # columns; a few rounds find a size that holds for the width it makes.
     t = preview_px(WIDTH)
+    for _ in range(6):
+        head_f = font(t, "bold")
+        longest_word = max((head_f.getlength(word) for c in columns for word in c.heading.split()), default=0)
+        col_w = max(round(t * 4.6), round(longest_word) + round(t * 0.6))
+        name_w = round(t * 9.5)
+        total_w = round(t * 4)
+        # the names take what the columns leave of the picture
+        name_w = max(name_w, min(round(t * 16), WIDTH - 2 * MARGIN - col_w * len(columns) - total_w))
+        table_w = name_w + col_w * len(columns) + total_w
+        width = max(WIDTH, table_w + 2 * MARGIN)
+        if preview_px(width) <= t:
+            break
+        t = preview_px(width)
     title_f = font(round(t * 1.6), "bold")
-    head_f = font(t, "bold")
     name_f = font(round(t * 1.15), "bold")
     num_f = font(round(t * 1.1), "regular")
     total_f = font(round(t * 1.5), "bold")
     body_f = font(t, "regular")
-
-    name_w = round(t * 14)
-    total_w = round(t * 4.5)
-    longest_word = max((head_f.getlength(word) for c in columns for word in c.heading.split()), default=0)
-    col_w = max(round(t * 4.6), round(longest_word) + round(t * 0.8))
-    table_w = name_w + col_w * len(columns) + total_w
-    width = max(WIDTH, table_w + 2 * MARGIN)
     heading_lines = max((len(_wrap(c.heading, head_f, col_w - t * 0.6)) for c in columns), default=1)
     line_h = round(t * 1.25)
     row_h = round(t * 1.7) + line_h + round(t * 0.9) + round(t * 0.8)  # name, detail, bar, gap
@@ -255,7 +262,7 @@ def _draw(view: View, game_map: GameMap | None) -> tuple[Image.Image, list[Colum
         tag = " ★" if seat in winners else ""
         w.text((nx, cy), fit_text(names[seat], name_f, name_w - (nx - MARGIN) - name_f.getlength(tag) - 8) + tag,
                name_f, P.INK, anchor="lm")
-        detail = _detail(sheet)
+        detail = _detail(sheet, stations=any("stations" in c.lines for c in columns))
         if detail:
             w.text((nx, cy + round(t * 1.35)), fit_text(detail, body_f, table_w - (nx - MARGIN)), body_f,
                    P.INK_SOFT, anchor="lm")
@@ -363,9 +370,9 @@ def _wrap(text: str, fnt: Any, width: float) -> list[str]:
     return lines or [""]
 
 
-def _detail(sheet: Mapping[str, Any]) -> str:
-    """A short line under the name: tickets done, tourist cards visited, stations used,
-    longest path."""
+def _detail(sheet: Mapping[str, Any], stations: bool = True) -> str:
+    """A short line under the name: tickets done, tourist cards visited, stations used (in a
+    game with stations), longest path."""
     bits = []
     tickets = sheet.get("tickets") or []
     if tickets:
@@ -375,7 +382,7 @@ def _detail(sheet: Mapping[str, Any]) -> str:
     if tourist:
         done = sum(1 for t in tourist if t.get("completed"))
         bits.append(f"{done}/{len(tourist)} tourist cards")
-    if "stations_used" in sheet:
+    if stations and "stations_used" in sheet:
         n = int(sheet["stations_used"])
         bits.append(f"{n} station{'s' if n != 1 else ''} used")
     if sheet.get("longest_path"):

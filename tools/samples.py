@@ -81,7 +81,7 @@ def sample_view(
         points[p] += game_map.points_for(r.length)
         turn_seat += 1
     if stations is None:
-        stations = any(r.tunnel or r.is_ferry for r in routes)
+        stations = _rule_stations(game_map.id, players, any(r.tunnel or r.is_ferry for r in routes))
     station_owner: dict[str, int] = {}
     left = [3 if stations else 0] * players
     if stations:
@@ -231,7 +231,7 @@ def sample_result(view: View, game_map: GameMap, tickets: list[list[str]]) -> di
             sheet["tourist_lost"] = -2 * ((seat * 5) % 3)
             add_points(sheet, "tourist_won", sheet["tourist_won"])
             add_points(sheet, "tourist_lost", sheet["tourist_lost"])
-        if "stations" in names or view.stations or p.stations:
+        if "stations" in names or (not names and (view.stations or p.stations)):
             sheet["stations"] = 4 * p.stations
             sheet["stations_left"] = p.stations
             sheet["stations_used"] = 3 - p.stations
@@ -245,6 +245,19 @@ def sample_result(view: View, game_map: GameMap, tickets: list[list[str]]) -> di
     tie_break = ["Most completed tickets"] if len(winners) > 1 else []
     return {"sheets": sheets, "winners": winners[:1], "tie_break": tie_break,
             "ranking": sorted(range(len(sheets)), key=lambda i: (-sheets[i]["total"], i))}
+
+
+def _rule_stations(variant: str, players: int, otherwise: bool) -> bool:
+    """Whether the variant's rules have stations (`otherwise` for a made-up map)."""
+    from engine.errors import IllegalAction
+    from engine.variants import build_ruleset
+
+    for n in (players, 2, 3, 4, 5):
+        try:
+            return build_ruleset(variant, n).module("stations") is not None
+        except IllegalAction:
+            continue
+    return otherwise
 
 
 def _line_names(view: View) -> dict[str, str]:

@@ -22,12 +22,13 @@ class StubRenderer(Renderer):
     def __init__(self) -> None:
         self.calls: list[str] = []
 
-    async def board(self, view: View, routes: Sequence[str] = (), cities: Sequence[str] = ()) -> bytes:
+    async def board(self, view: View, routes: Sequence[str] = (), cities: Sequence[str] = (), *,
+                    colorblind: bool = False) -> bytes:
         assert view.you is None
         self.calls.append("board")
         return TINY_PNG
 
-    async def hand(self, view: View) -> bytes:
+    async def hand(self, view: View, *, colorblind: bool = False) -> bytes:
         self.calls.append("hand")
         return TINY_PNG
 
