@@ -138,7 +138,8 @@ def draw_game(
     for city in highlight_cities:
         cg = geom.cities.get(city)
         if cg is not None:
-            rings.append(last_move_ring(cg.center, (1.0, 0.0), cg.radius * 2, cg.radius * 2, k))
+            size = cg.radius * 2 + 20 * k  # a city is small: its ring is as big as a short route's
+            rings.append(last_move_ring(cg.center, (1.0, 0.0), size, size, k))
     for ring in rings:
         _ring(d, ring, k)
         # the names under a ring stay readable: drawn again on top of it
