@@ -182,8 +182,8 @@ def draw_base(
         for sp in rg.spaces:
             space_poly = rounded_rect(sp.center, sp.u, sp.length / 2, sp.width / 2, 1.6 * k)
             if route.tunnel:
-                for poly in tunnel_polys(sp.center, sp.u, sp.length, sp.width, k):
-                    d.polygon([s(p) for p in poly], fill=P.TUNNEL_EDGE)
+                for frame_part in tunnel_polys(sp.center, sp.u, sp.length, sp.width, k):
+                    d.polygon([s(p) for p in frame_part], fill=P.TUNNEL_EDGE)
                 inner = rounded_rect(sp.center, sp.u, sp.length / 2 - 1.2 * k, sp.width / 2 - 1.0 * k, 1.2 * k)
                 d.polygon([s(p) for p in inner], fill=fill)
             else:

@@ -77,8 +77,9 @@ def icon(kind: str, size: int, colour: P.RGB = P.INK, edge: P.RGB = P.INK) -> Im
         if face in ("single", "double"):
             _cars(d, W / 2, H / 2, H * 0.62, 1 if face == "single" else 2, edge)
         elif face == "station":
-            m = H * 0.24
-            d.polygon([(m, H - m), (m, H * 0.5), (W / 2, m), (W - m, H * 0.5), (W - m, H - m)], fill=edge)
+            inset = H * 0.24
+            d.polygon([(inset, H - inset), (inset, H * 0.5), (W / 2, inset), (W - inset, H * 0.5),
+                       (W - inset, H - inset)], fill=edge)
         elif face == "wild":
             r = H * 0.3
             n = len(P.LOCO_STRIPES)

@@ -385,10 +385,10 @@ def _check_drawing(c: _Checker, drawing: Any, width: float, height: float) -> No
         where = f"extras.drawing.seas '{name}' (#{number})" if isinstance(name, str) and name else \
             f"extras.drawing.seas #{number}"
         c.keys(where, sea, ("name", "outline"))
-        c.string(where, sea, "name")
-        if name in names:
-            raise c.fail(where, f"duplicate sea name '{name}'")
-        names.add(name)
+        sea_name = c.string(where, sea, "name")
+        if sea_name in names:
+            raise c.fail(where, f"duplicate sea name '{sea_name}'")
+        names.add(sea_name)
         outline = sea["outline"]
         if not isinstance(outline, list) or len(outline) < 3:
             raise c.fail(where, "'outline' must be a list of at least 3 [x, y] points")
