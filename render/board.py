@@ -124,37 +124,64 @@ def draw_game(
     for part in parts:
         part.overlay(img, base, view)
     d = ImageDraw.Draw(img)
-    rings = []
+    rings: list[tuple[tuple[int, int], Image.Image]] = []
     for rid in marked:
-        spaces = geom.routes[rid].spaces
-        if not spaces:
-            continue
-        a, b = spaces[0].center, spaces[-1].center
-        length = math.dist(a, b) + spaces[0].length
-        mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-        u = spaces[len(spaces) // 2].u if math.dist(a, b) < 1 else ((b[0] - a[0]) / math.dist(a, b),
-                                                                    (b[1] - a[1]) / math.dist(a, b))
-        rings.append(last_move_ring(mid, u, length, spaces[0].width, k))
+        if geom.routes[rid].spaces:
+            rings.append(_route_ring(base, rid))
     for city in highlight_cities:
-        cg = geom.cities.get(city)
-        if cg is not None:
-            size = cg.radius * 2 + 20 * k  # a city is small: its ring is as big as a short route's
-            rings.append(last_move_ring(cg.center, (1.0, 0.0), size, size, k))
-    for ring in rings:
-        _ring(d, ring, k)
+        if city in geom.cities:
+            rings.append(_city_ring(base, city))
+    for origin, ring in rings:
+        img.paste(ring, origin, ring)
         # the names under a ring stay readable: drawn again on top of it
-        x0, y0 = min(p[0] for p in ring) - 8 * k, min(p[1] for p in ring) - 8 * k
-        x1, y1 = max(p[0] for p in ring) + 8 * k, max(p[1] for p in ring) + 8 * k
+        x0, y0 = origin
+        x1, y1 = x0 + ring.width, y0 + ring.height
         for lab in base.labels:
             if lab.box[0] < x1 and x0 < lab.box[2] and lab.box[1] < y1 and y0 < lab.box[3]:
                 draw_label(d, lab, k)
 
 
-def _ring(d: ImageDraw.ImageDraw, ring: list[tuple[float, float]], k: float) -> None:
-    """The last-move ring: red on a white edge, thick enough to see on a phone."""
-    closed = ring + ring[:2]
-    d.line(closed, fill=(255, 255, 255), width=max(3, round(12 * k)), joint="curve")
-    d.line(closed, fill=P.HIGHLIGHT_EDGE, width=max(2, round(8 * k)), joint="curve")
+def _route_ring(base: BoardBase, route_id: str) -> tuple[tuple[int, int], Image.Image]:
+    key = ("ring", route_id)
+    ring = base.extra.get(key)
+    if ring is None:
+        spaces = base.geom.routes[route_id].spaces
+        a, b = spaces[0].center, spaces[-1].center
+        gap = math.dist(a, b)
+        mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+        u = spaces[len(spaces) // 2].u if gap < 1 else ((b[0] - a[0]) / gap, (b[1] - a[1]) / gap)
+        k = base.layout.dims.k
+        ring = base.extra[key] = _ring_sprite(last_move_ring(mid, u, gap + spaces[0].length, spaces[0].width, k), k)
+    return ring
+
+
+def _city_ring(base: BoardBase, city: str) -> tuple[tuple[int, int], Image.Image]:
+    key = ("ring-city", city)
+    ring = base.extra.get(key)
+    if ring is None:
+        cg = base.geom.cities[city]
+        k = base.layout.dims.k
+        size = cg.radius * 2 + 20 * k  # a city is small: its ring is as big as a short route's
+        ring = base.extra[key] = _ring_sprite(last_move_ring(cg.center, (1.0, 0.0), size, size, k), k)
+    return ring
+
+
+def _ring_sprite(points: list[tuple[float, float]], k: float) -> tuple[tuple[int, int], Image.Image]:
+    """The last-move ring as a cached RGBA sprite: red on a white edge, thick enough to see on
+    a phone, drawn at twice the size and reduced (smooth edges)."""
+    white_w, red_w = max(3, round(12 * k)), max(2, round(8 * k))
+    pad = white_w + 2
+    x0 = math.floor(min(p[0] for p in points)) - pad
+    y0 = math.floor(min(p[1] for p in points)) - pad
+    x1 = math.ceil(max(p[0] for p in points)) + pad
+    y1 = math.ceil(max(p[1] for p in points)) + pad
+    ss = 2
+    big = Image.new("RGBA", ((x1 - x0) * ss, (y1 - y0) * ss), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    closed = [((x - x0) * ss, (y - y0) * ss) for x, y in points + points[:2]]
+    d.line(closed, fill=(255, 255, 255, 255), width=white_w * ss, joint="curve")
+    d.line(closed, fill=P.HIGHLIGHT_EDGE + (255,), width=red_w * ss, joint="curve")
+    return (x0, y0), big.reduce(ss)
 
 
 def draw_legend(img: Image.Image, base: BoardBase, view: View) -> list[TextItem]:
