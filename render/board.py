@@ -83,13 +83,18 @@ def render_board(
 
 
 def paste_route(img: Image.Image, base: BoardBase, route_id: str, seat: int) -> None:
-    """Draw a claimed route as a row of train cars in the seat's colour, with its mark."""
+    """Draw a claimed route as a row of train cars in the seat's colour, with its mark: one
+    paste per car, of the car painted once in that player's colours (cached on the car)."""
     style = P.player_style(seat)
     sprite = base.sprite(route_id)
     for car in sprite.cars:
-        img.paste(style.dark, car.origin, car.edge)
-        img.paste(style.fill, car.origin, car.fill)
-        img.paste((255, 255, 255), car.origin, car_marks(car, style.mark, sprite.car_w))
+        painted = car.painted.get(style.mark)
+        if painted is None:
+            painted = Image.new("RGB", car.edge.size, style.dark)
+            painted.paste(style.fill, (0, 0), car.fill)
+            painted.paste((255, 255, 255), (0, 0), car_marks(car, style.mark, sprite.car_w))
+            car.painted[style.mark] = painted
+        img.paste(painted, car.origin, car.edge)
 
 
 def draw_game(

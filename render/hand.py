@@ -102,7 +102,7 @@ def hand_image(view: View, game_map: GameMap, seat: int, *,
     width = MARGIN * 3 + LEFT_W + mw
     img = Image.new("RGB", (width, height), P.PAPER)
     d = ImageDraw.Draw(img)
-    w = Writer(d, "hand")
+    w = Writer(d, "hand", img)
     ctx.img, ctx.writer = img, w
 
     # header: the player's colour and mark, whose hand, the board; then what they hold

@@ -108,7 +108,7 @@ def draw_key(img: Image.Image, layout: BoardLayout, entries: Sequence[KeyEntry])
 
     boxes = legend_boxes(layout, 1, entries)
     d = ImageDraw.Draw(img)
-    w = Writer(d, "key")
+    w = Writer(d, "key", img)
     t = boxes.text_px
     fnt = font(t, "regular")
     row = round(t * 1.3)
@@ -155,7 +155,7 @@ def draw_legend(img: Image.Image, layout: BoardLayout, game_map: GameMap, view: 
     boxes = legend_boxes(layout, len(view.players), entries)
     t = boxes.text_px
     d = ImageDraw.Draw(img)
-    w = Writer(d, "legend")
+    w = Writer(d, "legend", img)
     _draw_status(img, w, boxes, game_map, view, parts)
     pts = scores(view)
     over = view.status == "over"

@@ -213,7 +213,7 @@ def _draw(view: View, game_map: GameMap | None) -> tuple[Image.Image, list[Colum
               + bonus_h + MARGIN)
     img = Image.new("RGB", (width, height), P.PAPER)
     d = ImageDraw.Draw(img)
-    w = Writer(d, "sheet")
+    w = Writer(d, "sheet", img)
 
     win_names = [names[s] for s in order if s in winners]
     w.text((MARGIN, MARGIN), "Final scores", title_f, P.INK)

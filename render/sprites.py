@@ -89,6 +89,7 @@ class CarSprite:
     edge: Image.Image
     center: Point
     marks: dict[str, Image.Image] = field(default_factory=dict)
+    painted: dict[str, Image.Image] = field(default_factory=dict)  # by mark: the car in a player's colours
 
 
 @dataclass

@@ -51,5 +51,14 @@ class Passengers(PicturePart):
             cols = max(1, slot.font_px)
             for i, colour in enumerate(colours[: slot.count]):
                 x, y = x0 + (i % cols) * (w + gap), y0 + (i // cols) * (h + gap)
-                img.paste(P.INK, (x, y), edge)
-                img.paste(P.ROUTE_RGB.get(colour, P.ROUTE_RGB["gray"]), (x, y), fill)
+                img.paste(_painted(base, key, colour, edge, fill), (x, y), edge)
+
+
+def _painted(base: BoardBase, key: tuple, colour: str, edge: Image.Image, fill: Image.Image) -> Image.Image:
+    """A passenger figure painted in its colour (cached per base): one paste per figure."""
+    painted = base.extra.get((key, colour))
+    if painted is None:
+        painted = Image.new("RGB", edge.size, P.INK)
+        painted.paste(P.ROUTE_RGB.get(colour, P.ROUTE_RGB["gray"]), (0, 0), fill)
+        base.extra[(key, colour)] = painted
+    return painted
