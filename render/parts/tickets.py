@@ -154,7 +154,7 @@ class TicketList(HandBlock):
             w.text((x, y), "No tickets yet.", ctx.body, P.INK_SOFT)
             return
         r = round(ctx.text_px * 0.55)
-        note_w = round(ctx.body.getlength("cannot be completed"))
+        note_w = round(max(ctx.body.getlength(self._note(t)[0]) for t in self.statuses))
         pts_right = x + width - note_w - round(ctx.text_px * 0.8)
         for t in self.statuses:
             cy = y + self.row_h(ctx) / 2
@@ -165,14 +165,16 @@ class TicketList(HandBlock):
             w.text((x + 2 * r + 10, cy), fit_text(name, ctx.body, pts_right - pts_w - (x + 2 * r + 22)), ctx.body,
                    P.INK, anchor="lm")
             w.text((pts_right, cy), pts, ctx.bold, P.INK, anchor="rm")
-            if t.completed:
-                note, ink = "completed", P.GOOD
-            elif t.trains_left is None:
-                note, ink = "cannot be completed", P.BAD
-            else:
-                note, ink = f"{t.trains_left} train{'s' if t.trains_left != 1 else ''} to go", self.colours[t.ticket_id]
+            note, ink = self._note(t)
             w.text((x + width, cy), note, ctx.body, ink, anchor="rm")
             y += self.row_h(ctx)
+
+    def _note(self, t: TicketStatus) -> tuple[str, P.RGB]:
+        if t.completed:
+            return "completed", P.GOOD
+        if t.trains_left is None:
+            return "cannot be completed", P.BAD
+        return f"{t.trains_left} train{'s' if t.trains_left != 1 else ''} to go", self.colours[t.ticket_id]
 
 
 class TouristList(HandBlock):
