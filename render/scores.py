@@ -74,6 +74,8 @@ class ScorePicture:
     totals: Mapping[int, int] | None = None
     bonuses: tuple[BonusRow, ...] = ()
     texts: tuple[TextItem, ...] = ()
+    # the numbers as drawn: each seat's row, one text per column and then the total
+    rows: Mapping[int, tuple[TextItem, ...]] | None = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -157,8 +159,8 @@ def score_columns(view: View, sheets: Sequence[Mapping[str, Any]]) -> tuple[list
 
 def render_scores(view: View, game_map: GameMap | None = None) -> ScorePicture:
     """The final score picture of a finished game (``view.status == "over"``)."""
-    img, columns, totals, rows, texts = _draw(view, game_map)
-    return ScorePicture(png_bytes(img), img, tuple(columns), totals, tuple(rows), tuple(texts))
+    img, columns, totals, rows, texts, cells = _draw(view, game_map)
+    return ScorePicture(png_bytes(img), img, tuple(columns), totals, tuple(rows), tuple(texts), cells)
 
 
 def scores_image(view: View, game_map: GameMap | None = None) -> Image.Image:
@@ -166,8 +168,8 @@ def scores_image(view: View, game_map: GameMap | None = None) -> Image.Image:
     return _draw(view, game_map)[0]
 
 
-def _draw(view: View, game_map: GameMap | None) -> tuple[Image.Image, list[Column], dict[int, int],
-                                                          list[BonusRow], list[TextItem]]:
+def _draw(view: View, game_map: GameMap | None) -> tuple[Image.Image, list[Column], dict[int, int], list[BonusRow],
+                                                          list[TextItem], dict[int, tuple[TextItem, ...]]]:
     result = view.result
     if not result or not result.get("sheets"):
         raise ValueError("the game has no final result yet")
@@ -243,6 +245,7 @@ def _draw(view: View, game_map: GameMap | None) -> tuple[Image.Image, list[Colum
     px_per = bar_w / (pos + neg)
     zero_x = MARGIN + round(t) + neg * px_per
 
+    cells: dict[int, tuple[TextItem, ...]] = {}
     for rank, seat in enumerate(order):
         sheet = by_seat[seat]
         style = P.player_style(seat)
@@ -267,12 +270,16 @@ def _draw(view: View, game_map: GameMap | None) -> tuple[Image.Image, list[Colum
             w.text((nx, cy + round(t * 1.35)), fit_text(detail, body_f, table_w - (nx - MARGIN)), body_f,
                    P.INK_SOFT, anchor="lm")
         x = MARGIN + name_w
+        drawn: list[TextItem] = []
         for col in columns:
             v = col.values.get(seat, 0)
             ink = P.BAD if v < 0 else (P.INK if v else P.INK_SOFT)
             w.text((x + col_w - t * 0.4, cy), str(v), num_f, ink, anchor="rm")
+            drawn.append(w.items[-1])
             x += col_w
         w.text((x + total_w - t * 0.4, cy), str(totals[seat]), total_f, P.INK, anchor="rm")
+        drawn.append(w.items[-1])
+        cells[seat] = tuple(drawn)
         # the bar: positive parts right of zero, negative ones left, each in its column's colour
         by = row_top + round(t * 1.7) + line_h + round(t * 0.1)
         bh = round(t * 0.75)
@@ -294,7 +301,7 @@ def _draw(view: View, game_map: GameMap | None) -> tuple[Image.Image, list[Colum
         y += round(t * 2)
     if rows:
         _draw_bonus_list(w, rows, names, (MARGIN, y + round(t * 0.4)), width, t, head_f, body_f)
-    return img, columns, totals, rows, w.items
+    return img, columns, totals, rows, w.items, cells
 
 
 def _bonus_cols(rows: Sequence[BonusRow], width: int, t: int, head_f: Any) -> int:

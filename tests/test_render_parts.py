@@ -73,9 +73,16 @@ def test_the_final_sheet_columns_add_up_to_each_total(variant: str, dice: bool) 
     pic = render_scores(view(state, None))
     sheets = {s["seat"]: s for s in state.result["sheets"]}
     assert pic.totals is not None and set(pic.totals) == set(sheets)
+    assert pic.rows is not None
     for seat, sheet in sheets.items():
-        drawn = sum(col.values[seat] for col in pic.columns)
-        assert drawn == pic.totals[seat] == sheet["total"], (seat, [(c.heading, c.values[seat]) for c in pic.columns])
+        # the numbers as drawn in the player's row: one per column, then the total
+        *numbers, total = (int(cell.text) for cell in pic.rows[seat])
+        assert len(numbers) == len(pic.columns)
+        assert numbers == [col.values[seat] for col in pic.columns]
+        assert sum(numbers) == total == pic.totals[seat] == sheet["total"], (seat, numbers, total)
+        # on one line, left to right
+        boxes = [cell.box for cell in pic.rows[seat]]
+        assert all(a[2] <= b[0] for a, b in zip(boxes, boxes[1:], strict=False))
     # every line of every sheet is in exactly one column
     lines = [line for col in pic.columns for line in col.lines]
     assert len(lines) == len(set(lines))
