@@ -8,24 +8,15 @@ gets marks when its player has them on, the public board when anyone seated at t
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable, Sequence
-from functools import cache
-from typing import Any
+from collections.abc import Sequence
 
 from engine.view import View
 
 
-@cache
-def _takes_colorblind(draw: Callable[..., Any]) -> bool:
-    """Whether a render function accepts `colorblind=` (the board does; the hand picture's own
-    marks are being added beside this seam, and the flag reaches it as soon as it takes it)."""
-    return "colorblind" in inspect.signature(draw).parameters
-
-
 class Renderer:
     """The real pictures, drawn in render's thread pool so the event loop never waits on Pillow.
-    Every method takes a view: board and scores only ever get public views (`you` is None)."""
+    Every method takes a view: board and scores only ever get public views (`you` is None).
+    `colorblind` adds each route colour's letter (the player's, or the table's, setting)."""
 
     async def board(self, view: View, routes: Sequence[str] = (), cities: Sequence[str] = (), *,
                     colorblind: bool = False) -> bytes:
@@ -39,9 +30,7 @@ class Renderer:
     async def hand(self, view: View, *, colorblind: bool = False) -> bytes:
         from render import render_async, render_hand
 
-        if colorblind and _takes_colorblind(render_hand):
-            return (await render_async(render_hand, view, colorblind=True)).png
-        return (await render_async(render_hand, view)).png
+        return (await render_async(render_hand, view, colorblind=colorblind)).png
 
     async def scores(self, view: View) -> bytes:
         from render import render_async, render_scores
