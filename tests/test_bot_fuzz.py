@@ -26,7 +26,8 @@ COMMANDS = {
     "admin addai": ["game", "level"], "admin start": ["game"], "admin cancel": ["game"], "draw": ["card", "game"],
     "claim": ["route", "payment", "game"], "tickets": ["short", "long", "game"],
     "station": ["city", "payment", "game"], "move": ["action", "game"], "hand": ["game"], "board": ["game"],
-    "status": ["game"], "log": ["game"], "games": [], "rules": ["topic", "game"], "stats": [], "settings": ["dms"],
+    "status": ["game"], "log": ["game"], "games": [], "rules": ["topic", "variant", "dice", "game"], "stats": [],
+    "settings": ["dms"],
     "admin kick": ["player", "game"], "admin pause": ["game"], "admin resume": ["game"],
 }
 NUMERIC = {"seats", "short", "long"}

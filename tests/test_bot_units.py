@@ -30,7 +30,7 @@ CONTRACT = {
     "new": {"variant", "dice", "seats", "turn_hours"}, "join": {"game"}, "leave": {"game"},
     "draw": {"card"}, "claim": {"route", "payment"}, "tickets": {"short", "long"}, "station": {"city", "payment"},
     "move": {"action"}, "hand": {"game"}, "board": {"game"}, "status": {"game"}, "log": {"game"}, "games": set(),
-    "rules": {"topic"}, "stats": {"player"}, "settings": set(),
+    "rules": {"topic", "variant", "dice"}, "stats": {"player"}, "settings": set(),
 }
 ADMIN = {"addai": {"game", "level"}, "start": {"game"}, "cancel": {"game"}, "kick": {"game", "player"},
          "pause": {"game"}, "resume": {"game"}}
@@ -89,7 +89,7 @@ def test_words_for_events_and_actions():
                            Event("turn_started", {"player": 0, "turn": 1})], v)
     assert line.startswith("Ben claimed Kyiv – Wilno") and "1 orange and 1 locomotive" in line
     assert text.highlights([Event("route_claimed", {"route": "kyiv-wilno"})]) == (("kyiv-wilno",), ())
-    assert text.describe_action(DrawCard(0, None), v) == "take the deck (blind)"
+    assert text.describe_action(DrawCard(0, None), v) == "draw the top card of the deck (blind)"
     assert "claim Kyiv – Wilno" in text.describe_action(ClaimRoute(0, "kyiv-wilno", (("orange", 2),)), v)
     mine = view(state, 0)
     offered = mine.pending.offer_of(0)

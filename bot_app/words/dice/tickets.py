@@ -1,0 +1,30 @@
+"""Words for drawing tickets with dice (engine/rules/dice/tickets.py): one per station face."""
+
+from __future__ import annotations
+
+from bot_app.words.base import Ctx, Doing, Event, Words, count_of, data, plural, presents, private, public
+from bot_app.words.dice.faces import faces_paid
+from bot_app.words.tickets import tickets_offered
+from engine.actions import Action
+from engine.cards import count
+from engine.rules.dice.tickets import DiceTickets, DrawTicketsWithDice
+
+
+def drawn(e: Event, c: Ctx, who: str) -> str:
+    n = count_of(data(e, "count"))
+    return f"{who} spent {plural(n, 'station die', 'station dice')} to draw {plural(n, 'destination ticket')}"
+
+
+def label(a: Action, c: Ctx) -> str:
+    assert isinstance(a, DrawTicketsWithDice)
+    return f"draw {plural(count(a.payment), 'destination ticket')} with {faces_paid(a.payment)}"
+
+
+@presents(DiceTickets)
+class DiceTicketWords(Words):
+    events = {"tickets_drawn": public(drawn), "tickets_offered": private(tickets_offered)}
+    actions = {"draw_tickets_dice": Doing(label, "Tickets", "🎫")}
+
+    def turn_options(self, c: Ctx) -> list[str]:
+        return ["**Draw destination tickets**: one for each 🏠 station die you spend (a wild may stand in); keep any "
+                "of them, or none."]
