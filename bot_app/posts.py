@@ -73,6 +73,13 @@ def _with_log(parts: list[str], events: list[Any], view: View, room: int) -> lis
     return [parts[0], *log, *parts[1:]]
 
 
+def _before_this_turn(events: list[Any]) -> list[Any]:
+    """The events a turn post tells: what happened before the turn now waiting began. What
+    began it (the dice rolled for the player) the table below shows as it stands now."""
+    starts = [i for i, e in enumerate(events) if e.kind == "turn_started"]
+    return events[:starts[-1]] if starts else events
+
+
 async def turn_post(data: PostData, renderer: Renderer) -> Message:
     """The post showing the game now: what happened since the thread last showed it, the
     board with those moves marked, everyone's public numbers and the table as text (the
@@ -97,7 +104,7 @@ async def turn_post(data: PostData, renderer: Renderer) -> Message:
     elif due and line:
         line += f" The AI plays {'it' if len(waiting) == 1 else 'for whoever has not chosen'} {deadline(min(due))}."
     parts = [x for x in (_head(data), *notes, text.status_block(view), line) if x]
-    content = "\n".join(_with_log(parts, events, view, MAX_CONTENT))
+    content = "\n".join(_with_log(parts, _before_this_turn(events), view, MAX_CONTENT))
     if data.legal:
         buttons = action_buttons(g, summary.seq, list(data.legal), view)
     else:
@@ -114,7 +121,11 @@ async def hand_dm(delivery: Delivery, hand: HandData, renderer: Renderer) -> Mes
     lines = []
     if delivery.kind == "turn":
         where = f" (<#{hand.summary.thread_id}>)" if hand.summary.thread_id else ""
-        lines.append(f"It's your turn in game #{g}{where}.")
+        if hand.view.pending.setup:
+            lines.append(f"Game #{g}{where} has begun: choose your opening tickets with **Choose tickets** under "
+                         "the post in the thread.")
+        else:
+            lines.append(f"It's your turn in game #{g}{where}.")
     lines += text.private_lines(list(hand.private_events), hand.view)
     lines.append(text.hand_text(hand.view, g))
     files = [("hand.png", await renderer.hand(hand.view))] if delivery.kind == "turn" else []

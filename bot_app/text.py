@@ -145,8 +145,7 @@ def you_lines(events: Iterable[Event], view: View) -> list[str]:
     """What a player's own move did, told to them ("You claimed …"): the public events of
     their moves, then what only they saw (`view` is theirs)."""
     w = wording(view)
-    c = w.ctx(view)
-    return w.lines(events, c, PUBLIC, view.you, mine=True) + w.lines(events, c, PRIVATE, view.you)
+    return w.lines(events, w.ctx(view), PUBLIC, view.you, mine=True)
 
 
 def at_hand(view: View) -> list[str]:

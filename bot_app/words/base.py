@@ -10,7 +10,7 @@ English past tense is the same for every person, so one sentence serves both.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -163,6 +163,8 @@ Line = Callable[[Event, Ctx, str], "str | None"]
 # Two events that read better as one sentence: (first, second, context, subject) -> the
 # sentence, or None to read them one by one.
 Fold = Callable[[Event, Event, Ctx, str], "str | None"]
+# The same for three or more events in a row: (events, context, subject).
+Chain = Callable[[Sequence[Event], Ctx, str], "str | None"]
 
 
 @dataclass(frozen=True)
@@ -219,7 +221,8 @@ class Words:
     which points); everything is optional but what the module declares (its events and
     actions), which tests/test_words.py checks.
 
-    - `events`: kind → `Said`; `folds`: (kind, kind) → a sentence for the two together.
+    - `events`: kind → `Said`; `folds`: (kind, kind) → a sentence for the two together;
+      `chains`: the same for three or more kinds in a row.
     - `actions`: action type → `Doing`, for the decisions this module handles.
     - `waiting`: decision kind → what the thread says to whoever must decide: a text with
       "{who}" in it, or a function of (context, who).
@@ -237,6 +240,7 @@ class Words:
     rule: ClassVar[type] = object
     events: ClassVar[Mapping[str, Said]] = {}
     folds: ClassVar[Mapping[tuple[str, str], Fold]] = {}
+    chains: ClassVar[Mapping[tuple[str, ...], Chain]] = {}
     actions: ClassVar[Mapping[str, Doing]] = {}
     waiting: ClassVar[Mapping[str, str | Callable[[Ctx, str], str]]] = {}
 

@@ -31,6 +31,12 @@ def received(e: Event, c: Ctx, who: str) -> str:
     return f"{who} drew {cards_text(got)}" if got else f"{who} drew no cards (the deck was empty)"
 
 
+def burned_received(first: Event, second: Event, c: Ctx, who: str) -> str:
+    got = data(second, "cards") or {}
+    return (f"{who} burned 5 cards ({cards_text(data(first, 'burned') or {})}) and drew "
+            f"{cards_text(got) if got else 'nothing (the deck was empty)'}")
+
+
 def label(a: Action, c: Ctx) -> str:
     assert isinstance(a, BurnFive)
     return f"burn {cards_text(a.payment)} and draw 5 new cards"
@@ -40,6 +46,7 @@ def label(a: Action, c: Ctx) -> str:
 class BurnFiveWords(Words):
     events = {"burned_five": public(burned), "cards_received": private(received),
               "discards_under_deck": quiet(), "shuffle": hidden()}
+    folds = {("burned_five", "cards_received"): burned_received}
     actions = {"burn_five": Doing(label, "Burn 5", "🔥")}
 
     def turn_options(self, c: Ctx) -> list[str]:

@@ -126,7 +126,9 @@ class TicketWords(Words):
         "tickets_kept": public(tickets_kept),
         "tickets_chosen": private(tickets_chosen),
     }
-    folds = {("tickets_drawn", "tickets_kept"): drawn_then_kept}
+    folds = {("tickets_drawn", "tickets_kept"): drawn_then_kept,
+             # told to the player: which tickets says more than how many
+             ("tickets_kept", "tickets_chosen"): lambda first, second, c, who: tickets_chosen(second, c, who)}
     actions = {
         "draw_tickets": Doing(draw_label, "Tickets", "🎫"),
         "keep_tickets": Doing(keep_label, "Choose tickets", "🎫", "primary"),
@@ -142,10 +144,12 @@ class TicketWords(Words):
         return [plural(c.v.players[seat].ticket_count, "ticket")]
 
     def table(self, c: Ctx) -> list[str]:
-        decks = {k: n for k, n in c.v.ticket_decks.items()}
-        if len(decks) == 1:
-            return [f"Tickets left to draw: {next(iter(decks.values()))}"]
-        return ["Tickets left to draw: " + ", ".join(f"{n} {k}" for k, n in sorted(decks.items()))]
+        decks = {k: n for k, n in c.v.ticket_decks.items() if n}
+        if not decks:
+            return ["Tickets left to draw: none"]
+        if len(c.v.ticket_decks) == 1:
+            return [f"Tickets left to draw: {sum(decks.values())}"]
+        return ["Tickets left to draw: " + ", ".join(f"{n} {k}" for k, n in sorted(decks.items(), reverse=True))]
 
     def hand(self, c: Ctx) -> list[str]:
         me = c.v.me

@@ -51,11 +51,13 @@ def _minimums(c: Ctx, n_tickets: int, n_tourist: int) -> tuple[int, int]:
 def keep_both(c: Ctx, n_tickets: int, n_tourist: int) -> str:
     t, k = _minimums(c, n_tickets, n_tourist)
     parts = []
-    if n_tickets:
-        parts.append(f"at least {plural(t, 'ticket')}" if t else "any tickets")
-    if n_tourist:
-        parts.append(f"at least {plural(k, 'tourist card')}" if k else "any tourist cards")
-    return "keep " + joined(parts) if parts else "nothing to keep"
+    if n_tickets and t:
+        parts.append(plural(t, "ticket"))
+    if n_tourist and k:
+        parts.append(plural(k, "tourist card"))
+    if not parts:
+        return "keep any of them, or none"
+    return "keep at least " + joined(parts)
 
 
 def offered(e: Event, c: Ctx, who: str) -> str:
@@ -69,7 +71,8 @@ def offered(e: Event, c: Ctx, who: str) -> str:
         parts.append("tourist cards: " + "; ".join(c.ticket(t) for t in tourist))
     text = f"{who} may choose from these — " + " | ".join(parts) if parts else f"{who} were offered nothing"
     if devils:
-        text += f" | and {plural(devils, 'Lucky Devil')}, played first: each throws away one attraction card"
+        text += (f" | and {plural(devils, 'Lucky Devil')}: play {'it' if devils == 1 else 'them'} first (each may "
+                 "throw away one attraction card, with no penalty)")
     return text + f" — {keep_both(c, len(tickets), len(tourist))}"
 
 
@@ -105,7 +108,7 @@ def chosen(e: Event, c: Ctx, who: str) -> str:
 
 def devil_played(e: Event, c: Ctx, who: str) -> str:
     if data(e, "discarded"):
-        return f"{who} played a Lucky Devil and threw away one of {their(who)} attraction cards"
+        return f"{who} played a Lucky Devil and threw away an attraction card"
     return f"{who} played a Lucky Devil and kept every card"
 
 
@@ -139,16 +142,17 @@ def draw_label(a: Action, c: Ctx) -> str:
     return f"draw {plural(n, 'destination ticket')} and {plural(module.draw_tourist, 'tourist card')}"
 
 
-def card_line(c: Ctx, card_id: str, done: bool) -> str:
-    """One tourist card in a hand: what it is, where, its value, and visited or not yet."""
+def card_text(c: Ctx, card_id: str) -> str:
+    """A tourist card: "Zoo (Mulhouse, 3 points)", "Visitor Pass (any attraction town, 10 points)"."""
     card = tourist_card(c.gmap, card_id) or {}
     if card.get("kind") == "visitor_pass":
-        where = "any attraction town"
-    else:
-        where = c.city(card.get("city"))
-    state = "visited ✅" if done else "not yet"
-    name = card.get("name", "a tourist card") if card.get("kind") != "visitor_pass" else "Visitor Pass"
-    return f"{name} — {where}, {card.get('points', 0)} points — {state}"
+        return f"Visitor Pass (any attraction town, {card.get('points', 10)} points)"
+    return f"{card.get('name', 'a tourist card')} ({c.city(card.get('city'))}, {card.get('points', 0)} points)"
+
+
+def card_line(c: Ctx, card_id: str, done: bool) -> str:
+    """One tourist card in a hand: what it is, where, its value, and visited or not yet."""
+    return f"{card_text(c, card_id)}: {'visited' if done else 'not yet'}"
 
 
 @presents(TouristCards)
@@ -163,7 +167,11 @@ class TouristWords(TicketWords):
         "tickets_kept": public(kept),
         "tickets_chosen": private(chosen),
     }
-    folds = {("tickets_drawn", "tickets_kept"): drawn_then_kept}
+    folds = {("tickets_drawn", "tickets_kept"): drawn_then_kept,
+             # told to the player: the cards by name
+             ("tickets_kept", "tickets_chosen"): lambda first, second, c, who: chosen(second, c, who),
+             ("lucky_devil_played", "lucky_devil_resolved"): lambda first, second, c, who: devil_resolved(
+                 second, c, who)}
     actions = {
         "draw_tickets": Doing(draw_label, "Tickets", "🎫"),
         "keep_tickets": Doing(keep_label, "Choose cards", "🎫", "primary"),
@@ -208,7 +216,7 @@ class TouristWords(TicketWords):
             return []
         lines = [f"🎫 Offered to you now ({keep_both(c, len(tickets), len(tourist))}):"]
         lines += [f"  • ticket {c.ticket(t)}" for t in tickets]
-        lines += [f"  • tourist card {card_line(c, t, False).removesuffix(' — not yet')}" for t in tourist]
+        lines += [f"  • tourist card {card_text(c, t)}" for t in tourist]
         if devils:
             lines.append(f"  • {plural(len(devils), 'Lucky Devil')}: play it first (it may throw away one attraction "
                          "card, with no penalty)")

@@ -114,7 +114,9 @@ class TrainCards(Words):
         "card_received": private(_card_received),
         "no_second_card": public(_no_second),
     }
-    folds = {("card_drawn", "card_drawn"): _two_draws, ("card_received", "card_received"): _two_received}
+    folds = {("card_drawn", "card_drawn"): _two_draws, ("card_received", "card_received"): _two_received,
+             # told to the drawer: the card they drew says it all
+             ("card_drawn", "card_received"): lambda first, second, c, who: _card_received(second, c, who)}
     actions = {"draw_card": Doing(_draw_label, "Draw", "🃏", "primary")}
     waiting = {"second_card": "🃏 {who}: take your second card."}
 
@@ -127,8 +129,8 @@ class TrainCards(Words):
         return [plural(c.v.players[seat].hand_size, "card")]
 
     def table(self, c: Ctx) -> list[str]:
-        shown = " ".join(f"{CARD_EMOJI.get(x, '')}{card_word(x)}" for x in c.v.display if x) or "none"
-        return [f"Face up: {shown} · deck {plural(c.v.deck, 'card')}"]
+        shown = " · ".join(f"{CARD_EMOJI.get(x, '')} {card_word(x)}".strip() for x in c.v.display if x) or "none"
+        return [f"Face up: {shown} — deck: {plural(c.v.deck, 'card')}"]
 
     def hand(self, c: Ctx) -> list[str]:
         me = c.v.me

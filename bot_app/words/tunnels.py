@@ -29,6 +29,11 @@ def cards_returned(e: Event, c: Ctx, who: str) -> str:
     return f"{cards_text(data(e, 'cards') or {})} went back to your hand"
 
 
+def abandoned_returned(first: Event, second: Event, c: Ctx, who: str) -> str:
+    return (f"{who} gave up the tunnel {c.route(data(first, 'route'))}; {cards_text(data(second, 'cards') or {})} "
+            "went back to your hand")
+
+
 def pay_label(a: Action, c: Ctx) -> str:
     assert isinstance(a, PayTunnel)
     return f"pay {cards_text(a.payment)} more and take the tunnel"
@@ -42,6 +47,7 @@ def tunnel_count(c: Ctx) -> int:
 class TunnelWords(Words):
     events = {"route_claimed": public(route_claimed), "tunnel_abandoned": public(tunnel_abandoned),
               "cards_returned": private(cards_returned)}
+    folds = {("tunnel_abandoned", "cards_returned"): abandoned_returned}
     actions = {
         "pay_tunnel": Doing(pay_label, "Pay", "⛰️", "success"),
         "give_up_tunnel": Doing(lambda a, c: "give up the tunnel (your cards come back)", "Give up", "↩️",

@@ -49,6 +49,18 @@ class Wording:
                 return words.events[kind]
         return None
 
+    def _chain(self, ahead: list[Event], c: Ctx, who: str) -> tuple[str, int] | None:
+        """A sentence for the longest run of events starting here that some words chain."""
+        kinds = tuple(e.kind for e in ahead)
+        for n in range(len(kinds), 2, -1):
+            for words in self.all:
+                chain = words.chains.get(kinds[:n])
+                if chain is not None:
+                    text = chain(ahead[:n], c, who)
+                    if text:
+                        return text, n
+        return None
+
     def _fold(self, first: Event, second: Event, c: Ctx, who: str) -> str | None:
         key = (first.kind, second.kind)
         for words in self.all:
@@ -59,14 +71,16 @@ class Wording:
     def lines(self, events: Iterable[Event], c: Ctx, audience: str = PUBLIC, seat: int | None = None,
               mine: bool = False) -> list[str]:
         """The events of one audience in words: public ones with each player's name, or the
-        private ones of `seat` with "You" — or, with `mine`, the public events of `seat`'s own
-        moves told to them ("You claimed …"). Two events that read better together are folded
+        private ones of `seat` with "You" — or, with `mine`, everything `seat`'s own move did,
+        public and private, told to them ("You claimed …"). Two events that read better together are folded
         into one sentence; bookkeeping nobody needs to read is left out."""
         shown: list[tuple[Event, Any]] = []
         for e in events:
-            if e.visibility != audience or (audience == PRIVATE and e.seat != seat):
-                continue
-            if mine and e.data.get("player") != seat:
+            if mine:
+                if not (e.visibility == PUBLIC and e.data.get("player") == seat
+                        or e.visibility == PRIVATE and e.seat == seat):
+                    continue
+            elif e.visibility != audience or (audience == PRIVATE and e.seat != seat):
                 continue
             said = self.said(e.kind)
             if said is None or said.line is None or said.audience == HIDDEN:
@@ -77,6 +91,11 @@ class Wording:
         while i < len(shown):
             e, line = shown[i]
             who = "You" if audience == PRIVATE or mine else c.name(e.data.get("player"))
+            chained = self._chain([x for x, _ in shown[i:i + 4]], c, who)
+            if chained is not None:
+                out.append(_sentence(chained[0]))
+                i += chained[1]
+                continue
             if i + 1 < len(shown):
                 folded = self._fold(e, shown[i + 1][0], c, who)
                 if folded:

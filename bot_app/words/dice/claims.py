@@ -3,6 +3,8 @@ claim may roll (engine/rules/dice/tunnels.py `begin_dice_tunnel`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot_app.words.base import Ctx, Doing, Event, Words, count_of, data, plural, presents, public, their
 from bot_app.words.dice.faces import faces_paid, roll_text
 from bot_app.words.routes import points, route_claimed
@@ -47,6 +49,24 @@ def paid_then_tunnel(first: Event, second: Event, c: Ctx, who: str) -> str | Non
             f"show {roll_text(data(second, 'dice') or [])} — {extra_text(second)}")
 
 
+def paid_tunnel_claimed(es: Sequence[Event], c: Ctx, who: str) -> str | None:
+    paid, rolled, claimed = es
+    if not data(paid, "route") == data(rolled, "route") == data(claimed, "route"):
+        return None
+    extra = count_of(data(rolled, "extra"))
+    then = f"{who} paid {extra} more" if extra else "nothing more to pay"
+    return (f"{who} claimed the tunnel {c.route(data(paid, 'route'))} with {paid_text(c, paid)} ({points(claimed)}); "
+            f"the tunnel dice showed {roll_text(data(rolled, 'dice') or [])}, {then}")
+
+
+def rolled_then_claimed(first: Event, second: Event, c: Ctx, who: str) -> str | None:
+    if data(first, "route") != data(second, "route"):
+        return None
+    extra = count_of(data(first, "extra"))
+    return (f"{tunnel_dice(first, c, who)}; {who} {f'paid {extra} more and ' if extra else ''}claimed it "
+            f"({points(second)})")
+
+
 def tunnel_abandoned(e: Event, c: Ctx, who: str) -> str:
     laid = dict(data(e, "payment") or {})
     back = f"; {their(who)} tokens came back" if laid.get(TOKEN) else ""
@@ -64,7 +84,9 @@ def claim_label(a: Action, c: Ctx) -> str:
 class DiceClaimWords(Words):
     events = {"dice_paid": public(dice_paid), "tunnel_dice_rolled": public(tunnel_dice),
               "tunnel_abandoned": public(tunnel_abandoned), "route_claimed": public(route_claimed)}
-    folds = {("dice_paid", "route_claimed"): paid_then_claimed, ("dice_paid", "tunnel_dice_rolled"): paid_then_tunnel}
+    folds = {("dice_paid", "route_claimed"): paid_then_claimed, ("dice_paid", "tunnel_dice_rolled"): paid_then_tunnel,
+             ("tunnel_dice_rolled", "route_claimed"): rolled_then_claimed}
+    chains = {("dice_paid", "tunnel_dice_rolled", "route_claimed"): paid_tunnel_claimed}
     actions = {"claim_route": Doing(claim_label, "Claim", "🚂", "success")}
 
     def turn_options(self, c: Ctx) -> list[str]:

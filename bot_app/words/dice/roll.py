@@ -67,7 +67,8 @@ class DiceRollWords(Words):
             return []
         mine = part.unused[c.v.you]
         lines = [f"🎲 Your dice: {roll_text(mine)}"] if mine else []
-        lines.append(f"Your tokens: {tokens_text(part.tokens[c.v.you])}")
+        lines = lines or ["🎲 Your dice are rolled when your turn starts."]
+        lines.append(f"🪙 Your tokens: {tokens_text(part.tokens[c.v.you]).removeprefix('🪙 ').replace('no tokens', 'none')}")
         return lines
 
     def at_hand(self, c: Ctx) -> list[str]:
