@@ -149,6 +149,12 @@ class Table:
                 panel = await go(await fake.click(user, int(panel["id"]), sel, [token]))
             await go(await fake.click(user, int(panel["id"]), _cid(panel, f":do:{token}")))
             return its
+        # a move with a button of its own (Give up, Call time, No action …): it, then Confirm
+        asks = [c for _, c in custom_ids(post) if c.endswith(f":{seq}:ask:{token}")]
+        if asks:
+            panel = await go(await fake.click(user, int(post["id"]), asks[0]))
+            await go(await fake.click(user, int(panel["id"]), _cid(panel, f":do:{token}")))
+            return its
         # tickets and everything else: the button for its type, maybe a menu, then Confirm
         verb = f":{seq}:tix" if t == "draw_tickets" else f":{seq}:xt:{t}"
         panel = await go(await fake.click(user, int(post["id"]), _cid(post, verb)))

@@ -67,6 +67,16 @@ def rolled_then_claimed(first: Event, second: Event, c: Ctx, who: str) -> str | 
             f"({points(second)})")
 
 
+def dice_claimed(e: Event, c: Ctx, who: str) -> str:
+    """A claim told on its own: with dice that is a tunnel whose extra was just paid (a claim
+    is otherwise told with the dice laid for it, just before)."""
+    route = data(e, "route")
+    r = c.gmap.routes.get(route) if isinstance(route, str) else None
+    if r is not None and r.tunnel:
+        return f"{who} paid the extra and claimed the tunnel {c.route(route)} ({points(e)})"
+    return route_claimed(e, c, who)
+
+
 def tunnel_abandoned(e: Event, c: Ctx, who: str) -> str:
     laid = dict(data(e, "payment") or {})
     back = f"; {their(who)} tokens came back" if laid.get(TOKEN) else ""
@@ -83,7 +93,7 @@ def claim_label(a: Action, c: Ctx) -> str:
 @presents(DiceClaims)
 class DiceClaimWords(Words):
     events = {"dice_paid": public(dice_paid), "tunnel_dice_rolled": public(tunnel_dice),
-              "tunnel_abandoned": public(tunnel_abandoned), "route_claimed": public(route_claimed)}
+              "tunnel_abandoned": public(tunnel_abandoned), "route_claimed": public(dice_claimed)}
     folds = {("dice_paid", "route_claimed"): paid_then_claimed, ("dice_paid", "tunnel_dice_rolled"): paid_then_tunnel,
              ("tunnel_dice_rolled", "route_claimed"): rolled_then_claimed}
     chains = {("dice_paid", "tunnel_dice_rolled", "route_claimed"): paid_tunnel_claimed}

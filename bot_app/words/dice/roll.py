@@ -68,7 +68,8 @@ class DiceRollWords(Words):
         mine = part.unused[c.v.you]
         lines = [f"🎲 Your dice: {roll_text(mine)}"] if mine else []
         lines = lines or ["🎲 Your dice are rolled when your turn starts."]
-        lines.append(f"🪙 Your tokens: {tokens_text(part.tokens[c.v.you]).removeprefix('🪙 ').replace('no tokens', 'none')}")
+        held = tokens_text(part.tokens[c.v.you]).removeprefix("🪙 ")
+        lines.append(f"🪙 Your tokens: {'none' if held == 'no tokens' else held}")
         return lines
 
     def at_hand(self, c: Ctx) -> list[str]:

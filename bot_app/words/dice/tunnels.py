@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from bot_app.words.base import Ctx, Doing, Words, plural, presents, public
-from bot_app.words.dice.claims import kind_of, tunnel_abandoned
+from bot_app.words.dice.claims import dice_claimed, kind_of, tunnel_abandoned
 from bot_app.words.dice.faces import faces_paid
-from bot_app.words.routes import route_claimed
 from bot_app.words.tunnels import tunnel_count
 from engine.actions import Action, PayTunnel
 from engine.rules.dice.tunnels import DiceTunnels
@@ -19,7 +18,7 @@ def pay_label(a: Action, c: Ctx) -> str:
 
 @presents(DiceTunnels)
 class DiceTunnelWords(Words):
-    events = {"route_claimed": public(route_claimed), "tunnel_abandoned": public(tunnel_abandoned)}
+    events = {"route_claimed": public(dice_claimed), "tunnel_abandoned": public(tunnel_abandoned)}
     actions = {
         "pay_tunnel": Doing(pay_label, "Pay", "⛰️", "success"),
         "give_up_tunnel": Doing(lambda a, c: "give up the tunnel (your tokens come back)", "Give up", "↩️",
