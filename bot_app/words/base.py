@@ -171,10 +171,13 @@ Chain = Callable[[Sequence[Event], Ctx, str], "str | None"]
 class Said:
     """How one kind of event reads. `audience` is who ever sees it (public, private to one
     player, hidden from everyone); `line` is None for a public event that is bookkeeping
-    nobody needs to read (a refilled slot), and for hidden ones."""
+    nobody needs to read (a refilled slot), and for hidden ones. `deferred`: the module emits
+    the kind through another module's rule and leaves its words to that module's words (the
+    Dice Expansion's ticket draw offers tickets the way the board's tickets module does)."""
 
     audience: str
     line: Line | None = None
+    deferred: bool = False
 
 
 def public(line: Line) -> Said:
@@ -192,6 +195,11 @@ def quiet() -> Said:
 
 def hidden() -> Said:
     return Said(HIDDEN, None)
+
+
+def deferred(audience: str) -> Said:
+    """Said by the words of another module of the rule set (see `Said.deferred`)."""
+    return Said(audience, None, deferred=True)
 
 
 # An action in words: (action, context) -> an imperative phrase ("claim Paris – Wien …").

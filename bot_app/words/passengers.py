@@ -3,10 +3,11 @@ after claims, scored by majorities per colour."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot_app.words.base import Ctx, Doing, Event, Words, count_of, data, hidden, plural, presents, public
+from bot_app.words.base import Ctx, Doing, Event, Words, count_of, data, hidden, joined, plural, presents, public
+from bot_app.words.routes import route_claimed
 from engine.actions import Action
 from engine.rules.passengers import Passengers, PassengersView, TakePassenger
 
@@ -29,6 +30,15 @@ def taken(e: Event, c: Ctx, who: str) -> str:
     return f"{who} took a {colour if isinstance(colour, str) else ''} passenger in {c.city(data(e, 'city'))}"
 
 
+def claimed_and_taken(es: Sequence[Event], c: Ctx, who: str) -> str | None:
+    """A claim and the passengers it brought, in one sentence."""
+    claim, *taken_here = es
+    if any(data(e, "player") != data(claim, "player") for e in taken_here):
+        return None
+    took = joined(f"a {data(e, 'colour')} passenger in {c.city(data(e, 'city'))}" for e in taken_here)
+    return f"{route_claimed(claim, c, who)} and took {took}"
+
+
 def take_label(a: Action, c: Ctx) -> str:
     assert isinstance(a, TakePassenger)
     return f"take a {a.colour} passenger in {c.city(a.city)}"
@@ -37,6 +47,9 @@ def take_label(a: Action, c: Ctx) -> str:
 @presents(Passengers)
 class PassengerWords(Words):
     events = {"shuffle": hidden(), "passengers_placed": public(placed), "passenger_taken": public(taken)}
+    folds = {("route_claimed", "passenger_taken"): lambda first, second, c, who: claimed_and_taken(
+        (first, second), c, who)}
+    chains = {("route_claimed", "passenger_taken", "passenger_taken"): claimed_and_taken}
     actions = {"take_passenger": Doing(take_label, "Passenger", "🧍", "primary")}
     waiting = {"choose_passenger": "🧍 {who}: choose which passenger to take."}
 

@@ -52,8 +52,19 @@ def tickets_kept(e: Event, c: Ctx, who: str) -> str:
 def drawn_then_kept(first: Event, second: Event, c: Ctx, who: str) -> str | None:
     if data(first, "player") != data(second, "player"):
         return None
-    return f"{tickets_drawn(first, c, who)} and {kept_text(count_of(data(second, 'kept')), 0)}" + (
-        f", returning {count_of(data(second, 'returned'))}" if count_of(data(second, "returned")) else "")
+    return f"{tickets_drawn(first, c, who)} and {then_kept(second)}"
+
+
+def then_kept(e: Event) -> str:
+    """How a draw ended: "kept 2 (returned 1)", "kept them all", "kept none"."""
+    kept, returned = count_of(data(e, "kept")), count_of(data(e, "returned"))
+    if not kept:
+        then = "kept none"
+    elif not returned:
+        then = "kept them all" if kept > 1 else "kept it"
+    else:
+        then = f"kept {kept} (returned {returned})"
+    return then
 
 
 def keep_words(n: int, total: int) -> str:

@@ -16,6 +16,7 @@ from bot_app.words.base import (
     their,
     words_class,
 )
+from bot_app.words.payment import PaymentWords
 from bot_app.words.routes import route_claimed
 from engine.actions import Action, PayTunnel
 from engine.rules.tunnels import Tunnels
@@ -59,7 +60,7 @@ class TunnelWords(Words):
         if not tunnel_count(c):
             return {}
         payment = words_class(type(c.rules.payment))(c.rules.payment)
-        text = getattr(payment, "tunnel_text", lambda: [])()
+        text: list[str] = payment.tunnel_text() if isinstance(payment, PaymentWords) else []
         return {"tunnels": [f"This board has {plural(tunnel_count(c), 'tunnel')}.",
                             *text]}
 

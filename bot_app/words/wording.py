@@ -45,8 +45,9 @@ class Wording:
     def said(self, kind: str) -> Said | None:
         """How `kind` reads in this game (None: no module has words for it)."""
         for words in self.all:
-            if kind in words.events:
-                return words.events[kind]
+            said = words.events.get(kind)
+            if said is not None and not said.deferred:
+                return said
         return None
 
     def _chain(self, ahead: list[Event], c: Ctx, who: str) -> tuple[str, int] | None:

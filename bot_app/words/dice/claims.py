@@ -54,17 +54,18 @@ def paid_tunnel_claimed(es: Sequence[Event], c: Ctx, who: str) -> str | None:
     if not data(paid, "route") == data(rolled, "route") == data(claimed, "route"):
         return None
     extra = count_of(data(rolled, "extra"))
-    then = f"{who} paid {extra} more" if extra else "nothing more to pay"
+    then = f"{plural(extra, 'more die or token', 'more dice or tokens')} paid" if extra else "nothing more to pay"
     return (f"{who} claimed the tunnel {c.route(data(paid, 'route'))} with {paid_text(c, paid)} ({points(claimed)}); "
-            f"the tunnel dice showed {roll_text(data(rolled, 'dice') or [])}, {then}")
+            f"the tunnel dice showed {roll_text(data(rolled, 'dice') or [])} — {then}")
 
 
 def rolled_then_claimed(first: Event, second: Event, c: Ctx, who: str) -> str | None:
     if data(first, "route") != data(second, "route"):
         return None
     extra = count_of(data(first, "extra"))
-    return (f"{tunnel_dice(first, c, who)}; {who} {f'paid {extra} more and ' if extra else ''}claimed it "
-            f"({points(second)})")
+    paid = f", paid {extra} more" if extra else ""
+    return (f"{who} rolled the tunnel dice for {c.route(data(first, 'route'))}: {roll_text(data(first, 'dice') or [])}"
+            f"{paid} and claimed it ({points(second)})")
 
 
 def dice_claimed(e: Event, c: Ctx, who: str) -> str:

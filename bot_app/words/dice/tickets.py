@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
-from bot_app.words.base import Ctx, Doing, Event, Words, count_of, data, plural, presents, private, public
+from bot_app.words.base import Ctx, Doing, Event, Words, count_of, data, deferred, plural, presents, public
 from bot_app.words.dice.faces import faces_paid
-from bot_app.words.tickets import tickets_offered
+from bot_app.words.tickets import then_kept
 from engine.actions import Action
 from engine.cards import count
+from engine.events import PRIVATE
 from engine.rules.dice.tickets import DiceTickets, DrawTicketsWithDice
 
 
 def drawn(e: Event, c: Ctx, who: str) -> str:
     n = count_of(data(e, "count"))
     return f"{who} spent {plural(n, 'station die', 'station dice')} to draw {plural(n, 'destination ticket')}"
+
+
+def drawn_then_kept(first: Event, second: Event, c: Ctx, who: str) -> str | None:
+    if data(first, "player") != data(second, "player"):
+        return None
+    return f"{drawn(first, c, who)} and {then_kept(second)}"
 
 
 def label(a: Action, c: Ctx) -> str:
@@ -22,7 +29,9 @@ def label(a: Action, c: Ctx) -> str:
 
 @presents(DiceTickets)
 class DiceTicketWords(Words):
-    events = {"tickets_drawn": public(drawn), "tickets_offered": private(tickets_offered)}
+    # The offer reads as the board's tickets module says it (Alsace's comes with tourist cards).
+    events = {"tickets_drawn": public(drawn), "tickets_offered": deferred(PRIVATE)}
+    folds = {("tickets_drawn", "tickets_kept"): drawn_then_kept}
     actions = {"draw_tickets_dice": Doing(label, "Tickets", "🎫")}
 
     def turn_options(self, c: Ctx) -> list[str]:
