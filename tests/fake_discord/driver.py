@@ -33,8 +33,10 @@ class Table:
 
     @classmethod
     async def open(cls, fake: FakeDiscord, service: Any, host: User, others: list[User], variant: str = "europe",
-                   ai_seats: int = 0) -> Table:
-        it = await fake.answered(await fake.slash(host, "new", variant=variant, seats=1 + len(others) + ai_seats))
+                   ai_seats: int = 0, dice: bool = False) -> Table:
+        options: dict[str, Any] = {"dice": True} if dice else {}
+        it = await fake.answered(await fake.slash(host, "new", variant=variant, seats=1 + len(others) + ai_seats,
+                                                  **options))
         lobby_id = it.original_id
         assert lobby_id is not None
         thread_id = await fake.wait_until(lambda: next((int(c["id"]) for c in fake.channels.values()
