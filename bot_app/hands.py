@@ -25,5 +25,7 @@ async def show_hand(desk: Desk, interaction: discord.Interaction, game_id: int) 
     if me.absent_turns or me.stand_in is not None:
         await desk.service.player_seen(game_id, interaction.user.id)
     png = await desk.renderer.hand(panel.view)
-    await interaction.followup.send(text.hand_text(panel.view, game_id),
-                                    file=discord.File(io.BytesIO(png), "hand.png"), ephemeral=True)
+    first, *more = text.split([text.hand_text(panel.view, game_id)])  # a long hand is split, never cut
+    await interaction.followup.send(first, file=discord.File(io.BytesIO(png), "hand.png"), ephemeral=True)
+    for part in more:
+        await interaction.followup.send(part, ephemeral=True)

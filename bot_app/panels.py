@@ -338,8 +338,13 @@ async def command_move(desk: Desk, interaction: discord.Interaction, g: int, kin
     await choose_or_confirm(desk, interaction, panel, chosen)
 
 
+# A typed command names a kind of move; a rule may offer the same move as another kind (with
+# dice, /ttr tickets draws tickets with station dice).
+SAME_MOVE = {"draw_tickets": ("draw_tickets_dice",)}
+
+
 def kind_matches(action_type: str, kind: str) -> bool:
-    return action_type == kind or kind == "*"
+    return action_type == kind or kind == "*" or action_type in SAME_MOVE.get(kind, ())
 
 
 def _group_label(panel: Panel, kind: str, key: str) -> str:

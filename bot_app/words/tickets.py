@@ -79,7 +79,7 @@ def tickets_offered(e: Event, c: Ctx, who: str) -> str:
     tickets = data(e, "tickets") or []
     keep = count_of(data(e, "keep"))
     listed = "; ".join(c.ticket(t) for t in tickets)
-    return f"{who} may keep tickets from these: {listed} — {keep_words(keep, len(tickets))}"
+    return f"Tickets offered to you: {listed} — {keep_words(keep, len(tickets))}"
 
 
 def tickets_chosen(e: Event, c: Ctx, who: str) -> str:

@@ -66,14 +66,16 @@ def offered(e: Event, c: Ctx, who: str) -> str:
     devils = count_of(data(e, "devils"))
     parts = []
     if tickets:
-        parts.append("tickets: " + "; ".join(c.ticket(t) for t in tickets))
+        parts.append("Tickets offered to you: " + "; ".join(c.ticket(t) for t in tickets) + ".")
     if tourist:
-        parts.append("tourist cards: " + "; ".join(c.ticket(t) for t in tourist))
-    text = f"{who} may choose from these — " + " | ".join(parts) if parts else f"{who} were offered nothing"
+        parts.append("Tourist cards offered to you: " + "; ".join(c.ticket(t) for t in tourist) + ".")
     if devils:
-        text += (f" | and {plural(devils, 'Lucky Devil')}: play {'it' if devils == 1 else 'them'} first (each may "
-                 "throw away one attraction card, with no penalty)")
-    return text + f" — {keep_both(c, len(tickets), len(tourist))}"
+        one = devils == 1
+        parts.append(f"{plural(devils, 'Lucky Devil')} came with them: play {'it' if one else 'them'} first ("
+                     f"{'it' if one else 'each'} may throw away one attraction card, with no penalty).")
+    if not parts:
+        return "Nothing was offered to you."
+    return " ".join(parts) + f" {keep_both(c, len(tickets), len(tourist)).capitalize()}."
 
 
 def drawn(e: Event, c: Ctx, who: str) -> str:

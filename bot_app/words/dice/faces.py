@@ -24,8 +24,10 @@ def roll_text(faces: Iterable[Any]) -> str:
 
 
 def marks(faces: Iterable[Any]) -> str:
-    """A few faces, short: "1️⃣1️⃣🌈"."""
-    return "".join(FACE_MARK.get(x, "🎲") for x in faces if isinstance(x, str))
+    """A few faces, short and in face order: "1️⃣1️⃣🌈"."""
+    shown = sorted((x for x in faces if isinstance(x, str)),
+                   key=lambda x: FACE_ORDER.index(x) if x in FACE_ORDER else len(FACE_ORDER))
+    return "".join(FACE_MARK.get(x, "🎲") for x in shown)
 
 
 def faces_paid(payment: Any, token_kind: str | None = None) -> str:

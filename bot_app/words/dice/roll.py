@@ -37,12 +37,16 @@ def dice_waiting(c: Ctx, who: str) -> str:
     return f"🎲 {who}: your dice are rolled — re-roll some once, or use them."
 
 
+def action_waiting(c: Ctx, who: str) -> str:
+    station = ", build a station" if c.rules.module("stations") is not None else ""
+    return f"🎲 {who}: use your dice — claim a route, draw tickets{station}, or take no action."
+
+
 @presents(DiceRoll)
 class DiceRollWords(Words):
     events = {"dice_rolled": public(rolled)}
     actions = {"reroll_dice": Doing(reroll_label, "Re-roll", "🎲", "primary")}
-    waiting = {"dice_roll": dice_waiting,
-               "dice_action": "🎲 {who}: use your dice — claim, draw tickets, build a station, or take no action."}
+    waiting = {"dice_roll": dice_waiting, "dice_action": action_waiting}
 
     def status(self, c: Ctx, seat: int) -> list[str]:
         part = c.v.part(DiceView)

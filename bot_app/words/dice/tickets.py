@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot_app.words.base import Ctx, Doing, Event, Words, count_of, data, deferred, plural, presents, public
 from bot_app.words.dice.faces import faces_paid
-from bot_app.words.tickets import then_kept
+from bot_app.words.tickets import then_kept, tickets_drawn
 from engine.actions import Action
 from engine.cards import count
 from engine.events import PRIVATE
@@ -12,6 +12,10 @@ from engine.rules.dice.tickets import DiceTickets, DrawTicketsWithDice
 
 
 def drawn(e: Event, c: Ctx, who: str) -> str:
+    """A draw paid with dice names no decks (`mix` empty); one that does is the board's own
+    draw (an announced opening deal), said as the tickets module says it."""
+    if data(e, "mix"):
+        return tickets_drawn(e, c, who)
     n = count_of(data(e, "count"))
     return f"{who} spent {plural(n, 'station die', 'station dice')} to draw {plural(n, 'destination ticket')}"
 
