@@ -128,8 +128,8 @@ async def test_an_alsace_hand_dm_lists_the_tourist_cards_offered_and_held():
     delivery = Delivery(1, 7, 0, "turn", "turn:0:0", 100, {"seat": 0}, 0, None)
     message = await posts.hand_dm(delivery, hand, StubRenderer())
     assert "choose your opening tickets" in message.content
-    assert "tourist cards:" in message.content  # the offer, privately
-    assert "keep at least 3 tickets and 3 tourist cards" in message.content
+    assert "Tourist cards offered to you:" in message.content  # the offer, privately
+    assert "Keep at least 3 tickets and 3 tourist cards." in message.content
     assert message.files and message.files[0][0] == "hand.png"
     offer = state.pending["offers"][0]
     gmap = text.game_map(hand.view)

@@ -262,7 +262,8 @@ def test_station_points_are_in_the_final_text():
 def test_alsace_tourist_cards_are_in_the_choices_the_hand_and_the_end():
     played = _games("alsace", False)[0]
     private = [s for where, s in played.said if where == "private"]
-    assert any("tourist cards:" in s and "keep at least 3 tickets and 3 tourist cards" in s for s in private)
+    assert any("Tourist cards offered to you:" in s and "Keep at least 3 tickets and 3 tourist cards" in s
+               for s in private)
     hand = [s for where, s in played.said if where == "hand"]
     assert any(s.startswith("🏰 Tourist cards (") for s in hand)
     assert any(("visited" in s or "not yet" in s) and "points" in s for s in hand)

@@ -319,7 +319,3 @@ def data(e: Event, key: str, default: Any = None) -> Any:
 def count_of(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
-
-def actor(e: Event, c: Ctx, who: str | None) -> str:
-    """The subject of a line: the one given, or the event's player."""
-    return who if who is not None else c.name(e.data.get("player"))

@@ -5,8 +5,6 @@ points and trains."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any
 
 from bot_app.words.base import Ctx, Doing, Event, Words, data, hidden, plural, public, quiet
 from engine.actions import Action
@@ -74,6 +72,3 @@ class CoreWords(Words):
         if me is None:
             return []
         return [f"🚃 {plural(me.trains, 'train')} left · {plural(me.route_points, 'point')} from routes so far"]
-
-    def sheet(self, c: Ctx, sheet: Mapping[str, Any]) -> list[str]:
-        return []
