@@ -14,20 +14,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from bot_app.words import wording
-from bot_app.words.base import CARD_EMOJI, card_with_article, tourist_card, tourist_label
+from bot_app.words import base, wording
+from bot_app.words.base import card_with_article, tourist_card, tourist_label
 from engine.actions import Action
 from engine.cards import card_word, describe
 from engine.events import PRIVATE, PUBLIC, Event
 from engine.maps import GameMap, load_map
 from engine.view import View
 
-__all__ = ["CARD_EMOJI", "MAX_CONTENT", "tourist_card"]
-
 VARIANT_TITLES = {
     "usa": "USA", "europe": "Europe", "nordic": "Nordic Countries", "germany": "Germany",
     "ussr": "USSR", "alsace": "Alsace",
 }
+CARD_EMOJI = base.CARD_EMOJI
 MAX_CONTENT = 2000  # Discord's limit for one message's text
 # The log shown in a turn post keeps its last lines within this many characters.
 LOG_IN_POST = 900

@@ -30,12 +30,11 @@ from bot_app.words import (  # noqa: F401
     tunnels,
     used_cards_under_deck,
 )
-from bot_app.words.base import Ctx, Doing, Said, Words, registered, words_class
+from bot_app.words.base import Ctx, Doing, Said, Words, words_class
 from bot_app.words.dice import claims, no_action, roll, tokens  # noqa: F401
 from bot_app.words.dice import stations as dice_stations  # noqa: F401
 from bot_app.words.dice import tickets as dice_tickets  # noqa: F401
 from bot_app.words.dice import tunnels as dice_tunnels  # noqa: F401
 from bot_app.words.wording import TOPIC_ORDER, Wording, wording, wording_of
 
-__all__ = ["TOPIC_ORDER", "Ctx", "Doing", "Said", "Words", "Wording", "registered", "words_class", "wording",
-           "wording_of"]
+__all__ = ["TOPIC_ORDER", "Ctx", "Doing", "Said", "Words", "Wording", "words_class", "wording", "wording_of"]

@@ -308,10 +308,6 @@ def words_class(rule: type) -> type[Words]:
         raise LookupError(f"{rule.__module__}.{rule.__name__} has no words in bot_app/words/") from None
 
 
-def registered() -> Mapping[type, type[Words]]:
-    return dict(_REGISTRY)
-
-
 def data(e: Event, key: str, default: Any = None) -> Any:
     return e.data.get(key, default)
 
