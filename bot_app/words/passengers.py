@@ -19,6 +19,11 @@ def meeples(held: Mapping[str, int]) -> str:
     return " · ".join(f"{MEEPLE.get(k, '')} {n} {k}".strip() for k, n in sorted(held.items()) if n) or "none"
 
 
+def meeple_marks(held: Mapping[str, int]) -> str:
+    """A collection, short, for the status line: "⚫4 🔵2"."""
+    return " ".join(f"{MEEPLE.get(k, k)}{n}" for k, n in sorted(held.items()) if n)
+
+
 def placed(e: Event, c: Ctx, who: str) -> str:
     spaces = data(e, "passengers") or {}
     n = sum(sum(v.values()) for v in spaces.values() if isinstance(v, Mapping))
@@ -61,7 +66,7 @@ class PassengerWords(Words):
     def status(self, c: Ctx, seat: int) -> list[str]:
         part = c.v.part(PassengersView)
         held = part.held[seat] if part is not None and seat < len(part.held) else {}
-        return [f"passengers {meeples(held)}" if held else "no passengers"]
+        return [f"passengers {meeple_marks(held)}" if any(held.values()) else "no passengers"]
 
     def hand(self, c: Ctx) -> list[str]:
         part = c.v.part(PassengersView)

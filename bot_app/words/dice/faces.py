@@ -46,6 +46,6 @@ def faces_paid(payment: Any, token_kind: str | None = None) -> str:
 
 
 def tokens_text(held: Mapping[str, int]) -> str:
-    """A player's tokens: "🪙 1 single · 2 double" ("🪙 no tokens")."""
+    """A player's tokens: "🪙 1 single, 2 double" ("🪙 no tokens")."""
     shown = [f"{n} {k}" for k, n in held.items() if n]
-    return "🪙 " + (" · ".join(shown) if shown else "no tokens")
+    return "🪙 " + (", ".join(shown) if shown else "no tokens")
