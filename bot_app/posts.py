@@ -89,7 +89,8 @@ async def turn_post(data: PostData, renderer: Renderer) -> Message:
     gmap = text.game_map(view)
     events = list(data.events)
     routes, cities = text.highlights(events)
-    board = await renderer.board(view, tuple(r for r in routes if r in gmap.routes), cities)
+    board = await renderer.board(view, tuple(r for r in routes if r in gmap.routes), cities,
+                                 colorblind=data.colorblind)
     notes = [line for n in data.notes if (line := _note_line(n, view))]
     if data.final:
         scores = await renderer.scores(view)
@@ -115,8 +116,8 @@ async def turn_post(data: PostData, renderer: Renderer) -> Message:
 
 
 async def hand_dm(delivery: Delivery, hand: HandData, renderer: Renderer) -> Message:
-    """A player's hand by DM: at the start of their turn (with its picture), or after a move
-    that showed them something (what they drew)."""
+    """A player's hand by DM: at the start of their turn (with its picture, unless they turned
+    it off in /ttr settings), or after a move that showed them something (what they drew)."""
     g = hand.summary.game_id
     lines = []
     if delivery.kind == "turn":
@@ -128,7 +129,8 @@ async def hand_dm(delivery: Delivery, hand: HandData, renderer: Renderer) -> Mes
             lines.append(f"It's your turn in game #{g}{where}.")
     lines += text.private_lines(list(hand.private_events), hand.view)
     lines.append(text.hand_text(hand.view, g))
-    files = [("hand.png", await renderer.hand(hand.view))] if delivery.kind == "turn" else []
+    picture = delivery.kind == "turn" and hand.settings.hand_picture
+    files = [("hand.png", await renderer.hand(hand.view, colorblind=hand.settings.colorblind))] if picture else []
     messages = text.split([x for x in lines if x], MAX_CONTENT)
     return Message(messages[0], files, more=messages[1:])
 

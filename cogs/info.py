@@ -30,7 +30,8 @@ class InfoCog(TtrCog):
             g = await resolve_game(interaction, game)
             panel = await self.desk.service.panel(g, None)  # public only
             await self.desk.answers.defer(interaction, ephemeral=False)
-            png = await self.desk.renderer.board(panel.public)
+            marks = await self.desk.service.table_colorblind(s.user_id for s in panel.summary.seats)
+            png = await self.desk.renderer.board(panel.public, colorblind=marks)
             await interaction.followup.send(f"**Game #{g}**\n{text.status_block(panel.public)}",
                                             file=discord.File(io.BytesIO(png), "board.png"))
 

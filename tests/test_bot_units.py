@@ -27,10 +27,11 @@ from engine.game import new_game, view
 # commands under /ttr admin, preferences under /ttr settings, variant-only moves as buttons of
 # the turn post plus the one typed fallback /ttr move).
 CONTRACT = {
-    "new": {"variant", "dice", "seats", "turn_hours"}, "join": {"game"}, "leave": {"game"},
+    "new": {"variant", "dice", "seats", "turn_hours", "first", "stations", "controller_tunnel", "dice_tokens",
+            "tunnel_dice", "nine_route"}, "join": {"game"}, "leave": {"game"},
     "draw": {"card"}, "claim": {"route", "payment"}, "tickets": {"short", "long"}, "station": {"city", "payment"},
     "move": {"action"}, "hand": {"game"}, "board": {"game"}, "status": {"game"}, "log": {"game"}, "games": set(),
-    "rules": {"topic", "variant", "dice"}, "stats": {"player"}, "settings": set(),
+    "rules": {"topic", "variant", "dice"}, "stats": {"player"}, "settings": {"dms", "colorblind", "hand_picture"},
 }
 ADMIN = {"addai": {"game", "level"}, "start": {"game"}, "cancel": {"game"}, "kick": {"game", "player"},
          "pause": {"game"}, "resume": {"game"}}

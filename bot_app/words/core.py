@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from bot_app.words.base import Ctx, Doing, Event, Words, data, hidden, plural, public, quiet
+from bot_app.words.base import Ctx, Doing, Event, Words, data, hidden, plural, public, quiet, their
 from engine.actions import Action
 
 
@@ -42,6 +42,10 @@ def deadlock_line(e: Event, c: Ctx, who: str) -> str:
     return "Nobody can move any more, so the game ends."
 
 
+def _undone(e: Event, c: Ctx, who: str) -> str:
+    return f"↩️ {who} took back {their(who)} last move"
+
+
 def _pass_label(a: Action, c: Ctx) -> str:
     return "pass (there is nothing else you can do)"
 
@@ -59,8 +63,11 @@ class CoreWords(Words):
         "game_over": public(lambda e, c, who: "🏆 The game is over."),
         "passed": public(_passed),
         "deadlock": public(deadlock_line),
+        "move_undone": public(_undone),
     }
-    actions = {"pass": Doing(_pass_label, "Pass", "⏭️")}
+    actions = {"pass": Doing(_pass_label, "Pass", "⏭️"),
+               "undo": Doing(lambda a, c: "take back your last move", "Undo", "↩️", each=True,
+                             short=lambda a, c: "Undo")}
     waiting = {"turn": "➡️ {who}, it's your turn."}
 
     def status(self, c: Ctx, seat: int) -> list[str]:

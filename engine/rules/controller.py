@@ -53,6 +53,7 @@ class PlayController(Action):
     "build" (claim an open route for no points), on `route` (its id)."""
 
     TYPE: ClassVar[str] = "play_controller"
+    UNDOABLE: ClassVar[bool] = True
     mode: str = ""
     route: str = ""
 

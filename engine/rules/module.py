@@ -12,9 +12,9 @@ if TYPE_CHECKING:
     from engine.maps import GameMap
     from engine.state import GameState
 
-# The event kinds the core (engine/game.py) emits itself, whatever the rule set.
+# The event kinds the core (engine/game.py, engine/undo.py) emits itself, whatever the rule set.
 CORE_EVENTS: tuple[str, ...] = ("game_started", "turn_started", "deck_reshuffled", "shuffle", "final_round",
-                                "game_over", "passed", "deadlock")
+                                "game_over", "passed", "deadlock", "move_undone")
 
 
 class RuleModule:
