@@ -26,9 +26,11 @@ async def show_hand(desk: Desk, interaction: discord.Interaction, game_id: int) 
     if me.absent_turns or me.stand_in is not None:
         await desk.service.player_seen(game_id, interaction.user.id)
     mine = await desk.service.settings(interaction.user.id)
+    first, *more = text.split([text.hand_text(panel.view, game_id)])  # a long hand is split, never cut
     if not mine.hand_picture:  # turned off in /ttr settings: the words only
-        await interaction.followup.send(text.hand_text(panel.view, game_id), ephemeral=True)
-        return
-    png = await desk.renderer.hand(panel.view, colorblind=mine.colorblind)
-    await interaction.followup.send(text.hand_text(panel.view, game_id),
-                                    file=discord.File(io.BytesIO(png), "hand.png"), ephemeral=True)
+        await interaction.followup.send(first, ephemeral=True)
+    else:
+        png = await desk.renderer.hand(panel.view, colorblind=mine.colorblind)
+        await interaction.followup.send(first, file=discord.File(io.BytesIO(png), "hand.png"), ephemeral=True)
+    for part in more:
+        await interaction.followup.send(part, ephemeral=True)

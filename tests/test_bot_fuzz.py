@@ -27,7 +27,7 @@ COMMANDS = {
     "admin addai": ["game", "level"], "admin start": ["game"], "admin cancel": ["game"], "draw": ["card", "game"],
     "claim": ["route", "payment", "game"], "tickets": ["short", "long", "game"],
     "station": ["city", "payment", "game"], "move": ["action", "game"], "hand": ["game"], "board": ["game"],
-    "status": ["game"], "log": ["game"], "games": [], "rules": ["topic", "game"], "stats": [],
+    "status": ["game"], "log": ["game"], "games": [], "rules": ["topic", "variant", "dice", "game"], "stats": [],
     "settings": ["dms", "colorblind", "hand_picture"],
     "admin kick": ["player", "game"], "admin pause": ["game"], "admin resume": ["game"],
 }

@@ -51,6 +51,7 @@ def _multisets(hand: list[tuple[str, int]], size: int) -> list[Cards]:
 @dataclass(frozen=True)
 class BurnFiveCards(RuleModule):
     name: ClassVar[str] = "burn_five"
+    events: ClassVar[tuple[str, ...]] = ("burned_five", "cards_received", "discards_under_deck", "shuffle")
     needs_train_cards: ClassVar[bool] = True  # dropped under the Dice Expansion (rules/README.md)
     actions: ClassVar = {"turn": (BurnFive,)}
 

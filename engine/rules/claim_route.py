@@ -23,6 +23,7 @@ class ClaimRoutes(RuleModule):
 
     needs_train_cards: ClassVar[bool] = True  # dropped under the Dice Expansion
     name: ClassVar[str] = "claim_route"
+    events: ClassVar[tuple[str, ...]] = ("tunnel_revealed", "route_claimed")
     actions: ClassVar = {"turn": (ClaimRoute,)}
 
     def legal_actions(self, game: Game, seat: int) -> Iterable[Action]:

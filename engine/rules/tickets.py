@@ -43,6 +43,8 @@ class DestinationTickets(RuleModule):
     """
 
     name: ClassVar[str] = "tickets"
+    events: ClassVar[tuple[str, ...]] = (
+        "shuffle", "tickets_offered", "tickets_boxed", "tickets_drawn", "tickets_kept", "tickets_chosen")
     score_lines: ClassVar[dict[str, str]] = {"tickets_won": "Tickets completed", "tickets_lost": "Tickets failed"}
     actions: ClassVar = {"turn": (DrawTickets,), "choose_tickets": (KeepTickets, DrawTickets)}
     prompts: ClassVar = {"choose_tickets": "choose which destination tickets to keep"}

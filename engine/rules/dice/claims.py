@@ -27,6 +27,7 @@ class DiceClaims(RuleModule):
     as the turn's action."""
 
     name: ClassVar[str] = "dice_claims"
+    events: ClassVar[tuple[str, ...]] = ("dice_paid", "tunnel_dice_rolled", "tunnel_abandoned", "route_claimed")
     actions: ClassVar = {"dice_roll": (ClaimRoute,), "dice_action": (ClaimRoute,)}
 
     def legal_actions(self, game: Game, seat: int) -> Iterable[Action]:

@@ -42,6 +42,7 @@ class DiceRoll(RuleModule):
     request (then `dice_action`), and clears the unused dice when the turn ends."""
 
     name: ClassVar[str] = "dice_roll"
+    events: ClassVar[tuple[str, ...]] = ("dice_rolled",)
     actions: ClassVar = {"dice_roll": (RerollDice,)}
     # The other modules of the turn handle the actions of both decisions; the roll opens them.
     prompts: ClassVar = {

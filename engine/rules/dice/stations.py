@@ -32,6 +32,7 @@ class DiceStations(RuleModule):
     """`build_station` paid with station/wild faces as the turn's action."""
 
     name: ClassVar[str] = "dice_stations"
+    events: ClassVar[tuple[str, ...]] = ("station_built",)
     actions: ClassVar = {"dice_roll": (BuildStation,), "dice_action": (BuildStation,)}
 
     def legal_actions(self, game: Game, seat: int) -> Iterable[Action]:

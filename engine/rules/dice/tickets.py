@@ -44,6 +44,7 @@ class DiceTickets(RuleModule):
     """`draw_tickets_dice` as the turn's action; the offer then waits in `choose_tickets`."""
 
     name: ClassVar[str] = "dice_tickets"
+    events: ClassVar[tuple[str, ...]] = ("tickets_drawn", "tickets_offered")
     actions: ClassVar = {"dice_roll": (DrawTicketsWithDice,), "dice_action": (DrawTicketsWithDice,)}
 
     def legal_actions(self, game: Game, seat: int) -> Iterable[Action]:

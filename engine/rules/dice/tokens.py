@@ -37,6 +37,7 @@ class DiceTokens(RuleModule):
     `pass` to take none."""
 
     name: ClassVar[str] = "dice_tokens"
+    events: ClassVar[tuple[str, ...]] = ("token_taken",)
     actions: ClassVar = {"dice_token": (BuyToken, Pass)}
     prompts: ClassVar = {"dice_token": "take a token with two unused dice, or pass"}
 
