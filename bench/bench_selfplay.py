@@ -3,6 +3,11 @@
     python bench/bench_selfplay.py [--rounds 5] [--games 100] [--variant europe] [--players 4]
     python bench/bench_selfplay.py --breakdown      # where the time goes (adds timer overhead)
     python bench/bench_selfplay.py --dice           # the same games with the Dice Expansion
+    python bench/bench_selfplay.py --all            # every variant, without and with dice: a table
+
+`--all` plays every variant (4 players, Nordic 3) without and with dice, one round of each in
+turn (so a slow minute of the shared machine touches every row alike), and prints the median
+games/s per row.
 
 Plays `rounds` rounds of `games` games (the same seeds each round) and prints games per second
 per round, their median and best: this machine's speed wanders by ±10 % between runs, so one
@@ -32,6 +37,24 @@ def one_round(variant: str, players: int, games: int, ai: str, options: dict[str
     for g in range(games):
         decisions += len(play_game(variant, players, 1000 + g, (ai,), options).actions)
     return time.process_time() - started, decisions
+
+
+def every_variant(rounds: int, games: int, ai: str, variants: list[str]) -> None:
+    """A table of games/s (median of `rounds`) for every variant, without and with dice."""
+    rows = [(v, dice) for v in variants for dice in (False, True)]
+    rates: dict[tuple[str, bool], list[float]] = {row: [] for row in rows}
+    for r in range(rounds):
+        for variant, dice in rows:
+            players = 3 if variant == "nordic" else 4
+            seconds, _ = one_round(variant, players, games, ai, {"dice": True} if dice else {})
+            rates[(variant, dice)].append(games / seconds)
+        print(f"round {r + 1} of {rounds} done", file=sys.stderr)
+    print("| variant | players | without dice | with dice |")
+    print("|---|---|---|---|")
+    for variant in variants:
+        players = 3 if variant == "nordic" else 4
+        cells = [f"{statistics.median(rates[(variant, d)]):.1f}" for d in (False, True)]
+        print(f"| {variant} | {players} | {cells[0]} | {cells[1]} |")
 
 
 def breakdown(variant: str, players: int, games: int, ai: str, options: dict[str, Any]) -> None:
@@ -72,7 +95,17 @@ def main() -> None:
     parser.add_argument("--ai", default="random")
     parser.add_argument("--breakdown", action="store_true")
     parser.add_argument("--dice", action="store_true", help="play with the Dice Expansion")
+    parser.add_argument("--all", action="store_true",
+                        help="every variant without and with dice (4 players, Nordic 3): a table of medians")
+    parser.add_argument("--variants", default="", help="with --all: a comma-separated subset")
     args = parser.parse_args()
+    if args.all:
+        from engine.variants import available_variants
+
+        variants = args.variants.split(",") if args.variants else available_variants()
+        print(f"{args.rounds} rounds of {args.games} games per row, {args.ai} AI, CPU time, medians in games/s")
+        every_variant(args.rounds, args.games, args.ai, variants)
+        return
     options: dict[str, Any] = {"dice": True} if args.dice else {}
 
     dice = " + dice" if args.dice else ""

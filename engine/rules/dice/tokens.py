@@ -31,6 +31,10 @@ class BuyToken(Action):
     payment: Cards = ()
 
 
+# The token purchases per (seat, token types open, unused dice sorted).
+_BUYS: dict[tuple[int, tuple[str, ...], tuple[str, ...]], list[BuyToken]] = {}
+
+
 @dataclasses.dataclass(frozen=True)
 class DiceTokens(RuleModule):
     """Opens `dice_token` before the turn ends when a token can be bought: `buy_token`, or
@@ -65,8 +69,14 @@ class DiceTokens(RuleModule):
         held = tokens(game, seat)
         types = [t for t in TOKEN_TYPES if t not in turn.get("capped", ())
                  and held.get(t, 0) < TOKEN_CAP and supply.get(t, 0) > 0]
-        pairs = sorted({tuple(sorted(p)) for p in combinations(dice, 2)})
-        return [BuyToken(seat, t, cards(face_counts(p))) for t in types for p in pairs]
+        key = (seat, tuple(types), tuple(sorted(dice)))
+        hit = _BUYS.get(key)
+        if hit is None:
+            # Every decision of a dice turn asks, so the purchases are made once per seat,
+            # token types and dice (a few hundred keys) and reused: actions are values.
+            pairs = sorted({tuple(sorted(p)) for p in combinations(dice, 2)})
+            hit = _BUYS[key] = [BuyToken(seat, t, cards(face_counts(p))) for t in types for p in pairs]
+        return hit
 
     def apply(self, game: Game, action: Action) -> None:
         if isinstance(action, Pass):
