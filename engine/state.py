@@ -18,7 +18,9 @@ from typing import Any
 import msgspec
 
 # Bump whenever a rule change would make an old action log replay differently.
-RULES_VERSION = 1
+# 2: Germany's dice ticket draws announce their mix (D7); equal station loans go to the best
+# final score (X2).
+RULES_VERSION = 2
 
 
 def copy_data(value: Any) -> Any:

@@ -42,7 +42,8 @@ def _multisets(hand: list[tuple[str, int]], size: int) -> list[Cards]:
     before = [0]  # before[i]: the cards of the names ahead of name i
     for _, have in hand:
         before.append(before[-1] + have)
-    row: list[list[Cards]] = [[()]] + [[] for _ in range(size)]
+    nothing: Cards = ()
+    row: list[list[Cards]] = [[nothing]] + [[] for _ in range(size)]
     for i in range(len(hand) - 1, -1, -1):
         name, have = hand[i]
         lowest = max(0, size - before[i])  # fewer cards here can never be made up ahead

@@ -67,8 +67,9 @@ class DiceRoll(RuleModule):
     actions: ClassVar = {"dice_roll": (RerollDice,)}
     # The other modules of the turn handle the actions of both decisions; the roll opens them.
     prompts: ClassVar = {
-        "dice_roll": "re-roll dice or use them (claim a route, draw tickets, build a station, or pass)",
-        "dice_action": "use your dice (claim a route, draw tickets, build a station, or pass)",
+        "dice_roll": "re-roll dice or use them (claim a route, draw tickets, build a station, take a token, "
+                     "or pass)",
+        "dice_action": "use your dice (claim a route, draw tickets, build a station, take a token, or pass)",
     }
 
     def view_part(self, state: GameState, seat: int | None, game_map: GameMap) -> DiceView:
