@@ -9,43 +9,41 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, ClassVar
 
 from engine.actions import Action, ClaimRoute
-from engine.cards import Cards, card_word, count
+from engine.cards import card_word, count
 from engine.errors import IllegalAction
-from engine.maps import Route
 from engine.rules.dice.faces import TOKEN, TOKEN_TYPES, WILD, as_length, claim_length, face_counts, route_type
 from engine.rules.dice.purse import payments, spend, this_turn, tokens, unused_dice
 from engine.rules.dice.tunnels import begin_dice_tunnel
 from engine.rules.module import RuleModule
-from engine.rules.routes import blocked_reason, complete_claim, find_route, open_route_test, route_name
+from engine.rules.routes import blocked_reason, closed_routes, complete_claim, find_route, route_name
 
 if TYPE_CHECKING:
     from engine.game import Game
 
 
-# Per map and table of dice lengths: the routes dice can pay for, in map order, each as (route
-# as dice see it, dice length, type, group), and the groups: (type, length, ferry wilds) — the
-# routes of one group take the same payments.
-_Routes = tuple[tuple[tuple[Route, int, str, int], ...], tuple[tuple[str, int, int], ...]]
-_ROUTES: dict[tuple[str, tuple[tuple[str, int], ...]], _Routes] = {}
+# Per map and table of dice lengths: the routes dice can pay for, in groups that take the same
+# payments — (type, dice length, ferry wilds, the group's routes as (place in map order, id)) —
+# and the number of routes in map order.
+_Groups = tuple[tuple[tuple[str, int, int, tuple[tuple[int, str], ...]], ...], int]
+_GROUPS: dict[tuple[str, tuple[tuple[str, int], ...]], _Groups] = {}
 
 # The claim actions made, per (seat, serial number of a list of payments), per route id.
 _CLAIMS: dict[tuple[int, int], dict[str, list[Action]]] = {}
 _CLAIMS_KEPT = 5_000  # lists of payments; then start again (a long-running bot sees many hands)
 
 
-def _dice_routes(game: Game) -> _Routes:
+def _dice_groups(game: Game) -> _Groups:
     key = (game.map.id, tuple(game.rules.route_lengths.items()))
-    hit = _ROUTES.get(key)
+    hit = _GROUPS.get(key)
     if hit is None:
-        routes = []
-        groups: dict[tuple[str, int, int], int] = {}
+        groups: dict[tuple[str, int, int], list[tuple[int, str]]] = {}
+        place = 0
         for route in game.map.routes.values():
             n = claim_length(game, route)
             if n is not None:
-                kind = route_type(game.map, route)
-                group = groups.setdefault((kind, n, route.ferry_locos), len(groups))
-                routes.append((as_length(route, n), n, kind, group))
-        hit = _ROUTES[key] = (tuple(routes), tuple(groups))
+                groups.setdefault((route_type(game.map, route), n, route.ferry_locos), []).append((place, route.id))
+                place += 1
+        hit = _GROUPS[key] = (tuple((*k, tuple(v)) for k, v in groups.items()), place)
     return hit
 
 
@@ -68,33 +66,35 @@ class DiceClaims(RuleModule):
 
     def legal_actions(self, game: Game, seat: int) -> Iterable[Action]:
         # This runs for every decision of every dice game (most of a dice game's time), so
-        # the routes come with their dice length and type worked out once per rule set, the
-        # payments once per process (`purse.payments`), and the actions for one route and
-        # one list of payments are made once and reused (actions are values).
-        is_open = open_route_test(game, seat)
+        # the routes come in groups that take the same payments, worked out once per rule
+        # set: a group out of reach is skipped whole. The payments are worked out once per
+        # process (`purse.payments`), and the actions for one route and one list of
+        # payments are made once and reused (actions are values). Claims are listed in map
+        # order, like every listing of routes.
+        closed = closed_routes(game, seat)
         trains = game.player(seat).trains
         have = face_counts(unused_dice(game, seat))
         held = tokens(game, seat)
         n_wild = have.get(WILD, 0)
         reach = {k: have.get(k, 0) + n_wild + held.get(k, 0) for k in TOKEN_TYPES}
-        routes, groups = _dice_routes(game)
-        # Per group of routes: the claim actions already made for its payments, by route id.
-        made: list[tuple[dict[str, list[Action]], tuple[Cards, ...]] | None] = [None] * len(groups)
-        out: list[Action] = []
-        for route, n, kind, group in routes:
-            if n > reach[kind] or n > trains or not is_open(route):
+        groups, size = _dice_groups(game)
+        slots: list[list[Action] | None] = [None] * size
+        for kind, n, ferry, members in groups:
+            if n > reach[kind] or n > trains or ferry > n_wild:
                 continue
-            ready = made[group]
-            if ready is None:
-                _, _, ferry = groups[group]
-                if ferry > n_wild:
+            serial, options = payments(kind, n, ferry, have.get(kind, 0), n_wild, held.get(kind, 0))
+            made = _claims_made(seat, serial)
+            for place, route_id in members:
+                if route_id in closed:
                     continue
-                serial, options = payments(kind, n, ferry, have.get(kind, 0), n_wild, held.get(kind, 0))
-                ready = made[group] = (_claims_made(seat, serial), options)
-            actions = ready[0].get(route.id)
-            if actions is None:
-                actions = ready[0][route.id] = [ClaimRoute(seat, route.id, payment) for payment in ready[1]]
-            out.extend(actions)
+                actions = made.get(route_id)
+                if actions is None:
+                    actions = made[route_id] = [ClaimRoute(seat, route_id, payment) for payment in options]
+                slots[place] = actions
+        out: list[Action] = []
+        for actions in slots:
+            if actions:
+                out.extend(actions)
         return out
 
     def apply(self, game: Game, action: Action) -> None:

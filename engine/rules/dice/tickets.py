@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from engine.actions import Action, register
 from engine.cards import Cards, cards, count
 from engine.errors import IllegalAction, excerpt
-from engine.rules.dice.faces import STATION, WILD, face_counts
+from engine.rules.dice.faces import N_DICE, STATION, WILD, face_counts
 from engine.rules.dice.purse import spend, this_turn, unused_dice
 from engine.rules.module import RuleModule
 from engine.rules.tickets import DestinationTickets, parse_mix
@@ -45,6 +45,10 @@ def ticket_decks(game: Game) -> tuple[DestinationTickets, list[str]]:
     return tickets, order
 
 
+# The dice ticket draws per (seat, station faces, wild faces, mix announced, deck sizes).
+_DRAWS: dict[tuple[int, int, int, bool, tuple[tuple[str, int], ...]], list[Action]] = {}
+
+
 @dataclasses.dataclass(frozen=True)
 class DiceTickets(RuleModule):
     """`draw_tickets_dice` as the turn's action; the offer then waits in `choose_tickets`."""
@@ -54,20 +58,28 @@ class DiceTickets(RuleModule):
 
     def legal_actions(self, game: Game, seat: int) -> Iterable[Action]:
         tickets, order = ticket_decks(game)
-        left = sum(len(game.state.ticket_decks.get(d, [])) for d in order)
+        decks = game.state.ticket_decks
         have = face_counts(unused_dice(game, seat))
         announced = tickets.announced_draw is not None
-        out: list[Action] = []
-        for st in range(have.get(STATION, 0) + 1):
-            for w in range(have.get(WILD, 0) + 1):
-                if 1 <= st + w <= left:
-                    payment = cards({STATION: st, WILD: w})
-                    if announced:
-                        out.extend(DrawTicketsWithDice(seat, payment, mix)
-                                   for mix in tickets.draw_mixes(game, st + w))
-                    else:
-                        out.append(DrawTicketsWithDice(seat, payment))
-        return out
+        # What the listing depends on, with deck sizes clipped at the 5 dice: the draws are
+        # made once per key and reused (actions are values; this runs at every decision).
+        sizes = tuple((d, min(len(decks[d]), N_DICE)) for d in (sorted(decks) if announced else order) if d in decks)
+        key = (seat, have.get(STATION, 0), have.get(WILD, 0), announced, sizes)
+        hit = _DRAWS.get(key)
+        if hit is None:
+            left = sum(n for _, n in sizes)
+            hit = []
+            for st in range(have.get(STATION, 0) + 1):
+                for w in range(have.get(WILD, 0) + 1):
+                    if 1 <= st + w <= left:
+                        payment = cards({STATION: st, WILD: w})
+                        if announced:
+                            hit.extend(DrawTicketsWithDice(seat, payment, mix)
+                                       for mix in tickets.draw_mixes(game, st + w))
+                        else:
+                            hit.append(DrawTicketsWithDice(seat, payment))
+            _DRAWS[key] = hit
+        return list(hit)
 
     def apply(self, game: Game, action: Action) -> None:
         assert isinstance(action, DrawTicketsWithDice)
