@@ -6,12 +6,21 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.actions import Action, ClaimRoute
-from engine.cards import card_word, count
+from engine.cards import Cards, card_word, count
 from engine.errors import IllegalAction
-from engine.rules.dice.faces import TOKEN, TOKEN_TYPES, WILD, as_length, claim_length, face_counts, route_type
+from engine.rules.dice.faces import (
+    MAX_LENGTH,
+    TOKEN,
+    TOKEN_TYPES,
+    WILD,
+    as_length,
+    claim_length,
+    face_counts,
+    route_type,
+)
 from engine.rules.dice.purse import payments, spend, this_turn, tokens, unused_dice
 from engine.rules.dice.tunnels import begin_dice_tunnel
 from engine.rules.module import RuleModule
@@ -30,6 +39,12 @@ _GROUPS: dict[tuple[str, tuple[tuple[str, int], ...]], _Groups] = {}
 # The claim actions made, per (seat, serial number of a list of payments), per route id.
 _CLAIMS: dict[tuple[int, int], dict[str, list[Action]]] = {}
 _CLAIMS_KEPT = 5_000  # lists of payments; then start again (a long-running bot sees many hands)
+
+# Per map and lengths, seat, trains and dice and tokens of each type: the groups within reach,
+# each with its routes and the claim actions made for them.
+_Plan = list[tuple[tuple[tuple[int, str], ...], dict[str, list[Action]], tuple[Cards, ...]]]
+_PLANS: dict[tuple[Any, ...], _Plan] = {}
+_PLANS_KEPT = 20_000
 
 
 def _dice_groups(game: Game) -> _Groups:
@@ -52,8 +67,30 @@ def _claims_made(seat: int, serial: int) -> dict[str, list[Action]]:
     if made is None:
         if len(_CLAIMS) >= _CLAIMS_KEPT:
             _CLAIMS.clear()
+            _PLANS.clear()
         made = _CLAIMS[(seat, serial)] = {}
     return made
+
+
+def _plan(game: Game, seat: int, trains: int, have: dict[str, int], held: dict[str, int]) -> _Plan:
+    """The groups of routes a player with these dice, tokens and trains can reach."""
+    n_wild = have.get(WILD, 0)
+    counts = tuple((have.get(k, 0), held.get(k, 0)) for k in TOKEN_TYPES)
+    lengths = tuple(game.rules.route_lengths.items())
+    key = (game.map.id, lengths, seat, min(trains, MAX_LENGTH), n_wild, counts)
+    plan = _PLANS.get(key)
+    if plan is None:
+        reach = {k: f + n_wild + t for k, (f, t) in zip(TOKEN_TYPES, counts, strict=True)}
+        plan = []
+        for kind, n, ferry, members in _dice_groups(game)[0]:
+            if n > reach[kind] or n > trains or ferry > n_wild:
+                continue
+            serial, options = payments(kind, n, ferry, have.get(kind, 0), n_wild, held.get(kind, 0))
+            plan.append((members, _claims_made(seat, serial), options))
+        if len(_PLANS) >= _PLANS_KEPT:
+            _PLANS.clear()
+        _PLANS[key] = plan
+    return plan
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,23 +104,14 @@ class DiceClaims(RuleModule):
     def legal_actions(self, game: Game, seat: int) -> Iterable[Action]:
         # This runs for every decision of every dice game (most of a dice game's time), so
         # the routes come in groups that take the same payments, worked out once per rule
-        # set: a group out of reach is skipped whole. The payments are worked out once per
-        # process (`purse.payments`), and the actions for one route and one list of
-        # payments are made once and reused (actions are values). Claims are listed in map
-        # order, like every listing of routes.
+        # set; which groups are within reach is worked out once per seat, trains, dice and
+        # tokens (`_plan`); the payments once per process (`purse.payments`); and the
+        # actions for one route and one list of payments are made once and reused (actions
+        # are values). Claims are listed in map order, like every listing of routes.
         closed = closed_routes(game, seat)
-        trains = game.player(seat).trains
-        have = face_counts(unused_dice(game, seat))
-        held = tokens(game, seat)
-        n_wild = have.get(WILD, 0)
-        reach = {k: have.get(k, 0) + n_wild + held.get(k, 0) for k in TOKEN_TYPES}
-        groups, size = _dice_groups(game)
-        slots: list[list[Action] | None] = [None] * size
-        for kind, n, ferry, members in groups:
-            if n > reach[kind] or n > trains or ferry > n_wild:
-                continue
-            serial, options = payments(kind, n, ferry, have.get(kind, 0), n_wild, held.get(kind, 0))
-            made = _claims_made(seat, serial)
+        plan = _plan(game, seat, game.player(seat).trains, face_counts(unused_dice(game, seat)), tokens(game, seat))
+        slots: list[list[Action] | None] = [None] * _dice_groups(game)[1]
+        for members, made, options in plan:
             for place, route_id in members:
                 if route_id in closed:
                     continue
