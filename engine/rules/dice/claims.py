@@ -36,15 +36,21 @@ if TYPE_CHECKING:
 _Groups = tuple[tuple[tuple[str, int, int, tuple[tuple[int, str], ...]], ...], int]
 _GROUPS: dict[tuple[str, tuple[tuple[str, int], ...]], _Groups] = {}
 
-# The claim actions made, per (seat, serial number of a list of payments), per route id.
+# The claim actions made, per (seat, serial number of a list of payments), per route id, and
+# per map and lengths, seat, trains and dice and tokens of each type, the groups within reach,
+# each with its routes and the claim actions made for them. Both are bounded (a long-running
+# bot meets every map and hand): about 100,000 actions and plans, 10 MB, then they start again.
 _CLAIMS: dict[tuple[int, int], dict[str, list[Action]]] = {}
-_CLAIMS_KEPT = 5_000  # lists of payments; then start again (a long-running bot sees many hands)
-
-# Per map and lengths, seat, trains and dice and tokens of each type: the groups within reach,
-# each with its routes and the claim actions made for them.
 _Plan = list[tuple[tuple[tuple[int, str], ...], dict[str, list[Action]], tuple[Cards, ...]]]
 _PLANS: dict[tuple[Any, ...], _Plan] = {}
-_PLANS_KEPT = 20_000
+_KEPT = 100_000  # claim actions and plans; then start again
+_kept = [0]
+
+
+def _forget() -> None:
+    _CLAIMS.clear()
+    _PLANS.clear()
+    _kept[0] = 0
 
 
 def _dice_groups(game: Game) -> _Groups:
@@ -65,9 +71,6 @@ def _dice_groups(game: Game) -> _Groups:
 def _claims_made(seat: int, serial: int) -> dict[str, list[Action]]:
     made = _CLAIMS.get((seat, serial))
     if made is None:
-        if len(_CLAIMS) >= _CLAIMS_KEPT:
-            _CLAIMS.clear()
-            _PLANS.clear()
         made = _CLAIMS[(seat, serial)] = {}
     return made
 
@@ -80,6 +83,8 @@ def _plan(game: Game, seat: int, trains: int, have: dict[str, int], held: dict[s
     key = (game.map.id, lengths, seat, min(trains, MAX_LENGTH), n_wild, counts)
     plan = _PLANS.get(key)
     if plan is None:
+        if _kept[0] >= _KEPT:
+            _forget()
         reach = {k: f + n_wild + t for k, (f, t) in zip(TOKEN_TYPES, counts, strict=True)}
         plan = []
         for kind, n, ferry, members in _dice_groups(game)[0]:
@@ -87,8 +92,7 @@ def _plan(game: Game, seat: int, trains: int, have: dict[str, int], held: dict[s
                 continue
             serial, options = payments(kind, n, ferry, have.get(kind, 0), n_wild, held.get(kind, 0))
             plan.append((members, _claims_made(seat, serial), options))
-        if len(_PLANS) >= _PLANS_KEPT:
-            _PLANS.clear()
+        _kept[0] += 1 + len(plan)
         _PLANS[key] = plan
     return plan
 
@@ -118,6 +122,7 @@ class DiceClaims(RuleModule):
                 actions = made.get(route_id)
                 if actions is None:
                     actions = made[route_id] = [ClaimRoute(seat, route_id, payment) for payment in options]
+                    _kept[0] += len(actions)
                 slots[place] = actions
         out: list[Action] = []
         for actions in slots:
