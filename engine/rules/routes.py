@@ -62,20 +62,20 @@ def blocked_reason(game: Game, seat: int, route: Route) -> str | None:
     return None
 
 
-_GROUPS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
+_TRACKS: dict[str, dict[str, tuple[str, ...]]] = {}
 
 
-def _parallel_groups(game: Game) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """(parallel group, the ids of its tracks) for every connection with parallel tracks,
-    once per map."""
-    groups = _GROUPS.get(game.map.id)
-    if groups is None:
-        tracks: dict[str, list[str]] = {}
+def _tracks(game: Game) -> dict[str, tuple[str, ...]]:
+    """Route id -> the ids of every track of its connection, for the routes that have
+    parallel tracks, once per map."""
+    tracks = _TRACKS.get(game.map.id)
+    if tracks is None:
+        groups: dict[str, list[str]] = {}
         for r in game.map.routes.values():
             if r.parallel_group:
-                tracks.setdefault(r.parallel_group, []).append(r.id)
-        groups = _GROUPS[game.map.id] = tuple((g, tuple(ids)) for g, ids in tracks.items())
-    return groups
+                groups.setdefault(r.parallel_group, []).append(r.id)
+        tracks = _TRACKS[game.map.id] = {rid: tuple(ids) for ids in groups.values() for rid in ids}
+    return tracks
 
 
 def closed_routes(game: Game, seat: int) -> set[str]:
@@ -86,12 +86,11 @@ def closed_routes(game: Game, seat: int) -> set[str]:
     owner = game.state.route_owner
     closed = set(owner)
     doubles_open = game.n_players >= game.rules.doubles_from_players
-    for _, ids in _parallel_groups(game):
-        for route_id in ids:
-            who = owner.get(route_id)
-            if who is not None and (who == seat or not doubles_open):
-                closed.update(ids)
-                break
+    tracks = _tracks(game)
+    for route_id, who in owner.items():
+        ids = tracks.get(route_id)
+        if ids is not None and (who == seat or not doubles_open):
+            closed.update(ids)
     return closed
 
 

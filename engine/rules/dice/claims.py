@@ -12,7 +12,9 @@ from engine.actions import Action, ClaimRoute
 from engine.cards import Cards, card_word, count
 from engine.errors import IllegalAction
 from engine.rules.dice.faces import (
+    DOUBLE,
     MAX_LENGTH,
+    SINGLE,
     TOKEN,
     TOKEN_TYPES,
     WILD,
@@ -78,14 +80,14 @@ def _claims_made(seat: int, serial: int) -> dict[str, list[Action]]:
 def _plan(game: Game, seat: int, trains: int, have: dict[str, int], held: dict[str, int]) -> _Plan:
     """The groups of routes a player with these dice, tokens and trains can reach."""
     n_wild = have.get(WILD, 0)
-    counts = tuple((have.get(k, 0), held.get(k, 0)) for k in TOKEN_TYPES)
-    lengths = tuple(game.rules.route_lengths.items())
-    key = (game.map.id, lengths, seat, min(trains, MAX_LENGTH), n_wild, counts)
+    lengths = game.rules.route_lengths
+    key = (game.map.id, tuple(lengths.items()) if lengths else (), seat, min(trains, MAX_LENGTH), n_wild,
+           have.get(SINGLE, 0), held.get(SINGLE, 0), have.get(DOUBLE, 0), held.get(DOUBLE, 0))
     plan = _PLANS.get(key)
     if plan is None:
         if _kept[0] >= _KEPT:
             _forget()
-        reach = {k: f + n_wild + t for k, (f, t) in zip(TOKEN_TYPES, counts, strict=True)}
+        reach = {k: have.get(k, 0) + n_wild + held.get(k, 0) for k in TOKEN_TYPES}
         plan = []
         for kind, n, ferry, members in _dice_groups(game)[0]:
             if n > reach[kind] or n > trains or ferry > n_wild:
