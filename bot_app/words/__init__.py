@@ -31,7 +31,7 @@ from bot_app.words import (  # noqa: F401
     used_cards_under_deck,
 )
 from bot_app.words.base import Ctx, Doing, Said, Words, words_class
-from bot_app.words.dice import claims, no_action, roll, tokens  # noqa: F401
+from bot_app.words.dice import claims, discard, no_action, roll, tokens  # noqa: F401
 from bot_app.words.dice import stations as dice_stations  # noqa: F401
 from bot_app.words.dice import tickets as dice_tickets  # noqa: F401
 from bot_app.words.dice import tunnels as dice_tunnels  # noqa: F401

@@ -70,3 +70,8 @@ class DiceStations(PicturePart):
 @register("dice_tokens")
 class DiceTokens(PicturePart):
     """Buying route tokens: the dice part shows each player's tokens."""
+
+
+@register("dice_token_discard")
+class DiceTokenDiscard(PicturePart):
+    """Discarding route tokens: the dice part shows the tokens each player has left."""
