@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/bench_hand.py [--runs 60] [--maps usa,europe] [--seed 1] [--cpu] [--json]
 
-For each map: the small map's base is warmed once (one picture), then `--runs` hand pictures are
+For each map: the small map's base and each city's label spots are prepared once (as a render
+worker does when it starts), then `--runs` hand pictures are
 drawn, each for the same player holding a different random set of 2 to 8 of the map's tickets
 (no set repeats, so no picture and no label placement is served from a cache of ticket sets).
 Prints p50 and p95 per map and over all maps; with `--json` one JSON object
@@ -25,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.maps import available_maps, load_map  # noqa: E402
-from render.hand import render_hand  # noqa: E402
+from render.hand import prepare_mini, render_hand  # noqa: E402
 from tools.samples import sample_view  # noqa: E402
 
 
@@ -60,7 +61,8 @@ def main() -> int:
     for map_id in args.maps.split(","):
         game_map = load_map(map_id)
         view = sample_view(game_map, players=4, seed=3, seat=1)
-        render_hand(view, game_map)  # warm: the small map's base, fonts
+        prepare_mini(game_map)  # what a render worker does when it starts: the small map, each city's spots
+        render_hand(view, game_map)  # warm: fonts
         me = view.players[1]
         times = []
         for pick in new_sets(sorted(game_map.tickets), args.runs, rng):
