@@ -101,8 +101,8 @@ class Dispatcher:
                 await asyncio.wait_for(self.service.deliveries_waiting.wait(), delay)
 
     async def run_once(self) -> int:
-        """Deliver everything due now (several games at once, each game in order). Returns
-        how many deliveries were looked at."""
+        """Deliver everything due now (several games at once, each game in order), and what
+        falls due meanwhile, until nothing is due. Returns how many deliveries were looked at."""
         self.working += 1
         try:
             async with self._pass:
@@ -111,17 +111,41 @@ class Dispatcher:
             self.working -= 1
 
     async def _deliver_due(self) -> int:
+        """Each game with something due gets a lane: a task that sends its deliveries in order.
+        A game has at most one lane; what it is owed meanwhile waits in the outbox for the
+        lane's next round, where one post settles every pending post with the newest board (so
+        three moves made while a picture was being drawn cost one more picture, not three).
+        A game whose lane is done starts again at once: no game waits for the slowest of a
+        batch."""
         looked = 0
-        while True:
-            self.service.deliveries_waiting.clear()
-            due = await self.service.due_deliveries(self.clock(), limit=200)
-            if not due:
-                return looked
-            looked += len(due)
-            by_game: dict[int, list[Delivery]] = {}
-            for d in due:
-                by_game.setdefault(d.game_id, []).append(d)
-            await asyncio.gather(*(self._game(g, ds) for g, ds in by_game.items()))
+        lanes: dict[int, asyncio.Task[None]] = {}
+        try:
+            while True:
+                self.service.deliveries_waiting.clear()
+                due = await self.service.due_deliveries(self.clock(), limit=200)
+                by_game: dict[int, list[Delivery]] = {}
+                for d in due:
+                    if d.game_id not in lanes:  # a busy lane takes it in its next round
+                        by_game.setdefault(d.game_id, []).append(d)
+                for g, ds in by_game.items():
+                    looked += len(ds)
+                    lanes[g] = asyncio.create_task(self._game(g, ds), name=f"ttr-deliver-{g}")
+                if not lanes:
+                    return looked
+                more = asyncio.create_task(self.service.deliveries_waiting.wait())
+                try:
+                    await asyncio.wait([more, *lanes.values()], return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    more.cancel()
+                for g, task in list(lanes.items()):
+                    if task.done():
+                        del lanes[g]
+                        if not task.cancelled() and task.exception() is not None:
+                            log.error("game %d: delivery failed", g, exc_info=task.exception())
+        finally:
+            for task in lanes.values():
+                task.cancel()
+            await asyncio.gather(*lanes.values(), return_exceptions=True)
 
     async def _game(self, game_id: int, due: list[Delivery]) -> None:
         """The game's due deliveries, in order: first its turn post (one message settles every

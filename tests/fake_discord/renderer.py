@@ -36,6 +36,9 @@ class StubRenderer(Renderer):
         self.calls: list[str] = []
         self.asked: list[Drawn] = []
 
+    def start(self) -> None:
+        """Nothing to start: the stub draws nothing."""
+
     async def board(self, view: View, routes: Sequence[str] = (), cities: Sequence[str] = (), *,
                     colorblind: bool = False) -> bytes:
         assert view.you is None
