@@ -61,11 +61,24 @@ class Renderer:
     """The real pictures, drawn in render's worker pool so the event loop never waits on Pillow.
     Every method takes a view: board and scores only ever get public views (`you` is None).
     `colorblind` adds each route colour's letter (the player's, or the table's, setting).
-    `pool`: the render pool (default: render's process-wide one)."""
+    `pool`: the render pool (default: render's process-wide one); `only` instead gives the
+    renderer a pool of its own whose workers prepare just these variants (the demo plays one),
+    stopped by `close`."""
 
-    def __init__(self, pool: RenderPool | None = None, cache_size: int = PICTURES_KEPT) -> None:
+    def __init__(self, pool: RenderPool | None = None, cache_size: int = PICTURES_KEPT, *,
+                 only: Sequence[str] | None = None) -> None:
+        self._own = False
+        if pool is None and only is not None:
+            from render.pool import RenderPool
+
+            pool, self._own = RenderPool(prepare=tuple(only)), True
         self.pool = pool
         self.cache = PictureCache(cache_size)
+
+    def close(self) -> None:
+        """Stop the renderer's own pool, if it has one (the process-wide pool lives on)."""
+        if getattr(self, "_own", False) and self.pool is not None:
+            self.pool.close()
 
     def start(self) -> None:
         """Start the render workers now (each prepares every map's base) rather than at the
