@@ -5,9 +5,9 @@ discord.py client and the loopback fake Discord (tests/fake_discord), with the r
     .venv/bin/python bench/bench_bot.py [--games 1] [--moves 120] [--think 0] [--seed 1]
                                         [--variant europe] [--warmup 2] [--stub-renderer] [--json]
 
-`--games N` tables of two people each play at the same time. Each game makes `--moves M`
-measured moves (after `--warmup` unmeasured ones, which bring the pictures' bases into every
-render worker); before each move its player thinks for a random pause averaging `--think`
+`--games N` tables of two people each play at the same time, once the render workers have
+prepared their bases. Each game makes `--moves M` measured moves (after `--warmup` unmeasured
+ones); before each move its player thinks for a random pause averaging `--think`
 seconds (exponential, from `--seed`: the same pauses at every run). A player acts as a person
 would: on the turn post the thread shows (its buttons, or a slash command), once that post shows
 the previous move. A game that ends is replaced by a new one (not timed).
@@ -148,6 +148,10 @@ async def run(games: int, moves: int, think: float, seed: int, variant: str, war
         renderer = StubRenderer()
     running = await start_bot(fake, Path(tempfile.mkdtemp()) / "bench.sqlite3", renderer=renderer)
     service = running.service
+    if not stub:  # the render workers prepare every map's bases when the bot starts: not timed
+        from render.pool import default_pool
+
+        await default_pool().prepared()
     samples: list[float] = []
     answers: list[float] = []
     started = asyncio.Event()

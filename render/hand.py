@@ -9,6 +9,7 @@ least `preview_px(WIDTH)` high, legible when Discord shows the picture 550 pixel
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -66,6 +67,7 @@ def _mini_base(game_map: GameMap) -> BoardBase:
 
 
 MINI_LABEL_SETS = 512  # ticket-city sets whose labels a small map keeps (least recently used go first)
+_MINI_LOCK = threading.Lock()
 
 
 def prepare_mini(game_map: GameMap) -> None:
@@ -82,20 +84,23 @@ def mini_labels(base: BoardBase, cities: frozenset[str]) -> list[Label]:
     free of obstacles, a crowded city's wider search) is worked out once per map and width
     (`place_labels`' memo); a set already placed is kept in a bounded LRU (tickets change
     rarely, and a player's hand is drawn again every turn)."""
-    cache: OrderedDict[frozenset[str], list[Label]] = base.extra.setdefault("mini_labels", OrderedDict())
-    labels = cache.get(cities)
-    if labels is not None:
-        cache.move_to_end(cities)
+    # One placement at a time: a render worker prepares its bases in a thread beside its jobs,
+    # and the memo's lazy searches must not be advanced by two threads at once.
+    with _MINI_LOCK:
+        cache: OrderedDict[frozenset[str], list[Label]] = base.extra.setdefault("mini_labels", OrderedDict())
+        labels = cache.get(cities)
+        if labels is not None:
+            cache.move_to_end(cities)
+            return labels
+        grid = base.extra.get("grid")
+        if grid is None:
+            grid = base.extra["grid"] = obstacle_grid(base.geom, routes=False)
+        memo = base.extra.setdefault("label_memo", {})
+        labels = place_labels(base.game_map, base.geom, only=cities, grid=grid, memo=memo)
+        cache[cities] = labels
+        while len(cache) > MINI_LABEL_SETS:
+            cache.popitem(last=False)
         return labels
-    grid = base.extra.get("grid")
-    if grid is None:
-        grid = base.extra["grid"] = obstacle_grid(base.geom, routes=False)
-    memo = base.extra.setdefault("label_memo", {})
-    labels = place_labels(base.game_map, base.geom, only=cities, grid=grid, memo=memo)
-    cache[cities] = labels
-    while len(cache) > MINI_LABEL_SETS:
-        cache.popitem(last=False)
-    return labels
 
 
 def hand_image(view: View, game_map: GameMap, seat: int, *,

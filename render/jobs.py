@@ -1,14 +1,16 @@
 """The pictures as jobs for a render worker process: each takes a view (and what to mark) and
 returns only the PNG bytes, so nothing but small views and finished PNGs crosses between
-processes. `prepare_worker` runs once when a worker starts: it builds every map's static base
-(the empty board with its labels, and the hand picture's small map with each city's label
-spots), so no move waits for one.
+processes. `prepare_worker` runs once when a worker starts, in a thread of its own beside the
+jobs (`start_preparing`): it builds every map's static base (the empty board with its labels,
+and the hand picture's small map with each city's label spots), so that later moves do not
+wait for one and the first ones wait at most for their own.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import threading
 from collections.abc import Sequence
 
 from engine.view import View
@@ -41,6 +43,30 @@ def scores_png(view: View) -> bytes:
 def worker_pid() -> int:
     """The process a job ran in (tests: which worker, and to stop one)."""
     return os.getpid()
+
+
+_PREPARING: threading.Thread | None = None
+
+
+def start_preparing(variants: Sequence[str]) -> None:
+    """Prepare these variants' bases in a thread of this worker, so that the worker takes jobs
+    at once after a (re)start: a job needing a base being built waits for that one only."""
+    global _PREPARING
+    _PREPARING = threading.Thread(target=prepare_worker, args=(tuple(variants),), name="prepare", daemon=True)
+    _PREPARING.start()
+
+
+def preparing() -> bool:
+    """Whether this worker is still preparing its bases (tests)."""
+    return _PREPARING is not None and _PREPARING.is_alive()
+
+
+def wait_prepared(timeout: float = 120.0) -> bool:
+    """Block until this worker has prepared its bases (a bench waits for it); True when done."""
+    if _PREPARING is not None:
+        _PREPARING.join(timeout)
+        return not _PREPARING.is_alive()
+    return True
 
 
 def prepare_worker(variants: Sequence[str]) -> None:

@@ -5,7 +5,8 @@ stall every other game, and in a thread of the bot's process it competes with th
 Python's global lock (a 16 ms board took over a second that way while the bot was busy). So
 pictures are drawn in a pool of worker processes sized to the machine:
 
-- each worker prepares every map's static base once, when it starts (`render.jobs.prepare_worker`);
+- each worker prepares every map's static base once, when it starts, in a thread beside its
+  jobs (`render.jobs.prepare_worker`): a worker takes jobs at once after a (re)start;
 - a job sends a view and gets PNG bytes back; the event loop only awaits;
 - at most `2 × workers` jobs are handed to the workers at once; the rest wait their turn in
   the loop, oldest first (a bounded queue: nothing piles up inside the executor);
@@ -69,6 +70,13 @@ class RenderPool:
             for _ in range(self.workers):
                 ex.submit(_nothing)
 
+    async def prepared(self) -> None:
+        """Wait until the workers have prepared their bases (benches measure after this)."""
+        if self.processes:
+            from render.jobs import wait_prepared
+
+            await asyncio.gather(*(self.run(wait_prepared) for _ in range(self.workers)))
+
     async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run `fn(*args, **kwargs)` in a worker and await its result (`fn` and its arguments
         must pickle: a module-level function and plain data, e.g. `render.jobs.board_png`)."""
@@ -116,9 +124,9 @@ def _every_variant() -> tuple[str, ...]:
 
 
 def _prepare(variants: Sequence[str]) -> None:
-    from render.jobs import prepare_worker
+    from render.jobs import start_preparing
 
-    prepare_worker(variants)
+    start_preparing(variants)
 
 
 def _nothing() -> None:

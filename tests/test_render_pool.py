@@ -23,7 +23,7 @@ from engine.maps import load_map
 from engine.view import View
 from render import RenderPool, render_board, render_hand, render_scores
 from render.hand import _mini_base, mini_labels
-from render.jobs import board_png, hand_png, scores_png, worker_pid
+from render.jobs import board_png, hand_png, preparing, scores_png, worker_pid
 from render.layout import obstacle_grid, place_labels
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.driver import Table
@@ -56,6 +56,18 @@ async def test_a_worker_draws_the_same_bytes_as_this_process(pool: RenderPool):
     over = sample_view("usa", players=3, seed=4, over=True)
     assert await pool.run(scores_png, over) == render_scores(over).png
     assert await pool.run(worker_pid) != os.getpid()  # drawn in another process
+
+
+async def test_a_new_worker_takes_jobs_while_it_prepares_every_map():
+    fresh = RenderPool(1)  # every variant's bases: seconds of work
+    try:
+        assert await fresh.run(preparing) is True  # answered at once, the preparing goes on beside
+        view = sample_view("europe", players=3, seed=4)
+        assert await fresh.run(board_png, view) == render_board(view).png
+        await fresh.prepared()
+        assert await fresh.run(preparing) is False
+    finally:
+        fresh.close()
 
 
 async def test_a_killed_worker_is_replaced_and_the_picture_still_comes(pool: RenderPool):
