@@ -236,3 +236,25 @@ async def test_three_moves_made_while_a_board_is_drawn_get_one_more_board_and_ev
     finally:
         await running.stop()
         await fake.stop()
+
+
+# --- the benches' contract -----------------------------------------------------------------------
+
+
+def test_bench_bot_prints_one_json_object_with_its_figures():
+    """`bench/bench_bot.py --json` (issue 16): one JSON object with games, posts_per_s, p50_ms
+    and p95_ms (a small run on the stub renderer)."""
+    import json
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "bench/bench_bot.py", "--games", "3", "--moves", "2", "--warmup", "1",
+                           "--think", "0.01", "--stub-renderer", "--json"], cwd=root, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.strip().splitlines()
+    assert len(lines) == 1
+    figures = json.loads(lines[0])
+    assert figures["games"] == 3 and figures["moves"] == 6
+    assert figures["posts_per_s"] > 0 and 0 < figures["p50_ms"] <= figures["p95_ms"]
