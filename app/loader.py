@@ -277,8 +277,6 @@ class GameLoader:
             rebuilt.upgrade = True  # written before migration 8: give it a digest
         elif not snapshot.intact:
             rebuilt.repairs.append(f"the snapshot at seq {snapshot.seq} did not match its digest")
-        elif self._distrusted.get(game_id) == _key(snapshot.seq, snapshot.digest):
-            rebuilt.repairs.append(f"the snapshot at seq {snapshot.seq} had failed its check")
         if row.seq != last or row.status != state.status or row.waiting_json != canonical_json(actors(state)):
             rebuilt.repairs.append(
                 f"the game row said seq {row.seq} ({row.status}), the log seq {last} ({state.status})")
