@@ -155,7 +155,7 @@ class ServiceBase:
         events = [e for m in moves for e in m.events]
         tx = self.store.tx()
         tx.advance_game(game_id, from_seq=loaded.seq, to_seq=last, status=after.status,
-                        waiting_json=canonical_json(actors(after)))
+                        waiting_json=canonical_json(actors(after)), from_status=loaded.state.status)
         for offset, m in enumerate(moves, start=1):
             tx.append_action(game_id, loaded.seq + offset, actor=m.seat, user_id=m.user_id,
                              action_json=canonical_json(m.action.to_json()), events_json=records.events_json(m.events))

@@ -60,7 +60,7 @@ log = logging.getLogger("app.service")
 
 # A snapshot every this many moves: a load replays at most this many entries (the tail), and
 # a move writes a snapshot's bytes only this often (docs/performance.md has the figures).
-SNAPSHOT_EVERY = 16
+SNAPSHOT_EVERY = 8
 # Games read and rebuilt from the database at once.
 LOADS_AT_ONCE = 16
 # Snapshots remembered as known good (one small entry per game; beyond this the oldest are
@@ -192,7 +192,8 @@ class GameLoader:
     def _from_snapshot(self, found: GameLoad) -> Loaded | None:
         """The game from its snapshot and the entries after it, or None when the snapshot
         cannot be used or anything about the game is not as it should be (the full replay
-        then decides, and says what is wrong)."""
+        then decides, and says what is wrong). The events of the entries are not read here
+        (the state does not depend on them): the full replay of a check reads them all."""
         row, players, snapshot, tail = found.row, found.players, found.snapshot, found.actions
         assert row is not None
         if (snapshot is None or row.rules_version != RULES_VERSION or snapshot.rules_version != RULES_VERSION
@@ -209,7 +210,6 @@ class GameLoader:
             state = GameState.from_canonical(snapshot.state_json)
             for r in tail:
                 state = self._replay_one(row.id, state, r)
-                json.loads(r.events_json)
         except (Corrupt, ValueError):
             return None
         if row.status != state.status or row.waiting_json != canonical_json(actors(state)):

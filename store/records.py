@@ -11,6 +11,7 @@ from a log line.)
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -65,12 +66,20 @@ def _from_row(cls: Callable[..., T], row: Any, names: tuple[str, ...], bools: tu
     """A row of `names` (the query's columns, in the order of `cls`'s fields) as a `cls`, its
     text decoded (see `decode_row`) and the integer columns in `bools` as booleans."""
     values, unreadable = decode_row(row, names)
+    for index in _shape(cls, names, bools):
+        values[index] = bool(values[index])
+    return cls(*values, unreadable=unreadable)
+
+
+@functools.lru_cache(maxsize=32)
+def _shape(cls: Callable[..., Any], names: tuple[str, ...], bools: tuple[str, ...]) -> tuple[int, ...]:
+    """Checks once per row class that its fields match the columns one for one (the rows are
+    built positionally), and gives the positions of the columns read as booleans."""
     fields = [f.name for f in dataclasses.fields(cls)  # type: ignore[arg-type]  # cls: a row dataclass below
               if f.name != "unreadable"]
-    kwargs = dict(zip(fields, values, strict=True))
-    for name in bools:
-        kwargs[name] = bool(kwargs[name])
-    return cls(**kwargs, unreadable=unreadable)
+    if len(fields) != len(names):
+        raise TypeError(f"{cls.__name__} has {len(fields)} fields for {len(names)} columns")
+    return tuple(names.index(b) for b in bools)
 
 
 def decode_row(row: Any, names: tuple[str, ...]) -> tuple[list[Any], tuple[str, ...]]:
@@ -80,7 +89,7 @@ def decode_row(row: Any, names: tuple[str, ...]) -> tuple[list[Any], tuple[str, 
     unreadable: list[str] = []
     for index, value in enumerate(values):
         if isinstance(value, bytes | bytearray | memoryview):
-            text = utf8_or_none(bytes(value))
+            text = utf8_or_none(value if isinstance(value, bytes) else bytes(value))
             if text is None:
                 unreadable.append(names[index])
                 text = ""

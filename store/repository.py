@@ -150,9 +150,21 @@ class Tx(DeliveryWrites):
                 (game_id, seat, p.user_id, int(p.is_ai), p.ai_level, p.name, p.joined_at),
             )
 
-    def advance_game(self, game_id: int, *, from_seq: int, to_seq: int, status: str, waiting_json: str) -> None:
+    def advance_game(self, game_id: int, *, from_seq: int, to_seq: int, status: str, waiting_json: str,
+                     from_status: str | None = None) -> None:
         """Move a game's seq on, but only if it is still at `from_seq` (the guard that makes a
-        second process's stale copy, or a doubled request, write nothing)."""
+        second process's stale copy, or a doubled request, write nothing). `from_status`: the
+        status the caller saw; when it stays the same, the status is not written (so SQLite
+        leaves the index on it alone: one page less per move)."""
+        if status == from_status:
+            self.add(
+                "UPDATE games SET seq = ?, waiting = ?, updated_at = ? WHERE id = ? AND seq = ?"
+                " AND status IN ('setup', 'playing')",
+                (to_seq, waiting_json, self.now, game_id, from_seq),
+                expect_rows=1,
+                conflict="That already happened: the game has moved on.",
+            )
+            return
         self.add(
             "UPDATE games SET seq = ?, status = ?, waiting = ?, updated_at = ? WHERE id = ? AND seq = ?"
             " AND status IN ('setup', 'playing')",
