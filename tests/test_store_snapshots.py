@@ -23,7 +23,7 @@ from store import SchemaTooNew, Store
 from store.migrations import Migration, to_apply
 from store.records import snapshot_digest
 from store.writer import QueueBound
-from tests.databases import Database
+from tests.databases import SQLITE_ONLY, Database
 
 UNLIMITED = Limits.unlimited()
 HOST = 1000
@@ -268,6 +268,20 @@ async def test_a_snapshot_from_before_migration_8_is_replaced_quietly_after_one_
     assert caplog.text == ""
     assert database.fetchone("SELECT digest FROM snapshots WHERE game_id = ?", game_id) == (
         snapshot_digest(truth.to_canonical()),)
+
+
+@SQLITE_ONLY
+async def test_a_game_loads_the_same_through_the_read_connections_fallback(service: GameService) -> None:
+    # Without aiosqlite's internal call, the reads of a load are made one public call each.
+    game_id = await deal(service, 0, "usa", {}, players=2)
+    await played(service, game_id, 11)
+    service.loader.forget(game_id)
+    fast = await service.loader.load(game_id)
+    service.store._read_in_thread = None  # type: ignore[attr-defined]
+    service.loader.forget(game_id)
+    slow = await service.loader.load(game_id)
+    assert (slow.seq, slow.snapshot_seq, slow.state.to_canonical()) == (11, 8, fast.state.to_canonical())
+    assert service.loader.stats.from_snapshot == 2
 
 
 # --- bounded memory under a burst ---------------------------------------------------------------
