@@ -6,10 +6,10 @@ Every move goes through `_commit`:
 1. the caller holds the game's lock (moves of one game are serialised; other games go on);
 2. it loaded the game (app.loader), checked the `expected_seq`, and applied the moves with the
    engine (an illegal one raised the engine's IllegalAction);
-3. `_commit` writes the actions, their events, the new snapshot, the game's new seq — guarded,
-   so it writes nothing if the game moved on meanwhile, even from another process — and, in the
-   same transaction, what the move owes (app.owed: posts, direct messages, turn timers) and any
-   change to the seats' absence;
+3. `_commit` writes the actions, their events, a snapshot when one is due (every few moves:
+   app/loader.py), the game's new seq — guarded, so it writes nothing if the game moved on
+   meanwhile, even from another process — and, in the same transaction, what the move owes
+   (app.owed: posts, direct messages, turn timers) and any change to the seats' absence;
 4. only then is the cache updated and the dispatcher woken.
 
 Nothing secret is logged: log lines name games, seqs, seats and action types, never hands,
@@ -90,7 +90,7 @@ class ServiceBase:
         self.random_bits = random_bits
         self.clock = clock or store.clock
         self.limits = limits or Limits()
-        self.loader = GameLoader(store, cache_size)
+        self.loader = GameLoader(store, cache_size, lock=self._lock)
         # When each user last opened a table (the cooldown). Bounded; losing it in a restart
         # only forgives one cooldown.
         self._last_lobby: OrderedDict[int, float] = OrderedDict()
@@ -116,7 +116,8 @@ class ServiceBase:
                    random_bits=random_bits)
 
     async def close(self) -> None:
-        """Finish the queued writes and close the database."""
+        """Stop the background checks, finish the queued writes and close the database."""
+        await self.loader.close()
         await self.store.close()
 
     async def __aenter__(self) -> Any:
@@ -154,11 +155,15 @@ class ServiceBase:
         events = [e for m in moves for e in m.events]
         tx = self.store.tx()
         tx.advance_game(game_id, from_seq=loaded.seq, to_seq=last, status=after.status,
-                        waiting_json=canonical_json(actors(after)))
+                        waiting_json=canonical_json(actors(after)), from_status=loaded.state.status)
         for offset, m in enumerate(moves, start=1):
             tx.append_action(game_id, loaded.seq + offset, actor=m.seat, user_id=m.user_id,
                              action_json=canonical_json(m.action.to_json()), events_json=records.events_json(m.events))
-        tx.put_snapshot(game_id, last, rules_version=after.rules_version, state_json=after.to_canonical())
+        # A snapshot every few moves (app/loader.py): a load replays the entries after it.
+        snapshot = None
+        if self.loader.snapshot_due(loaded, last, after):
+            snapshot = tx.put_snapshot(game_id, last, rules_version=after.rules_version,
+                                       state_json=after.to_canonical())
         if extras.timer_id is not None:
             tx.fire_timer(extras.timer_id)  # before the cancels below would cancel it as out of date
         tx.cancel_timers_before(game_id, last)
@@ -182,6 +187,8 @@ class ServiceBase:
             self.loader.forget(game_id)
             raise
         loaded.state, loaded.seq, loaded.seats = after, last, seats
+        if snapshot is not None:
+            self.loader.wrote_snapshot(loaded, last, snapshot)
         self.deliveries_waiting.set()
         self.timers_changed.set()
         for m in moves:

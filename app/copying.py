@@ -125,6 +125,7 @@ async def _state(service: GameService, game_id: int) -> tuple[str | None, int, s
     """(the replayed state as canonical JSON, its seq, "") — or (None, 0, why) when the game
     cannot be loaded (a broken game stays broken on both sides)."""
     try:
+        await service.loader.check(game_id)  # its whole log replayed and compared with its snapshot
         loaded = await service.loader.load(game_id)
     except ServiceError as exc:
         return None, 0, exc.code
