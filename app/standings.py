@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from app.base import ServiceBase
 from app.errors import ServiceError
+from app.models import Caller
 from app.ratings import Ratings, Standing, player_key
 from engine.maps import load_map
 from store.standings import Season
@@ -24,6 +25,11 @@ CARD_GAMES = 50
 
 class SeasonError(ServiceError):
     code = "season"
+
+
+def _must_manage(caller: Caller, what: str) -> None:
+    if not caller.manages_server:
+        raise SeasonError(f"Only someone who can manage this server can {what}.", "not_manager")
 
 
 @dataclass(frozen=True)
@@ -100,17 +106,18 @@ class StandingsOps(ServiceBase):
         return Leaderboard(guild_id, chosen, count, variant, ratings.count_ai_games, ratings.games,
                            tuple(ratings.ranking()))
 
-    async def start_season(self, guild_id: int, by_user_id: int) -> Season:
-        """End the current season and begin the next one now (server managers only; the Discord
-        layer checks the permission)."""
+    async def start_season(self, guild_id: int, caller: Caller) -> Season:
+        """End the current season and begin the next one now (server managers only)."""
+        _must_manage(caller, "start a new season")
         seasons = await self.store.seasons(guild_id)
         tx = self.store.tx()
-        tx.start_season(guild_id, len(seasons) + 1, by_user_id)
+        tx.start_season(guild_id, len(seasons) + 1, caller.user_id)
         await self.store.write(tx)
         return (await self.store.seasons(guild_id))[-1]
 
-    async def set_rate_ai_games(self, guild_id: int, on: bool) -> None:
-        """Whether games with AI seats count towards this server's ratings."""
+    async def set_rate_ai_games(self, guild_id: int, on: bool, caller: Caller) -> None:
+        """Whether games with AI seats count towards this server's ratings (server managers)."""
+        _must_manage(caller, "choose whether games with AI players count")
         tx = self.store.tx()
         tx.set_rate_ai_games(guild_id, on)
         await self.store.write(tx)

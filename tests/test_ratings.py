@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 import pytest
 from openskill.models import PlackettLuce
 
-from app import Actor, GameService, Limits, SubmitResult
+from app import Actor, Caller, GameService, Limits, SubmitResult
 from app.ratings import MODEL, Ratings, rate
 from app.standings import SeasonError
 from engine.ai import make_ai
@@ -20,6 +20,7 @@ from tests.databases import Database
 GUILD, OTHER_GUILD = 1, 2
 ANN, BEN, CAT, DON = 11, 12, 13, 14
 CHANNELS = itertools.count(100)
+MANAGER = Caller(ANN, manages_server=True)
 
 
 class Clock:
@@ -169,7 +170,7 @@ async def test_a_leaderboard_per_variant_and_overall(service: GameService, clock
 async def test_a_new_season_starts_every_rating_afresh_and_old_seasons_stay(service: GameService,
                                                                             clock: Clock) -> None:
     first = await finished_game(service, clock, {ANN: 1, BEN: 2})
-    season = await service.start_season(GUILD, by_user_id=ANN)
+    season = await service.start_season(GUILD, MANAGER)
     assert season.number == 2
     clock.now += 1
     second = await finished_game(service, clock, {BEN: 1, CAT: 2})
@@ -183,17 +184,20 @@ async def test_a_new_season_starts_every_rating_afresh_and_old_seasons_stay(serv
     with pytest.raises(SeasonError, match="has had 2 seasons; there is no season 3"):
         await service.leaderboard(GUILD, season=3)
     assert (await service.leaderboard(OTHER_GUILD)).season.number == 1  # seasons are per server
+    with pytest.raises(SeasonError, match="Only someone who can manage this server"):
+        await service.start_season(GUILD, Caller(BEN))
+    assert (await service.leaderboard(GUILD)).seasons == 2
 
 
 async def test_whether_ai_games_count_is_the_servers_choice(service: GameService, clock: Clock) -> None:
     await finished_game(service, clock, {ANN: 1, None: 2})
     await finished_game(service, clock, {BEN: 1, CAT: 2})
     assert (await service.leaderboard(GUILD)).games == 2  # they count by default
-    await service.set_rate_ai_games(GUILD, False)
+    await service.set_rate_ai_games(GUILD, False, MANAGER)
     board = await service.leaderboard(GUILD)
     assert board.games == 1 and not board.rate_ai_games
     assert {s.key for s in board.standings} == {f"user:{BEN}", f"user:{CAT}"}
-    await service.set_rate_ai_games(GUILD, True)
+    await service.set_rate_ai_games(GUILD, True, MANAGER)
     assert (await service.leaderboard(GUILD)).games == 2
 
 
