@@ -9,7 +9,8 @@ It joins the pure engine (rules) and the store (SQLite). Its parts, one module e
 - `app.clocks`: turn timers, pause and resume, kick, coming back;
 - `app.delivery_ops`: the delivery outbox, as the dispatcher sees it;
 - `app.reads`: views, lists, logs, results, backups;
-- `app.settings_ops`: each player's own preferences.
+- `app.settings_ops`: each player's own preferences;
+- `app.standings`: leaderboards, seasons and player cards (ratings: app.ratings).
 
 Create it with `await GameService.open(path)` and close it with `close()`.
 """
@@ -21,7 +22,8 @@ from app.delivery_ops import DeliveryOps
 from app.lobby_ops import LobbyOps
 from app.reads import ReadOps
 from app.settings_ops import SettingsOps
+from app.standings import StandingsOps
 
 
-class GameService(LobbyOps, ClockOps, DeliveryOps, ReadOps, SettingsOps):
+class GameService(LobbyOps, ClockOps, DeliveryOps, ReadOps, SettingsOps, StandingsOps):
     """The application service (see the module's docstring for its parts)."""

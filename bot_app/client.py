@@ -29,7 +29,7 @@ from bot_app.tree import TtrTree, sync_commands
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.info", "cogs.admin", "cogs.settings")
+EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.info", "cogs.admin", "cogs.settings", "cogs.standings")
 
 
 class TtrBot(commands.Bot):

@@ -1,6 +1,7 @@
 """The host's and server managers' commands, in one group: /ttr admin addai, start, cancel
-(the lobby's buttons, typed), kick, pause, resume. Who may do what is the service's rule (the
-host, or anyone with Manage Server in the game's own server); this only says who is asking."""
+(the lobby's buttons, typed), kick, pause, resume; season and ratings for the leaderboard. Who
+may do what is the service's rule (the host, or anyone with Manage Server in the game's own
+server); this only says who is asking."""
 
 from __future__ import annotations
 
@@ -59,6 +60,31 @@ class AdminCog(TtrCog):
             await self.desk.service.kick(g, seat, _caller(interaction))
             await interaction.followup.send(f"The AI now plays for {player.display_name} in game #{g} until they "
                                             "come back with any game command.", ephemeral=True)
+
+        await self.run(work())
+
+    @admin.command(name="season", description="End this server's leaderboard season and start the next (managers)")
+    async def season(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            if interaction.guild_id is None:
+                raise Refusal("Seasons belong to a server: use this there.")
+            started = await self.desk.service.start_season(interaction.guild_id, _caller(interaction))
+            await self.desk.answers.say(interaction, f"🏁 Season {started.number} has begun: every rating starts "
+                                        f"afresh. /ttr leaderboard season:{started.number - 1} keeps the last one.",
+                                        ephemeral=False)
+
+        await self.run(work())
+
+    @admin.command(name="ratings", description="Whether games with AI players count on the leaderboard (managers)")
+    @app_commands.describe(ai_games="count games that had AI players (the AI levels are rated like players)")
+    async def ratings(self, interaction: discord.Interaction, ai_games: bool) -> None:
+        async def work() -> None:
+            if interaction.guild_id is None:
+                raise Refusal("Leaderboards belong to a server: use this there.")
+            await self.desk.service.set_rate_ai_games(interaction.guild_id, ai_games, _caller(interaction))
+            counted = "count" if ai_games else "no longer count"
+            await self.desk.answers.say(interaction, f"Games with AI players now {counted} on this server's "
+                                        "leaderboard (ratings are recomputed from the results).", ephemeral=False)
 
         await self.run(work())
 

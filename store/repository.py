@@ -44,6 +44,7 @@ from store.records import (
     snapshot_digest,
     utf8_or_none,
 )
+from store.standings import StandingsReads, StandingsWrites
 from store.user_settings import SettingsReads, SettingsWrites
 from store.writer import Statement, TxResult
 
@@ -68,7 +69,7 @@ class TableCounts(NamedTuple):
     server_games: int  # running games in the server
 
 
-class Tx(DeliveryWrites, SettingsWrites):
+class Tx(DeliveryWrites, SettingsWrites, StandingsWrites):
     """The statements of one transaction, built with typed methods and run by `Store.write`.
 
     Guarded statements (`expect_rows`) make the whole transaction fail with WriteConflict when
@@ -286,7 +287,7 @@ class Tx(DeliveryWrites, SettingsWrites):
         )
 
 
-class Store(DeliveryReads, SettingsReads):
+class Store(DeliveryReads, SettingsReads, StandingsReads):
     """A game store: typed reads and `write(tx)`. Open one with `Store.open` (which picks the
     back end) and close it with `close` (or `async with`). Subclasses supply `_fetch`, `write`,
     `close`, and the spelling of `_any`/`_list`."""

@@ -32,9 +32,10 @@ CONTRACT = {
     "draw": {"card"}, "claim": {"route", "payment"}, "tickets": {"short", "long"}, "station": {"city", "payment"},
     "move": {"action"}, "hand": {"game"}, "board": {"game"}, "status": {"game"}, "log": {"game"}, "games": set(),
     "rules": {"topic", "variant", "dice"}, "stats": {"player"}, "settings": {"dms", "colorblind", "hand_picture"},
+    "leaderboard": {"variant", "season"},
 }
 ADMIN = {"addai": {"game", "level"}, "start": {"game"}, "cancel": {"game"}, "kick": {"game", "player"},
-         "pause": {"game"}, "resume": {"game"}}
+         "pause": {"game"}, "resume": {"game"}, "season": set(), "ratings": {"ai_games"}}
 
 
 async def _bot_with_commands() -> TtrBot:
