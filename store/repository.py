@@ -42,6 +42,7 @@ from store.records import (
     TimerRow,
     utf8_or_none,
 )
+from store.seat_changes import SeatReads, SeatWrites
 from store.user_settings import SettingsReads, SettingsWrites
 from store.writer import Statement, TxResult
 
@@ -66,7 +67,7 @@ class TableCounts(NamedTuple):
     server_games: int  # running games in the server
 
 
-class Tx(DeliveryWrites, SettingsWrites):
+class Tx(DeliveryWrites, SettingsWrites, SeatWrites):
     """The statements of one transaction, built with typed methods and run by `Store.write`.
 
     Guarded statements (`expect_rows`) make the whole transaction fail with WriteConflict when
@@ -87,12 +88,14 @@ class Tx(DeliveryWrites, SettingsWrites):
 
     # --- games ------------------------------------------------------------------------
     def create_game(self, *, guild_id: int, channel_id: int, host_user_id: int, variant: str, options_json: str,
-                    seats_wanted: int, turn_hours: float | None) -> int:
+                    seats_wanted: int, turn_hours: float | None, max_away_days: float = 7.0) -> int:
         """A new game in the lobby. Returns the statement index whose rowid is the game id."""
         return self.add(
             "INSERT INTO games (guild_id, channel_id, host_user_id, variant, options, seats_wanted, turn_hours,"
-            " status, seq, waiting, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', 0, '[]', ?, ?)",
-            (guild_id, channel_id, host_user_id, variant, options_json, seats_wanted, turn_hours, self.now, self.now),
+            " status, seq, waiting, created_at, updated_at, max_away_days)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', 0, '[]', ?, ?, ?)",
+            (guild_id, channel_id, host_user_id, variant, options_json, seats_wanted, turn_hours, self.now, self.now,
+             max_away_days),
             returns_id=True,
         )
 
@@ -256,7 +259,7 @@ class Tx(DeliveryWrites, SettingsWrites):
         )
 
 
-class Store(DeliveryReads, SettingsReads):
+class Store(DeliveryReads, SettingsReads, SeatReads):
     """A game store: typed reads and `write(tx)`. Open one with `Store.open` (which picks the
     back end) and close it with `close` (or `async with`). Subclasses supply `_fetch`, `write`,
     `close`, and the spelling of `_any`/`_list`."""

@@ -209,6 +209,8 @@ async def test_migration_4_turns_marker_timers_into_columns(tmp_path: Path):
         for column in ("claimed_by", "claimed_until"):  # migration 5's
             db.execute(f"ALTER TABLE timers DROP COLUMN {column}")
         db.execute("DROP TABLE user_settings")  # migration 7's
+        db.execute("DROP TABLE skip_votes")  # migration 8's
+        db.execute("ALTER TABLE games DROP COLUMN max_away_days")
         for table, columns in (("games", ("paused_reason", "turn_post_id", "turn_post_seq")),
                                ("players", ("dm_closed", "absent_turns", "stand_in"))):
             for column in columns:
