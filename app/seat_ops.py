@@ -134,6 +134,8 @@ class SeatOps(ClockOps):
             people = [s for s in loaded.seats if s.seat in waiting and s.user_id is not None and s.stand_in is None]
             if seat is None:
                 others = [s for s in people if s.seat != mine.seat]
+                if not others and mine.seat in waiting:
+                    raise ServiceError("That is your own turn: play it, or wait for the AI.", "own_turn")
                 if len(others) != 1:
                     raise ServiceError("Name the player whose turn you vote to skip." if others else
                                        "The game is not waiting for another player.", "whose_turn")
