@@ -31,10 +31,12 @@ CONTRACT = {
             "tunnel_dice", "nine_route"}, "join": {"game"}, "leave": {"game"},
     "draw": {"card"}, "claim": {"route", "payment"}, "tickets": {"short", "long"}, "station": {"city", "payment"},
     "move": {"action"}, "hand": {"game"}, "board": {"game"}, "status": {"game"}, "log": {"game"}, "games": set(),
-    "rules": {"topic"}, "stats": {"player"}, "settings": {"dms", "colorblind", "hand_picture"},
+    "rules": {"topic"}, "stats": {"player"},
+    "settings": {"dms", "colorblind", "hand_picture", "timezone", "quiet_hours", "vacation_days", "digest"},
+    "vote": {"player", "game"},
 }
 ADMIN = {"addai": {"game", "level"}, "start": {"game"}, "cancel": {"game"}, "kick": {"game", "player"},
-         "pause": {"game"}, "resume": {"game"}}
+         "pause": {"game"}, "resume": {"game"}, "replace": {"game", "player", "new"}}
 
 
 async def _bot_with_commands() -> TtrBot:
