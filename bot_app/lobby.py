@@ -37,13 +37,14 @@ def lobby_text(lobby: Lobby, default_hours: float) -> str:
     head = f"🚂 **Ticket to Ride #{lobby.game_id} · {text.variant_title(lobby.variant)}**{where}"
     if lobby.status == "lobby":
         state = (f"Host <@{lobby.host_user_id}> · {len(lobby.seats)}/{lobby.seats_wanted} seats · "
-                 f"{hours:g} h per turn · {_vacations(lobby.max_away_days)}")
+                 f"{hours:g} h per turn")
     elif lobby.status == "cancelled":
         state = "This table was closed."
     else:
         state = "The game has started — play in the thread."
     names = [s.name for s in lobby.seats]
-    options = "Options: " + " · ".join(table_options.option_lines(lobby.options, names))
+    options = "Options: " + " · ".join([*table_options.option_lines(lobby.options, names),
+                                        _vacations(lobby.max_away_days)])
     return f"{head}\n{state}\n{options}\n{seats}"
 
 

@@ -21,14 +21,13 @@ from bot_app.player_posts import VOTE
 async def vote(desk: Desk, interaction: discord.Interaction, game_id: int, seat: int | None) -> None:
     """The caller votes to hand `seat`'s turn (None: the one player the game waits for) to the
     AI now; they are told where the vote stands."""
-    await desk.answers.defer(interaction)
     result = await desk.service.vote_skip(game_id, interaction.user.id, seat)
     if result.played:
         said = f"🗳️ Everyone else voted: the AI played **{result.name}**'s turn."
     else:
         said = (f"🗳️ Your vote to hand **{result.name}**'s turn to the AI is in: {result.votes} of {result.needed}. "
                 "The AI plays it once everyone else has voted.")
-    await interaction.followup.send(said, ephemeral=True)
+    await desk.answers.say(interaction, said)
     if result.played:
         await desk.after_move(game_id)
 

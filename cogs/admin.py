@@ -105,11 +105,10 @@ class AdminCog(TtrCog):
             if seat is None:
                 raise Refusal(f"Game #{g} has no seat {excerpt(player, 20)}; pick one from the list.")
             before = summary.seats[seat]
-            await self.desk.answers.defer(interaction)
             await self.desk.service.replace(g, seat, new.id, new.display_name, _caller(interaction))
             was = "the AI's seat" if before.is_ai else f"{before.name}'s seat"
-            await interaction.followup.send(f"🔁 {new.display_name} now plays {was} (seat {seat + 1}) in game #{g}; "
-                                            "their hand goes to them privately.", ephemeral=True)
+            await self.desk.answers.say(interaction, f"🔁 {new.display_name} now plays {was} (seat {seat + 1}) in "
+                                        f"game #{g}; their hand goes to them privately.")
 
         await self.run(work())
 
