@@ -26,6 +26,7 @@ from bot_app.desk import Desk
 from bot_app.render_hooks import Renderer
 from bot_app.timers import TimerLoop
 from bot_app.tree import TtrTree, sync_commands
+from bot_app.undo_button import FAMILIES as UNDO_FAMILIES
 from bot_app.votes import FAMILIES as VOTE_FAMILIES
 
 log = logging.getLogger(__name__)
@@ -64,7 +65,7 @@ class TtrBot(commands.Bot):
         self.tree.add_command(self.ttr)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(*FAMILIES, *VOTE_FAMILIES)
+        self.add_dynamic_items(*FAMILIES, *VOTE_FAMILIES, *UNDO_FAMILIES)
 
     def serves(self, guild_id: int) -> bool:
         """Whether this process serves the server `guild_id` (all of them, unless sharded)."""

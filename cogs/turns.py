@@ -1,5 +1,7 @@
-"""/ttr vote: hand a slow player's turn to the AI once everyone else voted (while their limit is
-still far off). The rules are the service's (app/seat_ops.py)."""
+"""/ttr undo: take back your last move (a claim that was not a tunnel, a station, a Controller
+card) before the next player acts — also the **Undo** button of the move's confirmation.
+/ttr vote: hand a slow player's turn to the AI once everyone else voted (while their limit is
+still far off). The rules are the service's (app/seat_ops.py) and the engine's (engine/undo.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from discord import app_commands
 
 from bot_app.answers import Refusal
 from bot_app.games import Game, resolve_game
+from bot_app.undo_button import undo_move
 from bot_app.votes import vote
 from cogs.base import TtrCog
 
@@ -18,6 +21,13 @@ if TYPE_CHECKING:
 
 
 class TurnsCog(TtrCog):
+    @app_commands.command(name="undo", description="Take back your last claim or station before the next player acts")
+    async def undo(self, interaction: discord.Interaction, game: Game | None = None) -> None:
+        async def work() -> None:
+            await undo_move(self.desk, interaction, await resolve_game(interaction, game), None)
+
+        await self.run(work())
+
     @app_commands.command(name="vote", description="Vote to hand a slow player's turn to the AI now")
     @app_commands.describe(player="whose turn (only needed while several players choose at once)")
     async def vote(self, interaction: discord.Interaction, player: discord.User | None = None,

@@ -24,11 +24,11 @@ GAME_COMMANDS: dict[str, dict[str, object]] = {
     "draw": {"card": "deck"}, "claim": {"route": "Paris - Wien"}, "tickets": {}, "station": {"city": "Paris"},
     "move": {"action": "0:0.pass"}, "hand": {}, "board": {}, "status": {}, "log": {}, "rules": {},
     "admin pause": {}, "admin resume": {}, "admin kick": {"player": None},  # player filled in below
-    "admin replace": {"player": "1"}, "vote": {},  # replace's `new` filled in below
+    "admin replace": {"player": "1"}, "vote": {}, "undo": {},  # replace's `new` filled in below
 }
 # A custom id of each button family (verb), with the seq it needs (None: any point of the game).
 BUTTON_VERBS = ["join", "leave", "addai", "start", "cancel", "hand", "kt", "draw", "claim", "stn", "tix",
-                "xt", "grp", "gsel", "asel", "ask", "do", "nope", "ksel", "kdo", "vote"]
+                "xt", "grp", "gsel", "asel", "ask", "do", "nope", "ksel", "kdo", "vote", "undo"]
 AUTOCOMPLETED = [("claim", "route"), ("claim", "payment"), ("station", "city"), ("draw", "card"),
                  ("move", "action")]
 

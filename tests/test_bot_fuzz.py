@@ -30,7 +30,7 @@ COMMANDS = {
     "status": ["game"], "log": ["game"], "games": [], "rules": ["topic", "game"], "stats": [],
     "settings": ["dms", "colorblind", "hand_picture", "timezone", "quiet_hours", "vacation_days", "digest"],
     "admin kick": ["player", "game"], "admin pause": ["game"], "admin resume": ["game"],
-    "admin replace": ["player", "new", "game"], "vote": ["player", "game"],
+    "admin replace": ["player", "new", "game"], "vote": ["player", "game"], "undo": ["game"],
 }
 NUMERIC = {"seats", "short", "long", "dice_tokens", "tunnel_dice", "vacation_days"}
 # (command, option) pairs Discord always sends.

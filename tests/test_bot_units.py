@@ -33,7 +33,7 @@ CONTRACT = {
     "move": {"action"}, "hand": {"game"}, "board": {"game"}, "status": {"game"}, "log": {"game"}, "games": set(),
     "rules": {"topic"}, "stats": {"player"},
     "settings": {"dms", "colorblind", "hand_picture", "timezone", "quiet_hours", "vacation_days", "digest"},
-    "vote": {"player", "game"},
+    "vote": {"player", "game"}, "undo": {"game"},
 }
 ADMIN = {"addai": {"game", "level"}, "start": {"game"}, "cancel": {"game"}, "kick": {"game", "player"},
          "pause": {"game"}, "resume": {"game"}, "replace": {"game", "player", "new"}}
