@@ -15,7 +15,7 @@ from bot_app import lobby
 from bot_app.answers import Refusal
 from bot_app.components import MAX_OPTIONS
 from bot_app.games import Game, desk_of, parse_game, reach, resolve_game
-from bot_app.inputs import ShortText, excerpt, is_number
+from bot_app.inputs import ShortText, Text, excerpt, is_number
 from cogs.base import TtrCog
 from engine.ai import AI_LEVELS
 from engine.maps import fold
@@ -90,7 +90,7 @@ class AdminCog(TtrCog):
     @admin.command(name="replace", description="Hand a seat (a player's, or one the AI plays) to someone new")
     @app_commands.describe(player="the seat to hand over (its number or name; the list shows them)",
                            new="who plays it from now on (a member of this server without a seat in the game)")
-    async def replace(self, interaction: discord.Interaction, player: ShortText, new: discord.User,
+    async def replace(self, interaction: discord.Interaction, player: Text, new: discord.User,
                       game: Game | None = None) -> None:
         async def work() -> None:
             g = await resolve_game(interaction, game)

@@ -12,7 +12,7 @@ from discord import app_commands
 from app import PlayerSettings
 from app.player_clock import MOST_AWAY_DAYS, clock_time, time_zones
 from bot_app.components import MAX_OPTIONS
-from bot_app.inputs import ShortText, Text
+from bot_app.inputs import MediumText, ShortText
 from bot_app.settings_help import settings_text
 from cogs.base import TtrCog
 from engine.maps import fold
@@ -38,7 +38,7 @@ class SettingsCog(TtrCog):
     @app_commands.choices(digest=DIGEST_CHOICES)
     async def settings(self, interaction: discord.Interaction, dms: bool | None = None,
                        colorblind: bool | None = None, hand_picture: bool | None = None,
-                       timezone: Text | None = None, quiet_hours: ShortText | None = None,
+                       timezone: MediumText | None = None, quiet_hours: ShortText | None = None,
                        vacation_days: app_commands.Range[int, 0, MOST_AWAY_DAYS] | None = None,
                        digest: str | None = None) -> None:
         async def work() -> None:
