@@ -44,6 +44,8 @@ HOST_PAUSE = "paused by the host"
 TIMER_CLAIM_SECONDS = 60.0
 # A turn limit acts when less than this much of the player's running time is left (seconds).
 LIMIT_SLACK = 1.0
+# How often a timer is looked at again when the game moved on while it acted.
+FIRE_ATTEMPTS = 3
 
 
 class ClockOps(MoveOps):
@@ -112,6 +114,19 @@ class ClockOps(MoveOps):
         is over, or the timer already acted)."""
         if timer.kind not in TURN_TIMERS:
             return "stale" if not await self.mark_timer_fired(timer.id) else "fired"
+        # The game may move on between loading it and storing the AI's turn (a move in another
+        # process): then look again, so that the timer is settled — acted on, moved on or found
+        # stale — before this returns, and never handed out to this process a second time.
+        for _ in range(FIRE_ATTEMPTS):
+            outcome = await self._fire_once(timer)
+            if outcome == "played":
+                await self.play_bots(timer.game_id)
+            if outcome is not None:
+                return outcome
+        return "stale"
+
+    async def _fire_once(self, timer: Timer) -> str | None:
+        """One try of `fire_timer`; None when the game moved on under it (try again)."""
         async with self._lock(timer.game_id):
             try:
                 loaded = await self.loader.load(timer.game_id)
@@ -149,9 +164,8 @@ class ClockOps(MoveOps):
             try:
                 await self._bot_turn(loaded, seat, extras, level=DEFAULT_STAND_IN)
             except ServiceError:
-                return "stale"  # StaleAction: the timer fired elsewhere or the game moved on
-        log.info("game %d: time ran out for seat %d (%d in a row)", timer.game_id, seat.seat, misses)
-        await self.play_bots(timer.game_id)
+                return None  # StaleAction: the timer fired elsewhere or the game moved on: look again
+            log.info("game %d: time ran out for seat %d (%d in a row)", timer.game_id, seat.seat, misses)
         return "played"
 
     async def _not_yet(self, loaded: Loaded, timer: Timer, user_id: int) -> str | None:
