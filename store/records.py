@@ -111,7 +111,7 @@ class GameRow:
     paused_reason: str | None = None  # why the clocks are stopped (None: they run)
     turn_post_id: int | None = None  # the message in the thread showing the current turn
     turn_post_seq: int | None = None  # the seq that message shows
-    max_away_days: float = 7.0  # the longest vacation that counts at this table (migration 8)
+    max_away_days: float = 7.0  # the longest vacation that counts at this table (migration 10)
     # Columns whose stored text was not valid UTF-8 (they read as "").
     unreadable: tuple[str, ...] = ()
 

@@ -1,4 +1,4 @@
-"""Changes to a running game's seats that are not moves (migration 8): a seat handed to another
+"""Changes to a running game's seats that are not moves (migration 10): a seat handed to another
 person (a substitute), and the other players' votes to hand a seat's turn to the AI.
 
 `SeatWrites` adds its statements to a transaction (`Tx`), `SeatReads` reads the votes (both

@@ -1,4 +1,4 @@
--- Migration 8: what asynchronous players asked for (issue 19).
+-- Migration 10: what asynchronous players asked for (issue 19).
 --
 -- Each player's own clock (`/ttr settings`, per Discord user): their time zone (an IANA name;
 -- NULL is UTC), quiet hours in it (minutes after local midnight; NULL: none), a vacation
