@@ -22,7 +22,7 @@ T = TypeVar("T")
 GAME_COLUMNS = (
     "id, guild_id, channel_id, thread_id, host_user_id, variant, options, seats_wanted, turn_hours, seed, "
     "rules_version, status, seq, waiting, broken_reason, created_at, updated_at, paused_reason, turn_post_id, "
-    "turn_post_seq"
+    "turn_post_seq, max_away_days"
 )
 PLAYER_COLUMNS = "game_id, seat, user_id, is_ai, ai_level, name, joined_at, dm_closed, absent_turns, stand_in"
 ACTION_COLUMNS = "game_id, seq, actor, user_id, action, events, created_at"
@@ -121,6 +121,7 @@ class GameRow:
     paused_reason: str | None = None  # why the clocks are stopped (None: they run)
     turn_post_id: int | None = None  # the message in the thread showing the current turn
     turn_post_seq: int | None = None  # the seq that message shows
+    max_away_days: float = 7.0  # the longest vacation that counts at this table (migration 10)
     # Columns whose stored text was not valid UTF-8 (they read as "").
     unreadable: tuple[str, ...] = ()
 

@@ -44,6 +44,7 @@ from store.records import (
     snapshot_digest,
     utf8_or_none,
 )
+from store.seat_changes import SeatReads, SeatWrites
 from store.standings import StandingsReads, StandingsWrites
 from store.user_settings import SettingsReads, SettingsWrites
 from store.writer import Statement, TxResult
@@ -69,7 +70,7 @@ class TableCounts(NamedTuple):
     server_games: int  # running games in the server
 
 
-class Tx(DeliveryWrites, SettingsWrites, StandingsWrites):
+class Tx(DeliveryWrites, SettingsWrites, SeatWrites, StandingsWrites):
     """The statements of one transaction, built with typed methods and run by `Store.write`.
 
     Guarded statements (`expect_rows`) make the whole transaction fail with WriteConflict when
@@ -90,12 +91,14 @@ class Tx(DeliveryWrites, SettingsWrites, StandingsWrites):
 
     # --- games ------------------------------------------------------------------------
     def create_game(self, *, guild_id: int, channel_id: int, host_user_id: int, variant: str, options_json: str,
-                    seats_wanted: int, turn_hours: float | None) -> int:
+                    seats_wanted: int, turn_hours: float | None, max_away_days: float = 7.0) -> int:
         """A new game in the lobby. Returns the statement index whose rowid is the game id."""
         return self.add(
             "INSERT INTO games (guild_id, channel_id, host_user_id, variant, options, seats_wanted, turn_hours,"
-            " status, seq, waiting, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', 0, '[]', ?, ?)",
-            (guild_id, channel_id, host_user_id, variant, options_json, seats_wanted, turn_hours, self.now, self.now),
+            " status, seq, waiting, created_at, updated_at, max_away_days)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', 0, '[]', ?, ?, ?)",
+            (guild_id, channel_id, host_user_id, variant, options_json, seats_wanted, turn_hours, self.now, self.now,
+             max_away_days),
             returns_id=True,
         )
 
@@ -287,7 +290,7 @@ class Tx(DeliveryWrites, SettingsWrites, StandingsWrites):
         )
 
 
-class Store(DeliveryReads, SettingsReads, StandingsReads):
+class Store(DeliveryReads, SettingsReads, SeatReads, StandingsReads):
     """A game store: typed reads and `write(tx)`. Open one with `Store.open` (which picks the
     back end) and close it with `close` (or `async with`). Subclasses supply `_fetch`, `write`,
     `close`, and the spelling of `_any`/`_list`."""

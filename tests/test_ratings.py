@@ -232,3 +232,20 @@ async def play_one(service: GameService, game_id: int) -> SubmitResult:
     seen = await service.view(game_id, seat.user_id)
     action = make_ai("greedy", summary.seq).choose(seen, legal)
     return await service.submit(game_id, Actor.user(seat.user_id), action, summary.seq)
+
+
+@pytest.mark.parametrize(("source", "target"), [("sqlite", "postgres"), ("postgres", "sqlite")])
+async def test_copy_db_takes_each_servers_seasons_and_leaderboard_settings(other_database, source, target):
+    from app.copying import copy_database
+
+    src: Database = other_database(source, "source")
+    dst: Database = other_database(target, "target")
+    async with await GameService.open(src.target, limits=Limits.unlimited()) as svc:
+        await svc.start_season(GUILD, MANAGER)
+        await svc.set_rate_ai_games(GUILD, False, MANAGER)
+        seasons = await svc.store.seasons(GUILD)
+    await copy_database(src.target, dst.target)
+    async with await GameService.open(dst.target, limits=Limits.unlimited()) as copied:
+        assert await copied.store.seasons(GUILD) == seasons
+        assert [s.number for s in seasons][-1] == 2
+        assert await copied.store.rate_ai_games(GUILD) is False
