@@ -20,17 +20,10 @@ from engine.ai import make_ai
 from store import Store
 from store.db import connect
 from store.migrations import migrate
+from tests.clock import Clock
 from tests.databases import Database
 
 HOST, BOB = 100, 101
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_700_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ import pytest
 from app import Actor, Caller, GameService, Limits, ServiceError
 from app.owed import DIGEST, LIMIT, NOTICE, POST, REMINDER, SEAT_DM, TURN_DM
 from app.player_clock import zone
+from tests.clock import Clock
 from tests.databases import Database
 
 HOST, BOB, CAROL, DAVE = 100, 101, 102, 103
@@ -31,14 +32,6 @@ def at(*when: int) -> float:
 
 def berlin(t: float) -> dt.datetime:
     return dt.datetime.fromtimestamp(t, zone(BERLIN)).replace(tzinfo=None)
-
-
-class Clock:
-    def __init__(self, now: float) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 async def _open(database: Database, clock: Clock) -> GameService:

@@ -15,6 +15,7 @@ from app.ratings import MODEL, Ratings, rate
 from app.standings import SeasonError
 from engine.ai import make_ai
 from store.records import ResultRow
+from tests.clock import Clock
 from tests.databases import Database
 
 GUILD, OTHER_GUILD = 1, 2
@@ -23,17 +24,9 @@ CHANNELS = itertools.count(100)
 MANAGER = Caller(ANN, manages_server=True)
 
 
-class Clock:
-    def __init__(self, now: float = 1_800_000_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def clock() -> Clock:
-    return Clock()
+    return Clock(1_800_000_000.0)
 
 
 @pytest.fixture

@@ -23,19 +23,10 @@ from store import BackupRefused, SchemaTooNew, Store, StoreError, WriteConflict,
 from store.db import connect
 from store.migrations import MIGRATIONS_DIR, POSTGRES, load_migrations, migrate
 from store.postgres import PgStore, migrate_postgres
+from tests.clock import Clock
 from tests.databases import Database
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self, now: float = 1_000_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def schema_of(path: Path) -> list[tuple[str, str, str]]:
@@ -74,7 +65,7 @@ async def migrate_to(database: Database | Path, version: int) -> None:
     if isinstance(database, Database) and database.is_postgres:
         conn = await asyncpg.connect(str(database.target))
         try:
-            await migrate_postgres(conn, "test", Clock(), target=version)
+            await migrate_postgres(conn, "test", Clock(1_000_000.0), target=version)
         finally:
             await conn.close()
         return
@@ -82,7 +73,7 @@ async def migrate_to(database: Database | Path, version: int) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     db = await connect(path)
     try:
-        await migrate(db, str(path), Clock(), target=version)
+        await migrate(db, str(path), Clock(1_000_000.0), target=version)
     finally:
         await db.close()
 

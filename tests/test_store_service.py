@@ -20,22 +20,13 @@ from engine.errors import IllegalAction
 from engine.events import HIDDEN, PRIVATE, PUBLIC
 from engine.game import replay
 from engine.state import RULES_VERSION, GameState, canonical_json
+from tests.clock import Clock
 from tests.databases import SQLITE_ONLY, Database
 
 UNLIMITED = Limits.unlimited()  # these tests open many tables quickly; test_limits.py tests the caps
 
 HOST, BOB, CAROL, DAN = 100, 101, 102, 103
 HOUR = 3600.0
-
-
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self, now: float = 1_700_000_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

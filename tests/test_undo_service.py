@@ -14,23 +14,16 @@ from app import Actor, GameService, Limits
 from engine.errors import IllegalAction
 from engine.game import replay
 from engine.state import GameState
+from tests.clock import Clock
 from tests.databases import Database
 
 ANN, BEN = 11, 12
 HOUR = 3600.0
 
 
-class Clock:
-    def __init__(self, now: float = 1_800_000_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def clock() -> Clock:
-    return Clock()
+    return Clock(1_800_000_000.0)
 
 
 @pytest.fixture
