@@ -11,9 +11,9 @@ import datetime as dt
 import re
 from typing import Any
 
-from app.player_clock import zone
 from bot_app.text import ticket_label
 from engine.maps import load_map
+from tests.clock import BERLIN, at, berlin
 from tests.fake_discord import FakeDiscord, User, custom_ids
 from tests.fake_discord.driver import Table, _cid
 from tests.fake_discord.harness import Clock, RunningBot, start_bot
@@ -22,16 +22,6 @@ from tests.fake_discord.renderer import StubRenderer
 
 HOUR = 3600.0
 DAY = 86400.0
-BERLIN = "Europe/Berlin"
-
-
-def at(*when: int) -> float:
-    """A wall-clock time in Berlin as Unix seconds."""
-    return dt.datetime(*when, tzinfo=zone(BERLIN)).timestamp()
-
-
-def berlin(t: float) -> dt.datetime:
-    return dt.datetime.fromtimestamp(t, zone(BERLIN)).replace(tzinfo=None)
 
 
 async def _idle(fake: FakeDiscord, running: RunningBot) -> None:

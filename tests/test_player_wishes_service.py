@@ -15,23 +15,12 @@ import pytest
 
 from app import Actor, Caller, GameService, Limits, ServiceError
 from app.owed import DIGEST, LIMIT, NOTICE, POST, REMINDER, SEAT_DM, TURN_DM
-from app.player_clock import zone
-from tests.clock import Clock
+from tests.clock import BERLIN, Clock, at, berlin
 from tests.databases import Database
 
 HOST, BOB, CAROL, DAVE = 100, 101, 102, 103
 HOUR = 3600.0
 DAY = 86400.0
-BERLIN = "Europe/Berlin"
-
-
-def at(*when: int) -> float:
-    """A wall-clock time in Berlin as Unix seconds."""
-    return dt.datetime(*when, tzinfo=zone(BERLIN)).timestamp()
-
-
-def berlin(t: float) -> dt.datetime:
-    return dt.datetime.fromtimestamp(t, zone(BERLIN)).replace(tzinfo=None)
 
 
 async def _open(database: Database, clock: Clock) -> GameService:
