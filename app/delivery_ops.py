@@ -19,6 +19,7 @@ from app.base import ServiceBase
 from app.errors import ServiceError
 from app.models import Delivery, HandData, PlayerSettings, PostData
 from app.owed import DM_CLOSED, FINAL, HOST_NOTICE, LIMIT, POST
+from app.replays import final_timeline
 from app.settings_ops import board_colorblind, read_settings
 from engine.events import PUBLIC, Event
 from engine.game import actors
@@ -84,12 +85,13 @@ class DeliveryOps(ServiceBase):
             deadlines = {t.seat: t.due_at for t in await self.store.pending_timers(game_id)
                          if t.kind == LIMIT and t.seat is not None}
             marks = board_colorblind(await read_settings(self.store, (s.user_id for s in loaded.seats)))
+            replay = await final_timeline(self.store, loaded) if final else ()
             return PostData(
                 summary=records.summary_of(loaded), view=view, events=events, from_seq=from_seq,
                 new_turn=row.turn_post_id is None or any(p.get("new_turn") for p in payloads),
                 notes=tuple(n for p in payloads for n in p.get("notes", ()) if isinstance(n, dict)),
                 deliveries=tuple(d.id for d in pending), legal=legal, final=final, deadlines=deadlines,
-                colorblind=marks)
+                colorblind=marks, replay=replay)
 
     async def posted(self, game_id: int, deliveries: Sequence[int], message_id: int, seq: int) -> None:
         """A turn post was sent or edited: it settles `deliveries`, and it is now the message

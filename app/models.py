@@ -10,6 +10,7 @@ from typing import Any
 from engine.events import Event
 from engine.game import view as engine_view
 from engine.state import GameState
+from engine.timeline import TimelineStep
 from engine.view import View
 
 
@@ -225,6 +226,7 @@ class PostData:
     final: bool = False
     deadlines: Mapping[int, float] = field(default_factory=dict)  # seat → when the AI plays for them
     colorblind: bool = False  # someone seated here has colour-blind marks on: the board gets them
+    replay: tuple[TimelineStep, ...] = ()  # the final post's replay: public views, one per claim or station
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ It joins the pure engine (rules) and the store (SQLite). Its parts, one module e
 - `app.clocks`: turn timers, pause and resume, kick, coming back;
 - `app.delivery_ops`: the delivery outbox, as the dispatcher sees it;
 - `app.reads`: views, lists, logs, results, backups;
+- `app.replays`: a finished game's public timeline, for its replay;
 - `app.settings_ops`: each player's own preferences.
 
 Create it with `await GameService.open(path)` and close it with `close()`.
@@ -20,8 +21,9 @@ from app.clocks import ClockOps
 from app.delivery_ops import DeliveryOps
 from app.lobby_ops import LobbyOps
 from app.reads import ReadOps
+from app.replays import ReplayOps
 from app.settings_ops import SettingsOps
 
 
-class GameService(LobbyOps, ClockOps, DeliveryOps, ReadOps, SettingsOps):
+class GameService(LobbyOps, ClockOps, DeliveryOps, ReadOps, ReplayOps, SettingsOps):
     """The application service (see the module's docstring for its parts)."""

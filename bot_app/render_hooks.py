@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.timeline import TimelineStep
 from engine.view import View
 
 
@@ -37,3 +38,20 @@ class Renderer:
 
         assert view.you is None
         return (await render_async(render_scores, view)).png
+
+    async def tickets(self, view: View) -> bytes:
+        """Every player's tickets, completed and failed, on the map (a finished game's public
+        view: the result reveals them)."""
+        from render import render_async
+        from render.tickets import render_tickets
+
+        assert view.you is None
+        return (await render_async(render_tickets, view)).png
+
+    async def replay(self, steps: Sequence[TimelineStep]) -> bytes:
+        """The replay GIF of a finished game from its public timeline (at most 8 MB)."""
+        from render import render_async
+        from render.replay import render_replay
+
+        assert all(step.view.you is None for step in steps), "a replay shows public views only"
+        return (await render_async(render_replay, tuple(steps))).gif
