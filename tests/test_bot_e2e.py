@@ -119,7 +119,8 @@ async def test_whole_game_with_restart_closed_dms_and_refusals(tmp_path):
         # The end: final board, scores picture, revealed tickets, stored for /ttr stats.
         final = [m for m in fake.thread_messages(table.thread_id) if "Final scores" in m["content"]]
         assert len(final) == 1
-        assert sorted(a["filename"] for a in final[0]["attachments"]) == ["board.png", "scores.png"]
+        assert sorted(a["filename"] for a in final[0]["attachments"]) == ["board.png", "replay.gif", "scores.png",
+                                                                          "tickets.png"]
         # Every score line, adding up to each total (stations kept included: this is Europe).
         sums = re.findall(r"^   Routes (\d+)(.*) = (\d+)$", final[0]["content"], re.M)
         assert len(sums) == 2
@@ -147,7 +148,7 @@ async def test_whole_game_with_restart_closed_dms_and_refusals(tmp_path):
                 assert s not in item.text, f"secret {s!r} in public {item.where}"
             assert "Your hand" not in item.text and "Cards:" not in item.text, item.where
             if item.data:
-                assert item.text in ("board.png", "scores.png"), item.where
+                assert item.text in ("board.png", "scores.png", "tickets.png", "replay.gif"), item.where
                 assert item.data not in private_files, f"a private picture in public {item.where}"
         # Alice (DMs open) got her hand by DM; Bob's DMs were never delivered.
         assert any(a["filename"] == "hand.png" for m in fake.dms_to(alice) for a in m["attachments"])

@@ -28,6 +28,7 @@ COMMANDS = {
     "claim": ["route", "payment", "game"], "tickets": ["short", "long", "game"],
     "station": ["city", "payment", "game"], "move": ["action", "game"], "hand": ["game"], "board": ["game"],
     "status": ["game"], "log": ["game"], "games": [], "rules": ["topic", "variant", "dice", "game"], "stats": [],
+    "replay": ["game"],
     "settings": ["dms", "colorblind", "hand_picture"],
     "admin kick": ["player", "game"], "admin pause": ["game"], "admin resume": ["game"],
 }
