@@ -10,6 +10,7 @@ It joins the pure engine (rules) and the store (SQLite). Its parts, one module e
 - `app.delivery_ops`: the delivery outbox, as the dispatcher sees it;
 - `app.reads`: views, lists, logs, results, backups;
 - `app.replays`: a finished game's public timeline, for its replay;
+- `app.player_records`: a player's record on a server (`/ttr stats`), with the rating hook;
 - `app.settings_ops`: each player's own preferences.
 
 Create it with `await GameService.open(path)` and close it with `close()`.
@@ -20,10 +21,11 @@ from __future__ import annotations
 from app.clocks import ClockOps
 from app.delivery_ops import DeliveryOps
 from app.lobby_ops import LobbyOps
+from app.player_records import PlayerRecordOps
 from app.reads import ReadOps
 from app.replays import ReplayOps
 from app.settings_ops import SettingsOps
 
 
-class GameService(LobbyOps, ClockOps, DeliveryOps, ReadOps, ReplayOps, SettingsOps):
+class GameService(LobbyOps, ClockOps, DeliveryOps, ReadOps, ReplayOps, PlayerRecordOps, SettingsOps):
     """The application service (see the module's docstring for its parts)."""

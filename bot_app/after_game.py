@@ -7,6 +7,12 @@ results and public views only.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from app.player_records import PlayerRecord
+    from render.stats import StatsCard
+
 REPLAY_FILE = "replay.gif"
 TICKETS_FILE = "tickets.png"
 STATS_FILE = "stats.png"
@@ -42,3 +48,32 @@ def no_stats(name: str) -> str:
 
 
 STATS_IN_DM = "In a direct message you can only see your own results; ask in the server."
+
+
+def stats_card(name: str, record: PlayerRecord) -> StatsCard:
+    """The stats picture's content from a player's record: routes and cities by their names
+    (with the map's, when the favourites come from several maps)."""
+    from bot_app.text import variant_title
+    from engine.maps import load_map
+    from render.legend import short_map_name
+    from render.stats import StatsCard
+
+    s = record.stats
+    several = len({m for m, _, _ in record.routes} | {m for m, _, _ in record.cities}) > 1
+
+    def where(map_id: str) -> str:
+        return f" ({short_map_name(load_map(map_id).name)})" if several else ""
+
+    routes = []
+    for map_id, rid, n in record.routes:
+        gmap = load_map(map_id)
+        route = gmap.routes[rid]
+        routes.append((f"{gmap.cities[route.a].name} – {gmap.cities[route.b].name}{where(map_id)}", n))
+    cities = [(f"{load_map(m).cities[c].name}{where(m)}", n) for m, c, n in record.cities]
+    rating = None
+    if record.rating is not None:
+        rating = (f"{record.rating.value:.1f}", record.rating.label, record.rating.detail)
+    return StatsCard(name=name, games=s.games, wins=s.wins, average=s.average_score, best=s.best_score,
+                     tickets_done=s.tickets_completed, tickets_failed=s.tickets_failed, routes=routes,
+                     cities=cities, variants=[(variant_title(v), g, w) for v, g, w in record.variants],
+                     rating=rating)

@@ -9,8 +9,12 @@ gets marks when its player has them on, the public board when anyone seated at t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from engine.timeline import TimelineStep
+
+if TYPE_CHECKING:
+    from render.stats import StatsCard
 from engine.view import View
 
 
@@ -55,3 +59,10 @@ class Renderer:
 
         assert all(step.view.you is None for step in steps), "a replay shows public views only"
         return (await render_async(render_replay, tuple(steps))).gif
+
+    async def stats(self, card: StatsCard) -> bytes:
+        """A player's record on a server as a picture (`/ttr stats`)."""
+        from render import render_async
+        from render.stats import render_stats
+
+        return (await render_async(render_stats, card)).png

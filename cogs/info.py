@@ -144,21 +144,25 @@ class InfoCog(TtrCog):
         topics = topics_for(variant, options) if variant in available_variants() else {t: "" for t in TOPICS}
         return [app_commands.Choice(name=t, value=t) for t in topics if current.lower() in t][:25]
 
-    @app_commands.command(name="stats", description="Results on this server")
+    @app_commands.command(name="stats", description="A player's results on this server, as a picture")
     async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         async def work() -> None:
             who = player or interaction.user
             if interaction.guild_id is None and who.id != interaction.user.id:
-                raise Refusal("In a direct message you can only see your own results; ask in the server.")
-            s = await self.desk.service.player_stats(who.id, interaction.guild_id)
+                raise Refusal(after_game.STATS_IN_DM)
+            record = await self.desk.service.player_record(who.id, interaction.guild_id)
+            s = record.stats
             if not s.games:
-                await self.desk.answers.say(interaction, f"{who.display_name} has no finished games here yet.",
-                                            ephemeral=False)
+                await self.desk.answers.say(interaction, after_game.no_stats(who.display_name), ephemeral=False)
                 return
+            await self.desk.answers.defer(interaction, ephemeral=False)
+            png = await self.desk.renderer.stats(after_game.stats_card(who.display_name, record))
+            # the numbers in words too (read aloud, searched, and shown when pictures are off)
             await self.desk.answers.say(
                 interaction, f"**{who.display_name}**: {s.games} games, {s.wins} wins, average "
                 f"{s.average_score:.1f}, best {s.best_score}; tickets {s.tickets_completed} done, "
-                f"{s.tickets_failed} missed.", ephemeral=False)
+                f"{s.tickets_failed} missed.", ephemeral=False,
+                file=discord.File(io.BytesIO(png), after_game.STATS_FILE))
 
         await self.run(work())
 

@@ -128,7 +128,8 @@ async def test_whole_game_with_restart_closed_dms_and_refusals(tmp_path):
             parts = [int(n.replace("−", "-")) for n in re.findall(r" ([+−]\d+)(?= ·|$)", rest)]
             assert int(routes) + sum(parts) == int(total)
         stats = await fake.answered(await fake.slash(alice, "stats"))
-        assert "1 games" in fake.reply_messages(stats)[-1]["content"]
+        await fake.wait_until(lambda: "1 games" in fake.reply_messages(stats)[-1]["content"])  # with its picture
+        assert [a["filename"] for a in fake.reply_messages(stats)[-1]["attachments"]] == ["stats.png"]
 
         # Every interaction was answered, in time.
         assert fake.interactions
@@ -148,7 +149,7 @@ async def test_whole_game_with_restart_closed_dms_and_refusals(tmp_path):
                 assert s not in item.text, f"secret {s!r} in public {item.where}"
             assert "Your hand" not in item.text and "Cards:" not in item.text, item.where
             if item.data:
-                assert item.text in ("board.png", "scores.png", "tickets.png", "replay.gif"), item.where
+                assert item.text in ("board.png", "scores.png", "tickets.png", "replay.gif", "stats.png"), item.where
                 assert item.data not in private_files, f"a private picture in public {item.where}"
         # Alice (DMs open) got her hand by DM; Bob's DMs were never delivered.
         assert any(a["filename"] == "hand.png" for m in fake.dms_to(alice) for a in m["attachments"])

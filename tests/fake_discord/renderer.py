@@ -6,10 +6,14 @@ from __future__ import annotations
 import base64
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bot_app.render_hooks import Renderer
 from engine.timeline import TimelineStep
 from engine.view import View
+
+if TYPE_CHECKING:
+    from render.stats import StatsCard
 
 # A 1×1 transparent PNG: what the stub renderer returns.
 TINY_PNG = base64.b64decode(
@@ -39,6 +43,7 @@ class StubRenderer(Renderer):
         self.calls: list[str] = []
         self.asked: list[Drawn] = []
         self.replayed: list[int] = []  # the number of pictures of each replay asked for
+        self.cards: list[StatsCard] = []  # the stats pictures asked for
 
     async def board(self, view: View, routes: Sequence[str] = (), cities: Sequence[str] = (), *,
                     colorblind: bool = False) -> bytes:
@@ -70,3 +75,9 @@ class StubRenderer(Renderer):
         self.asked.append(Drawn("replay", steps[-1].view.game_id, None))
         self.replayed.append(len(steps))
         return TINY_GIF
+
+    async def stats(self, card: StatsCard) -> bytes:
+        self.calls.append("stats")
+        self.asked.append(Drawn("stats", None, None))
+        self.cards.append(card)
+        return TINY_PNG
