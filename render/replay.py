@@ -38,7 +38,7 @@ from render.parts import picture_parts
 from render.sprites import sprite_glow
 
 MAX_BYTES = 8 * 1024 * 1024  # Discord's attachment limit is 10 MB: keep a margin
-WIDTH = 1200  # at Discord's 550-pixel preview the legend reads as on the board picture
+WIDTH = 1600  # the board picture's width: its base is cached (the final board was just drawn on it)
 NARROWER = (1200, 900, 700)  # the widths tried when a replay would be too big
 FIRST_MS = 1200  # the board as the game began
 FINAL_MS = 5000  # the final board holds

@@ -5,6 +5,7 @@ and last frames are golden images (a 5-player Germany game, the largest picture)
 from __future__ import annotations
 
 import io
+import time
 from collections import Counter
 
 import pytest
@@ -17,6 +18,7 @@ from engine.game import actors, apply, legal_actions, new_game, view
 from engine.selfplay import GameRecord, play_game
 from engine.timeline import public_timeline
 from engine.undo import can_undo
+from render.base_cache import clear_cache
 from render.encode import png_bytes
 from render.replay import MAX_BYTES, render_replay, step_ms
 from tests.test_render_golden import compare
@@ -126,11 +128,16 @@ def test_golden_first_and_last_frames_of_a_five_player_germany_game(germany_step
     compare("replay_germany_last", png_bytes(frames[-1]))
 
 
-def test_the_largest_replay_fits_discord_and_is_built_in_time(germany_steps) -> None:
-    render_replay(germany_steps)  # the base is drawn once per process: the bot draws it with the final board
-    pic = render_replay(germany_steps)
+def test_the_largest_replay_fits_discord_and_is_built_in_time(germany) -> None:
+    """From the stored moves to the GIF, with the board's base not drawn yet (after a restart),
+    in at most 5 s — timed with the CPU clock, as on an idle core: the test machine is shared."""
+    clear_cache()
+    started = time.process_time()
+    steps = public_timeline("germany", 5, SEED, germany.actions, names=NAMES[:5])
+    pic = render_replay(steps)
+    spent = time.process_time() - started
     assert len(pic.gif) <= MAX_BYTES == 8 * 1024 * 1024
-    assert pic.build_ms <= 5000, f"{pic.build_ms:.0f} ms"
+    assert spent <= 5.0, f"{spent:.2f} s"
 
 
 def test_a_replay_too_big_is_drawn_narrower(germany_steps) -> None:
