@@ -204,7 +204,10 @@ def _marks(img: Image.Image, base: BoardBase, step: TimelineStep) -> None:
 def _replay_palette(base: BoardBase) -> tuple[Image.Image, int]:
     """The base's palette with one index freed for transparency: the later of the two closest
     colours becomes a copy of the earlier (so nothing is lost that the eye could tell), and
-    every pixel quantized to it is moved to its twin."""
+    every pixel quantized to it is moved to its twin. Cached with the base."""
+    cached = base.extra.get("replay_palette")
+    if cached is not None:
+        return cached
     flat = (base.palette.getpalette() or [])[:768]
     flat += [0] * (768 - len(flat))
     colours = [tuple(flat[i * 3:i * 3 + 3]) for i in range(256)]
@@ -220,6 +223,7 @@ def _replay_palette(base: BoardBase) -> tuple[Image.Image, int]:
     flat[free * 3:free * 3 + 3] = flat[keep * 3:keep * 3 + 3]
     pal = Image.new("P", (1, 1))
     pal.putpalette(flat)
+    base.extra["replay_palette"] = (pal, free)
     return pal, free
 
 

@@ -4,6 +4,7 @@ and last frames are golden images (a 5-player Germany game, the largest picture)
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import time
 from collections import Counter
@@ -19,6 +20,7 @@ from engine.selfplay import GameRecord, play_game
 from engine.timeline import public_timeline
 from engine.undo import can_undo
 from render.base_cache import clear_cache
+from render.board import render_board
 from render.encode import png_bytes
 from render.replay import MAX_BYTES, render_replay, step_ms
 from tests.test_render_golden import compare
@@ -144,3 +146,15 @@ def test_a_replay_too_big_is_drawn_narrower(germany_steps) -> None:
     wide = render_replay(germany_steps)
     small = render_replay(germany_steps, max_bytes=len(wide.gif) // 2)
     assert small.size[0] < wide.size[0] and len(small.gif) < len(wide.gif)
+
+
+def test_a_route_taken_off_the_board_leaves_the_replay(germany_steps) -> None:
+    """When a route leaves the board (the USSR Controller), the trains are drawn again: the
+    frame is the board picture of that moment, as `/ttr board` would have drawn it."""
+    later, earlier = germany_steps[20], germany_steps[8]
+    assert set(earlier.view.route_owner) < set(later.view.route_owner)
+    steps = [germany_steps[0], later, dataclasses.replace(earlier, routes=())]
+    pic = render_replay(steps)
+    shown = [f.convert("RGB") for f in ImageSequence.Iterator(Image.open(io.BytesIO(pic.gif)))][-1]
+    board = render_board(earlier.view).image
+    assert sum(ImageStat.Stat(ImageChops.difference(shown, board)).mean) / 3 < 1.5
