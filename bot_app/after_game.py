@@ -35,12 +35,6 @@ def replay_caption(game_id: int, title: str, pictures: int) -> str:
 
 
 NO_GAME_GIVEN = "Which game? Give `game:` (its number), or use `/ttr replay` in the game's thread."
-NOT_OVER = "Game #{game} is not over yet: its replay is posted with the final scores when it ends."
-
-
-def stats_caption(name: str, games: int) -> str:
-    """The answer to `/ttr stats` (the picture says the rest)."""
-    return f"📊 **{name}** — {games} finished game{'s' if games != 1 else ''} on this server."
 
 
 def no_stats(name: str) -> str:
@@ -50,19 +44,19 @@ def no_stats(name: str) -> str:
 STATS_IN_DM = "In a direct message you can only see your own results; ask in the server."
 
 
-def stats_card(name: str, record: PlayerRecord) -> StatsCard:
+def stats_card(name: str, record: PlayerRecord, *, everywhere: bool = False) -> StatsCard:
     """The stats picture's content from a player's record: routes and cities by their names
-    (with the map's, when the favourites come from several maps)."""
+    (with the map's, when the favourites come from several maps). `everywhere`: the record
+    covers all the player's servers (their own, asked from a DM)."""
     from bot_app.text import variant_title
     from engine.maps import load_map
-    from render.legend import short_map_name
-    from render.stats import StatsCard
+    from render.stats import StatsCard  # the picture's input (drawn by Renderer.stats, the one seam)
 
     s = record.stats
     several = len({m for m, _, _ in record.routes} | {m for m, _, _ in record.cities}) > 1
 
     def where(map_id: str) -> str:
-        return f" ({short_map_name(load_map(map_id).name)})" if several else ""
+        return f" ({variant_title(map_id)})" if several else ""  # each map is its rule set's
 
     routes = []
     for map_id, rid, n in record.routes:
@@ -76,4 +70,4 @@ def stats_card(name: str, record: PlayerRecord) -> StatsCard:
     return StatsCard(name=name, games=s.games, wins=s.wins, average=s.average_score, best=s.best_score,
                      tickets_done=s.tickets_completed, tickets_failed=s.tickets_failed, routes=routes,
                      cities=cities, variants=[(variant_title(v), g, w) for v, g, w in record.variants],
-                     rating=rating)
+                     rating=rating, where="in all servers" if everywhere else "on this server")

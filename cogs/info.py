@@ -156,7 +156,8 @@ class InfoCog(TtrCog):
                 await self.desk.answers.say(interaction, after_game.no_stats(who.display_name), ephemeral=False)
                 return
             await self.desk.answers.defer(interaction, ephemeral=False)
-            png = await self.desk.renderer.stats(after_game.stats_card(who.display_name, record))
+            card = after_game.stats_card(who.display_name, record, everywhere=interaction.guild_id is None)
+            png = await self.desk.renderer.stats(card)
             # the numbers in words too (read aloud, searched, and shown when pictures are off)
             await self.desk.answers.say(
                 interaction, f"**{who.display_name}**: {s.games} games, {s.wins} wins, average "

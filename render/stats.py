@@ -35,6 +35,7 @@ class StatsCard:
     cities: Sequence[tuple[str, int]] = ()
     variants: Sequence[tuple[str, int, int]] = ()
     rating: tuple[str, str, str] | None = None
+    where: str = "on this server"  # whose games these are: one server's, or (a DM) all of the player's
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ def render_stats(card: StatsCard, *, width: int = WIDTH) -> StatsPicture:
     w = Writer(d, "stats", img)
     big, bold, body = font(round(t * 1.8), "bold"), font(t, "bold"), font(t, "regular")
     x, y = pad, pad
-    head = f"{card.games} finished game{'s' if card.games != 1 else ''} on this server"
+    head = f"{card.games} finished game{'s' if card.games != 1 else ''} {card.where}"
     nb = w.text((x, y), fit_text(card.name, big, width * 0.55), big, P.INK)
     w.text((nb[2] + t, y + round(t * 0.6)), fit_text(head, body, width - nb[2] - t - pad), body, P.INK_SOFT)
     y += round(t * 2.6)
