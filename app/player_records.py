@@ -1,31 +1,23 @@
-"""A player's record on a server, for `/ttr stats`: games, wins, average and best score,
-ticket completion, games per variant, favourite routes and cities — and a rating when the
-ratings part of the bot gives one (`player_rating`, the hook it fills).
+"""A player's record on a server, as `/ttr stats` draws it: games, wins, average and best
+score, ticket completion, games per variant, and — from the ratings part (`app.standings`) —
+this season's rating and rank and the favourite routes and cities (`player_card`).
 
-Everything here is public once a game is over: results, and the routes and stations each seat
-held on the final board (read from the finished games' stored final states). Server-scoped:
-only the results of games played in that server (from a DM, the caller's own everywhere).
+Everything here is public once a game is over: results, and the routes each seat held.
+Server-scoped: only the results of games played in that server; from a DM (no server), the
+caller's own results everywhere, without a rating or favourites (those belong to a server).
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
-from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from app.base import ServiceBase
 from app.models import PlayerStats
-
-FAVOURITES = 5  # routes and cities listed
-MAX_BOARDS = 300  # the most recent finished games whose final boards are read for favourites
+from app.standings import PlayerCard, StandingsOps
 
 
 @dataclass(frozen=True, slots=True)
 class Rating:
-    """A player's rating, as the ratings part of the bot reports it (the stats picture shows
-    `value` under `label`, with `detail` below, e.g. "rank 3 of 12 · season 2")."""
+    """A player's rating as the stats picture shows it: `value` under `label`, `detail` below."""
 
     value: float
     label: str = "Rating"
@@ -34,15 +26,12 @@ class Rating:
 
 @dataclass(frozen=True, slots=True)
 class PlayerRecord:
-    """What `/ttr stats` shows of a player (see the module's docstring). Routes are
-    (map id, route id), cities (map id, city id), each with how many finished games had it."""
+    """What `/ttr stats` shows of a player (see the module's docstring). `card` is the ratings
+    part's card on this server (None from a DM, or with no finished game there)."""
 
     stats: PlayerStats
     variants: tuple[tuple[str, int, int], ...] = ()  # (variant, games, wins), most played first
-    routes: tuple[tuple[str, str, int], ...] = ()
-    cities: tuple[tuple[str, str, int], ...] = ()
-    rating: Rating | None = None  # filled by `player_rating` (the ratings part); None: no rating here
-    extra: dict[str, str] = field(default_factory=dict)
+    card: PlayerCard | None = None
 
     @property
     def ticket_share(self) -> float | None:
@@ -50,52 +39,32 @@ class PlayerRecord:
         done, failed = self.stats.tickets_completed, self.stats.tickets_failed
         return done / (done + failed) if done + failed else None
 
+    @property
+    def rating(self) -> Rating | None:
+        """This season's rating on the server, with the rank (None: not rated there yet)."""
+        card = self.card
+        if card is None or card.rating is None:
+            return None
+        rank = f"rank {card.rank} · " if card.rank is not None else ""
+        return Rating(card.rating, "rating", f"{rank}season {card.season} (OpenSkill, every variant)")
 
-def favourites(boards: Sequence[tuple[str, int]]) -> tuple[
-        tuple[tuple[str, str, int], ...], tuple[tuple[str, str, int], ...]]:
-    """The routes and cities a seat held most often, from (final state JSON, seat) pairs:
-    a route counts once per game; a city once per game where one of the player's routes
-    touches it or their station stands on it."""
-    routes: Counter[tuple[str, str]] = Counter()
-    cities: Counter[tuple[str, str]] = Counter()
-    from engine.maps import load_map
+    @property
+    def routes(self) -> tuple[tuple[str, int], ...]:
+        """Favourite routes: (name, games), most claimed first."""
+        return self.card.favourite_routes if self.card is not None else ()
 
-    for text, seat in boards:
-        try:
-            state = json.loads(text)
-            map_id = str(state["map_id"])
-            owned = [rid for rid, s in dict(state.get("route_owner", {})).items() if s == seat]
-            stations = [c for c, s in dict(state.get("stations", {})).items() if s == seat]
-            gmap = load_map(map_id)
-        except (ValueError, KeyError, TypeError, OSError, LookupError):
-            continue  # a board from older rules or another map set: no favourites from it
-        touched: set[str] = set(stations)
-        for rid in owned:
-            route = gmap.routes.get(rid)
-            if route is not None:
-                routes[(map_id, rid)] += 1
-                touched.update((route.a, route.b))
-        for city in touched:
-            if city in gmap.cities and not gmap.cities[city].is_country:
-                cities[(map_id, city)] += 1
-    top_routes = tuple((m, r, n) for (m, r), n in sorted(routes.items(), key=lambda kv: (-kv[1], kv[0]))[:FAVOURITES])
-    top_cities = tuple((m, c, n) for (m, c), n in sorted(cities.items(), key=lambda kv: (-kv[1], kv[0]))[:FAVOURITES])
-    return top_routes, top_cities
+    @property
+    def cities(self) -> tuple[tuple[str, int], ...]:
+        """Favourite cities: (name, games), most reached first."""
+        return self.card.favourite_cities if self.card is not None else ()
 
 
-class PlayerRecordOps(ServiceBase):
+class PlayerRecordOps(StandingsOps):
     """`/ttr stats`: a player's record on a server."""
 
-    async def player_rating(self, user_id: int, guild_id: int | None) -> Rating | None:
-        """THE RATING HOOK: the player's rating on this server, or None. This branch has no
-        ratings; the ratings part of the bot (app/ratings.py) overrides this method (or the
-        bot sets `PlayerRecord.rating`) and the stats picture shows it."""
-        _ = user_id, guild_id
-        return None
-
-    async def player_record(self, user_id: int, guild_id: int | None) -> PlayerRecord:
+    async def player_record(self, user_id: int, guild_id: int | None, name: str) -> PlayerRecord:
         """A player's record over their finished games in one server (or, with no server,
-        everywhere: only ever asked for the caller's own)."""
+        everywhere: only ever asked for the caller's own), with the ratings part's card."""
         rows = await self.store.results_of_user(user_id, guild_id, limit=1_000_000)
         scores = [r.score for r in rows]
         stats = PlayerStats(
@@ -110,10 +79,5 @@ class PlayerRecordOps(ServiceBase):
             games_wins[0] += 1
             games_wins[1] += int(r.won)
         variants = tuple(sorted(((v, g, w) for v, (g, w) in per_variant.items()), key=lambda t: (-t[1], t[0])))
-        boards: list[tuple[str, int]] = []
-        for r in rows[:MAX_BOARDS]:
-            snap = await self.store.snapshot(r.game_id)
-            if snap is not None and not snap.unreadable:
-                boards.append((snap.state_json, r.seat))
-        routes, cities = await asyncio.to_thread(favourites, boards)
-        return PlayerRecord(stats, variants, routes, cities, await self.player_rating(user_id, guild_id))
+        card = await self.player_card(guild_id, user_id, name) if guild_id is not None and rows else None
+        return PlayerRecord(stats, variants, card)

@@ -45,29 +45,25 @@ STATS_IN_DM = "In a direct message you can only see your own results; ask in the
 
 
 def stats_card(name: str, record: PlayerRecord, *, everywhere: bool = False) -> StatsCard:
-    """The stats picture's content from a player's record: routes and cities by their names
-    (with the map's, when the favourites come from several maps). `everywhere`: the record
-    covers all the player's servers (their own, asked from a DM)."""
+    """The stats picture's content from a player's record. `everywhere`: the record covers
+    all the player's servers (their own, asked from a DM: no rating or favourites there)."""
     from bot_app.text import variant_title
-    from engine.maps import load_map
     from render.stats import StatsCard  # the picture's input (drawn by Renderer.stats, the one seam)
 
     s = record.stats
-    several = len({m for m, _, _ in record.routes} | {m for m, _, _ in record.cities}) > 1
-
-    def where(map_id: str) -> str:
-        return f" ({variant_title(map_id)})" if several else ""  # each map is its rule set's
-
-    routes = []
-    for map_id, rid, n in record.routes:
-        gmap = load_map(map_id)
-        route = gmap.routes[rid]
-        routes.append((f"{gmap.cities[route.a].name} – {gmap.cities[route.b].name}{where(map_id)}", n))
-    cities = [(f"{load_map(m).cities[c].name}{where(m)}", n) for m, c, n in record.cities]
     rating = None
     if record.rating is not None:
-        rating = (f"{record.rating.value:.1f}", record.rating.label, record.rating.detail)
+        value = record.rating.value
+        shown = str(int(value)) if float(value).is_integer() else f"{value:.1f}"
+        rating = (shown, record.rating.label, record.rating.detail)
+    # "Dieppe – London (2 gray ferry, 1 locomotive, track 1)" reads as "Dieppe – London" on the
+    # card: the tracks of a double route count together
+    routes: dict[str, int] = {}
+    for label, n in record.routes:
+        short = label.split(" (")[0]
+        routes[short] = routes.get(short, 0) + n
+    ranked = sorted(routes.items(), key=lambda kv: -kv[1])
     return StatsCard(name=name, games=s.games, wins=s.wins, average=s.average_score, best=s.best_score,
-                     tickets_done=s.tickets_completed, tickets_failed=s.tickets_failed, routes=routes,
-                     cities=cities, variants=[(variant_title(v), g, w) for v, g, w in record.variants],
+                     tickets_done=s.tickets_completed, tickets_failed=s.tickets_failed, routes=ranked,
+                     cities=record.cities, variants=[(variant_title(v), g, w) for v, g, w in record.variants],
                      rating=rating, where="in all servers" if everywhere else "on this server")

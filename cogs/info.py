@@ -10,17 +10,22 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from app import ServiceError
+from app import GameSummary, ServiceError
+from app.availability import away_until
 from bot_app import after_game, text
 from bot_app.answers import Refusal
 from bot_app.games import GAME_TITLE_RE, Game, reach, resolve_game
 from bot_app.inputs import MediumText
 from bot_app.rules_text import DEFAULT_VARIANT, TOPICS, rules_for, topics_for
+from bot_app.settings_help import settings_help
 from cogs.base import TtrCog
 from engine.variants import available_variants
 
 if TYPE_CHECKING:
     from bot_app.client import TtrBot
+
+# /ttr rules topic:settings — each player's settings, one line each (bot_app/settings_help.py).
+SETTINGS_TOPIC = "settings"
 
 
 class InfoCog(TtrCog):
@@ -47,9 +52,10 @@ class InfoCog(TtrCog):
             waiting = ", ".join(names[s] for s in summary.waiting_for) or "nobody"
             paused = f"\n⏸️ Paused: {summary.paused_reason}" if summary.paused_reason else ""
             title = text.variant_title(panel.public.variant, panel.public.options)
+            away = await self._away(summary)
             await self.desk.answers.say(
                 interaction, f"**Game #{g} · {title}** — {summary.status}, "
-                f"waiting for {waiting}{paused}\n{text.status_block(panel.public)}", ephemeral=False)
+                f"waiting for {waiting}{paused}\n{text.status_block(panel.public)}{away}", ephemeral=False)
 
         await self.run(work())
 
@@ -103,6 +109,9 @@ class InfoCog(TtrCog):
     async def rules(self, interaction: discord.Interaction, topic: MediumText | None = None,
                     variant: str | None = None, dice: bool | None = None, game: Game | None = None) -> None:
         async def work() -> None:
+            if (topic or "").strip().lower() == SETTINGS_TOPIC:
+                await self.desk.answers.say(interaction, settings_help())
+                return
             chosen, options, note = await self._rules_table(interaction, variant, dice, game)
             wanted = (topic or "overview").strip().lower()
             title = f"**{text.variant_title(chosen, options)} — {wanted}**{note}"
@@ -142,7 +151,16 @@ class InfoCog(TtrCog):
         dice = getattr(namespace, "dice", None)
         options = {"dice": True} if dice else {}
         topics = topics_for(variant, options) if variant in available_variants() else {t: "" for t in TOPICS}
-        return [app_commands.Choice(name=t, value=t) for t in topics if current.lower() in t][:25]
+        return [app_commands.Choice(name=t, value=t) for t in (*topics, SETTINGS_TOPIC) if current.lower() in t][:25]
+
+    async def _away(self, summary: GameSummary) -> str:
+        """"Away until" for each player of the game on vacation."""
+        mine = await self.desk.service.settings_of(s.user_id for s in summary.seats)
+        now = self.desk.clock()
+        lines = [f"\n🏖️ **{s.name}** is away until <t:{int(until)}:f>: their clock is stopped."
+                 for s in summary.seats if s.user_id is not None and s.user_id in mine
+                 and (until := away_until(mine[s.user_id], summary.max_away_days, now)) is not None]
+        return "".join(lines)
 
     @app_commands.command(name="stats", description="A player's results on this server, as a picture")
     async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
@@ -150,7 +168,7 @@ class InfoCog(TtrCog):
             who = player or interaction.user
             if interaction.guild_id is None and who.id != interaction.user.id:
                 raise Refusal(after_game.STATS_IN_DM)
-            record = await self.desk.service.player_record(who.id, interaction.guild_id)
+            record = await self.desk.service.player_record(who.id, interaction.guild_id, who.display_name)
             s = record.stats
             if not s.games:
                 await self.desk.answers.say(interaction, after_game.no_stats(who.display_name), ephemeral=False)

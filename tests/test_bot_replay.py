@@ -16,6 +16,7 @@ from render.replay import MAX_BYTES
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.driver import DEADLINE, Table
 from tests.fake_discord.harness import start_bot
+from tests.fake_discord.leaks import public_leaks
 from tests.fake_discord.renderer import StubRenderer
 
 
@@ -96,6 +97,8 @@ async def test_replay_in_the_final_post_and_on_demand(tmp_path) -> None:
         assert "Pick a game from the list" in _private(fake, it)
         it = await fake.answered(await fake.slash(carol, "replay", game="#999999"))
         assert "There is no game #999999 here." in _private(fake, it)
+        # the replay is a public picture (the stub drew the first half: its pictures are all alike)
+        assert public_leaks(fake, (), revealed_in=[final[0]["id"]], pictures=False) == []
         assert not fake.errors
         for interaction in fake.interactions.values():  # each answered (or deferred) within Discord's 3 s
             assert interaction.latency is not None and interaction.latency < DEADLINE

@@ -32,10 +32,12 @@ CONTRACT = {
     "draw": {"card"}, "claim": {"route", "payment"}, "tickets": {"short", "long"}, "station": {"city", "payment"},
     "move": {"action"}, "hand": {"game"}, "board": {"game"}, "status": {"game"}, "log": {"game"}, "games": set(),
     "rules": {"topic", "variant", "dice"}, "stats": {"player"}, "replay": {"game"},
-    "settings": {"dms", "colorblind", "hand_picture"},
+    "settings": {"dms", "colorblind", "hand_picture", "timezone", "quiet_hours", "vacation_days", "digest"},
+    "vote": {"player", "game"}, "undo": {"game"}, "leaderboard": {"variant", "season"},
 }
 ADMIN = {"addai": {"game", "level"}, "start": {"game"}, "cancel": {"game"}, "kick": {"game", "player"},
-         "pause": {"game"}, "resume": {"game"}}
+         "pause": {"game"}, "resume": {"game"}, "replace": {"game", "player", "new"}, "season": set(),
+         "ratings": {"ai_games"}}
 
 
 async def _bot_with_commands() -> TtrBot:

@@ -1,16 +1,13 @@
 """`/ttr stats player:` as a picture: a player's games, wins, average and best score, ticket
 completion, favourite routes and cities and games per variant — counted over the finished
-games of one server only — and a rating when the ratings part of the bot gives one (the hook
-`player_rating`)."""
+games of one server only — and this season's rating and rank from the ratings part
+(`app.standings`, `player_card`)."""
 
 from __future__ import annotations
-
-from collections import Counter
 
 import pytest
 
 from app import GameService, Limits
-from app.player_records import PlayerRecordOps, Rating
 from bot_app.after_game import stats_card
 from render.stats import StatsCard, render_stats
 from render.text import preview_px
@@ -36,53 +33,38 @@ async def _finished(service: GameService, guild: int, variant: str) -> int:
     raise AssertionError("the game did not end")
 
 
-async def test_a_record_counts_one_server_and_its_final_boards(database: Database, clock: Clock) -> None:
+async def test_a_record_counts_one_server_and_carries_its_rating(database: Database, clock: Clock) -> None:
     service = await GameService.open(database.target, clock=clock, limits=Limits.unlimited())
     try:
         here = [await _finished(service, 1, "usa"), await _finished(service, 1, "europe")]
         await _finished(service, 2, "usa")  # another server's game never counts here
-        record = await service.player_record(HOST, 1)
+        record = await service.player_record(HOST, 1, "Host")
         s = record.stats
-        assert s.games == 2 and record.rating is None
+        assert s.games == 2
         results = [r for g in here for r in await service.results(g) if r.user_id == HOST]
         assert s.wins == sum(r.won for r in results)
+        assert s.best_score == max(r.score for r in results)
         assert s.tickets_completed == sum(r.tickets_completed for r in results)
         assert record.ticket_share == s.tickets_completed / (s.tickets_completed + s.tickets_failed)
         assert sorted(v for v, _, _ in record.variants) == ["europe", "usa"]
-        # favourites: the routes they held at the end of each game, counted once per game
-        held: Counter[tuple[str, str]] = Counter()
-        for g, r in zip(here, results, strict=True):
-            final = await service.view(g, None)
-            held.update((final.map_id, rid) for rid, seat in final.route_owner.items() if seat == r.seat)
-        assert record.routes and all(held[(m, rid)] == n for m, rid, n in record.routes)
-        assert max(held.values()) == record.routes[0][2]
-        assert record.cities and record.cities[0][2] >= record.routes[0][2]
-        everywhere = await service.player_record(HOST, None)
-        assert everywhere.stats.games == 3
-    finally:
-        await service.close()
-
-
-async def test_the_rating_hook_shows_on_the_picture(database: Database, clock: Clock) -> None:
-    """What the ratings part of the bot connects: `player_rating` returns a Rating; the record
-    carries it and the picture gets a tile for it."""
-
-    class Rated(GameService, PlayerRecordOps):
-        async def player_rating(self, user_id: int, guild_id: int | None) -> Rating | None:
-            return Rating(27.5, "OpenSkill", "rank 1 of 4 · season 1") if guild_id == 1 else None
-
-    service = await Rated.open(database.target, clock=clock, limits=Limits.unlimited())
-    try:
-        await _finished(service, 1, "usa")
-        record = await service.player_record(HOST, 1)
-        assert record.rating == Rating(27.5, "OpenSkill", "rank 1 of 4 · season 1")
-        card = stats_card("Host", record)
-        assert card.rating == ("27.5", "OpenSkill", "rank 1 of 4 · season 1")
-        texts = render_stats(card).texts
-        words = " ".join(t.text for t in texts)
-        assert "27.5" in words and "OpenSkill" in words and "rank 1 of 4" in words
-        _no_overlaps([t.box for t in texts])
-        assert (await service.player_record(HOST, 2)).rating is None
+        # the ratings part's card: this season's rating and rank here, the favourites
+        card = await service.player_card(1, HOST, "Host")
+        assert record.card == card and card.games == 2
+        assert record.routes == card.favourite_routes and record.cities == card.favourite_cities
+        assert record.routes and record.cities
+        assert card.rating is not None and record.rating is not None and record.rating.value == card.rating
+        assert f"season {card.season}" in record.rating.detail
+        # the picture shows it
+        picture = stats_card("Host", record)
+        assert picture.rating is not None and picture.rating[0] == str(card.rating)
+        words = " ".join(t.text for t in render_stats(picture).texts)
+        assert str(card.rating) in words and "rating" in words and picture.routes[0][0] in words
+        assert picture.routes[0][0] == record.routes[0][0].split(" (")[0]  # "A – B", without the track
+        # from a DM: the player's own results everywhere, without a server's rating
+        everywhere = await service.player_record(HOST, None, "Host")
+        assert everywhere.stats.games == 3 and everywhere.rating is None and everywhere.routes == ()
+        assert "in all servers" in " ".join(t.text for t in render_stats(stats_card(
+            "Host", everywhere, everywhere=True)).texts)
     finally:
         await service.close()
 
@@ -108,17 +90,3 @@ def test_the_picture_reads_at_550_pixels() -> None:
     assert not any("rating" in w.lower() for w in words)  # no rating given: no tile for one
     _no_overlaps([t.box for t in pic.texts])
     assert pic.image.height < pic.image.width  # one card, not a scroll
-
-
-def test_a_finished_game_view_names_routes_for_the_card() -> None:
-    """Route and city names come from the map, with the map's name when favourites span maps."""
-    from app.models import PlayerStats
-    from app.player_records import PlayerRecord
-
-    record = PlayerRecord(PlayerStats(1, 2, 1, 50.0, 60, 3, 1), (("usa", 1, 1), ("europe", 1, 0)),
-                          routes=(("europe", "berlin-wien", 1), ("usa", "montreal-new_york", 1)),
-                          cities=(("europe", "berlin", 1),))
-    card = stats_card("Ann", record)
-    assert card.routes[0][0] == "Berlin – Wien (Europe)"
-    assert card.routes[1][0] == "Montréal – New York (USA)"
-    assert card.cities == [("Berlin (Europe)", 1)]

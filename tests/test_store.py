@@ -113,12 +113,12 @@ async def test_a_new_database_gets_every_migration_and_the_durable_settings(data
     else:
         assert settings == {"journal_mode": "wal", "synchronous": 2, "busy_timeout": 5000, "foreign_keys": 1}
     versions = [row[0] for row in database.fetch("SELECT version FROM schema_version ORDER BY version")]
-    assert versions == list(range(1, latest_version() + 1))
+    assert versions == [m.version for m in load_migrations()]
     async with await Store.open(database.target) as again:
         assert not again.created
 
 
-@pytest.mark.parametrize("start", range(latest_version()))
+@pytest.mark.parametrize("start", [0] + [m.version for m in load_migrations()][:-1])
 async def test_a_database_at_every_earlier_version_migrates_to_the_schema_of_a_new_one(
     database: Database, other_database: object, start: int
 ) -> None:
@@ -200,9 +200,10 @@ async def test_another_applications_database_is_left_alone(database: Database) -
     assert schema(database) == before and len(before) >= 1
 
 
-def test_migrations_are_numbered_without_gaps_and_each_back_end_has_its_text() -> None:
+def test_migrations_are_numbered_in_order_and_each_back_end_has_its_text() -> None:
     migrations = load_migrations()
-    assert [m.version for m in migrations] == list(range(1, len(migrations) + 1))
+    versions = [m.version for m in migrations]
+    assert versions == sorted(set(versions)) and versions[0] == 1 and latest_version() == versions[-1]
     assert all(m.statements() or m.postgres_sql for m in migrations)
     # PostgreSQL's own text where the two differ; the shared text, with its types, elsewhere.
     overrides = sorted(p.name for p in MIGRATIONS_DIR.glob("*.postgres.sql"))
