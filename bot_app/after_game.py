@@ -41,6 +41,16 @@ def no_stats(name: str) -> str:
     return f"{name} has no finished games here yet."
 
 
+def stats_words(name: str, record: PlayerRecord) -> str:
+    """The stats card's numbers in words too (read aloud, searched, shown when pictures are off)."""
+    s = record.stats
+    line = (f"**{name}**: {s.games} games, {s.wins} wins, average {s.average_score:.1f}, best {s.best_score}; "
+            f"tickets {s.tickets_completed} done, {s.tickets_failed} missed.")
+    if record.rating is not None:
+        line += f" Rating {record.rating.value:g} ({record.rating.detail})."
+    return line
+
+
 STATS_IN_DM = "In a direct message you can only see your own results; ask in the server."
 
 

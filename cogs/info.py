@@ -168,20 +168,15 @@ class InfoCog(TtrCog):
             who = player or interaction.user
             if interaction.guild_id is None and who.id != interaction.user.id:
                 raise Refusal(after_game.STATS_IN_DM)
+            await self.desk.answers.defer(interaction, ephemeral=False)  # the card reads the latest games
             record = await self.desk.service.player_record(who.id, interaction.guild_id, who.display_name)
-            s = record.stats
-            if not s.games:
+            if not record.stats.games:
                 await self.desk.answers.say(interaction, after_game.no_stats(who.display_name), ephemeral=False)
                 return
-            await self.desk.answers.defer(interaction, ephemeral=False)
             card = after_game.stats_card(who.display_name, record, everywhere=interaction.guild_id is None)
             png = await self.desk.renderer.stats(card)
-            # the numbers in words too (read aloud, searched, and shown when pictures are off)
-            await self.desk.answers.say(
-                interaction, f"**{who.display_name}**: {s.games} games, {s.wins} wins, average "
-                f"{s.average_score:.1f}, best {s.best_score}; tickets {s.tickets_completed} done, "
-                f"{s.tickets_failed} missed.", ephemeral=False,
-                file=discord.File(io.BytesIO(png), after_game.STATS_FILE))
+            await self.desk.answers.say(interaction, after_game.stats_words(who.display_name, record),
+                                        ephemeral=False, file=discord.File(io.BytesIO(png), after_game.STATS_FILE))
 
         await self.run(work())
 

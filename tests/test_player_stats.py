@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from app import GameService, Limits
-from bot_app.after_game import stats_card
+from bot_app.after_game import stats_card, stats_words
 from render.stats import StatsCard, render_stats
 from render.text import preview_px
 from tests.databases import Database
@@ -60,6 +60,7 @@ async def test_a_record_counts_one_server_and_carries_its_rating(database: Datab
         words = " ".join(t.text for t in render_stats(picture).texts)
         assert str(card.rating) in words and "rating" in words and picture.routes[0][0] in words
         assert picture.routes[0][0] == record.routes[0][0].split(" (")[0]  # "A – B", without the track
+        assert f"Rating {card.rating} (rank {card.rank}" in stats_words("Host", record)  # and in words
         # from a DM: the player's own results everywhere, without a server's rating
         everywhere = await service.player_record(HOST, None, "Host")
         assert everywhere.stats.games == 3 and everywhere.rating is None and everywhere.routes == ()
