@@ -20,6 +20,7 @@ from app.base import ACTIVE, ServiceBase
 from app.errors import ServiceError
 from app.models import Delivery, GameSummary, HandData, PlayerSettings, PostData
 from app.owed import DIGEST, DM_CLOSED, FINAL, HOST_NOTICE, LIMIT, POST, SEAT_DM
+from app.replays import final_timeline
 from app.settings_ops import board_colorblind, read_settings
 from engine.events import PUBLIC, Event
 from engine.game import actors
@@ -92,12 +93,14 @@ class DeliveryOps(ServiceBase):
             now = self.clock()
             away = {s.seat: until for s in loaded.seats if s.user_id is not None and s.user_id in mine
                     and (until := away_until(mine[s.user_id], row.max_away_days, now)) is not None}
+            replay = await final_timeline(self.store, loaded) if final else ()
             return PostData(
                 summary=records.summary_of(loaded), view=view, events=events, from_seq=from_seq,
                 new_turn=row.turn_post_id is None or any(p.get("new_turn") for p in payloads),
                 notes=tuple(n for p in payloads for n in p.get("notes", ()) if isinstance(n, dict)),
                 deliveries=tuple(d.id for d in pending), legal=legal, final=final, deadlines=deadlines,
-                colorblind=marks, away=away, quiet_users=unreachable(loaded.seats, mine, row.max_away_days, now))
+                colorblind=marks, away=away, quiet_users=unreachable(loaded.seats, mine, row.max_away_days, now),
+                replay=replay)
 
     async def posted(self, game_id: int, deliveries: Sequence[int], message_id: int, seq: int) -> None:
         """A turn post was sent or edited: it settles `deliveries`, and it is now the message

@@ -10,6 +10,7 @@ from typing import Any
 from engine.events import Event
 from engine.game import view as engine_view
 from engine.state import GameState
+from engine.timeline import TimelineStep
 from engine.view import View
 
 
@@ -240,6 +241,7 @@ class PostData:
     colorblind: bool = False  # someone seated here has colour-blind marks on: the board gets them
     away: Mapping[int, float] = field(default_factory=dict)  # seat → on vacation until (this table's count)
     quiet_users: tuple[int, ...] = ()  # users not to ping now (quiet hours, away, a daily digest)
+    replay: tuple[TimelineStep, ...] = ()  # the final post's replay: public views, one per claim or station
 
 
 @dataclass(frozen=True, slots=True)

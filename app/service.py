@@ -11,6 +11,8 @@ It joins the pure engine (rules) and the store (SQLite). Its parts, one module e
 - `app.seat_ops`: a seat handed to a substitute, the other players' vote to skip a turn;
 - `app.delivery_ops`: the delivery outbox, as the dispatcher sees it;
 - `app.reads`: views, lists, logs, results, backups;
+- `app.replays`: a finished game's public timeline, for its replay;
+- `app.player_records`: a player's record on a server, as `/ttr stats` shows it;
 - `app.settings_ops`: each player's own preferences (pictures, time zone and quiet hours,
   vacation, daily digest);
 - `app.standings`: leaderboards, seasons and player cards (ratings: app.ratings).
@@ -23,11 +25,14 @@ from __future__ import annotations
 from app.clocks import ClockOps
 from app.delivery_ops import DeliveryOps
 from app.lobby_ops import LobbyOps
+from app.player_records import PlayerRecordOps
 from app.reads import ReadOps
+from app.replays import ReplayOps
 from app.seat_ops import SeatOps
 from app.settings_ops import SettingsOps
 from app.standings import StandingsOps
 
 
-class GameService(LobbyOps, SeatOps, ClockOps, DeliveryOps, ReadOps, SettingsOps, StandingsOps):
+class GameService(LobbyOps, SeatOps, ClockOps, DeliveryOps, ReadOps, ReplayOps, PlayerRecordOps, SettingsOps,
+                  StandingsOps):
     """The application service (see the module's docstring for its parts)."""

@@ -9,7 +9,12 @@ gets marks when its player has them on, the public board when anyone seated at t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+from engine.timeline import TimelineStep
+
+if TYPE_CHECKING:
+    from render.stats import StatsCard
 from engine.view import View
 
 
@@ -37,3 +42,27 @@ class Renderer:
 
         assert view.you is None
         return (await render_async(render_scores, view)).png
+
+    async def tickets(self, view: View) -> bytes:
+        """Every player's tickets, completed and failed, on the map (a finished game's public
+        view: the result reveals them)."""
+        from render import render_async
+        from render.tickets import render_tickets
+
+        assert view.you is None
+        return (await render_async(render_tickets, view)).png
+
+    async def replay(self, steps: Sequence[TimelineStep]) -> bytes:
+        """The replay GIF of a finished game from its public timeline (at most 8 MB)."""
+        from render import render_async
+        from render.replay import render_replay
+
+        assert all(step.view.you is None for step in steps), "a replay shows public views only"
+        return (await render_async(render_replay, tuple(steps))).gif
+
+    async def stats(self, card: StatsCard) -> bytes:
+        """A player's record on a server as a picture (`/ttr stats`)."""
+        from render import render_async
+        from render.stats import render_stats
+
+        return (await render_async(render_stats, card)).png

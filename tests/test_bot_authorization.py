@@ -22,7 +22,7 @@ from tests.fake_discord.renderer import StubRenderer
 GAME_COMMANDS: dict[str, dict[str, object]] = {
     "join": {}, "leave": {}, "admin addai": {}, "admin start": {}, "admin cancel": {},
     "draw": {"card": "deck"}, "claim": {"route": "Paris - Wien"}, "tickets": {}, "station": {"city": "Paris"},
-    "move": {"action": "0:0.pass"}, "hand": {}, "board": {}, "status": {}, "log": {}, "rules": {},
+    "move": {"action": "0:0.pass"}, "hand": {}, "board": {}, "status": {}, "log": {}, "rules": {}, "replay": {},
     "admin pause": {}, "admin resume": {}, "admin kick": {"player": None},  # player filled in below
     "admin replace": {"player": "1"}, "vote": {}, "undo": {},  # replace's `new` filled in below
 }

@@ -120,7 +120,8 @@ async def test_whole_game_with_restart_closed_dms_and_refusals(tmp_path):
         # The end: final board, scores picture, revealed tickets, stored for /ttr stats.
         final = [m for m in fake.thread_messages(table.thread_id) if "Final scores" in m["content"]]
         assert len(final) == 1
-        assert sorted(a["filename"] for a in final[0]["attachments"]) == ["board.png", "scores.png"]
+        assert sorted(a["filename"] for a in final[0]["attachments"]) == ["board.png", "replay.gif", "scores.png",
+                                                                          "tickets.png"]
         # Every score line, adding up to each total (stations kept included: this is Europe).
         sums = re.findall(r"^   Routes (\d+)(.*) = (\d+)$", final[0]["content"], re.M)
         assert len(sums) == 2
@@ -128,7 +129,8 @@ async def test_whole_game_with_restart_closed_dms_and_refusals(tmp_path):
             parts = [int(n.replace("−", "-")) for n in re.findall(r" ([+−]\d+)(?= ·|$)", rest)]
             assert int(routes) + sum(parts) == int(total)
         stats = await fake.answered(await fake.slash(alice, "stats"))
-        assert "1 games" in fake.reply_messages(stats)[-1]["content"]
+        await fake.wait_until(lambda: "1 games" in fake.reply_messages(stats)[-1]["content"])  # with its picture
+        assert [a["filename"] for a in fake.reply_messages(stats)[-1]["attachments"]] == ["stats.png"]
 
         # Every interaction was answered, in time.
         assert fake.interactions

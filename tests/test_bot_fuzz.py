@@ -28,6 +28,7 @@ COMMANDS = {
     "claim": ["route", "payment", "game"], "tickets": ["short", "long", "game"],
     "station": ["city", "payment", "game"], "move": ["action", "game"], "hand": ["game"], "board": ["game"],
     "status": ["game"], "log": ["game"], "games": [], "rules": ["topic", "variant", "dice", "game"], "stats": [],
+    "replay": ["game"],
     "settings": ["dms", "colorblind", "hand_picture", "timezone", "quiet_hours", "vacation_days", "digest"],
     "admin kick": ["player", "game"], "admin pause": ["game"], "admin resume": ["game"],
     "admin replace": ["player", "new", "game"], "vote": ["player", "game"], "undo": ["game"],

@@ -31,7 +31,7 @@ CONTRACT = {
             "tunnel_dice", "nine_route"}, "join": {"game"}, "leave": {"game"},
     "draw": {"card"}, "claim": {"route", "payment"}, "tickets": {"short", "long"}, "station": {"city", "payment"},
     "move": {"action"}, "hand": {"game"}, "board": {"game"}, "status": {"game"}, "log": {"game"}, "games": set(),
-    "rules": {"topic", "variant", "dice"}, "stats": {"player"},
+    "rules": {"topic", "variant", "dice"}, "stats": {"player"}, "replay": {"game"},
     "settings": {"dms", "colorblind", "hand_picture", "timezone", "quiet_hours", "vacation_days", "digest"},
     "vote": {"player", "game"}, "undo": {"game"}, "leaderboard": {"variant", "season"},
 }
@@ -224,6 +224,8 @@ async def test_demo_plays_through_service_store_and_renderer(tmp_path):
     boards = sorted(out.glob("board-*.png"))
     assert len(boards) == summary["boards"] > 10
     assert (out / "final-scores.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (out / "final-tickets.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (out / "replay.gif").read_bytes()[:6] == b"GIF89a"  # the replay, beside the final scores
     log = (out / "game-log.txt").read_text(encoding="utf-8")
     assert "Final scores" in log and "claimed" in log
     # The thread as players read it, and what each player was told privately.
