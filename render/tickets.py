@@ -158,11 +158,13 @@ def _legend(img: Image.Image, box: tuple[int, int, int, int], width: int, view: 
         mine = [ln for ln in lines if ln.seat == p.seat]
         done = [ln for ln in mine if ln.completed]
         failed = [ln for ln in mine if not ln.completed]
-        entries.append((p.seat, f"✓{len(done)} +{sum(ln.points for ln in done)}  "
-                                f"✗{len(failed)} −{sum(ln.points for ln in failed)}"))
+        counts = f"✓{len(done)} +{sum(ln.points for ln in done)}"
+        if failed:  # "✗0 −0" would only be noise
+            counts += f"  ✗{len(failed)} −{sum(ln.points for ln in failed)}"
+        entries.append((p.seat, counts))
     x, y = x0 + pad, y0 + pad
     if side:  # title, then a player per two rows, then the key
-        w.text((x, y), fit_text("Every ticket revealed", bold, x1 - x0 - 2 * pad), bold, P.INK)
+        w.text((x, y), fit_text("Tickets", bold, x1 - x0 - 2 * pad), bold, P.INK)
         y += row_h
         spots = [(x, y + i * row_h * 2) for i in range(len(entries))]
         key_at = (x, y + len(entries) * row_h * 2 + round(t * 0.3))
