@@ -6,10 +6,10 @@ Every move goes through `_commit`:
 1. the caller holds the game's lock (moves of one game are serialised; other games go on);
 2. it loaded the game (app.loader), checked the `expected_seq`, and applied the moves with the
    engine (an illegal one raised the engine's IllegalAction);
-3. `_commit` writes the actions, their events, the new snapshot, the game's new seq — guarded,
-   so it writes nothing if the game moved on meanwhile, even from another process — and, in the
-   same transaction, what the move owes (app.owed: posts, direct messages, turn timers) and any
-   change to the seats' absence;
+3. `_commit` writes the actions, their events, a snapshot when one is due (every few moves:
+   app/loader.py), the game's new seq — guarded, so it writes nothing if the game moved on
+   meanwhile, even from another process — and, in the same transaction, what the move owes
+   (app.owed: posts, direct messages, turn timers) and any change to the seats' absence;
 4. only then is the cache updated and the dispatcher woken.
 
 Nothing secret is logged: log lines name games, seqs, seats and action types, never hands,
@@ -32,11 +32,12 @@ from pathlib import Path
 from typing import Any
 
 from app import records
+from app.availability import seat_infos
 from app.errors import StaleAction
 from app.limits import Limits
 from app.loader import GameLoader, Loaded
 from app.models import Seat, SubmitResult
-from app.owed import LIMIT, REMINDER, SeatInfo, owed_by_commit, turn_restarts, turn_timers
+from app.owed import LIMIT, REMINDER, Owed, SeatInfo, owed_by_commit, turn_restarts, turn_timers
 from engine.actions import Action
 from engine.events import Event
 from engine.game import actors
@@ -71,11 +72,12 @@ class SeatChange:
 @dataclass(slots=True)
 class CommitExtras:
     """What else a commit carries: a turn-limit timer it fires, seats' absence, notes for the
-    turn post (for example that time ran out)."""
+    turn post (for example that time ran out), and other deliveries it owes."""
 
     timer_id: int | None = None
     seat_changes: dict[int, SeatChange] = field(default_factory=dict)
     notes: list[dict[str, Any]] = field(default_factory=list)
+    owed: list[Owed] = field(default_factory=list)  # more deliveries (a vote's outcome, …)
 
 
 class ServiceBase:
@@ -90,7 +92,7 @@ class ServiceBase:
         self.random_bits = random_bits
         self.clock = clock or store.clock
         self.limits = limits or Limits()
-        self.loader = GameLoader(store, cache_size)
+        self.loader = GameLoader(store, cache_size, lock=self._lock)
         # When each user last opened a table (the cooldown). Bounded; losing it in a restart
         # only forgives one cooldown.
         self._last_lobby: OrderedDict[int, float] = OrderedDict()
@@ -116,7 +118,8 @@ class ServiceBase:
                    random_bits=random_bits)
 
     async def close(self) -> None:
-        """Finish the queued writes and close the database."""
+        """Stop the background checks, finish the queued writes and close the database."""
+        await self.loader.close()
         await self.store.close()
 
     async def __aenter__(self) -> Any:
@@ -152,24 +155,32 @@ class ServiceBase:
         game_id = loaded.row.id
         last = loaded.seq + len(moves)
         events = [e for m in moves for e in m.events]
+        seats = self._seats_after(loaded.seats, extras.seat_changes)
+        # A turn that begins needs each player's own clock (their quiet hours, vacation).
+        infos = await seat_infos(self.store, seats, loaded.row.max_away_days) if turn_restarts(events) else None
         tx = self.store.tx()
         tx.advance_game(game_id, from_seq=loaded.seq, to_seq=last, status=after.status,
-                        waiting_json=canonical_json(actors(after)))
+                        waiting_json=canonical_json(actors(after)), from_status=loaded.state.status)
         for offset, m in enumerate(moves, start=1):
             tx.append_action(game_id, loaded.seq + offset, actor=m.seat, user_id=m.user_id,
                              action_json=canonical_json(m.action.to_json()), events_json=records.events_json(m.events))
-        tx.put_snapshot(game_id, last, rules_version=after.rules_version, state_json=after.to_canonical())
+        # A snapshot every few moves (app/loader.py): a load replays the entries after it.
+        snapshot = None
+        if self.loader.snapshot_due(loaded, last, after):
+            snapshot = tx.put_snapshot(game_id, last, rules_version=after.rules_version,
+                                       state_json=after.to_canonical())
         if extras.timer_id is not None:
             tx.fire_timer(extras.timer_id)  # before the cancels below would cancel it as out of date
         tx.cancel_timers_before(game_id, last)
-        seats = self._seats_after(loaded.seats, extras.seat_changes)
         for seat, change in extras.seat_changes.items():
             tx.set_absence(game_id, seat, change.absent_turns, change.stand_in)
         if after.status == "over":
             tx.cancel_timers(game_id)
             tx.add_results(records.results(loaded, after, tx.now))
         mover = seats[moves[0].seat] if moves[0].user_id is not None else None
-        self._owe(tx, loaded, last, events, mover, after, seats, extras.notes)
+        self._owe(tx, loaded, last, events, mover, after, seats, extras.notes, infos)
+        for o in extras.owed:
+            tx.owe(game_id, last, o.kind, o.key, user_id=o.user_id, payload_json=canonical_json(dict(o.payload)))
         try:
             await self.store.write(tx)
         except WriteConflict as exc:
@@ -182,6 +193,8 @@ class ServiceBase:
             self.loader.forget(game_id)
             raise
         loaded.state, loaded.seq, loaded.seats = after, last, seats
+        if snapshot is not None:
+            self.loader.wrote_snapshot(loaded, last, snapshot)
         self.deliveries_waiting.set()
         self.timers_changed.set()
         for m in moves:
@@ -191,18 +204,23 @@ class ServiceBase:
         return records.result(game_id, last, moves[-1].seat, after, events, moves[-1].action)
 
     def _owe(self, tx: Tx, loaded: Loaded, last: int, events: Sequence[Event], mover: Seat | None,
-             after: GameState, seats: Sequence[Seat], notes: Sequence[Mapping[str, Any]] = ()) -> None:
-        """Add to `tx` what a commit (or the start) owes: deliveries and the new turn's timers."""
+             after: GameState, seats: Sequence[Seat], notes: Sequence[Mapping[str, Any]] = (),
+             infos: Sequence[SeatInfo] | None = None) -> None:
+        """Add to `tx` what a commit (or the start) owes: deliveries and the new turn's timers.
+        `infos`: the seats with their players' clocks (read by the caller when a turn begins;
+        without them every clock runs all the time)."""
         game_id = loaded.row.id
         waiting = actors(after)
-        infos = [_info(s) for s in seats]
+        infos = list(infos) if infos is not None else [_info(s) for s in seats]
         for owed in owed_by_commit(last_seq=last, events=events, mover=_info(mover) if mover else None,
-                                   after=after, waiting=waiting, seats=infos):
+                                   after=after, waiting=waiting, seats=infos, now=tx.now):
             payload = dict(owed.payload, notes=list(notes)) if notes and owed.kind == "post" else dict(owed.payload)
-            tx.owe(game_id, last, owed.kind, owed.key, user_id=owed.user_id, payload_json=canonical_json(payload))
+            tx.owe(game_id, last, owed.kind, owed.key, user_id=owed.user_id, payload_json=canonical_json(payload),
+                   due_at=owed.due_at)
         if turn_restarts(events):
             tx.cancel_timers(game_id, kind=REMINDER)
             tx.cancel_timers(game_id, kind=LIMIT)
+            tx.clear_skip_votes(game_id)  # votes are for one turn
         for t in turn_timers(events=events, after=after, waiting=waiting, seats=infos, now=tx.now,
                              turn_hours=loaded.row.turn_hours, paused=loaded.row.paused_reason is not None):
             tx.schedule_timer(game_id, t.kind, t.due_at, seat=t.seat, payload_json=canonical_json(dict(t.payload)))

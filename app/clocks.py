@@ -8,6 +8,13 @@ game's server, may pause the clocks, start them again, or hand a seat to the AI 
 Everything here is stored: the timers, the paused state and its reason, each seat's count of
 turns played by the AI and who holds the seat. A timer acts once (it is claimed in the same
 transaction as what it does), and a restart loses none.
+
+Each player's own clock (app/player_clock.py) counts: a turn limit acts only once the player
+has had their whole turn of running time (their quiet hours and vacation do not count; when
+their settings changed meanwhile, the limit moves on instead), and a reminder never goes out
+in their quiet hours or while they are away (it waits until they end), nor to a player who
+takes a daily digest. The digests themselves are stored per player (`digest_due`) and sent
+here once a day each: one DM listing every game waiting for them.
 """
 
 from __future__ import annotations
@@ -16,12 +23,15 @@ import logging
 from typing import Any
 
 from app import records
-from app.base import CommitExtras, SeatChange
+from app.availability import clock_of, seat_infos, settings_rows
+from app.base import ACTIVE, CommitExtras, SeatChange
 from app.errors import GameNotFound, ServiceError, StaleAction
 from app.loader import Loaded
 from app.models import Caller, Timer
 from app.moves import DEFAULT_STAND_IN, MoveOps
-from app.owed import ABSENT_LIMIT, LIMIT, NOTICE, REMINDER, TURN_TIMERS, SeatInfo, timers_for_turn, turn_key
+from app.owed import ABSENT_LIMIT, DIGEST, LIMIT, NOTICE, REMINDER, TURN_TIMERS, same_turn, timers_for_turn
+from app.player_clock import local_day
+from app.settings_ops import digest_due
 from engine.game import actors
 from engine.state import canonical_json
 from store import WriteConflict
@@ -32,6 +42,10 @@ HOST_PAUSE = "paused by the host"
 # How long a process holds the due timers it claimed (several processes on PostgreSQL); a timer
 # still fires once whoever acts on it (its guarded UPDATE), the claim only saves double work.
 TIMER_CLAIM_SECONDS = 60.0
+# A turn limit acts when less than this much of the player's running time is left (seconds).
+LIMIT_SLACK = 1.0
+# How often a timer is looked at again when the game moved on while it acted.
+FIRE_ATTEMPTS = 3
 
 
 class ClockOps(MoveOps):
@@ -77,8 +91,10 @@ class ClockOps(MoveOps):
         return [records.timer(r) for r in rows]
 
     async def next_timer_due(self) -> float | None:
-        """When the next pending timer falls due (for the timer loop's sleep)."""
-        return await self.store.next_claimable_timer(self.clock(), self.owner)
+        """When the next pending timer or daily digest falls due (for the timer loop's sleep)."""
+        times = [t for t in (await self.store.next_claimable_timer(self.clock(), self.owner),
+                             await self.store.next_digest_due()) if t is not None]
+        return min(times) if times else None
 
     async def mark_timer_fired(self, timer_id: int) -> bool:
         """Claim a timer: True for exactly one caller, ever (across restarts and processes);
@@ -98,6 +114,19 @@ class ClockOps(MoveOps):
         is over, or the timer already acted)."""
         if timer.kind not in TURN_TIMERS:
             return "stale" if not await self.mark_timer_fired(timer.id) else "fired"
+        # The game may move on between loading it and storing the AI's turn (a move in another
+        # process): then look again, so that the timer is settled — acted on, moved on or found
+        # stale — before this returns, and never handed out to this process a second time.
+        for _ in range(FIRE_ATTEMPTS):
+            outcome = await self._fire_once(timer)
+            if outcome == "played":
+                await self.play_bots(timer.game_id)
+            if outcome is not None:
+                return outcome
+        return "stale"
+
+    async def _fire_once(self, timer: Timer) -> str | None:
+        """One try of `fire_timer`; None when the game moved on under it (try again)."""
         async with self._lock(timer.game_id):
             try:
                 loaded = await self.loader.load(timer.game_id)
@@ -106,11 +135,14 @@ class ClockOps(MoveOps):
                 return "stale"
             seat = loaded.seats[timer.seat] if timer.seat is not None and timer.seat < len(loaded.seats) else None
             current = (seat is not None and seat.user_id is not None and seat.stand_in is None
-                       and seat.seat in actors(loaded.state) and turn_key(loaded.state) == dict(timer.payload)
+                       and seat.seat in actors(loaded.state) and same_turn(timer.payload, loaded.state)
                        and loaded.row.paused_reason is None)
-            if not current or seat is None:
+            if not current or seat is None or seat.user_id is None:
                 await self.mark_timer_fired(timer.id)
                 return "stale"
+            verdict = await self._not_yet(loaded, timer, seat.user_id)
+            if verdict is not None:
+                return verdict
             if timer.kind == REMINDER:
                 limit = next((t.due_at for t in await self.store.pending_timers(loaded.row.id)
                               if t.kind == LIMIT and t.seat == seat.seat), None)
@@ -132,10 +164,83 @@ class ClockOps(MoveOps):
             try:
                 await self._bot_turn(loaded, seat, extras, level=DEFAULT_STAND_IN)
             except ServiceError:
-                return "stale"  # StaleAction: the timer fired elsewhere or the game moved on
-        log.info("game %d: time ran out for seat %d (%d in a row)", timer.game_id, seat.seat, misses)
-        await self.play_bots(timer.game_id)
+                return None  # StaleAction: the timer fired elsewhere or the game moved on: look again
+            log.info("game %d: time ran out for seat %d (%d in a row)", timer.game_id, seat.seat, misses)
         return "played"
+
+    async def _not_yet(self, loaded: Loaded, timer: Timer, user_id: int) -> str | None:
+        """Whether a due turn timer must wait by its player's own clock: a limit until they had
+        their whole turn of running time (their settings may have changed since it was set), a
+        reminder until their quiet hours or vacation end (none with a daily digest). Moves the
+        timer on and says "moved" (or "stale" for a reminder a digest replaces); None: act now.
+        The caller holds the game's lock."""
+        start, left = timer.payload.get("from"), timer.payload.get("left")
+        if not isinstance(start, int | float) or not isinstance(left, int | float):
+            return None  # set before clocks were per player: it acts as it always did
+        mine = (await settings_rows(self.store, [user_id]))[user_id]
+        if timer.kind == REMINDER and mine.digest_hour is not None:
+            await self.mark_timer_fired(timer.id)
+            return "stale"
+        clock = clock_of(mine, loaded.row.max_away_days)
+        now = self.clock()
+        remaining = float(left) - clock.running(float(start), now)
+        if remaining > LIMIT_SLACK:
+            due, payload = clock.advance(now, remaining), {**timer.payload, "from": now, "left": remaining}
+        elif timer.kind == REMINDER and clock.stopped_at(now):
+            due, payload = clock.resumes(now), {**timer.payload, "from": now, "left": 0.0}
+        else:
+            return None
+        tx = self.store.tx()
+        tx.fire_timer(timer.id)
+        tx.schedule_timer(loaded.row.id, timer.kind, due, seat=timer.seat, payload_json=canonical_json(payload))
+        try:
+            await self.store.write(tx)
+        except WriteConflict:
+            return "stale"
+        self.timers_changed.set()
+        return "moved"
+
+    # --- daily digests ------------------------------------------------------------------------
+
+    async def fire_digests(self, now: float | None = None, limit: int = 100) -> int:
+        """Send every daily digest that is due: each player's next one is set for tomorrow, and
+        if any game waits for them, one DM listing those games is owed — in one transaction,
+        guarded, so a digest goes out once (after a restart too, with several processes too).
+        Returns how many were owed."""
+        now = self.clock() if now is None else now
+        sent = 0
+        for row in await self.store.due_digests(now, limit):
+            assert row.digest_due is not None
+            mine = (await settings_rows(self.store, [row.user_id]))[row.user_id]
+            waiting = await self.games_waiting_for(row.user_id)
+            tx = self.store.tx()
+            tx.advance_digest(row.user_id, row.digest_due, digest_due(mine, max(now, row.digest_due)) or now + 86400)
+            if waiting:
+                game_id, seq = waiting[0]
+                day = local_day(mine.timezone, row.digest_due)
+                tx.owe(game_id, seq, DIGEST, f"{DIGEST}:{row.user_id}:{day}", user_id=row.user_id,
+                       payload_json=canonical_json({"day": day}))
+            try:
+                await self.store.write(tx)
+            except WriteConflict:
+                continue  # sent by another process meanwhile
+            sent += bool(waiting)
+        if sent:
+            self.deliveries_waiting.set()
+        return sent
+
+    async def games_waiting_for(self, user_id: int) -> list[tuple[int, int]]:
+        """(game id, seq) of the games being played that wait for this person now (not while
+        the AI holds their seat), most recently active first."""
+        pairs = await self.store.seats_of_user(user_id, ACTIVE)
+        players = await self.store.players_of(row.id for row, _ in pairs)
+        out = []
+        for row, seat in pairs:
+            summary = records.summary(row, players[row.id], user_id)
+            held = any(p.seat == seat and p.stand_in is not None for p in summary.seats)
+            if seat in summary.waiting_for and not held:
+                out.append((row.id, row.seq))
+        return out
 
     # --- pause, resume, kick ----------------------------------------------------------------
 
@@ -160,7 +265,7 @@ class ClockOps(MoveOps):
             tx = self.store.tx()
             tx.set_paused(game_id, None)
             tx.retry_failed_deliveries(game_id)
-            infos = [SeatInfo(s.seat, s.user_id, s.dm_closed, s.stand_in) for s in loaded.seats]
+            infos = await seat_infos(self.store, loaded.seats, loaded.row.max_away_days)
             for t in timers_for_turn(after=loaded.state, waiting=actors(loaded.state), seats=infos, now=tx.now,
                                      turn_hours=loaded.row.turn_hours):
                 tx.schedule_timer(game_id, t.kind, t.due_at, seat=t.seat, payload_json=canonical_json(dict(t.payload)))

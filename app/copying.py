@@ -21,9 +21,11 @@ from store.copy import (
     bot_state_rows,
     game_rows,
     rows_in,
+    server_rows,
     user_settings_rows,
     write_bot_state,
     write_game,
+    write_server_rows,
     write_user_settings,
 )
 
@@ -86,6 +88,7 @@ async def _copy(source: Store, target: Store, progress: Callable[[str], None]) -
             progress(f"  {n}/{len(game_ids)} games copied")
     await write_bot_state(target, await bot_state_rows(source))
     await write_user_settings(target, await user_settings_rows(source))
+    await write_server_rows(target, await server_rows(source))
     await target.reset_ids()
     progress(f"  {len(game_ids)} games copied; checking each one on both sides …")
 
@@ -118,6 +121,8 @@ async def _copy(source: Store, target: Store, progress: Callable[[str], None]) -
         raise CopyRefused("The bot's own state (bot_state) differs after the copy.")
     if await user_settings_rows(source) != await user_settings_rows(target):
         raise CopyRefused("The players' settings (user_settings) differ after the copy.")
+    if await server_rows(source) != await server_rows(target):
+        raise CopyRefused("The servers' leaderboard seasons or settings differ after the copy.")
     return report
 
 
@@ -125,6 +130,7 @@ async def _state(service: GameService, game_id: int) -> tuple[str | None, int, s
     """(the replayed state as canonical JSON, its seq, "") — or (None, 0, why) when the game
     cannot be loaded (a broken game stays broken on both sides)."""
     try:
+        await service.loader.check(game_id)  # its whole log replayed and compared with its snapshot
         loaded = await service.loader.load(game_id)
     except ServiceError as exc:
         return None, 0, exc.code

@@ -15,10 +15,12 @@ import logging
 from collections.abc import Sequence
 
 from app import records
-from app.base import ServiceBase
+from app.availability import away_until, unreachable
+from app.base import ACTIVE, ServiceBase
 from app.errors import ServiceError
-from app.models import Delivery, HandData, PlayerSettings, PostData
-from app.owed import DM_CLOSED, FINAL, HOST_NOTICE, LIMIT, POST
+from app.models import Delivery, GameSummary, HandData, PlayerSettings, PostData
+from app.owed import DIGEST, DM_CLOSED, FINAL, HOST_NOTICE, LIMIT, POST, SEAT_DM
+from app.replays import final_timeline
 from app.settings_ops import board_colorblind, read_settings
 from engine.events import PUBLIC, Event
 from engine.game import actors
@@ -37,6 +39,9 @@ BACKOFF_MOST = 300.0  # never wait longer than this between tries
 # another sends them after this.
 CLAIM_SECONDS = 300.0
 DELIVERY_PAUSE = "Discord refused a message for this game"
+# Sent even while their game waits for a resume: the host's notice, and a player's daily digest
+# (a DM about all their games, which only borrows one game's outbox).
+ALWAYS = (HOST_NOTICE, DIGEST)
 
 
 def backoff(attempts: int) -> float:
@@ -51,13 +56,13 @@ class DeliveryOps(ServiceBase):
         """Deliveries due now that this process is to send, oldest first (a game on hold sends
         only its host notices). With several processes on one database they are claimed: a
         game's deliveries go to one process at a time, for CLAIM_SECONDS (store.claim_deliveries)."""
-        rows = await self.store.claim_deliveries(self.clock() if now is None else now, limit, always=(HOST_NOTICE,),
+        rows = await self.store.claim_deliveries(self.clock() if now is None else now, limit, always=ALWAYS,
                                                  owner=self.owner, lease=CLAIM_SECONDS)
         return [records.delivery(r) for r in rows]
 
     async def next_delivery_due(self) -> float | None:
         """When the next delivery this process could send falls due (for the dispatcher's sleep)."""
-        return await self.store.next_claimable_delivery(self.clock(), self.owner, always=(HOST_NOTICE,))
+        return await self.store.next_claimable_delivery(self.clock(), self.owner, always=ALWAYS)
 
     async def deliveries(self, game_id: int, status: str | None = None) -> list[Delivery]:
         """A game's deliveries (for tests and for operators)."""
@@ -83,13 +88,19 @@ class DeliveryOps(ServiceBase):
             view = view_for(loaded.state, None).at(loaded.seq, game_id)
             deadlines = {t.seat: t.due_at for t in await self.store.pending_timers(game_id)
                          if t.kind == LIMIT and t.seat is not None}
-            marks = board_colorblind(await read_settings(self.store, (s.user_id for s in loaded.seats)))
+            mine = await read_settings(self.store, (s.user_id for s in loaded.seats))
+            marks = board_colorblind(mine)
+            now = self.clock()
+            away = {s.seat: until for s in loaded.seats if s.user_id is not None and s.user_id in mine
+                    and (until := away_until(mine[s.user_id], row.max_away_days, now)) is not None}
+            replay = await final_timeline(self.store, loaded) if final else ()
             return PostData(
                 summary=records.summary_of(loaded), view=view, events=events, from_seq=from_seq,
                 new_turn=row.turn_post_id is None or any(p.get("new_turn") for p in payloads),
                 notes=tuple(n for p in payloads for n in p.get("notes", ()) if isinstance(n, dict)),
                 deliveries=tuple(d.id for d in pending), legal=legal, final=final, deadlines=deadlines,
-                colorblind=marks)
+                colorblind=marks, away=away, quiet_users=unreachable(loaded.seats, mine, row.max_away_days, now),
+                replay=replay)
 
     async def posted(self, game_id: int, deliveries: Sequence[int], message_id: int, seq: int) -> None:
         """A turn post was sent or edited: it settles `deliveries`, and it is now the message
@@ -115,10 +126,31 @@ class DeliveryOps(ServiceBase):
             entries = await self.store.actions(delivery.game_id, after_seq=delivery.seq - 1)
             private = tuple(e for r in entries if r.seq == delivery.seq for e in _events(r.events_json)
                             if e.seat == seat and e.visible_to(seat) and e.visibility != PUBLIC)
+            if delivery.kind == SEAT_DM:
+                private = ()  # a seat handed over: its hand now, not what its last holder saw
             view = view_for(loaded.state, seat).at(loaded.seq, delivery.game_id)
             user = delivery.user_id
             mine = PlayerSettings() if user is None else (await read_settings(self.store, [user]))[user]
             return HandData(records.summary_of(loaded, delivery.user_id), seat, view, private, mine)
+
+    async def digest_data(self, delivery: Delivery) -> list[tuple[GameSummary, float | None]]:
+        """What a player's daily digest lists, as it is sent: every game being played that
+        waits for them now (not one the AI holds for them), with its thread, and when the AI
+        plays for them there (None: no limit pending), most recently active first."""
+        user = delivery.user_id
+        if user is None:
+            return []
+        pairs = await self.store.seats_of_user(user, ACTIVE)
+        players = await self.store.players_of(row.id for row, _ in pairs)
+        out: list[tuple[GameSummary, float | None]] = []
+        for row, seat in pairs:
+            summary = records.summary(row, players[row.id], user)
+            if seat not in summary.waiting_for or summary.seats[seat].stand_in is not None:
+                continue
+            limit = next((t.due_at for t in await self.store.pending_timers(row.id)
+                          if t.kind == LIMIT and t.seat == seat), None)
+            out.append((summary, limit))
+        return out
 
     async def delivered(self, delivery_id: int, message_id: int | None = None, *, dropped: bool = False,
                         note: str | None = None) -> None:

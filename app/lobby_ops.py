@@ -14,10 +14,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from app import records
+from app.availability import seat_infos
 from app.base import ServiceBase
 from app.errors import GameNotFound, LimitReached, LobbyError, StaleAction
 from app.loader import Loaded, seat_of_row
 from app.models import Lobby, Seat, SubmitResult
+from app.player_clock import MOST_AWAY_DAYS
 from engine.ai import AI_LEVELS
 from engine.game import actors, new_game
 from engine.state import canonical_json
@@ -35,16 +37,20 @@ class LobbyOps(ServiceBase):
 
     async def create_lobby(self, guild_id: int, channel_id: int, host_user_id: int, host_name: str, variant: str,
                            options: Mapping[str, Any] | None = None, seats_wanted: int = 4,
-                           turn_hours: float | None = None, host_plays: bool = True) -> Lobby:
+                           turn_hours: float | None = None, host_plays: bool = True,
+                           max_away_days: float = 7.0) -> Lobby:
         """Open a table for `seats_wanted` players. A host has at most one open lobby per
         channel: asking again (a double click) returns that lobby with `changed=False`. The
         variant, options and table size are checked now (the engine's IllegalAction), so a
         table that could never start is not created. The bot's tables let the mover take back
-        a move that revealed nothing (the engine's "undo" option) unless the options say not."""
+        a move that revealed nothing (the engine's "undo" option) unless the options say not.
+        `max_away_days`: the longest vacation a player's clock stops for at this table (0: none)."""
         options = {"undo": True, **dict(options or {})}
         build_ruleset(variant, seats_wanted, options)  # IllegalAction: unknown variant, option or table size
         if turn_hours is not None and turn_hours <= 0:
             raise LobbyError("A turn limit must be a positive number of hours.", "bad_turn_limit")
+        if not 0 <= max_away_days <= MOST_AWAY_DAYS:
+            raise LobbyError(f"A table allows vacations of 0 to {MOST_AWAY_DAYS} days.", "bad_away_days")
         async with self._create_lock:
             existing = await self.store.open_lobby_of(guild_id, channel_id, host_user_id)
             if existing is not None:
@@ -53,7 +59,7 @@ class LobbyOps(ServiceBase):
             tx = self.store.tx()
             index = tx.create_game(guild_id=guild_id, channel_id=channel_id, host_user_id=host_user_id,
                                    variant=variant, options_json=canonical_json(options), seats_wanted=seats_wanted,
-                                   turn_hours=turn_hours)
+                                   turn_hours=turn_hours, max_away_days=max_away_days)
             if host_plays:
                 tx.join_lobby(None, user_id=host_user_id, is_ai=False, ai_level=None, name=host_name,
                               seats_wanted=seats_wanted)
@@ -207,7 +213,8 @@ class LobbyOps(ServiceBase):
                              events_json=records.events_json(events))
             tx.put_snapshot(game_id, 0, rules_version=state.rules_version, state_json=state.to_canonical())
             started = Loaded(row, seats, state, 0)
-            self._owe(tx, started, 0, events, None, state, seats)
+            self._owe(tx, started, 0, events, None, state, seats, infos=await seat_infos(self.store, seats,
+                                                                                           row.max_away_days))
             try:
                 await self.store.write(tx)
             except WriteConflict as exc:
@@ -284,4 +291,5 @@ class LobbyOps(ServiceBase):
             game_id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, thread_id=row.thread_id,
             host_user_id=row.host_user_id, variant=row.variant, options=options, seats_wanted=row.seats_wanted,
             turn_hours=row.turn_hours, status=row.status, seats=tuple(seat_of_row(p) for p in players), changed=changed,
+            max_away_days=row.max_away_days,
         )

@@ -10,6 +10,7 @@ from typing import Any
 from engine.events import Event
 from engine.game import view as engine_view
 from engine.state import GameState
+from engine.timeline import TimelineStep
 from engine.view import View
 
 
@@ -66,6 +67,7 @@ class Lobby:
     status: str
     seats: tuple[Seat, ...]
     changed: bool = True
+    max_away_days: float = 7.0  # the longest vacation a player's clock stops for here
 
     @property
     def full(self) -> bool:
@@ -122,6 +124,7 @@ class GameSummary:
     paused_reason: str | None = None  # why the clocks are stopped (None: they run)
     turn_post_id: int | None = None  # the thread message showing the current turn
     turn_post_seq: int | None = None  # the seq that message shows
+    max_away_days: float = 7.0  # the longest vacation a player's clock stops for here
 
     @property
     def your_turn(self) -> bool:
@@ -202,11 +205,22 @@ class PlayerSettings:
 
     `colorblind`: a mark on every colour in the pictures they receive (their hand; and the
     public board of any table they sit at). `hand_picture`: their hand comes with its picture
-    (off: in words only). `dms`: the bot may DM them (off when Discord refused or they asked)."""
+    (off: in words only). `dms`: the bot may DM them (off when Discord refused or they asked).
+
+    Their own clock (app/player_clock.py): `timezone` (an IANA name), `quiet` hours in it
+    (minutes after local midnight, start and end; None: none), a vacation until `away_until`
+    (None: none; each game counts it up to its own maximum), and `digest_hour`: one DM a day
+    at that local hour listing the games waiting for them, instead of a ping per turn (None)."""
 
     colorblind: bool = False
     hand_picture: bool = True
     dms: bool = True
+    timezone: str = "UTC"
+    quiet: tuple[int, int] | None = None
+    away_from: float | None = None
+    away_until: float | None = None
+    digest_hour: int | None = None
+    digest_due: float | None = None  # when the next digest goes out
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,6 +239,9 @@ class PostData:
     final: bool = False
     deadlines: Mapping[int, float] = field(default_factory=dict)  # seat → when the AI plays for them
     colorblind: bool = False  # someone seated here has colour-blind marks on: the board gets them
+    away: Mapping[int, float] = field(default_factory=dict)  # seat → on vacation until (this table's count)
+    quiet_users: tuple[int, ...] = ()  # users not to ping now (quiet hours, away, a daily digest)
+    replay: tuple[TimelineStep, ...] = ()  # the final post's replay: public views, one per claim or station
 
 
 @dataclass(frozen=True, slots=True)

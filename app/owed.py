@@ -14,6 +14,11 @@ What one commit (one move, or a bot's whole turn) owes:
   (`turn`), or, if their DMs are known to be closed, one notice in the thread (`dm_closed`);
 - the same humans: a reminder at half their turn limit and the limit itself (timers), unless
   the game is paused or the AI holds their seat.
+
+Each person's own clock (app/player_clock.py) shapes this: their turn limit counts only the
+time their clock runs (not their quiet hours, not their vacation), the reminder comes at half
+of that running time (none for a player who takes a daily digest instead), and their turn DM
+waits until their quiet hours end (none with a daily digest: the digest lists the game).
 """
 
 from __future__ import annotations
@@ -22,12 +27,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.player_clock import PlayerClock
 from engine.events import PRIVATE, Event
 from engine.state import GameState
 
 # Delivery kinds.
 POST, FINAL, DM, TURN_DM, DM_CLOSED, NOTICE, HOST_NOTICE = (
     "post", "final", "dm", "turn", "dm_closed", "notice", "host_notice")
+# A player's daily digest (one DM listing the games waiting for them), and the hand of a seat
+# handed to a substitute (by DM).
+DIGEST, SEAT_DM = "digest", "seat"
 # Timer kinds.
 REMINDER, LIMIT = "reminder", "limit"
 TURN_TIMERS = (REMINDER, LIMIT)
@@ -43,6 +52,7 @@ class Owed:
     key: str
     user_id: int | None = None
     payload: Mapping[str, Any] = field(default_factory=dict)
+    due_at: float | None = None  # not before (None: at once)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +73,8 @@ class SeatInfo:
     user_id: int | None  # None: an AI seat
     dm_closed: bool = False
     stand_in: str | None = None  # the AI level holding a human's seat while they are away
+    clock: PlayerClock = PlayerClock()  # when their turn clock runs (their quiet hours, vacation)
+    digest: bool = False  # they take one DM a day instead of a ping per turn
 
     @property
     def human_present(self) -> bool:
@@ -91,8 +103,15 @@ def turn_key(state: GameState) -> dict[str, Any]:
     return {"turn": state.turn, "setup": bool(state.pending.get("setup"))}
 
 
+def same_turn(payload: Mapping[str, Any], state: GameState) -> bool:
+    """Whether a timer's payload is for the turn the game is in (the payload may carry more:
+    how much running time was left when, see `timers_for_turn`)."""
+    key = turn_key(state)
+    return {k: payload.get(k) for k in key} == key
+
+
 def owed_by_commit(*, last_seq: int, events: Sequence[Event], mover: SeatInfo | None, after: GameState,
-                   waiting: Sequence[int], seats: Sequence[SeatInfo]) -> list[Owed]:
+                   waiting: Sequence[int], seats: Sequence[SeatInfo], now: float | None = None) -> list[Owed]:
     """The deliveries one commit owes (see the module's docstring). `events` are all the
     commit's events; `mover` is the human who made the move, if a human did."""
     if after.status == "over":
@@ -107,7 +126,12 @@ def owed_by_commit(*, last_seq: int, events: Sequence[Event], mover: SeatInfo | 
         for s in seats:
             if s.seat in waiting and s.human_present:
                 turn_dms.add(s.seat)
-                owed.append(_dm(s, TURN_DM, f"{TURN_DM}:{last_seq}:{s.seat}", {"seq": last_seq}))
+                if s.digest:
+                    continue  # their daily digest lists this game
+                dm = _dm(s, TURN_DM, f"{TURN_DM}:{last_seq}:{s.seat}", {"seq": last_seq})
+                if now is not None and dm.kind == TURN_DM and s.clock.stopped_at(now):
+                    dm = Owed(dm.kind, dm.key, dm.user_id, dm.payload, s.clock.resumes(now))  # after their quiet
+                owed.append(dm)
     if (mover is not None and mover.seat not in turn_dms and mover.user_id is not None
             and any(e.visibility == PRIVATE and e.seat == mover.seat for e in events)):
         owed.append(_dm(mover, DM, f"{DM}:{last_seq}:{mover.seat}", {"seq": last_seq}))
@@ -133,7 +157,11 @@ def turn_timers(*, events: Sequence[Event], after: GameState, waiting: Sequence[
 def timers_for_turn(*, after: GameState, waiting: Sequence[int], seats: Sequence[SeatInfo], now: float,
                     turn_hours: float | None) -> list[TurnTimer]:
     """A full turn's reminder and limit for each human the game waits for (also when the
-    clocks start again after a pause)."""
+    clocks start again after a pause). The limit is `turn_hours` of the player's running time
+    (their clock stops in quiet hours and on vacation), the reminder half of it (none for a
+    player who takes a daily digest). Each payload says which turn it is for, and how much
+    running time was `left` `from` when: a change of the player's settings moves it on from
+    there (app/clocks.py, `retime`)."""
     if after.status == "over":
         return []
     hours = turn_hours or DEFAULT_TURN_HOURS
@@ -143,6 +171,21 @@ def timers_for_turn(*, after: GameState, waiting: Sequence[int], seats: Sequence
     out = []
     for s in seats:
         if s.seat in waiting and s.human_present:
-            out.append(TurnTimer(REMINDER, s.seat, now + hours * 1800, key))
-            out.append(TurnTimer(LIMIT, s.seat, now + hours * 3600, key))
+            if not s.digest:
+                half = hours * 1800
+                out.append(TurnTimer(REMINDER, s.seat, s.clock.advance(now, half), {**key, "from": now, "left": half}))
+            full = hours * 3600
+            out.append(TurnTimer(LIMIT, s.seat, s.clock.advance(now, full), {**key, "from": now, "left": full}))
     return out
+
+
+def retimed(payload: Mapping[str, Any], old: PlayerClock, new: PlayerClock,
+            now: float) -> tuple[float, dict[str, Any]] | None:
+    """A pending turn timer after its player's clock changed from `old` to `new` at `now`: the
+    running time used so far counts by the old clock, what is left runs by the new one. None
+    for a timer that says nothing of its running time (stored before clocks were per player)."""
+    start, left = payload.get("from"), payload.get("left")
+    if not isinstance(start, int | float) or not isinstance(left, int | float):
+        return None
+    remaining = max(0.0, float(left) - old.running(float(start), now))
+    return new.advance(now, remaining), {**payload, "from": now, "left": remaining}

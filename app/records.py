@@ -91,7 +91,7 @@ def summary(row: GameRow, players: list[PlayerRow], user_id: int | None) -> Game
         variant=row.variant, status=row.status, seq=row.seq, your_seat=seat_of(seats, user_id), seats=seats,
         waiting_for=waiting, turn_hours=row.turn_hours, updated_at=row.updated_at, broken_reason=row.broken_reason,
         host_user_id=row.host_user_id, paused_reason=row.paused_reason, turn_post_id=row.turn_post_id,
-        turn_post_seq=row.turn_post_seq,
+        turn_post_seq=row.turn_post_seq, max_away_days=row.max_away_days,
     )
 
 
@@ -104,6 +104,7 @@ def summary_of(loaded: Loaded, user_id: int | None = None) -> GameSummary:
         seats=loaded.seats, waiting_for=tuple(actors(loaded.state)), turn_hours=row.turn_hours,
         updated_at=row.updated_at, broken_reason=row.broken_reason, host_user_id=row.host_user_id,
         paused_reason=row.paused_reason, turn_post_id=row.turn_post_id, turn_post_seq=row.turn_post_seq,
+        max_away_days=row.max_away_days,
     )
 
 

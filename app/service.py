@@ -6,10 +6,16 @@ It joins the pure engine (rules) and the store (SQLite). Its parts, one module e
   the players (app.owed), in one transaction;
 - `app.lobby_ops`: tables before the game, and the start;
 - `app.moves`: a person's move, and the bot's for computer seats and absent players;
-- `app.clocks`: turn timers, pause and resume, kick, coming back;
+- `app.clocks`: turn timers (by each player's own clock), pause and resume, kick, coming back,
+  the daily digests;
+- `app.seat_ops`: a seat handed to a substitute, the other players' vote to skip a turn;
 - `app.delivery_ops`: the delivery outbox, as the dispatcher sees it;
 - `app.reads`: views, lists, logs, results, backups;
-- `app.settings_ops`: each player's own preferences.
+- `app.replays`: a finished game's public timeline, for its replay;
+- `app.player_records`: a player's record on a server, as `/ttr stats` shows it;
+- `app.settings_ops`: each player's own preferences (pictures, time zone and quiet hours,
+  vacation, daily digest);
+- `app.standings`: leaderboards, seasons and player cards (ratings: app.ratings).
 
 Create it with `await GameService.open(path)` and close it with `close()`.
 """
@@ -19,9 +25,14 @@ from __future__ import annotations
 from app.clocks import ClockOps
 from app.delivery_ops import DeliveryOps
 from app.lobby_ops import LobbyOps
+from app.player_records import PlayerRecordOps
 from app.reads import ReadOps
+from app.replays import ReplayOps
+from app.seat_ops import SeatOps
 from app.settings_ops import SettingsOps
+from app.standings import StandingsOps
 
 
-class GameService(LobbyOps, ClockOps, DeliveryOps, ReadOps, SettingsOps):
+class GameService(LobbyOps, SeatOps, ClockOps, DeliveryOps, ReadOps, ReplayOps, PlayerRecordOps, SettingsOps,
+                  StandingsOps):
     """The application service (see the module's docstring for its parts)."""

@@ -1,6 +1,11 @@
 """Game store figures: durable submits, sustained moves per second, memory, cold loads.
 
     python bench/bench_store.py [--games 1000] [--rounds 3] [--seconds 4] [--dir DIR]
+    python bench/bench_store.py --scenario active [--games 10000] [--cache 2000] [--clients 32]
+                                [--depth 80] [--seconds 20] [--burst 10000] [--restart]
+                                [--pages 3000] [--json]
+
+The second form is the "many active games" scenario (issue 16): see `active` below.
 
 Everything runs on a real SQLite file (WAL, synchronous=FULL) in a temporary folder on the
 same disk as DIR (default: the system's temporary folder). Prints:
@@ -23,7 +28,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import json
 import os
+import random
 import sqlite3
 import statistics
 import sys
@@ -307,15 +314,325 @@ async def cold_loads(path: Path, game_ids: list[int]) -> None:
         await service.close()
 
 
+def io_bytes() -> dict[str, int]:
+    """This process's I/O counters (Linux): write_bytes (what it sent towards the disk: WAL
+    frames, checkpoints) and wchar (bytes passed to write calls)."""
+    out: dict[str, int] = {}
+    with open("/proc/self/io", encoding="ascii") as io:
+        for entry in io:
+            name, value = entry.split(":")
+            out[name] = int(value)
+    return out
+
+
+def peak_rss_mb() -> float:
+    """The highest resident memory of this process since it started or since `reset_peak`."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        for entry in status:
+            if entry.startswith("VmHWM:"):
+                return int(entry.split()[1]) / 1024
+    return float("nan")
+
+
+def reset_peak() -> None:
+    """Start measuring the peak RSS afresh (Linux: clear_refs 5)."""
+    try:
+        with open("/proc/self/clear_refs", "w", encoding="ascii") as refs:
+            refs.write("5")
+    except OSError:
+        pass
+
+
+class Clients:
+    """Players of many games: each client picks a game at random (uniformly over all of them,
+    skipping games another client is moving and games whose plan is played out) and submits
+    its next planned move, again and again."""
+
+    def __init__(self, service: GameService, games: list[tuple[int, Any]], cursor: dict[int, int], seed: int) -> None:
+        self.service = service
+        self.games = games
+        self.cursor = cursor
+        self.busy: set[int] = set()
+        self.rng = random.Random(seed)
+        self.latencies: list[float] = []
+        self.moves = 0
+
+    def pick(self) -> tuple[int, int, Any] | None:
+        for _ in range(100):
+            gid, (channel, actions) = self.games[self.rng.randrange(len(self.games))]
+            if gid not in self.busy and self.cursor[gid] < len(actions):
+                return gid, channel, actions
+        return None
+
+    async def submit(self, gid: int, channel: int, actions: list[Any]) -> None:
+        k = self.cursor[gid]
+        self.busy.add(gid)
+        try:
+            a = time.perf_counter()
+            await self.service.submit(gid, Actor.user(1000 * channel + actions[k].player), actions[k], k)
+            self.latencies.append(1000 * (time.perf_counter() - a))
+        finally:
+            self.busy.discard(gid)
+        self.cursor[gid] = k + 1
+        self.moves += 1
+
+    async def run(self, clients: int, seconds: float) -> float:
+        """`clients` players for `seconds`; returns the seconds it took."""
+        stop_at = time.perf_counter() + seconds
+
+        async def client() -> None:
+            while time.perf_counter() < stop_at:
+                picked = self.pick()
+                if picked is None:
+                    return
+                await self.submit(*picked)
+
+        began = time.perf_counter()
+        await asyncio.gather(*(client() for _ in range(clients)))
+        return time.perf_counter() - began
+
+
+async def checkpoint(store: Store) -> None:
+    """Fold the -wal into the database file now (SQLite), so that the bytes a window wrote
+    include the checkpoint of its pages."""
+    db = getattr(store, "_writer_db", None)
+    if db is not None:
+        await db.execute_fetchall("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+def count_row_bytes(store: Store) -> list[int]:
+    """Wrap `store.write` to add up the bytes of the values each transaction writes (text as
+    UTF-8, 8 per number): what the moves hand to the database, before pages and indexes."""
+    total = [0]
+    original = store.write
+
+    async def write(tx: Any) -> Any:
+        for statement in tx.statements:
+            for value in statement.params:
+                total[0] += len(value.encode()) if isinstance(value, str) else 8
+        return await original(tx)
+
+    store.write = write  # type: ignore[method-assign]
+    return total
+
+
+async def window(service: GameService, clients: Clients, args: argparse.Namespace, row_bytes: list[int]
+                 ) -> dict[str, Any]:
+    """`clients` players for `seconds`, measured: moves/s, submit latency, bytes written."""
+    store = service.store
+    await checkpoint(store)
+    clients.latencies.clear()
+    clients.moves = 0
+    gc.collect()
+    reset_peak()
+    io0, rows0, cpu0 = io_bytes(), row_bytes[0], time.process_time()
+    tx0, commits0 = store.writer_stats
+    took = await clients.run(args.clients, args.seconds)
+    cpu1 = time.process_time()
+    await checkpoint(store)
+    io1, rows1 = io_bytes(), row_bytes[0]
+    tx1, commits1 = store.writer_stats
+    moves = max(clients.moves, 1)
+    return {
+        "moves": clients.moves,
+        "moves_per_s": round(clients.moves / took, 1),
+        "submit_p50_ms": round(statistics.median(clients.latencies), 2),
+        "submit_p95_ms": round(pct(clients.latencies, 95), 2),
+        "submit_p99_ms": round(pct(clients.latencies, 99), 2),
+        "disk_bytes_per_move": round((io1["write_bytes"] - io0["write_bytes"]) / moves),
+        "written_bytes_per_move": round((io1["wchar"] - io0["wchar"]) / moves),
+        "row_bytes_per_move": round((rows1 - rows0) / moves),
+        "moves_per_commit": round((tx1 - tx0) / max(commits1 - commits0, 1), 1),
+        # CPU time of the whole process (all its threads) per move: less at the mercy of other
+        # work on the machine than the rates.
+        "cpu_ms_per_move": round(1000 * (cpu1 - cpu0) / moves, 3),
+        "rss_mb": round(rss_mb()),
+        "window_peak_rss_mb": round(peak_rss_mb()),
+    }
+
+
+async def wal_pages(service: GameService, clients: Clients, moves: int, path: Path) -> dict[str, float]:
+    """Which b-trees (tables and indexes) `moves` moves write, in pages per move: the -wal
+    file's frames, each a whole page, named with SQLite's dbstat table."""
+    db = service.store._writer_db  # type: ignore[attr-defined]
+    await db.execute_fetchall("PRAGMA wal_checkpoint(TRUNCATE)")
+    await db.execute_fetchall("PRAGMA wal_autocheckpoint = 0")
+    done0 = clients.moves
+
+    async def client() -> None:
+        while clients.moves - done0 < moves:
+            picked = clients.pick()
+            if picked is None:
+                return
+            await clients.submit(*picked)
+
+    await asyncio.gather(*(client() for _ in range(32)))
+    made = clients.moves - done0
+    wal = Path(f"{path}-wal").read_bytes()
+    await db.execute_fetchall("PRAGMA wal_autocheckpoint = 1000")
+    reader = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        names = {page: name for name, page in reader.execute("SELECT name, pageno FROM dbstat")}
+    finally:
+        reader.close()
+    page_size = int.from_bytes(wal[8:12], "big")
+    counts: dict[str, int] = {}
+    for offset in range(32, len(wal) - 24 - page_size + 1, 24 + page_size):
+        name = names.get(int.from_bytes(wal[offset:offset + 4], "big"), "?")
+        counts[name] = counts.get(name, 0) + 1
+    return {name: round(n / max(made, 1), 2) for name, n in sorted(counts.items(), key=lambda kv: -kv[1])}
+
+
+async def active(folder: Path, plans: Plans, seeds: FixedSeeds, args: argparse.Namespace) -> dict[str, Any]:
+    """Issue 16's scenario: `games` games being played, each `0..depth` moves in, and a
+    service with a cache of `cache` games (the default 2,000). `clients` players move games
+    picked at random for `seconds` (after `warm` seconds unmeasured, which bring the cache to
+    what a running bot's holds); then a burst: one submit to each of `burst` games, all at
+    once; then (with --restart) the same players for `seconds` on a service just restarted."""
+    say = (lambda *a, **k: None) if args.json else print
+    path = folder / "active.sqlite3"
+    store = await Store.open(path, max_batch=128)
+    if args.wal_autocheckpoint:
+        await store._writer_db.execute_fetchall(  # type: ignore[attr-defined]
+            f"PRAGMA wal_autocheckpoint = {int(args.wal_autocheckpoint)}")
+    row_bytes = count_row_bytes(store)
+    service = GameService(store, cache_size=args.cache, random_bits=seeds.randbits, limits=UNLIMITED)
+    if args.snapshot_every and hasattr(service.loader, "snapshot_every"):
+        service.loader.snapshot_every = args.snapshot_every
+    out: dict[str, Any] = {"games": args.games, "cache": args.cache, "clients": args.clients,
+                           "snapshot_every": getattr(service.loader, "snapshot_every", 1)}
+    try:
+        t0 = time.perf_counter()
+        games: list[tuple[int, Any]] = []
+        for start in range(0, args.games, 200):
+            games.extend(await create_many(service, plans, seeds, start, min(200, args.games - start)))
+        say(f"  {len(games)} games created and started in {time.perf_counter() - t0:.1f} s", flush=True)
+        # Each game is played on to its depth by one worker in one go (so it stays in the cache
+        # while it is moved: the set-up does not pay for cache misses).
+        rng = random.Random(16)
+        depth = {gid: rng.randrange(max(1, min(args.depth, len(actions) - 20))) for gid, (_, actions) in games}
+        cursor = {gid: 0 for gid, _ in games}
+        todo = list(games)
+        t0 = time.perf_counter()
+        setup = Clients(service, games, cursor, 0)
+
+        async def advance() -> None:
+            while todo:
+                gid, (channel, actions) = todo.pop()
+                while cursor[gid] < depth[gid]:
+                    await setup.submit(gid, channel, actions)
+
+        await asyncio.gather(*(advance() for _ in range(64)))
+        out["mean_depth"] = round(statistics.mean(depth.values()), 1)
+        say(f"  played {setup.moves} moves to bring them to their depths (mean {out['mean_depth']}) "
+            f"in {time.perf_counter() - t0:.1f} s", flush=True)
+
+        clients = Clients(service, games, cursor, 1)
+        if args.warm > 0:
+            await clients.run(args.clients, args.warm)
+        out.update(await window(service, clients, args, row_bytes))
+        say(f"\n[active] {len(games)} games (mean {out['mean_depth']} moves in), cache {args.cache}, "
+            f"{args.clients} clients, {args.seconds:.0f} s after {args.warm:.0f} s of warm-up")
+        say(f"  {out['moves_per_s']:.0f} moves/s ({out['moves']} moves, {out['moves_per_commit']} per commit; "
+            f"{out['cpu_ms_per_move']} ms of CPU per move)")
+        say(line("submit latency", clients.latencies))
+        say(f"  p95 {out['submit_p95_ms']} ms; per move: disk written {out['disk_bytes_per_move']} B, "
+            f"write calls {out['written_bytes_per_move']} B, row values {out['row_bytes_per_move']} B; "
+            f"RSS {out['rss_mb']} MB, peak in the window {out['window_peak_rss_mb']} MB", flush=True)
+
+        if args.pages:
+            out["wal_pages_per_move"] = pages = await wal_pages(service, clients, args.pages, path)
+            say("  pages written to the -wal per move, by b-tree: "
+                + ", ".join(f"{name} {n}" for name, n in pages.items()), flush=True)
+
+        if args.burst:
+            # One submit to each of `burst` games at once, as a flood of clicks would be.
+            chosen = [(gid, channel, actions) for gid, (channel, actions) in games if cursor[gid] < len(actions)]
+            random.Random(2).shuffle(chosen)
+            chosen = chosen[:args.burst]
+            burst = Clients(service, games, cursor, 2)
+            gc.collect()
+            reset_peak()
+            rss0 = rss_mb()
+            began = time.perf_counter()
+            await asyncio.gather(*(burst.submit(gid, channel, actions) for gid, channel, actions in chosen))
+            took = time.perf_counter() - began
+            out.update({
+                "burst": len(chosen),
+                "burst_s": round(took, 2),
+                "burst_moves_per_s": round(len(chosen) / took, 1),
+                "burst_p95_ms": round(pct(burst.latencies, 95), 1),
+                "burst_rss_before_mb": round(rss0),
+                "burst_peak_rss_mb": round(peak_rss_mb()),
+            })
+            say(f"\n[burst] {len(chosen)} submits at once: done in {took:.1f} s "
+                f"({out['burst_moves_per_s']:.0f} moves/s); RSS {rss0:.0f} MB before, "
+                f"peak {out['burst_peak_rss_mb']} MB")
+    finally:
+        t0 = time.perf_counter()
+        await service.close()
+        out["close_s"] = round(time.perf_counter() - t0, 1)
+    out["peak_rss_mb"] = max(out.get("window_peak_rss_mb", 0), out.get("burst_peak_rss_mb", 0))
+
+    if args.restart:
+        # The same players on a service just started on this database: nothing in its cache,
+        # no snapshot known good yet (each is checked in the background on first load).
+        store = await Store.open(path, max_batch=128)
+        row_bytes = count_row_bytes(store)
+        service = GameService(store, cache_size=args.cache, limits=UNLIMITED)
+        if args.snapshot_every and hasattr(service.loader, "snapshot_every"):
+            service.loader.snapshot_every = args.snapshot_every
+        try:
+            after = await window(service, Clients(service, games, cursor, 3), args, row_bytes)
+            stats = getattr(service.loader, "stats", None)
+            checked = stats.checked if stats is not None else 0
+            out.update({f"restart_{k}": v for k, v in after.items() if k in (
+                "moves_per_s", "submit_p50_ms", "submit_p95_ms", "disk_bytes_per_move")})
+            out["restart_checked"] = checked
+            say(f"\n[restart] {after['moves_per_s']:.0f} moves/s, submit p50 {after['submit_p50_ms']} ms, "
+                f"p95 {after['submit_p95_ms']} ms; {checked} snapshots checked in the background meanwhile")
+        finally:
+            await service.close()
+    return out
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--seconds", type=float, default=4.0, help="length of one sustained round")
+    parser.add_argument("--scenario", choices=("writers", "active"), default="writers",
+                        help="writers: sections 1-4 below the title; active: many games past the cache")
+    parser.add_argument("--games", type=int, default=None, help="games (writers: 1,000; active: 10,000)")
+    parser.add_argument("--cache", type=int, default=2000, help="active: the service's cache (games)")
+    parser.add_argument("--clients", type=int, default=32, help="active: players submitting at once")
+    parser.add_argument("--depth", type=int, default=80, help="active: games are 0..DEPTH moves in")
+    parser.add_argument("--warm", type=float, default=5.0, help="active: unmeasured seconds before the window")
+    parser.add_argument("--burst", type=int, default=10000, help="active: submits fired at once after the window")
+    parser.add_argument("--snapshot-every", type=int, default=0, help="active: the loader's snapshot cadence")
+    parser.add_argument("--wal-autocheckpoint", type=int, default=0,
+                        help="active: SQLite's wal_autocheckpoint (pages; default: SQLite's 1000)")
+    parser.add_argument("--pages", type=int, default=0,
+                        help="active: this many more moves, and which b-trees they write (pages per move)")
+    parser.add_argument("--restart", action="store_true", help="active: also measure a service just restarted")
+    parser.add_argument("--json", action="store_true", help="active: print one JSON object only")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="length of one sustained round (writers: 4) or of the window (active: 20)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds per writer configuration")
     parser.add_argument("--single", type=int, default=600, help="single submits to time")
     parser.add_argument("--plans", type=int, default=100, help="distinct self-play games to replay")
     parser.add_argument("--dir", type=Path, default=None, help="where to put the temporary databases")
     args = parser.parse_args()
+    if args.scenario == "active":
+        args.games = args.games or 10_000
+        args.seconds = args.seconds or 20.0
+        if not args.json:
+            print(f"pre-playing {args.plans} self-play games …", flush=True)
+        plans = Plans(args.plans)
+        with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+            out = await active(Path(tmp), plans, FixedSeeds(), args)
+        if args.json:
+            print(json.dumps(out))
+        return
+    args.games = args.games or 1000
+    args.seconds = args.seconds or 4.0
 
     print(f"RSS at start {rss_mb():.0f} MB; pre-playing {args.plans} self-play games …", flush=True)
     t0 = time.perf_counter()

@@ -26,10 +26,15 @@ from bot_app.desk import Desk
 from bot_app.render_hooks import Renderer
 from bot_app.timers import TimerLoop
 from bot_app.tree import TtrTree, sync_commands
+from bot_app.undo_button import FAMILIES as UNDO_FAMILIES
+from bot_app.votes import FAMILIES as VOTE_FAMILIES
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.info", "cogs.admin", "cogs.settings")
+EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.info", "cogs.admin", "cogs.settings", "cogs.turns", "cogs.standings")
+# Commands that do not end a player's vacation (reading the rules or the results; /ttr settings
+# decides for itself: changing another setting ends it, setting the vacation does not).
+NOT_GAME_COMMANDS = frozenset({"settings", "rules", "stats", "games", "leaderboard"})
 
 
 class TtrBot(commands.Bot):
@@ -60,11 +65,22 @@ class TtrBot(commands.Bot):
         self.tree.add_command(self.ttr)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(*FAMILIES)
+        self.add_dynamic_items(*FAMILIES, *VOTE_FAMILIES, *UNDO_FAMILIES)
 
     def serves(self, guild_id: int) -> bool:
         """Whether this process serves the server `guild_id` (all of them, unless sharded)."""
         return True
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Any game command or button of ours: a player on vacation is back (their clocks run
+        again). Runs beside the command itself, counted as a handler."""
+        if not is_game_command(interaction):
+            return
+        with self.desk.handling():
+            try:
+                await self.service.end_away(interaction.user.id)
+            except Exception:
+                log.exception("could not end a vacation")
 
     @property
     def syncs_commands(self) -> bool:
@@ -108,6 +124,18 @@ class TtrBot(commands.Bot):
         # is still pending in the outbox, and the next start sends it).
         await asyncio.gather(*self._tasks, return_exceptions=True)
         await super().close()
+
+
+def is_game_command(interaction: discord.Interaction) -> bool:
+    """Whether an interaction is a game command or one of our buttons (not an autocomplete)."""
+    data: Any = interaction.data if isinstance(interaction.data, dict) else {}
+    if interaction.type is discord.InteractionType.component:
+        return str(data.get("custom_id", "")).startswith("ttr:")
+    if interaction.type is not discord.InteractionType.application_command or data.get("name") != "ttr":
+        return False
+    options = data.get("options")
+    sub = options[0].get("name") if isinstance(options, list) and options and isinstance(options[0], dict) else None
+    return isinstance(sub, str) and sub not in NOT_GAME_COMMANDS
 
 
 class ShardedTtrBot(TtrBot, commands.AutoShardedBot):

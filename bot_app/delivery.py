@@ -9,7 +9,9 @@ after a crash too, since they wait in the database. For each game, in order:
   database heard, the retry gets the same message back instead of posting twice (Discord keeps
   nonces a few minutes). An archived thread (Discord archives after 7 days of silence) is
   reopened by posting anew instead of editing;
-- direct messages (a player's hand), and notices in the thread.
+- direct messages (a player's hand, a seat handed to a substitute, a daily digest), and notices
+  in the thread. A turn post pings only the players who may be pinged now (not in their quiet
+  hours, not away, not taking a daily digest instead), and says who is away until when.
 
 What Discord says decides what happens next:
 
@@ -37,8 +39,8 @@ import aiohttp
 import discord
 
 from app import Delivery, ServiceError
-from app.owed import DM, DM_CLOSED, FINAL, HOST_NOTICE, NOTICE, POST, REMINDER, TURN_DM
-from bot_app import posts
+from app.owed import DIGEST, DM, DM_CLOSED, FINAL, HOST_NOTICE, NOTICE, POST, REMINDER, SEAT_DM, TURN_DM
+from bot_app import player_posts, posts
 
 if TYPE_CHECKING:
     from bot_app.desk import Desk
@@ -213,7 +215,7 @@ class Dispatcher:
             for delivery_id in data.deliveries:
                 await self.service.delivered(delivery_id, dropped=True, note="no thread")
             return
-        message = await posts.turn_post(data, self.desk.renderer)
+        message = player_posts.with_away(await posts.turn_post(data, self.desk.renderer), data)
         thread = self.client.get_partial_messageable(thread_id, type=discord.ChannelType.public_thread)
         current = data.summary.turn_post_id
         sent_id: int | None = None
@@ -222,7 +224,7 @@ class Dispatcher:
         if sent_id is None:
             sent = await _refusals(thread_id, thread.send(
                 message.content, files=message.discord_files(), view=message.view or discord.utils.MISSING,
-                nonce=_nonce(min(data.deliveries))))
+                nonce=_nonce(min(data.deliveries)), allowed_mentions=player_posts.ping_only(data)))
             if sent.content != message.content:
                 # Discord gave back a message sent before a crash (same nonce): bring it up to date.
                 await _refusals(thread_id, sent.edit(content=message.content, attachments=message.discord_files(),
@@ -248,11 +250,14 @@ class Dispatcher:
     # --- everything else ----------------------------------------------------------------------
 
     async def _single(self, d: Delivery) -> None:
-        if d.kind in (DM, TURN_DM):
+        if d.kind in (DM, TURN_DM, SEAT_DM):
             await self._dm(d)
             return
+        if d.kind == DIGEST:
+            await self._digest(d)
+            return
         summary = await self.service.game(d.game_id)
-        message = posts.notice(d, summary)
+        message = player_posts.notice(d, summary) or posts.notice(d, summary)
         if d.kind == HOST_NOTICE:
             await self._tell_host(d, summary.channel_id, summary.host_user_id, message)
             return
@@ -273,9 +278,30 @@ class Dispatcher:
         if hand.summary.seats[hand.seat].dm_closed:
             await self.service.dm_refused(d)  # closed meanwhile: the thread's notice covers it
             return
-        message = await posts.hand_dm(d, hand, self.desk.renderer)
+        if d.kind == TURN_DM and hand.seat not in hand.summary.waiting_for:
+            # Held until the player's quiet hours ended, and they moved meanwhile.
+            await self.service.delivered(d.id, dropped=True, note="the turn is over")
+            return
+        if d.kind == SEAT_DM:
+            message = await player_posts.seat_dm(hand, self.desk.renderer)
+        else:
+            message = await posts.hand_dm(d, hand, self.desk.renderer)
+        await self._send_dm(d, d.user_id, message)
+
+    async def _digest(self, d: Delivery) -> None:
+        """A player's daily digest, listing the games waiting for them as it is sent."""
+        waiting = await self.service.digest_data(d)
+        if not waiting or d.user_id is None:
+            await self.service.delivered(d.id, dropped=True, note="no game waits")
+            return
+        if await self.service.dms_known_closed(d.user_id):
+            await self.service.delivered(d.id, dropped=True, note="DMs closed")
+            return
+        await self._send_dm(d, d.user_id, player_posts.digest(d, waiting))
+
+    async def _send_dm(self, d: Delivery, user_id: int, message: posts.Message) -> None:
         try:
-            channel = await self.client.create_dm(discord.Object(d.user_id))  # cached after the first
+            channel = await self.client.create_dm(discord.Object(user_id))  # cached after the first
             sent = await channel.send(message.content, files=message.discord_files(), nonce=_nonce(d.id))
             for i, extra in enumerate(message.more, 1):
                 await channel.send(extra, nonce=_nonce(d.id, i))

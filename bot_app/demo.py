@@ -7,7 +7,8 @@ file) and renderer the bot uses, written out so any rule set can be tried and re
   start of each of their turns, what they drew, and the private answer to each of their moves
   ("You claimed …"), as if every seat were a person with open DMs;
 - `board-NNN.png` (after every turn), `hand-<player>-NNN.png` (with each turn's DM),
-  `final-scores.png`;
+  `final-scores.png`, `final-tickets.png` (every ticket revealed) and `replay.gif` (the game
+  claim by claim, rebuilt from the seed and the moves);
 - `game-log.txt` (one line per move, as /ttr log shows them) and `game-log.json` (the moves).
 """
 
@@ -25,7 +26,7 @@ from typing import Any
 from app import GameService, HandData, PostData, SubmitResult
 from app.models import Delivery
 from app.owed import DM, TURN_DM, SeatInfo, owed_by_commit
-from bot_app import posts, text
+from bot_app import after_game, posts, text
 from bot_app.render_hooks import Renderer
 from engine.actions import action_from_json
 from engine.events import Event
@@ -122,14 +123,19 @@ class _Demo:
         summary = await self.service.game(self.game)
         waiting = summary.waiting_for
         legal = tuple(legal_actions(loaded.state, waiting[0])) if len(waiting) == 1 and not result.ended else ()
+        replay = await self.service.replay_timeline(self.game) if result.ended else ()
         data = PostData(summary=summary, view=result.view(None).at(result.seq, self.game), events=tuple(events),
                         from_seq=from_seq, new_turn=True, notes=(), deliveries=(), legal=legal,
-                        final=result.ended)
+                        final=result.ended, replay=replay)
         message = await posts.turn_post(data, self.renderer)
         self.boards += 1
         (self.out / f"board-{self.boards:03d}.png").write_bytes(message.files[0][1])
-        if result.ended:
-            (self.out / "final-scores.png").write_bytes(message.files[1][1])
+        if result.ended:  # the final post's other pictures, beside the final scores
+            named = dict(message.files)
+            (self.out / "final-scores.png").write_bytes(named["scores.png"])
+            (self.out / "final-tickets.png").write_bytes(named[after_game.TICKETS_FILE])
+            if after_game.REPLAY_FILE in named:
+                (self.out / after_game.REPLAY_FILE).write_bytes(named[after_game.REPLAY_FILE])
         buttons = _buttons(message)
         self.thread.append("\n".join([f"── post {self.boards} (board-{self.boards:03d}.png) ──", message.content,
                                       *([buttons] if buttons else []), *message.more, ""]))
@@ -192,7 +198,8 @@ class _Demo:
         if not quiet:
             print(final.replace("**", ""))
             print(f"{result.seq} moves; wrote log.txt, {len(names)} dm-*.txt, {self.boards} boards, "
-                  f"{self.hands} hand pictures, final-scores.png, game-log.txt and game-log.json to {out}")
+                  f"{self.hands} hand pictures, final-scores.png, final-tickets.png, replay.gif, game-log.txt and "
+                  f"game-log.json to {out}")
         return summary
 
 

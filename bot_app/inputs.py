@@ -21,6 +21,8 @@ OPTION_CHARS: dict[str, int] = {
     "level": 20,
     "card": 20,
     "topic": 40,
+    "timezone": 40,  # the longest IANA name is 32 characters
+    "quiet_hours": 20,
 }
 
 # Option types, as Discord numbers them.

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 import discord
 
 from app import Lobby
+from app.player_clock import MOST_AWAY_DAYS
 from bot_app import ids, table_options, text
 from bot_app.answers import Refusal
 from bot_app.components import button, view_of
@@ -42,8 +43,13 @@ def lobby_text(lobby: Lobby, default_hours: float) -> str:
     else:
         state = "The game has started — play in the thread."
     names = [s.name for s in lobby.seats]
-    options = "Options: " + " · ".join(table_options.option_lines(lobby.options, names))
+    options = "Options: " + " · ".join([*table_options.option_lines(lobby.options, names),
+                                        _vacations(lobby.max_away_days)])
     return f"{head}\n{state}\n{options}\n{seats}"
+
+
+def _vacations(days: float) -> str:
+    return f"vacations up to {days:g} day{'s' if days != 1 else ''}" if days > 0 else "no vacations"
 
 
 def lobby_view(lobby: Lobby) -> discord.ui.View:
@@ -62,9 +68,10 @@ def lobby_view(lobby: Lobby) -> discord.ui.View:
 
 async def open_table(desk: Desk, interaction: discord.Interaction, variant: str, dice: bool, seats: int,
                      turn_hours: float | None, chosen: Mapping[str, object] | None = None,
-                     first: object = None, undo: bool = True) -> None:
+                     first: object = None, undo: bool = True, away_days: object = 7) -> None:
     """`/ttr new`: the lobby message, then the game's thread made from it. `chosen`: the table
-    options the host gave (bot_app.table_options), `first`: who plays first."""
+    options the host gave (bot_app.table_options), `first`: who plays first, `away_days`: the
+    longest vacation a player's clock stops for at this table."""
     if interaction.guild_id is None or interaction.channel is None:
         raise Refusal("Start a game in a server's text channel, not in a DM.")
     if isinstance(interaction.channel, discord.Thread):
@@ -76,10 +83,13 @@ async def open_table(desk: Desk, interaction: discord.Interaction, variant: str,
         raise Refusal(f"A table has 2 to {table_options.MOST_SEATS} seats, not {excerpt(seats, 12)}.")
     if turn_hours is not None and not (isinstance(turn_hours, int | float) and MIN_HOURS <= turn_hours <= MAX_HOURS):
         raise Refusal(f"A turn lasts {MIN_HOURS:g} to {MAX_HOURS:g} hours (30 days), not {excerpt(turn_hours, 12)}.")
+    if not isinstance(away_days, int) or isinstance(away_days, bool) or not 0 <= away_days <= MOST_AWAY_DAYS:
+        raise Refusal(f"A table allows vacations of 0 to {MOST_AWAY_DAYS} days, not {excerpt(away_days, 12)}.")
     options = table_options.table_options(variant, bool(dice), seats, chosen or {}, first, bool(undo))
     lobby = await desk.service.create_lobby(
         interaction.guild_id, interaction.channel.id, interaction.user.id, interaction.user.display_name,
-        variant, options, seats_wanted=seats, turn_hours=turn_hours or desk.default_turn_hours)
+        variant, options, seats_wanted=seats, turn_hours=turn_hours or desk.default_turn_hours,
+        max_away_days=away_days)
     if not lobby.changed:
         raise Refusal(f"You already have an open table here: game #{lobby.game_id}.")
     await interaction.response.send_message(lobby_text(lobby, desk.default_turn_hours), view=lobby_view(lobby))

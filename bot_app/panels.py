@@ -21,6 +21,7 @@ from bot_app.answers import Refusal
 from bot_app.components import MAX_OPTIONS, button, select, view_of
 from bot_app.desk import Desk
 from bot_app.inputs import is_number
+from bot_app.undo_offer import with_undo
 from bot_app.words import wording
 from engine.actions import ACTION_TYPES, Action, BuildStation, ClaimRoute, DrawCard, KeepTickets
 from engine.maps import GameMap
@@ -290,7 +291,8 @@ async def submit_from_panel(desk: Desk, interaction: discord.Interaction, g: int
         result = await desk.service.submit(g, Actor.user(interaction.user.id), action, seq)
     except StaleAction:
         raise Refusal("That already happened: the game has moved on.") from None
-    await desk.answers.update_panel(interaction, *await _after_move_panel(desk, interaction.user.id, result, action))
+    content, follow = await _after_move_panel(desk, interaction.user.id, result, action)
+    await desk.answers.update_panel(interaction, content, with_undo(follow, result))
     await desk.after_move(g)
 
 

@@ -17,7 +17,7 @@ import discord
 
 from app import Delivery, GameSummary, HandData, PostData
 from app.owed import DM_CLOSED, HOST_NOTICE, NOTICE, REMINDER
-from bot_app import ids, text
+from bot_app import after_game, ids, text
 from bot_app.answers import MAX_CONTENT, cut
 from bot_app.components import button, view_of
 from bot_app.panels import action_buttons
@@ -93,10 +93,16 @@ async def turn_post(data: PostData, renderer: Renderer) -> Message:
                                  colorblind=data.colorblind)
     notes = [line for n in data.notes if (line := _note_line(n, view))]
     if data.final:
-        scores = await renderer.scores(view)
+        # The final post: the board, the score sheet, every ticket revealed on the map, and the
+        # replay (rebuilt from the log at each try, so a retry posts the same pictures).
+        files = [("board.png", board), ("scores.png", await renderer.scores(view)),
+                 (after_game.TICKETS_FILE, await renderer.tickets(view))]
+        if data.replay:
+            files.append((after_game.REPLAY_FILE, await renderer.replay(data.replay)))
         lead = "\n".join(_with_log([_head(data), *notes], events, view, 1200))
-        messages = text.split([lead, "🏆 **Final scores**", *text.final_blocks(view)], MAX_CONTENT)
-        return Message(messages[0], [("board.png", board), ("scores.png", scores)], more=messages[1:])
+        messages = text.split([lead, "🏆 **Final scores**", *text.final_blocks(view),
+                               after_game.final_pictures_line(g, bool(data.replay))], MAX_CONTENT)
+        return Message(messages[0], files, more=messages[1:])
     waiting = list(summary.waiting_for)
     line = text.waiting_line(view, waiting, _mentions(summary))
     due = [data.deadlines[s] for s in waiting if s in data.deadlines]

@@ -19,10 +19,12 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from engine.timeline import TimelineStep
 from engine.view import View
 
 if TYPE_CHECKING:
     from render.pool import RenderPool
+    from render.stats import StatsCard
 
 PICTURES_KEPT = 64  # recent pictures kept by request (about 5 MB of PNGs)
 
@@ -104,6 +106,29 @@ class Renderer:
 
         assert view.you is None
         return await self._draw(scores_png, view)
+
+    async def tickets(self, view: View) -> bytes:
+        """Every player's tickets, completed and failed, on the map (a finished game's public
+        view: the result reveals them)."""
+        from render.jobs import tickets_png
+
+        assert view.you is None
+        return await self._draw(tickets_png, view)
+
+    async def replay(self, steps: Sequence[TimelineStep]) -> bytes:
+        """The replay GIF of a finished game from its public timeline (at most 8 MB; drawn in a
+        worker, not kept in the LRU)."""
+        from render.jobs import replay_gif
+        from render.pool import render_async
+
+        assert all(step.view.you is None for step in steps), "a replay shows public views only"
+        return await render_async(replay_gif, tuple(steps), pool=self.pool)
+
+    async def stats(self, card: StatsCard) -> bytes:
+        """A player's record on a server as a picture (`/ttr stats`)."""
+        from render.jobs import stats_png
+
+        return await self._draw(stats_png, card)
 
     async def _draw(self, job: Callable[..., bytes], *args: Any) -> bytes:
         from render.pool import render_async

@@ -1,6 +1,7 @@
 """The timer loop: sleeps until the next stored timer is due and hands each due timer to the
-service, which decides what it does (a reminder owed to the player, the AI playing their turn)
-and stores that with the timer's claim, so each timer acts once, after a restart too. The
+service, which decides what it does (a reminder owed to the player, the AI playing their turn,
+or waiting on by the player's own clock) and stores that with the timer's claim, so each timer
+acts once, after a restart too. The players' daily digests fall due here as well. The
 dispatcher then delivers what it owed. The clock is injectable: tests move it and call
 `run_once`."""
 
@@ -33,7 +34,12 @@ class TimerLoop:
                 log.exception("game %d: timer %d (%s) failed", timer.game_id, timer.id, timer.kind)
                 with contextlib.suppress(Exception):
                     await self.service.mark_timer_fired(timer.id)
-        return len(due)
+        try:
+            digests = await self.service.fire_digests(self.clock())
+        except Exception:
+            log.exception("the daily digests failed; they will be tried again")
+            digests = 0
+        return len(due) + digests
 
     async def run(self) -> None:
         while True:

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("cogs")
 
 MAX_OPTIONS_PER_LEVEL = 25  # Discord's limit
-FREE_SLOTS = 6  # top-level slots of /ttr kept free for what comes next
+FREE_SLOTS = 4  # top-level slots of /ttr kept free for what comes next (replay takes one)
 
 
 class TtrTree(app_commands.CommandTree["TtrBot"]):

@@ -1,6 +1,8 @@
 """The host's and server managers' commands, in one group: /ttr admin addai, start, cancel
-(the lobby's buttons, typed), kick, pause, resume. Who may do what is the service's rule (the
-host, or anyone with Manage Server in the game's own server); this only says who is asking."""
+(the lobby's buttons, typed), kick, pause, resume, replace (a seat — a person's, or one the AI
+plays — handed to someone new, who gets its hand privately); season and ratings for the
+leaderboard. Who may do what is the service's rule (the host, or anyone with Manage Server in
+the game's own server); this only says who is asking."""
 
 from __future__ import annotations
 
@@ -9,13 +11,15 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from app import Caller
+from app import Caller, Seat, ServiceError
 from bot_app import lobby
 from bot_app.answers import Refusal
-from bot_app.games import Game, resolve_game
-from bot_app.inputs import ShortText
+from bot_app.components import MAX_OPTIONS
+from bot_app.games import Game, desk_of, parse_game, reach, resolve_game
+from bot_app.inputs import ShortText, Text, excerpt, is_number
 from cogs.base import TtrCog
 from engine.ai import AI_LEVELS
+from engine.maps import fold
 
 if TYPE_CHECKING:
     from bot_app.client import TtrBot
@@ -62,6 +66,31 @@ class AdminCog(TtrCog):
 
         await self.run(work())
 
+    @admin.command(name="season", description="End this server's leaderboard season and start the next (managers)")
+    async def season(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            if interaction.guild_id is None:
+                raise Refusal("Seasons belong to a server: use this there.")
+            started = await self.desk.service.start_season(interaction.guild_id, _caller(interaction))
+            await self.desk.answers.say(interaction, f"🏁 Season {started.number} has begun: every rating starts "
+                                        f"afresh. /ttr leaderboard season:{started.number - 1} keeps the last one.",
+                                        ephemeral=False)
+
+        await self.run(work())
+
+    @admin.command(name="ratings", description="Whether games with AI players count on the leaderboard (managers)")
+    @app_commands.describe(ai_games="count games that had AI players (the AI levels are rated like players)")
+    async def ratings(self, interaction: discord.Interaction, ai_games: bool) -> None:
+        async def work() -> None:
+            if interaction.guild_id is None:
+                raise Refusal("Leaderboards belong to a server: use this there.")
+            await self.desk.service.set_rate_ai_games(interaction.guild_id, ai_games, _caller(interaction))
+            counted = "count" if ai_games else "no longer count"
+            await self.desk.answers.say(interaction, f"Games with AI players now {counted} on this server's "
+                                        "leaderboard (ratings are recomputed from the results).", ephemeral=False)
+
+        await self.run(work())
+
     @admin.command(name="pause", description="Stop the game's clocks")
     async def pause(self, interaction: discord.Interaction, game: Game | None = None) -> None:
         async def work() -> None:
@@ -84,9 +113,65 @@ class AdminCog(TtrCog):
 
         await self.run(work())
 
+    @admin.command(name="replace", description="Hand a seat (a player's, or one the AI plays) to someone new")
+    @app_commands.describe(player="the seat to hand over (its number or name; the list shows them)",
+                           new="who plays it from now on (a member of this server without a seat in the game)")
+    async def replace(self, interaction: discord.Interaction, player: Text, new: discord.User,
+                      game: Game | None = None) -> None:
+        async def work() -> None:
+            g = await resolve_game(interaction, game)
+            if interaction.guild_id is None:
+                raise Refusal("Hand a seat over in the game's server, where I can see who is a member.")
+            if not isinstance(new, discord.Member):
+                raise Refusal(f"{new.display_name} is not a member of this server.")
+            if new.bot:
+                raise Refusal("A bot cannot take a seat; /ttr admin kick hands a seat to the AI.")
+            summary = await self.desk.service.game(g)
+            seat = _seat_named(summary.seats, player)
+            if seat is None:
+                raise Refusal(f"Game #{g} has no seat {excerpt(player, 20)}; pick one from the list.")
+            before = summary.seats[seat]
+            await self.desk.service.replace(g, seat, new.id, new.display_name, _caller(interaction))
+            was = "the AI's seat" if before.is_ai else f"{before.name}'s seat"
+            await self.desk.answers.say(interaction, f"🔁 {new.display_name} now plays {was} (seat {seat + 1}) in "
+                                        f"game #{g}; their hand goes to them privately.")
+
+        await self.run(work())
+
+    @replace.autocomplete("player")
+    async def _seats(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        try:
+            raw = getattr(interaction.namespace, "game", None)
+            if isinstance(raw, str) and raw.strip():
+                g = parse_game(raw)
+                await reach(interaction, g)
+            else:
+                g = await resolve_game(interaction, None)
+            summary = await desk_of(interaction).service.game(g)
+        except (Refusal, ServiceError):
+            return []
+        key = fold(current or "")
+        out = []
+        for s in summary.seats:
+            label = f"{s.seat + 1} · {s.name}" + (" (AI)" if s.is_ai else " (the AI stands in)" if s.stand_in else "")
+            if not key or key in fold(label):
+                out.append(app_commands.Choice(name=label[:100], value=str(s.seat + 1)))
+        return out[:MAX_OPTIONS]
+
     async def _lobby(self, interaction: discord.Interaction, game: int | None, verb: str, level: str = "") -> None:
         g = await resolve_game(interaction, game)
         await lobby.lobby_action(self.desk, interaction, g, verb, level=level or "greedy", from_button=False)
+
+
+def _seat_named(seats: tuple[Seat, ...], text: str) -> int | None:
+    """The seat a host means: its number (1, 2, …) or its player's name."""
+    text = (text or "").strip()
+    if is_number(text):
+        n = int(text) - 1
+        return n if 0 <= n < len(seats) else None
+    key = fold(text)
+    found = [s.seat for s in seats if fold(s.name) == key]
+    return found[0] if len(found) == 1 else None
 
 
 async def setup(bot: TtrBot) -> None:

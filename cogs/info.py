@@ -1,5 +1,5 @@
-"""Information: /ttr board, status, log, games, rules, stats. Board, status and log show only
-what anyone may see, so they work for spectators as well as players."""
+"""Information: /ttr board, status, log, replay, games, rules, stats. Board, status, log and
+replay show only what anyone may see, so they work for spectators as well as players."""
 
 from __future__ import annotations
 
@@ -10,17 +10,22 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from app import ServiceError
-from bot_app import text
+from app import GameSummary, ServiceError
+from app.availability import away_until
+from bot_app import after_game, text
 from bot_app.answers import Refusal
-from bot_app.games import Game, resolve_game
+from bot_app.games import GAME_TITLE_RE, Game, reach, resolve_game
 from bot_app.inputs import MediumText
 from bot_app.rules_text import DEFAULT_VARIANT, TOPICS, rules_for, topics_for
+from bot_app.settings_help import settings_help
 from cogs.base import TtrCog
 from engine.variants import available_variants
 
 if TYPE_CHECKING:
     from bot_app.client import TtrBot
+
+# /ttr rules topic:settings — each player's settings, one line each (bot_app/settings_help.py).
+SETTINGS_TOPIC = "settings"
 
 
 class InfoCog(TtrCog):
@@ -47,9 +52,10 @@ class InfoCog(TtrCog):
             waiting = ", ".join(names[s] for s in summary.waiting_for) or "nobody"
             paused = f"\n⏸️ Paused: {summary.paused_reason}" if summary.paused_reason else ""
             title = text.variant_title(panel.public.variant, panel.public.options)
+            away = await self._away(summary)
             await self.desk.answers.say(
                 interaction, f"**Game #{g} · {title}** — {summary.status}, "
-                f"waiting for {waiting}{paused}\n{text.status_block(panel.public)}", ephemeral=False)
+                f"waiting for {waiting}{paused}\n{text.status_block(panel.public)}{away}", ephemeral=False)
 
         await self.run(work())
 
@@ -63,6 +69,20 @@ class InfoCog(TtrCog):
             await self.desk.answers.say(interaction, f"**Game #{g} — recent moves**\n" + ("\n".join(lines)
                                                                                         or "nothing yet"),
                                         ephemeral=False)
+
+        await self.run(work())
+
+    @app_commands.command(name="replay", description="A finished game, claim by claim, as an animated picture (public)")
+    async def replay(self, interaction: discord.Interaction, game: Game | None = None) -> None:
+        async def work() -> None:
+            g = game if game is not None else await _thread_game(interaction)
+            steps = await self.desk.service.replay_timeline(g)  # refuses a game still played
+            await self.desk.answers.defer(interaction, ephemeral=False)
+            view = steps[-1].view
+            gif = await self.desk.renderer.replay(steps)
+            title = text.variant_title(view.variant, view.options)
+            await interaction.followup.send(after_game.replay_caption(g, title, len(steps)),
+                                            file=discord.File(io.BytesIO(gif), after_game.REPLAY_FILE))
 
         await self.run(work())
 
@@ -89,6 +109,9 @@ class InfoCog(TtrCog):
     async def rules(self, interaction: discord.Interaction, topic: MediumText | None = None,
                     variant: str | None = None, dice: bool | None = None, game: Game | None = None) -> None:
         async def work() -> None:
+            if (topic or "").strip().lower() == SETTINGS_TOPIC:
+                await self.desk.answers.say(interaction, settings_help())
+                return
             chosen, options, note = await self._rules_table(interaction, variant, dice, game)
             wanted = (topic or "overview").strip().lower()
             title = f"**{text.variant_title(chosen, options)} — {wanted}**{note}"
@@ -128,25 +151,47 @@ class InfoCog(TtrCog):
         dice = getattr(namespace, "dice", None)
         options = {"dice": True} if dice else {}
         topics = topics_for(variant, options) if variant in available_variants() else {t: "" for t in TOPICS}
-        return [app_commands.Choice(name=t, value=t) for t in topics if current.lower() in t][:25]
+        return [app_commands.Choice(name=t, value=t) for t in (*topics, SETTINGS_TOPIC) if current.lower() in t][:25]
 
-    @app_commands.command(name="stats", description="Results on this server")
+    async def _away(self, summary: GameSummary) -> str:
+        """"Away until" for each player of the game on vacation."""
+        mine = await self.desk.service.settings_of(s.user_id for s in summary.seats)
+        now = self.desk.clock()
+        lines = [f"\n🏖️ **{s.name}** is away until <t:{int(until)}:f>: their clock is stopped."
+                 for s in summary.seats if s.user_id is not None and s.user_id in mine
+                 and (until := away_until(mine[s.user_id], summary.max_away_days, now)) is not None]
+        return "".join(lines)
+
+    @app_commands.command(name="stats", description="A player's results on this server, as a picture")
     async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         async def work() -> None:
             who = player or interaction.user
             if interaction.guild_id is None and who.id != interaction.user.id:
-                raise Refusal("In a direct message you can only see your own results; ask in the server.")
-            s = await self.desk.service.player_stats(who.id, interaction.guild_id)
-            if not s.games:
-                await self.desk.answers.say(interaction, f"{who.display_name} has no finished games here yet.",
-                                            ephemeral=False)
+                raise Refusal(after_game.STATS_IN_DM)
+            await self.desk.answers.defer(interaction, ephemeral=False)  # the card reads the latest games
+            record = await self.desk.service.player_record(who.id, interaction.guild_id, who.display_name)
+            if not record.stats.games:
+                await self.desk.answers.say(interaction, after_game.no_stats(who.display_name), ephemeral=False)
                 return
-            await self.desk.answers.say(
-                interaction, f"**{who.display_name}**: {s.games} games, {s.wins} wins, average "
-                f"{s.average_score:.1f}, best {s.best_score}; tickets {s.tickets_completed} done, "
-                f"{s.tickets_failed} missed.", ephemeral=False)
+            card = after_game.stats_card(who.display_name, record, everywhere=interaction.guild_id is None)
+            png = await self.desk.renderer.stats(card)
+            await self.desk.answers.say(interaction, after_game.stats_words(who.display_name, record),
+                                        ephemeral=False, file=discord.File(io.BytesIO(png), after_game.STATS_FILE))
 
         await self.run(work())
+
+
+async def _thread_game(interaction: discord.Interaction) -> int:
+    """The game whose thread the command runs in (a replay names no "only open game": the
+    games worth replaying are finished)."""
+    channel = interaction.channel
+    m = GAME_TITLE_RE.search(getattr(channel, "name", None) or "")
+    if m is not None and channel is not None:
+        with contextlib.suppress(ServiceError):
+            summary = await reach(interaction, int(m.group(1)))
+            if summary.thread_id == channel.id:
+                return summary.game_id
+    raise Refusal(after_game.NO_GAME_GIVEN)
 
 
 async def setup(bot: TtrBot) -> None:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from app.player_clock import MOST_AWAY_DAYS
 from bot_app import lobby, table_options, text
 from bot_app.games import Game, resolve_game
 from bot_app.inputs import ShortText
@@ -23,6 +24,7 @@ class LobbyCog(TtrCog):
     @app_commands.describe(variant="which map and rules", dice="play with the Dice Expansion",
                            seats="how many players (2–5)", turn_hours="hours per turn before the AI steps in",
                            undo="let a player take back a claim or station before the next player acts (on)",
+                           away_days="the longest vacation a player's clock stops for here (7; 0: none)",
                            **table_options.descriptions())
     @app_commands.choices(**table_options.choices())
     async def new(self, interaction: discord.Interaction, variant: ShortText = "europe", dice: bool = False,
@@ -30,11 +32,12 @@ class LobbyCog(TtrCog):
                   turn_hours: app_commands.Range[float, 0.01, 720.0] | None = None,
                   first: str | None = None, stations: bool | None = None, controller_tunnel: str | None = None,
                   dice_tokens: int | None = None, tunnel_dice: int | None = None,
-                  nine_route: str | None = None, undo: bool = True) -> None:
+                  nine_route: str | None = None, undo: bool = True,
+                  away_days: app_commands.Range[int, 0, MOST_AWAY_DAYS] = 7) -> None:
         chosen = {"stations": stations, "controller_tunnel": controller_tunnel, "dice_tokens": dice_tokens,
                   "tunnel_dice": tunnel_dice, "nine_route": nine_route}
         await self.run(lobby.open_table(self.desk, interaction, variant, dice, seats, turn_hours, chosen, first,
-                                        undo))
+                                        undo, away_days))
 
     @new.autocomplete("variant")
     async def _variants(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

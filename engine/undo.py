@@ -101,3 +101,15 @@ def apply_undo(state: GameState, action: Undo) -> tuple[GameState, list[Event]]:
                             "card, before the next player acts, and only if it revealed nothing.", "cannot_undo")
     restored = GameState.from_canonical(state.secret[KEY]["state"])
     return restored, [Event("move_undone", {"player": action.player, "turn": restored.turn})]
+
+
+def renamed(state: GameState, names: Sequence[str]) -> GameState:
+    """The state with its seats labelled `names` — its undo point too, so that taking a move
+    back after a seat changed hands keeps the new names, as a replay from the seat's new name
+    does (app/seat_ops.py hands seats to substitutes)."""
+    out = dataclasses.replace(state, names=list(names), secret=dict(state.secret))
+    point = out.secret.get(KEY)
+    if isinstance(point, dict) and isinstance(point.get("state"), str):
+        inner = dataclasses.replace(GameState.from_canonical(point["state"]), names=list(names))
+        out.secret[KEY] = {**point, "state": inner.to_canonical()}
+    return out

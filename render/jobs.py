@@ -12,8 +12,13 @@ import logging
 import os
 import threading
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+from engine.timeline import TimelineStep
 from engine.view import View
+
+if TYPE_CHECKING:
+    from render.stats import StatsCard
 
 log = logging.getLogger("render.jobs")
 
@@ -38,6 +43,27 @@ def scores_png(view: View) -> bytes:
     from render.scores import render_scores
 
     return render_scores(view).png
+
+
+def tickets_png(view: View) -> bytes:
+    """Every player's tickets on the map at the end (`render.tickets.render_tickets`) as PNG bytes."""
+    from render.tickets import render_tickets
+
+    return render_tickets(view).png
+
+
+def replay_gif(steps: Sequence[TimelineStep]) -> bytes:
+    """A finished game's replay (`render.replay.render_replay`) as GIF bytes."""
+    from render.replay import render_replay
+
+    return render_replay(tuple(steps)).gif
+
+
+def stats_png(card: StatsCard) -> bytes:
+    """A player's record on a server (`render.stats.render_stats`) as PNG bytes."""
+    from render.stats import render_stats
+
+    return render_stats(card).png
 
 
 def worker_pid() -> int:

@@ -24,6 +24,7 @@ from store.records import (
     decode_row,
 )
 from store.repository import Store
+from store.seat_changes import SKIP_VOTE_COLUMNS
 from store.user_settings import USER_SETTINGS_COLUMNS
 
 # The tables of a game, in the order their rows can be written (the game row first), with the
@@ -37,10 +38,16 @@ GAME_TABLES: tuple[tuple[str, str, str], ...] = (
     ("timers", TIMER_COLUMNS, "id"),
     ("results", RESULT_COLUMNS, "seat"),
     ("deliveries", DELIVERY_COLUMNS, "id"),
+    ("skip_votes", SKIP_VOTE_COLUMNS, "seat, voter"),
 )
 BOT_STATE_COLUMNS = "key, value, changed_at"
 # Every table that holds data of the bot (a target with rows in any of them is not empty).
-DATA_TABLES = (*(t for t, _, _ in GAME_TABLES), "bot_state", "user_settings")
+# Each server's leaderboard (migration 9), copied whole after the games: table, columns, order.
+SERVER_TABLES: tuple[tuple[str, str, str], ...] = (
+    ("seasons", "guild_id, number, started_at, started_by", "guild_id, number"),
+    ("guild_settings", "guild_id, rate_ai_games, updated_at", "guild_id"),
+)
+DATA_TABLES = (*(t for t, _, _ in GAME_TABLES), "bot_state", "user_settings", *(t for t, _, _ in SERVER_TABLES))
 
 
 class CopyRefused(StoreError):
@@ -113,11 +120,28 @@ async def write_bot_state(target: Store, rows: tuple[tuple[object, ...], ...]) -
 async def user_settings_rows(store: Store) -> tuple[tuple[object, ...], ...]:
     """Every user's preferences (migration 7), by user."""
     raw = await store._fetch(f"SELECT {USER_SETTINGS_COLUMNS} FROM user_settings ORDER BY user_id")
-    return tuple((int(r[0]), int(r[1]), int(r[2]), float(r[3])) for r in raw)
+    names = tuple(c.strip() for c in USER_SETTINGS_COLUMNS.split(","))
+    return tuple(tuple(decode_row(r, names)[0]) for r in raw)
 
 
 async def write_user_settings(target: Store, rows: tuple[tuple[object, ...], ...]) -> None:
     tx = target.tx()
+    marks = ", ".join("?" for _ in USER_SETTINGS_COLUMNS.split(","))
     for row in rows:
-        tx.add(f"INSERT INTO user_settings ({USER_SETTINGS_COLUMNS}) VALUES (?, ?, ?, ?)", row)
+        tx.add(f"INSERT INTO user_settings ({USER_SETTINGS_COLUMNS}) VALUES ({marks})", row)
     await target.write(tx)
+
+
+async def server_rows(store: Store) -> list[TableRows]:
+    """Every server's leaderboard rows (seasons, guild_settings), table by table, decoded."""
+    out = []
+    for table, columns, order in SERVER_TABLES:
+        raw = await store._fetch(f"SELECT {columns} FROM {table} ORDER BY {order}")
+        names = tuple(c.strip() for c in columns.split(","))
+        out.append(TableRows(table, columns, tuple(tuple(decode_row(r, names)[0]) for r in raw)))
+    return out
+
+
+async def write_server_rows(target: Store, tables: list[TableRows]) -> None:
+    """Write the servers' leaderboard rows in one transaction of `target`."""
+    await write_game(target, tables)

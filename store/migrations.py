@@ -1,9 +1,13 @@
 """Numbered SQL migrations, applied at start-up and recorded in `schema_version`.
 
-Migrations live in store/migrations/NNNN_name.sql, numbered from 1 without gaps: ONE list for
-both back ends. Each one runs in its own transaction together with its row in
-`schema_version`, so a crash in the middle of one leaves the database at the previous version.
-A database newer than this code is refused untouched.
+Migrations live in store/migrations/NNNN_name.sql, numbered from 1 in increasing order: ONE
+list for both back ends. A number may be missing (work on two branches reserves one each, and
+the other lands later), so a database records every migration applied to it in
+`schema_version`, and start-up applies every migration it does not record yet, in order — not
+merely those above its highest number. Each one runs in its own transaction together with its
+row in `schema_version`, so a crash in the middle of one leaves the database as it was before
+it. A database that records a migration this code does not know (a newer bot's) is refused
+untouched.
 
 PostgreSQL runs the same files, with two rules (`Migration.sql_for`):
 
@@ -76,7 +80,8 @@ class Migration:
 
 @lru_cache(maxsize=4)
 def load_migrations(directory: Path = MIGRATIONS_DIR) -> tuple[Migration, ...]:
-    """Every migration in `directory`, in order; their numbers must run 1, 2, 3, …"""
+    """Every migration in `directory`, in order; their numbers must increase from 1 (a number
+    may be missing, but none may be used twice)."""
     found: list[Migration] = []
     overrides: dict[tuple[int, str], str] = {}
     for path in sorted(directory.glob("*.sql")):
@@ -92,15 +97,34 @@ def load_migrations(directory: Path = MIGRATIONS_DIR) -> tuple[Migration, ...]:
         if not any((m.version, m.name) == key for m in found):
             raise MigrationError(f"{key[0]:04d}_{key[1]}.postgres.sql has no {key[0]:04d}_{key[1]}.sql beside it")
     found = [Migration(m.version, m.name, m.sql, overrides.get((m.version, m.name))) for m in found]
-    for expected, migration in enumerate(found, start=1):
-        if migration.version != expected:
-            raise MigrationError(f"migration {expected} is missing (found {migration.version} after {expected - 1})")
+    previous = 0
+    for migration in found:
+        if migration.version <= previous:
+            raise MigrationError(f"migration {migration.version} is numbered twice (or 0)")
+        previous = migration.version
     return tuple(found)
 
 
 def latest_version() -> int:
-    """The schema version this code writes."""
-    return len(load_migrations())
+    """The schema version this code writes: the number of its last migration."""
+    migrations = load_migrations()
+    return migrations[-1].version if migrations else 0
+
+
+def to_apply(migrations: tuple[Migration, ...], applied: set[int], label: str,
+             target: int | None = None) -> list[Migration]:
+    """The migrations a database that records `applied` still needs, in order, up to version
+    `target` (default: all). Raises SchemaTooNew, changing nothing, when the database records
+    one this code does not know (a newer bot's)."""
+    known = {m.version for m in migrations}
+    latest = migrations[-1].version if migrations else 0
+    target = latest if target is None else target
+    if target != 0 and target not in known:
+        raise ValueError(f"there is no schema version {target}")
+    unknown = applied - known
+    if unknown:
+        raise SchemaTooNew(label, max(unknown), latest)
+    return [m for m in migrations if m.version <= target and m.version not in applied]
 
 
 def split_statements(script: str) -> list[str]:
@@ -121,30 +145,29 @@ def split_statements(script: str) -> list[str]:
 
 
 async def schema_version(db: aiosqlite.Connection) -> int:
-    """The version recorded in the database (0 for a new, empty file)."""
+    """The highest version recorded in the database (0 for a new, empty file)."""
+    return max(await applied_versions(db), default=0)
+
+
+async def applied_versions(db: aiosqlite.Connection) -> set[int]:
+    """The migrations recorded in the database (none for a new, empty file)."""
     rows = await db.execute_fetchall(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
     )
     if not rows:
-        return 0
-    rows = list(await db.execute_fetchall("SELECT coalesce(max(version), 0) FROM schema_version"))
-    return int(rows[0][0])
+        return set()
+    return {int(r[0]) for r in await db.execute_fetchall("SELECT version FROM schema_version")}
 
 
 async def migrate(db: aiosqlite.Connection, label: str, clock: Callable[[], float],
                   target: int | None = None) -> int:
-    """Bring the database up to `target` (default: the latest version) and return the version
-    it is at. Refuses a database newer than this code (SchemaTooNew) and a file that holds some
-    other application's tables, without changing either."""
-    migrations = load_migrations()
-    known = len(migrations)
-    target = known if target is None else target
-    if not 0 <= target <= known:
-        raise ValueError(f"there is no schema version {target}")
-    found = await schema_version(db)
-    if found > known:
-        raise SchemaTooNew(label, found, known)
-    if found == 0:
+    """Apply every migration up to `target` (default: the latest version) that the database
+    does not record yet, and return the highest version it is at. Refuses a database newer than
+    this code (SchemaTooNew) and a file that holds some other application's tables, without
+    changing either."""
+    applied = await applied_versions(db)
+    pending = to_apply(load_migrations(), applied, label, target)
+    if not applied:
         others = await db.execute_fetchall(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
             " AND name != 'schema_version'"
@@ -152,9 +175,9 @@ async def migrate(db: aiosqlite.Connection, label: str, clock: Callable[[], floa
         if others:
             raise NotAGameDatabase.foreign(label, [str(r[0]) for r in others])
         await db.execute(_VERSION_TABLE)
-    for migration in migrations[found:target]:
+    for migration in pending:
         await _apply(db, label, migration, clock)
-    return max(found, target)
+    return max(applied | {m.version for m in pending}, default=0)
 
 
 async def _apply(db: aiosqlite.Connection, label: str, migration: Migration, clock: Callable[[], float]) -> None:
@@ -175,6 +198,6 @@ async def _apply(db: aiosqlite.Connection, label: str, migration: Migration, clo
         if isinstance(exc, sqlite3.Error):
             raise MigrationError(
                 f"Migration {migration.version} ({migration.name}) failed on {label}: {exc}. "
-                f"The database stays at version {migration.version - 1}."
+                "The database stays as it was before it."
             ) from exc
         raise

@@ -44,11 +44,11 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from store.errors import DatabaseNotWritable, MigrationError, NotAGameDatabase, SchemaTooNew, StoreError, WriteConflict
-from store.migrations import POSTGRES, load_migrations
+from store.errors import DatabaseNotWritable, MigrationError, NotAGameDatabase, StoreError, WriteConflict
+from store.migrations import POSTGRES, load_migrations, to_apply
 from store.records import DELIVERY_COLUMNS, TIMER_COLUMNS, DeliveryRow, TimerRow
 from store.repository import Clock, Store, Target, Tx
-from store.writer import Statement, TxResult
+from store.writer import MAX_QUEUE, QueueBound, Statement, TxResult
 
 log = logging.getLogger(__name__)
 
@@ -174,10 +174,12 @@ class PgWriter:
     transaction (up to `max_batch`) into one call of `ttr_write`. A caller hears back after
     the COMMIT; one cancelled before its turn is skipped, one already sent completes."""
 
-    def __init__(self, pool: asyncpg.Pool, *, connections: int, max_batch: int) -> None:
+    def __init__(self, pool: asyncpg.Pool, *, connections: int, max_batch: int, max_queue: int = MAX_QUEUE) -> None:
         self._pool = pool
         self._connections = connections
         self._max_batch = max(1, max_batch)
+        # At most `max_queue` transactions waiting or being written (store/writer.py).
+        self.bound = QueueBound(max_queue)
         self._queue: deque[_Job] = deque()
         self._wake = asyncio.Condition()
         self._tasks: list[asyncio.Task[None]] = []
@@ -195,11 +197,17 @@ class PgWriter:
         if all(t.done() for t in self._tasks):
             raise StoreError("The game store's writer has stopped; restart the bot.")
         payload = [_statement(s) for s in statements]  # here, so that a bad value fails its caller alone
-        future: asyncio.Future[TxResult] = asyncio.get_running_loop().create_future()
-        self._queue.append(_Job(list(statements), future, payload))
-        async with self._wake:
-            self._wake.notify()
-        return await future
+        await self.bound.enter()
+        try:
+            if self._closing:
+                raise StoreError("The game store is closed.")
+            future: asyncio.Future[TxResult] = asyncio.get_running_loop().create_future()
+            self._queue.append(_Job(list(statements), future, payload))
+            async with self._wake:
+                self._wake.notify()
+            return await future
+        finally:
+            self.bound.leave()
 
     async def close(self) -> None:
         """Finish the queued transactions, then stop."""
@@ -358,10 +366,19 @@ class PgStore(Store):
             return TxResult()
         return await self._writer.run(tx.statements)
 
+    async def room(self) -> None:
+        await self._writer.bound.room()
+
     async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         async with self._read_pool.acquire() as conn:
             rows = await conn.fetch(to_postgres(sql), *params)
         return [tuple(r) for r in rows]
+
+    async def _fetch_many(self, reads: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
+        """Several reads on one connection in one read-only REPEATABLE READ transaction: all
+        see the database at the same moment, even while other processes commit."""
+        async with self._read_pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+            return [[tuple(r) for r in await conn.fetch(to_postgres(sql), *params)] for sql, params in reads]
 
     def _list(self, values: Any) -> Any:
         return list(values)
@@ -479,15 +496,12 @@ async def _pool(url: str, label: str, size: int) -> asyncpg.Pool:
 
 async def migrate_postgres(conn: asyncpg.Connection, label: str, clock: Clock,
                            target: int | None = None) -> tuple[int, bool]:
-    """Bring the database up to `target` (default: the latest version), each migration in its
-    own transaction with its row in `schema_version`, one process at a time. Returns the
-    version and whether the database had no game tables before. Refuses a database newer than
-    this code, or one holding another application's tables, changing nothing."""
+    """Apply every migration up to `target` (default: the latest version) that the database
+    does not record yet (store/migrations.py), each in its own transaction with its row in
+    `schema_version`, one process at a time. Returns the highest version and whether the
+    database had no game tables before. Refuses a database newer than this code, or one
+    holding another application's tables, changing nothing."""
     migrations = load_migrations()
-    known = len(migrations)
-    target = known if target is None else target
-    if not 0 <= target <= known:
-        raise ValueError(f"there is no schema version {target}")
     await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
     try:
         tables = [r[0] for r in await conn.fetch(
@@ -496,14 +510,14 @@ async def migrate_postgres(conn: asyncpg.Connection, label: str, clock: Clock,
         if "schema_version" not in tables:
             if tables:
                 raise NotAGameDatabase.foreign(label, tables)
-            found = 0
+            applied: set[int] = set()
+            pending = to_apply(migrations, applied, label, target)
             await conn.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
                                " applied_at DOUBLE PRECISION NOT NULL)")
         else:
-            found = int(await conn.fetchval("SELECT coalesce(max(version), 0) FROM schema_version"))
-        if found > known:
-            raise SchemaTooNew(label, found, known)
-        for migration in migrations[found:target]:
+            applied = {int(r[0]) for r in await conn.fetch("SELECT version FROM schema_version")}
+            pending = to_apply(migrations, applied, label, target)
+        for migration in pending:
             try:
                 async with conn.transaction():
                     await conn.execute(migration.sql_for(POSTGRES))
@@ -512,9 +526,9 @@ async def migrate_postgres(conn: asyncpg.Connection, label: str, clock: Clock,
             except asyncpg.PostgresError as exc:
                 raise MigrationError(
                     f"Migration {migration.version} ({migration.name}) failed on {label}: {_words(exc)}. "
-                    f"The database stays at version {migration.version - 1}."
+                    "The database stays as it was before it."
                 ) from None
-        return max(found, target), found == 0
+        return max(applied | {m.version for m in pending}, default=0), not applied
     finally:
         await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
 

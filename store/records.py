@@ -11,6 +11,8 @@ from a log line.)
 from __future__ import annotations
 
 import dataclasses
+import functools
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -20,11 +22,11 @@ T = TypeVar("T")
 GAME_COLUMNS = (
     "id, guild_id, channel_id, thread_id, host_user_id, variant, options, seats_wanted, turn_hours, seed, "
     "rules_version, status, seq, waiting, broken_reason, created_at, updated_at, paused_reason, turn_post_id, "
-    "turn_post_seq"
+    "turn_post_seq, max_away_days"
 )
 PLAYER_COLUMNS = "game_id, seat, user_id, is_ai, ai_level, name, joined_at, dm_closed, absent_turns, stand_in"
 ACTION_COLUMNS = "game_id, seq, actor, user_id, action, events, created_at"
-SNAPSHOT_COLUMNS = "game_id, seq, rules_version, state, created_at"
+SNAPSHOT_COLUMNS = "game_id, seq, rules_version, state, created_at, digest"
 TIMER_COLUMNS = "id, game_id, kind, seat, for_seq, due_at, payload, created_at, fired_at, cancelled_at"
 DELIVERY_COLUMNS = (
     "id, game_id, seq, kind, key, user_id, payload, status, attempts, due_at, message_id, last_error, created_at, "
@@ -64,12 +66,20 @@ def _from_row(cls: Callable[..., T], row: Any, names: tuple[str, ...], bools: tu
     """A row of `names` (the query's columns, in the order of `cls`'s fields) as a `cls`, its
     text decoded (see `decode_row`) and the integer columns in `bools` as booleans."""
     values, unreadable = decode_row(row, names)
+    for index in _shape(cls, names, bools):
+        values[index] = bool(values[index])
+    return cls(*values, unreadable=unreadable)
+
+
+@functools.lru_cache(maxsize=32)
+def _shape(cls: Callable[..., Any], names: tuple[str, ...], bools: tuple[str, ...]) -> tuple[int, ...]:
+    """Checks once per row class that its fields match the columns one for one (the rows are
+    built positionally), and gives the positions of the columns read as booleans."""
     fields = [f.name for f in dataclasses.fields(cls)  # type: ignore[arg-type]  # cls: a row dataclass below
               if f.name != "unreadable"]
-    kwargs = dict(zip(fields, values, strict=True))
-    for name in bools:
-        kwargs[name] = bool(kwargs[name])
-    return cls(**kwargs, unreadable=unreadable)
+    if len(fields) != len(names):
+        raise TypeError(f"{cls.__name__} has {len(fields)} fields for {len(names)} columns")
+    return tuple(names.index(b) for b in bools)
 
 
 def decode_row(row: Any, names: tuple[str, ...]) -> tuple[list[Any], tuple[str, ...]]:
@@ -79,7 +89,7 @@ def decode_row(row: Any, names: tuple[str, ...]) -> tuple[list[Any], tuple[str, 
     unreadable: list[str] = []
     for index, value in enumerate(values):
         if isinstance(value, bytes | bytearray | memoryview):
-            text = utf8_or_none(bytes(value))
+            text = utf8_or_none(value if isinstance(value, bytes) else bytes(value))
             if text is None:
                 unreadable.append(names[index])
                 text = ""
@@ -111,6 +121,7 @@ class GameRow:
     paused_reason: str | None = None  # why the clocks are stopped (None: they run)
     turn_post_id: int | None = None  # the message in the thread showing the current turn
     turn_post_seq: int | None = None  # the seq that message shows
+    max_away_days: float = 7.0  # the longest vacation that counts at this table (migration 10)
     # Columns whose stored text was not valid UTF-8 (they read as "").
     unreadable: tuple[str, ...] = ()
 
@@ -160,21 +171,33 @@ class ActionRow:
         return _from_row(cls, row, _ACTION_NAMES)
 
 
+def snapshot_digest(state_json: str) -> str:
+    """The digest stored with a snapshot (migration 8): BLAKE2b of its text, 16 bytes as hex."""
+    return hashlib.blake2b(state_json.encode("utf-8"), digest_size=16).hexdigest()
+
+
 @dataclass(frozen=True, slots=True)
 class SnapshotRow:
-    """The cached state after action `seq`."""
+    """The cached state after action `seq`, and the digest of its text (None: written before
+    migration 8)."""
 
     game_id: int
     seq: int
     rules_version: int
     state_json: str
     created_at: float
+    digest: str | None = None
     # Columns whose stored text was not valid UTF-8 (they read as "").
     unreadable: tuple[str, ...] = ()
 
     @classmethod
     def from_row(cls, row: Any) -> SnapshotRow:
         return _from_row(cls, row, _SNAPSHOT_NAMES)
+
+    @property
+    def intact(self) -> bool:
+        """Whether the text is readable and still the text the digest was made of."""
+        return not self.unreadable and self.digest is not None and snapshot_digest(self.state_json) == self.digest
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,3 +277,15 @@ class ResultRow:
     @classmethod
     def from_row(cls, row: Any) -> ResultRow:
         return _from_row(cls, row, _RESULT_NAMES, bools=("is_ai", "won"))
+
+
+@dataclass(frozen=True, slots=True)
+class GameLoad:
+    """What loading a game reads, at one moment: its row (None: no such game), its seats, its
+    snapshot, and the entries of its log after the snapshot (all of them when there is no
+    snapshot, or when the whole log was asked for)."""
+
+    row: GameRow | None
+    players: list[PlayerRow]
+    snapshot: SnapshotRow | None
+    actions: list[ActionRow]

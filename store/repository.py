@@ -35,13 +35,17 @@ from store.records import (
     TIMER_COLUMNS,
     ActionRow,
     DeliveryRow,
+    GameLoad,
     GameRow,
     PlayerRow,
     ResultRow,
     SnapshotRow,
     TimerRow,
+    snapshot_digest,
     utf8_or_none,
 )
+from store.seat_changes import SeatReads, SeatWrites
+from store.standings import StandingsReads, StandingsWrites
 from store.user_settings import SettingsReads, SettingsWrites
 from store.writer import Statement, TxResult
 
@@ -66,7 +70,7 @@ class TableCounts(NamedTuple):
     server_games: int  # running games in the server
 
 
-class Tx(DeliveryWrites, SettingsWrites):
+class Tx(DeliveryWrites, SettingsWrites, SeatWrites, StandingsWrites):
     """The statements of one transaction, built with typed methods and run by `Store.write`.
 
     Guarded statements (`expect_rows`) make the whole transaction fail with WriteConflict when
@@ -87,12 +91,14 @@ class Tx(DeliveryWrites, SettingsWrites):
 
     # --- games ------------------------------------------------------------------------
     def create_game(self, *, guild_id: int, channel_id: int, host_user_id: int, variant: str, options_json: str,
-                    seats_wanted: int, turn_hours: float | None) -> int:
+                    seats_wanted: int, turn_hours: float | None, max_away_days: float = 7.0) -> int:
         """A new game in the lobby. Returns the statement index whose rowid is the game id."""
         return self.add(
             "INSERT INTO games (guild_id, channel_id, host_user_id, variant, options, seats_wanted, turn_hours,"
-            " status, seq, waiting, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', 0, '[]', ?, ?)",
-            (guild_id, channel_id, host_user_id, variant, options_json, seats_wanted, turn_hours, self.now, self.now),
+            " status, seq, waiting, created_at, updated_at, max_away_days)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', 0, '[]', ?, ?, ?)",
+            (guild_id, channel_id, host_user_id, variant, options_json, seats_wanted, turn_hours, self.now, self.now,
+             max_away_days),
             returns_id=True,
         )
 
@@ -149,9 +155,21 @@ class Tx(DeliveryWrites, SettingsWrites):
                 (game_id, seat, p.user_id, int(p.is_ai), p.ai_level, p.name, p.joined_at),
             )
 
-    def advance_game(self, game_id: int, *, from_seq: int, to_seq: int, status: str, waiting_json: str) -> None:
+    def advance_game(self, game_id: int, *, from_seq: int, to_seq: int, status: str, waiting_json: str,
+                     from_status: str | None = None) -> None:
         """Move a game's seq on, but only if it is still at `from_seq` (the guard that makes a
-        second process's stale copy, or a doubled request, write nothing)."""
+        second process's stale copy, or a doubled request, write nothing). `from_status`: the
+        status the caller saw; when it stays the same, the status is not written (so SQLite
+        leaves the index on it alone: one page less per move)."""
+        if status == from_status:
+            self.add(
+                "UPDATE games SET seq = ?, waiting = ?, updated_at = ? WHERE id = ? AND seq = ?"
+                " AND status IN ('setup', 'playing')",
+                (to_seq, waiting_json, self.now, game_id, from_seq),
+                expect_rows=1,
+                conflict="That already happened: the game has moved on.",
+            )
+            return
         self.add(
             "UPDATE games SET seq = ?, status = ?, waiting = ?, updated_at = ? WHERE id = ? AND seq = ?"
             " AND status IN ('setup', 'playing')",
@@ -189,13 +207,29 @@ class Tx(DeliveryWrites, SettingsWrites):
             (game_id, seq, actor, user_id, action_json, events_json, self.now),
         )
 
-    def put_snapshot(self, game_id: int, seq: int, *, rules_version: int, state_json: str) -> None:
-        """Replace the game's cached state."""
+    def put_snapshot(self, game_id: int, seq: int, *, rules_version: int, state_json: str) -> str:
+        """Replace the game's cached state (the state after entry `seq` of its log) with its
+        digest; returns the digest."""
+        digest = snapshot_digest(state_json)
         self.add(
-            f"INSERT INTO snapshots ({SNAPSHOT_COLUMNS}) VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE"
+            f"INSERT INTO snapshots ({SNAPSHOT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE"
             " SET seq = excluded.seq, rules_version = excluded.rules_version, state = excluded.state,"
-            " created_at = excluded.created_at",
-            (game_id, seq, rules_version, state_json, self.now),
+            " created_at = excluded.created_at, digest = excluded.digest",
+            (game_id, seq, rules_version, state_json, self.now, digest),
+        )
+        return digest
+
+    def catch_up_snapshot(self, game_id: int, seq: int, *, rules_version: int, state_json: str) -> None:
+        """Replace the game's snapshot with the state after entry `seq`, if the game is still
+        at `seq` and its snapshot is older (another process may have moved it on meanwhile:
+        then nothing is written)."""
+        self.add(
+            f"INSERT INTO snapshots ({SNAPSHOT_COLUMNS}) SELECT id, CAST(? AS BIGINT), CAST(? AS BIGINT),"
+            " CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION), CAST(? AS TEXT) FROM games WHERE id = ? AND seq = ?"
+            " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, rules_version = excluded.rules_version,"
+            " state = excluded.state, created_at = excluded.created_at, digest = excluded.digest"
+            " WHERE snapshots.seq < excluded.seq",
+            (seq, rules_version, state_json, self.now, snapshot_digest(state_json), game_id, seq),
         )
 
     def add_results(self, rows: Iterable[ResultRow]) -> None:
@@ -256,7 +290,7 @@ class Tx(DeliveryWrites, SettingsWrites):
         )
 
 
-class Store(DeliveryReads, SettingsReads):
+class Store(DeliveryReads, SettingsReads, SeatReads, StandingsReads):
     """A game store: typed reads and `write(tx)`. Open one with `Store.open` (which picks the
     back end) and close it with `close` (or `async with`). Subclasses supply `_fetch`, `write`,
     `close`, and the spelling of `_any`/`_list`."""
@@ -318,9 +352,19 @@ class Store(DeliveryReads, SettingsReads):
         (nothing written) when a guard failed."""
         raise NotImplementedError
 
+    async def room(self) -> None:
+        """Wait while the writer's queue is full (see `max_queue` in store/writer.py): a caller
+        about to build a transaction waits here first, so that a burst of moves cannot pile
+        up their states and transactions in memory faster than the disk takes them."""
+
     async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         """Rows of a read (with `?` placeholders), each a sequence of column values."""
         raise NotImplementedError
+
+    async def _fetch_many(self, reads: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
+        """The rows of several reads, all seeing the database at the same moment (one read
+        transaction; the back ends do it in one trip to their connection)."""
+        return [await self._fetch(sql, params) for sql, params in reads]
 
     def _list(self, values: Iterable[Any]) -> Any:
         """The parameter for `_any`."""
@@ -481,6 +525,36 @@ class Store(DeliveryReads, SettingsReads):
         rows = await self._fetch(f"SELECT id, guild_id FROM games WHERE status {self._any} ORDER BY id",
                                  (self._list(statuses),))
         return [(r[0], r[1]) for r in rows]
+
+    async def load_game(self, game_id: int, *, whole: bool = False) -> GameLoad:
+        """What loading a game needs, read at one moment: its row, its seats, its snapshot and
+        the entries of its log after the snapshot (the whole log with `whole`, or when it has
+        no snapshot)."""
+        game_cols = ", ".join(f"g.{c.strip()}" for c in GAME_COLUMNS.split(","))
+        player_cols = ", ".join(f"p.{c.strip()}" for c in PLAYER_COLUMNS.split(","))
+        after = ("-1" if whole else
+                 "coalesce((SELECT seq FROM snapshots WHERE game_id = CAST(? AS BIGINT)), -1)")
+        rows, snapshots, actions = await self._fetch_many((
+            (f"SELECT {game_cols}, {player_cols} FROM games AS g LEFT JOIN players AS p ON p.game_id = g.id"
+             " WHERE g.id = ? ORDER BY p.seat", (game_id,)),
+            (f"SELECT {SNAPSHOT_COLUMNS} FROM snapshots WHERE game_id = ?", (game_id,)),
+            (f"SELECT {ACTION_COLUMNS} FROM actions WHERE game_id = ? AND seq > {after} ORDER BY seq",
+             (game_id,) if whole else (game_id, game_id)),
+        ))
+        if not rows:
+            return GameLoad(None, [], None, [])
+        width = len(GAME_COLUMNS.split(","))
+        return GameLoad(GameRow.from_row(rows[0][:width]),
+                        [PlayerRow.from_row(r[width:]) for r in rows if r[width] is not None],
+                        SnapshotRow.from_row(snapshots[0]) if snapshots else None,
+                        [ActionRow.from_row(r) for r in actions])
+
+    async def games_with_old_snapshots(self) -> list[int]:
+        """The games being played whose snapshot is not at the end of their log, by id."""
+        rows = await self._fetch(
+            "SELECT g.id FROM games AS g LEFT JOIN snapshots AS s ON s.game_id = g.id"
+            " WHERE g.status IN ('setup', 'playing') AND (s.seq IS NULL OR s.seq < g.seq) ORDER BY g.id")
+        return [r[0] for r in rows]
 
     async def snapshot(self, game_id: int) -> SnapshotRow | None:
         rows = await self._fetch(f"SELECT {SNAPSHOT_COLUMNS} FROM snapshots WHERE game_id = ?", (game_id,))

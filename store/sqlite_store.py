@@ -34,7 +34,7 @@ from store.startup import (
     inspect_path,
     sqlite_failure,
 )
-from store.writer import GroupCommitWriter, TxResult
+from store.writer import GroupCommitWriter, TxResult, thread_runner
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +53,8 @@ class SqliteStore(Store):
         self._reader = reader_db
         self._marker = marker
         self._writer = GroupCommitWriter(writer_db, max_batch=max_batch, marker=marker)
+        # Several reads in one call on the read connection's thread (see `_fetch_many`).
+        self._read_in_thread, self._read_conn = thread_runner(reader_db)
         # Whether `open` made this database (there was no file, or an empty one and allow_init).
         self.created = False
 
@@ -140,13 +142,35 @@ class SqliteStore(Store):
             return TxResult()
         return await self._writer.run(tx.statements)
 
+    async def room(self) -> None:
+        await self._writer.room()
+
     async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         return list(await self._reader.execute_fetchall(sql, tuple(params)))
+
+    async def _fetch_many(self, reads: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
+        """Several reads in one read transaction, run as one call on the read connection's
+        thread (one thread hop instead of one per read, as the writer does: store/writer.py).
+        Without aiosqlite's internal call, one public call per read (each sees the latest
+        commit; the service's per-game lock keeps this process's own writes out of a load)."""
+        if self._read_in_thread is None:
+            return [list(await self._reader.execute_fetchall(sql, tuple(params))) for sql, params in reads]
+        return list(await self._read_in_thread(_read_all, self._read_conn, [(sql, tuple(p)) for sql, p in reads]))
 
     # --- backup -----------------------------------------------------------------------
     async def backup(self, dest: Target) -> Path:
         """Copy the live database to `dest` with SQLite's online backup (see `backup_to`)."""
         return await backup_to(self._reader, dest, self.path)
+
+
+def _read_all(conn: sqlite3.Connection, reads: list[tuple[str, tuple[Any, ...]]]) -> list[list[Any]]:
+    """Run reads in one transaction on `conn`, in the connection's own thread: in WAL mode they
+    all see the database as it was when the first one began."""
+    conn.execute("BEGIN")
+    try:
+        return [conn.execute(sql, params).fetchall() for sql, params in reads]
+    finally:
+        conn.execute("COMMIT")
 
 
 async def backup_to(source: aiosqlite.Connection, dest: str | os.PathLike[str],

@@ -1,9 +1,10 @@
-"""Each player's own preferences (migration 7, table `user_settings`): one row per Discord
-user, for every game they play. A user without a row has the defaults.
+"""Each player's own preferences (migrations 7 and 8, table `user_settings`): one row per
+Discord user, for every game they play. A user without a row has the defaults.
 
-`SettingsWrites` adds its statement to a transaction (`Tx`); `SettingsReads` reads the rows
+`SettingsWrites` adds its statements to a transaction (`Tx`); `SettingsReads` reads the rows
 (both mixed into the store's classes, like the outbox's). Nothing here knows what a setting
-does: the application reads them (app/settings_ops.py) and the Discord layer draws with them.
+does: the application reads them (app/settings_ops.py, app/player_clock.py) and the Discord
+layer draws with them.
 """
 
 from __future__ import annotations
@@ -12,9 +13,12 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-USER_SETTINGS_COLUMNS = "user_id, colorblind, hand_picture, updated_at"
+USER_SETTINGS_COLUMNS = ("user_id, colorblind, hand_picture, updated_at, timezone, quiet_start, quiet_end, away_from,"
+                         " away_until, digest_hour, digest_due")
 # The settings a user can change, with their values when the user has no row.
 USER_FLAGS: dict[str, bool] = {"colorblind": False, "hand_picture": True}
+_UPSERT = ("INSERT INTO user_settings (user_id, {cols}, updated_at) VALUES (?, {marks}, ?)"
+           " ON CONFLICT (user_id) DO UPDATE SET {sets}, updated_at = excluded.updated_at")
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,14 +29,33 @@ class UserSettingsRow:
     colorblind: bool = USER_FLAGS["colorblind"]
     hand_picture: bool = USER_FLAGS["hand_picture"]
     updated_at: float | None = None
+    timezone: str | None = None  # an IANA name (None: UTC)
+    quiet_start: int | None = None  # quiet hours, minutes after local midnight (None: none)
+    quiet_end: int | None = None
+    away_from: float | None = None  # a vacation [away_from, away_until), Unix seconds
+    away_until: float | None = None
+    digest_hour: int | None = None  # one DM a day at this local hour (None: a ping per turn)
+    digest_due: float | None = None  # when the next digest is due
 
     @classmethod
     def from_row(cls, row: Sequence[Any]) -> UserSettingsRow:
-        return cls(int(row[0]), bool(row[1]), bool(row[2]), float(row[3]))
+        tz = row[4]
+        if isinstance(tz, bytes | bytearray | memoryview):
+            tz = bytes(tz).decode("utf-8", "replace")
+        return cls(int(row[0]), bool(row[1]), bool(row[2]), float(row[3]), tz, _int(row[5]), _int(row[6]),
+                   _float(row[7]), _float(row[8]), _int(row[9]), _float(row[10]))
+
+
+def _int(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+def _float(value: Any) -> float | None:
+    return None if value is None else float(value)
 
 
 class SettingsWrites:
-    """The statement that changes a user's preference (mixed into `Tx`)."""
+    """The statements that change a user's preferences (mixed into `Tx`)."""
 
     now: float
     add: Callable[..., int]  # Tx.add
@@ -41,11 +64,36 @@ class SettingsWrites:
         """Set one preference of a user (creating their row with the defaults for the rest)."""
         if name not in USER_FLAGS:  # the column name goes into the SQL: only known ones
             raise ValueError(f"there is no user setting {name!r}")
-        self.add(
-            f"INSERT INTO user_settings (user_id, {name}, updated_at) VALUES (?, ?, ?)"
-            f" ON CONFLICT (user_id) DO UPDATE SET {name} = excluded.{name}, updated_at = excluded.updated_at",
-            (user_id, int(value), self.now),
-        )
+        self._upsert(user_id, {name: int(value)})
+
+    def set_time_zone(self, user_id: int, tz: str | None) -> None:
+        """A user's time zone (None: UTC)."""
+        self._upsert(user_id, {"timezone": tz})
+
+    def set_quiet_hours(self, user_id: int, quiet: tuple[int, int] | None) -> None:
+        """A user's quiet hours, minutes after local midnight (None: none)."""
+        start, end = quiet if quiet is not None else (None, None)
+        self._upsert(user_id, {"quiet_start": start, "quiet_end": end})
+
+    def set_away(self, user_id: int, away_from: float | None, away_until: float | None) -> None:
+        """A user's vacation (None, None: none)."""
+        self._upsert(user_id, {"away_from": away_from, "away_until": away_until})
+
+    def set_digest(self, user_id: int, hour: int | None, due: float | None) -> None:
+        """A daily digest at a local hour, next due at `due` (None, None: a ping per turn)."""
+        self._upsert(user_id, {"digest_hour": hour, "digest_due": due})
+
+    def advance_digest(self, user_id: int, was_due: float, due: float) -> None:
+        """Move a user's digest on to `due`, if it is still due at `was_due`; else the whole
+        transaction fails (WriteConflict): a digest goes out once, even with two processes."""
+        self.add("UPDATE user_settings SET digest_due = ? WHERE user_id = ? AND digest_due = ?",
+                 (due, user_id, was_due), expect_rows=1, conflict="That digest has already been sent.")
+
+    def _upsert(self, user_id: int, values: dict[str, Any]) -> None:
+        cols = list(values)  # only the names written here, never user input
+        self.add(_UPSERT.format(cols=", ".join(cols), marks=", ".join("?" for _ in cols),
+                                sets=", ".join(f"{c} = excluded.{c}" for c in cols)),
+                 (user_id, *values.values(), self.now))
 
 
 class SettingsReads:
@@ -63,3 +111,15 @@ class SettingsReads:
         rows = await self._fetch(
             f"SELECT {USER_SETTINGS_COLUMNS} FROM user_settings WHERE user_id {self._any}", (self._list(ids),))
         return {int(r[0]): UserSettingsRow.from_row(r) for r in rows}
+
+    async def due_digests(self, now: float, limit: int = 100) -> list[UserSettingsRow]:
+        """The users whose daily digest is due at `now`, earliest first."""
+        rows = await self._fetch(
+            f"SELECT {USER_SETTINGS_COLUMNS} FROM user_settings WHERE digest_due IS NOT NULL AND digest_due <= ?"
+            " ORDER BY digest_due, user_id LIMIT ?", (now, limit))
+        return [UserSettingsRow.from_row(r) for r in rows]
+
+    async def next_digest_due(self) -> float | None:
+        """When the next daily digest falls due (for the timer loop's sleep)."""
+        rows = await self._fetch("SELECT min(digest_due) FROM user_settings WHERE digest_due IS NOT NULL")
+        return float(rows[0][0]) if rows and rows[0][0] is not None else None

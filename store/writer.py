@@ -11,7 +11,13 @@ finds the game moved on, a unique key is already taken), the group is rolled bac
 others are committed again without it, so only the offending one fails.
 
 A group runs as one function on aiosqlite's connection thread (one thread hop per group, not
-one per statement); see `_thread_runner`.
+one per statement); see `thread_runner`.
+
+The queue is bounded (`max_queue` transactions waiting or being written): a caller finding it
+full waits for room before its transaction is queued, and `room()` lets a caller wait before it
+even builds one (the service does, before it loads a game from the database). So a burst of
+thousands of moves at once holds a bounded number of states and transactions in memory, and
+the rest wait as cheap coroutines.
 
 Every group also adds one to `store_state.commits` and, once committed, writes that number
 to the -lastcommit file beside the database (store/commits.py), so that a start-up can tell
@@ -118,7 +124,7 @@ def _count(conn: sqlite3.Connection) -> int | None:
     return int(row[0]) if row else None
 
 
-def _thread_runner(db: aiosqlite.Connection) -> tuple[Callable[..., Awaitable[Any]] | None, Any]:
+def thread_runner(db: aiosqlite.Connection) -> tuple[Callable[..., Awaitable[Any]] | None, Any]:
     """aiosqlite runs every call on the connection's own thread. Handing it a whole group as
     one function costs one thread hop instead of one per statement; on a busy machine every
     hop can wait for the scheduler (see docs/performance.md). `Connection._execute` is not
@@ -140,14 +146,47 @@ class _Job:
     future: asyncio.Future[TxResult]
 
 
+# Transactions waiting or being written at most, per writer (a few groups' worth).
+MAX_QUEUE = 512
+
+
+class QueueBound:
+    """At most `limit` transactions queued or being written: `enter` waits for a place (in
+    turn), `leave` frees it, `room` waits until a place is free without keeping it. Used by
+    both back ends' writers."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = max(1, limit)
+        self.held = 0
+        self.peak = 0  # the most held at once so far (for tests and the benchmark)
+        self._places = asyncio.Semaphore(self.limit)
+
+    async def enter(self) -> None:
+        await self._places.acquire()
+        self.held += 1
+        self.peak = max(self.peak, self.held)
+
+    def leave(self) -> None:
+        self.held -= 1
+        self._places.release()
+
+    async def room(self) -> None:
+        """Wait until a place is free (without keeping it)."""
+        if self._places.locked():
+            await self.enter()
+            self.leave()
+
+
 class GroupCommitWriter:
     """Serialises all writes on one connection and commits them in groups."""
 
-    def __init__(self, db: aiosqlite.Connection, max_batch: int = 128, marker: CommitMarker | None = None) -> None:
+    def __init__(self, db: aiosqlite.Connection, max_batch: int = 128, marker: CommitMarker | None = None,
+                 max_queue: int = MAX_QUEUE) -> None:
         self._db = db
         self._max_batch = max_batch
         self._marker = marker
-        self._in_thread, self._conn = _thread_runner(db)
+        self._in_thread, self._conn = thread_runner(db)
+        self.bound = QueueBound(max_queue)
         self._queue: deque[_Job] = deque()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -171,16 +210,29 @@ class GroupCommitWriter:
         """Run `statements` in one transaction; return once it is durable.
 
         Raises WriteConflict when a guard failed (nothing of it was written) and StoreError
-        when SQLite failed. If the caller is cancelled before the writer reaches its
-        transaction, it is skipped; once started it completes, acknowledged or not."""
+        when SQLite failed. Waits first while the queue is full (`max_queue`). If the caller
+        is cancelled before the writer reaches its transaction, it is skipped; once started it
+        completes, acknowledged or not."""
+        self._check_running()
+        await self.bound.enter()
+        try:
+            self._check_running()
+            future: asyncio.Future[TxResult] = asyncio.get_running_loop().create_future()
+            self._queue.append(_Job(list(statements), future))
+            self._wake.set()
+            return await future  # a caller cancelled here cancels the future: the writer skips it
+        finally:
+            self.bound.leave()
+
+    async def room(self) -> None:
+        """Wait while the queue is full."""
+        await self.bound.room()
+
+    def _check_running(self) -> None:
         if self._closing or self._task is None:
             raise StoreError("The game store is closed.")
         if self._task.done():
             raise StoreError("The game store's writer has stopped; restart the bot.")
-        future: asyncio.Future[TxResult] = asyncio.get_running_loop().create_future()
-        self._queue.append(_Job(list(statements), future))
-        self._wake.set()
-        return await future
 
     async def close(self) -> None:
         """Finish the queued transactions, then stop."""

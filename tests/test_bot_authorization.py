@@ -22,12 +22,13 @@ from tests.fake_discord.renderer import StubRenderer
 GAME_COMMANDS: dict[str, dict[str, object]] = {
     "join": {}, "leave": {}, "admin addai": {}, "admin start": {}, "admin cancel": {},
     "draw": {"card": "deck"}, "claim": {"route": "Paris - Wien"}, "tickets": {}, "station": {"city": "Paris"},
-    "move": {"action": "0:0.pass"}, "hand": {}, "board": {}, "status": {}, "log": {}, "rules": {},
+    "move": {"action": "0:0.pass"}, "hand": {}, "board": {}, "status": {}, "log": {}, "rules": {}, "replay": {},
     "admin pause": {}, "admin resume": {}, "admin kick": {"player": None},  # player filled in below
+    "admin replace": {"player": "1"}, "vote": {}, "undo": {},  # replace's `new` filled in below
 }
 # A custom id of each button family (verb), with the seq it needs (None: any point of the game).
 BUTTON_VERBS = ["join", "leave", "addai", "start", "cancel", "hand", "kt", "draw", "claim", "stn", "tix",
-                "xt", "grp", "gsel", "asel", "ask", "do", "nope", "ksel", "kdo"]
+                "xt", "grp", "gsel", "asel", "ask", "do", "nope", "ksel", "kdo", "vote", "undo"]
 AUTOCOMPLETED = [("claim", "route"), ("claim", "payment"), ("station", "city"), ("draw", "card"),
                  ("move", "action")]
 
@@ -103,6 +104,8 @@ async def test_no_one_reaches_another_servers_games(tmp_path):
                         opts = dict(extra, game=f"#{target}")
                         if sub == "admin kick":
                             opts["player"] = alice
+                        if sub == "admin replace":
+                            opts["new"] = who
                         it = await fake.answered(await fake.slash(who, sub, channel_id=where, **opts))
                         await fake.wait_until(lambda: running.bot.desk.busy == 0)
                         text = _refusal(fake, it)

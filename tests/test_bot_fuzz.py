@@ -28,11 +28,16 @@ COMMANDS = {
     "claim": ["route", "payment", "game"], "tickets": ["short", "long", "game"],
     "station": ["city", "payment", "game"], "move": ["action", "game"], "hand": ["game"], "board": ["game"],
     "status": ["game"], "log": ["game"], "games": [], "rules": ["topic", "variant", "dice", "game"], "stats": [],
-    "settings": ["dms", "colorblind", "hand_picture"],
+    "replay": ["game"],
+    "settings": ["dms", "colorblind", "hand_picture", "timezone", "quiet_hours", "vacation_days", "digest"],
     "admin kick": ["player", "game"], "admin pause": ["game"], "admin resume": ["game"],
+    "admin replace": ["player", "new", "game"], "vote": ["player", "game"], "undo": ["game"],
 }
-NUMERIC = {"seats", "short", "long", "dice_tokens", "tunnel_dice"}
-REQUIRED = {"route": "claim", "city": "station", "player": "admin kick", "action": "move"}  # Discord always sends these
+NUMERIC = {"seats", "short", "long", "dice_tokens", "tunnel_dice", "vacation_days"}
+# (command, option) pairs Discord always sends.
+REQUIRED = {("claim", "route"), ("station", "city"), ("admin kick", "player"), ("move", "action"),
+            ("admin replace", "player"), ("admin replace", "new")}
+USER_OPTIONS = {"player", "new"}
 WORDS = ["deck", "1", "5", "9", "red", "loco", "Paris", "paris - wien", "Wien – München", "#1", "1", "2", "999999",
          "", " ", "'; DROP TABLE games;--", "🚂" * 30, "x" * 150, "loco1.red3", "red99", "europe", "usa", "greedy",
          "random", "-1", "0", "build", "remove", "Berlin", "ttr:v1:1:0:do:0.draw_card", "null", "None", "as_8",
@@ -108,7 +113,7 @@ async def test_fuzz_random_interactions(tmp_path):
                 table = await Table.open(fake, service, alice, [bob])
                 table.desk = running.bot.desk
             if rng.random() < 0.04 and (await table.summary()).status in ("setup", "playing"):
-                await table.play_one([alice, bob])  # a real move, so every phase gets fuzzed
+                await table.play_one(users)  # a real move (a fuzzed /ttr admin replace may seat Carol)
                 moves += 1
                 continue
             before = await snapshot()
@@ -119,8 +124,9 @@ async def test_fuzz_random_interactions(tmp_path):
                 sub = rng.choice(list(COMMANDS))
                 opts = {}
                 for name in COMMANDS[sub]:
-                    if rng.random() < 0.6 or REQUIRED.get(name) == sub:
-                        opts[name] = rng.choice(users) if name == "player" else _garbage(rng, name)
+                    if rng.random() < 0.6 or (sub, name) in REQUIRED:
+                        opts[name] = (rng.choice(users) if name in USER_OPTIONS and sub != "admin replace"
+                                      or name == "new" else _garbage(rng, name))
                 it = await fake.slash(user, sub, channel_id=channel, **opts)
             elif r < 0.55:
                 # Discord only asks to autocomplete options declared with autocomplete.

@@ -31,10 +31,13 @@ CONTRACT = {
             "tunnel_dice", "nine_route"}, "join": {"game"}, "leave": {"game"},
     "draw": {"card"}, "claim": {"route", "payment"}, "tickets": {"short", "long"}, "station": {"city", "payment"},
     "move": {"action"}, "hand": {"game"}, "board": {"game"}, "status": {"game"}, "log": {"game"}, "games": set(),
-    "rules": {"topic", "variant", "dice"}, "stats": {"player"}, "settings": {"dms", "colorblind", "hand_picture"},
+    "rules": {"topic", "variant", "dice"}, "stats": {"player"}, "replay": {"game"},
+    "settings": {"dms", "colorblind", "hand_picture", "timezone", "quiet_hours", "vacation_days", "digest"},
+    "vote": {"player", "game"}, "undo": {"game"}, "leaderboard": {"variant", "season"},
 }
 ADMIN = {"addai": {"game", "level"}, "start": {"game"}, "cancel": {"game"}, "kick": {"game", "player"},
-         "pause": {"game"}, "resume": {"game"}}
+         "pause": {"game"}, "resume": {"game"}, "replace": {"game", "player", "new"}, "season": set(),
+         "ratings": {"ai_games"}}
 
 
 async def _bot_with_commands() -> TtrBot:
@@ -221,6 +224,8 @@ async def test_demo_plays_through_service_store_and_renderer(tmp_path):
     boards = sorted(out.glob("board-*.png"))
     assert len(boards) == summary["boards"] > 10
     assert (out / "final-scores.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (out / "final-tickets.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (out / "replay.gif").read_bytes()[:6] == b"GIF89a"  # the replay, beside the final scores
     log = (out / "game-log.txt").read_text(encoding="utf-8")
     assert "Final scores" in log and "claimed" in log
     # The thread as players read it, and what each player was told privately.

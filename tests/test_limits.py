@@ -9,17 +9,10 @@ import pytest
 
 from app import GameService, LimitReached, Limits
 from bot_app.config import Config
+from tests.clock import Clock
 from tests.databases import Database
 
 HOST, OTHER = 100, 200
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 async def _service(database: Database, limits: Limits, clock: Clock) -> GameService:
@@ -36,7 +29,7 @@ async def _count(service: GameService) -> int:
 
 
 async def test_a_second_table_within_the_cooldown_is_refused(database: Database):
-    clock = Clock()
+    clock = Clock(1_000_000.0)
     service = await _service(database, Limits(lobby_cooldown_seconds=10), clock)
     try:
         first = await _lobby(service, channel=1)
@@ -53,7 +46,7 @@ async def test_a_second_table_within_the_cooldown_is_refused(database: Database)
 
 async def test_a_burst_of_new_tables_opens_one(database: Database):
     """One user asking for 300 tables in as many channels at once gets one."""
-    service = await _service(database, Limits(), Clock())
+    service = await _service(database, Limits(), Clock(1_000_000.0))
     try:
         results = await asyncio.gather(*(_lobby(service, channel=c) for c in range(300)), return_exceptions=True)
         opened = [r for r in results if not isinstance(r, BaseException)]
@@ -66,7 +59,7 @@ async def test_a_burst_of_new_tables_opens_one(database: Database):
 
 async def test_open_tables_per_user_and_per_server(database: Database):
     service = await _service(database, Limits(lobbies_per_user=2, lobbies_per_server=3, lobby_cooldown_seconds=0),
-                             Clock())
+                             Clock(1_000_000.0))
     try:
         await _lobby(service, channel=1)
         await _lobby(service, channel=2)
@@ -82,7 +75,7 @@ async def test_open_tables_per_user_and_per_server(database: Database):
 
 
 async def test_seats_per_user_count_tables_and_running_games(database: Database):
-    service = await _service(database, Limits(games_per_user=2, lobby_cooldown_seconds=0), Clock())
+    service = await _service(database, Limits(games_per_user=2, lobby_cooldown_seconds=0), Clock(1_000_000.0))
     try:
         a = await _lobby(service, channel=1, host=OTHER)
         b = await _lobby(service, channel=2, host=OTHER + 1)
@@ -100,7 +93,7 @@ async def test_seats_per_user_count_tables_and_running_games(database: Database)
 
 
 async def test_running_games_per_server(database: Database):
-    service = await _service(database, Limits(games_per_server=1, lobby_cooldown_seconds=0), Clock())
+    service = await _service(database, Limits(games_per_server=1, lobby_cooldown_seconds=0), Clock(1_000_000.0))
     try:
         a = await _lobby(service, channel=1)
         b = await _lobby(service, channel=2, host=OTHER)

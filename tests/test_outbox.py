@@ -18,17 +18,12 @@ from app import Actor, Caller, GameService, Limits, ServiceError
 from app.delivery_ops import backoff
 from engine.ai import make_ai
 from store import Store
+from store.db import connect
+from store.migrations import migrate
+from tests.clock import Clock
 from tests.databases import Database
 
 HOST, BOB = 100, 101
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_700_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
@@ -199,20 +194,12 @@ async def test_kick_pause_resume_need_the_host_or_a_manager(service: GameService
 
 async def test_migration_4_turns_marker_timers_into_columns(tmp_path: Path):
     path = tmp_path / "old.sqlite3"
-    store = await Store.open(path)
-    await store.close()
+    old = await connect(path)
+    try:
+        await migrate(old, str(path), lambda: 0.0, target=3)
+    finally:
+        await old.close()
     with sqlite3.connect(path) as db:  # a database as version 3 left it, with marker timers
-        db.execute("PRAGMA foreign_keys = OFF")
-        db.execute("DELETE FROM schema_version WHERE version >= 4")
-        for statement in ("DROP TABLE deliveries", "DROP TABLE bot_state"):
-            db.execute(statement)
-        for column in ("claimed_by", "claimed_until"):  # migration 5's
-            db.execute(f"ALTER TABLE timers DROP COLUMN {column}")
-        db.execute("DROP TABLE user_settings")  # migration 7's
-        for table, columns in (("games", ("paused_reason", "turn_post_id", "turn_post_seq")),
-                               ("players", ("dm_closed", "absent_turns", "stand_in"))):
-            for column in columns:
-                db.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
         db.execute("INSERT INTO games (id, guild_id, channel_id, host_user_id, variant, seats_wanted, status, seq,"
                    " created_at, updated_at) VALUES (7, 1, 1, 100, 'usa', 2, 'playing', 3, 0, 0)")
         db.execute("INSERT INTO players VALUES (7, 0, 100, 0, NULL, 'Host', 0), (7, 1, 101, 0, NULL, 'Bob', 0)")

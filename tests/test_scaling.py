@@ -22,19 +22,12 @@ from bot_app.config import Config
 from engine.ai import make_ai
 from store import Store, StoreError
 from store.copy import CopyRefused
+from tests.clock import Clock
 from tests.databases import Database
 
 HOST, BOB = 100, 101
 ROOT = Path(__file__).resolve().parent.parent
 UNLIMITED = Limits.unlimited()
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_700_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

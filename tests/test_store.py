@@ -23,19 +23,10 @@ from store import BackupRefused, SchemaTooNew, Store, StoreError, WriteConflict,
 from store.db import connect
 from store.migrations import MIGRATIONS_DIR, POSTGRES, load_migrations, migrate
 from store.postgres import PgStore, migrate_postgres
+from tests.clock import Clock
 from tests.databases import Database
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self, now: float = 1_000_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def schema_of(path: Path) -> list[tuple[str, str, str]]:
@@ -74,7 +65,7 @@ async def migrate_to(database: Database | Path, version: int) -> None:
     if isinstance(database, Database) and database.is_postgres:
         conn = await asyncpg.connect(str(database.target))
         try:
-            await migrate_postgres(conn, "test", Clock(), target=version)
+            await migrate_postgres(conn, "test", Clock(1_000_000.0), target=version)
         finally:
             await conn.close()
         return
@@ -82,7 +73,7 @@ async def migrate_to(database: Database | Path, version: int) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     db = await connect(path)
     try:
-        await migrate(db, str(path), Clock(), target=version)
+        await migrate(db, str(path), Clock(1_000_000.0), target=version)
     finally:
         await db.close()
 
@@ -113,12 +104,12 @@ async def test_a_new_database_gets_every_migration_and_the_durable_settings(data
     else:
         assert settings == {"journal_mode": "wal", "synchronous": 2, "busy_timeout": 5000, "foreign_keys": 1}
     versions = [row[0] for row in database.fetch("SELECT version FROM schema_version ORDER BY version")]
-    assert versions == list(range(1, latest_version() + 1))
+    assert versions == [m.version for m in load_migrations()]
     async with await Store.open(database.target) as again:
         assert not again.created
 
 
-@pytest.mark.parametrize("start", range(latest_version()))
+@pytest.mark.parametrize("start", [0] + [m.version for m in load_migrations()][:-1])
 async def test_a_database_at_every_earlier_version_migrates_to_the_schema_of_a_new_one(
     database: Database, other_database: object, start: int
 ) -> None:
@@ -200,9 +191,10 @@ async def test_another_applications_database_is_left_alone(database: Database) -
     assert schema(database) == before and len(before) >= 1
 
 
-def test_migrations_are_numbered_without_gaps_and_each_back_end_has_its_text() -> None:
+def test_migrations_are_numbered_in_order_and_each_back_end_has_its_text() -> None:
     migrations = load_migrations()
-    assert [m.version for m in migrations] == list(range(1, len(migrations) + 1))
+    versions = [m.version for m in migrations]
+    assert versions == sorted(set(versions)) and versions[0] == 1 and latest_version() == versions[-1]
     assert all(m.statements() or m.postgres_sql for m in migrations)
     # PostgreSQL's own text where the two differ; the shared text, with its types, elsewhere.
     overrides = sorted(p.name for p in MIGRATIONS_DIR.glob("*.postgres.sql"))

@@ -5,6 +5,7 @@ clicks change nothing, secrets stay with their seat, and a damaged game breaks a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
 import logging
@@ -19,22 +20,13 @@ from engine.errors import IllegalAction
 from engine.events import HIDDEN, PRIVATE, PUBLIC
 from engine.game import replay
 from engine.state import RULES_VERSION, GameState, canonical_json
+from tests.clock import Clock
 from tests.databases import SQLITE_ONLY, Database
 
 UNLIMITED = Limits.unlimited()  # these tests open many tables quickly; test_limits.py tests the caps
 
 HOST, BOB, CAROL, DAN = 100, 101, 102, 103
 HOUR = 3600.0
-
-
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self, now: float = 1_700_000_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
@@ -84,6 +76,15 @@ async def steps(service: GameService, game_id: int, n: int) -> SubmitResult:
     return done
 
 
+async def load_and_check(service: GameService, game_id: int) -> None:
+    """Load a game after a restart, and wait for the background check of its snapshot against
+    a full replay of its log: damage in the entries after the snapshot is found by the load
+    itself, damage before it by the check."""
+    with contextlib.suppress(GameBroken):
+        await service.view(game_id, HOST)
+    await service.loader.checks_done()
+
+
 def tamper_log(database: Database, sql: str, params: tuple = ()) -> None:
     """Change the append-only log from outside, as a disk fault or a bad hand edit would."""
     database.execute((sql, params), log_writable=True)
@@ -117,21 +118,25 @@ async def test_starting_a_game_stores_its_deal_as_entry_0_and_its_first_snapshot
     assert 0 <= seed < 2**63
 
 
-async def test_a_move_is_written_with_its_events_and_snapshot_in_one_go(service: GameService,
-                                                                       database: Database) -> None:
+async def test_a_move_is_written_with_its_events_in_one_go_and_a_snapshot_every_few_moves(
+        service: GameService, database: Database) -> None:
+    service.loader.snapshot_every = 3
     started = await table(service)
     done = await step(service, started.game_id)
     assert done.seq == 1
     rows = database.fetch("SELECT seq, actor, user_id, events FROM actions WHERE game_id = ? ORDER BY seq",
                           started.game_id)
-    snapshot_seq, state = database.fetchone("SELECT seq, state FROM snapshots WHERE game_id = ?",
-                                            started.game_id) or ()
     game_seq, waiting = database.fetchone("SELECT seq, waiting FROM games WHERE id = ?", started.game_id) or ()
     assert [r[0] for r in rows] == [0, 1]
     assert rows[1][1] == done.actor and rows[1][2] in (HOST, BOB)
     assert len(json.loads(rows[1][3])) == len(done.public_events) + sum(map(len, done.private_events.values()))
-    assert snapshot_seq == game_seq == 1
-    assert json.loads(waiting) == list(done.waiting_for)
+    assert game_seq == 1 and json.loads(waiting) == list(done.waiting_for)
+    # The snapshot stays at the start until three moves have been made, then moves with them.
+    assert database.fetchone("SELECT seq FROM snapshots WHERE game_id = ?", started.game_id) == (0,)
+    await steps(service, started.game_id, 2)
+    snapshot_seq, state = database.fetchone("SELECT seq, state FROM snapshots WHERE game_id = ?",
+                                            started.game_id) or ()
+    assert snapshot_seq == 3
     assert state == replayed_state(database, started.game_id).to_canonical()
 
 
@@ -327,6 +332,7 @@ async def test_a_corrupted_log_row_breaks_only_its_own_game_with_a_clear_message
 
     service = await GameService.open(database.target, clock=clock, limits=UNLIMITED)
     try:
+        await load_and_check(service, damaged)
         with pytest.raises(GameBroken) as broken:
             await service.view(damaged, HOST)
         assert broken.value.reason == reason
@@ -384,9 +390,8 @@ def all_logs() -> Iterator[AllLogs]:
 def secrets_of(database: Database, game_id: int) -> set[str]:
     """What must never reach a log: the seed, the random state, every hand, every ticket in a
     hand or a ticket deck, and the deck's order (as runs of three card names)."""
-    seed, state = database.fetchone("SELECT g.seed, s.state FROM games g JOIN snapshots s ON s.game_id = g.id"
-                                    " WHERE g.id = ?", game_id) or ()
-    state = json.loads(state)
+    (seed,) = database.fetchone("SELECT seed FROM games WHERE id = ?", game_id) or ()
+    state = json.loads(replayed_state(database, game_id).to_canonical())
     found = {str(seed), str(state["seed"]), str(state["rng"])}
     for p in state["players"]:
         found.update(p["tickets"])
@@ -446,6 +451,7 @@ async def test_text_that_is_not_utf8_breaks_its_game_without_a_secret_reaching_a
                        for line in all_logs.lines)
             assert (await step(service, damaged)).seq == 9
         else:
+            await load_and_check(service, damaged)
             with pytest.raises(GameBroken) as broken:
                 await service.view(damaged, HOST)
             raised.append("".join(traceback.format_exception(broken.value)))

@@ -14,23 +14,16 @@ from app import Actor, GameService, Limits
 from engine.errors import IllegalAction
 from engine.game import replay
 from engine.state import GameState
+from tests.clock import Clock
 from tests.databases import Database
 
 ANN, BEN = 11, 12
 HOUR = 3600.0
 
 
-class Clock:
-    def __init__(self, now: float = 1_800_000_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def clock() -> Clock:
-    return Clock()
+    return Clock(1_800_000_000.0)
 
 
 @pytest.fixture
@@ -95,11 +88,14 @@ async def test_a_claim_taken_back_is_a_log_entry_that_restores_the_turn_and_the_
     # The log is append-only: claim, then undo; replaying it gives the stored state.
     log = database.fetch("SELECT seq, action FROM actions WHERE game_id = ? ORDER BY seq", g)
     assert [json.loads(a)["type"] for _, a in log[-2:]] == ["claim_route", "undo"]
-    row = database.fetchone("SELECT state FROM snapshots WHERE game_id = ?", g)
-    stored = GameState.from_canonical(row[0])
-    again = replay("usa", 2, stored.seed, [json.loads(a) for _, a in log[1:]], stored.options,
-                   names=stored.names)
-    assert again.to_canonical() == stored.to_canonical()
+    row = database.fetchone("SELECT seq, state FROM snapshots WHERE game_id = ?", g)
+    stored = GameState.from_canonical(row[1])
+    moves = [json.loads(a) for _, a in log[1:]]
+    at_snapshot = replay("usa", 2, stored.seed, moves[:row[0]], stored.options, names=stored.names)
+    assert at_snapshot.to_canonical() == stored.to_canonical()
+    again = replay("usa", 2, stored.seed, moves, stored.options, names=stored.names)
+    service.loader.forget(g)
+    assert again.to_canonical() == (await service.loader.load(g)).state.to_canonical()
 
 
 async def test_an_undo_that_is_not_allowed_is_refused_and_changes_nothing(service: GameService) -> None:

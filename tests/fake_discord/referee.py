@@ -7,19 +7,22 @@ and opening one on the file would write (its open migrates and keeps bookkeeping
 child writes too. The referee only reads, through a `mode=ro` connection opened for each
 look (so it never holds a read transaction that would keep the bot's WAL from being
 checkpointed): the game row and seats as the service summarises them (app.records), the
-engine state from the stored snapshot, and the outbox and timers as stored.
+engine state from the stored snapshot and the moves logged after it, and the outbox and
+timers as stored.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
 from app import records
 from app.models import GameSummary
-from engine.actions import Action
+from engine.actions import Action, action_from_json
+from engine.game import apply
 from engine.game import legal_actions as legal_for
 from engine.game import view as view_for
 from engine.state import GameState
@@ -67,13 +70,21 @@ class Referee:
         with self._reading() as conn:
             game, players = self._game(conn, game_id)
             snap = conn.execute(f"SELECT {SNAPSHOT_COLUMNS} FROM snapshots WHERE game_id = ?", (game_id,)).fetchone()
+            tail = [] if snap is None else conn.execute(
+                "SELECT seq, action FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
+                (game_id, snap[1])).fetchall()
         if snap is None:
             raise LookupError(f"game {game_id} has no snapshot (status {game.status})")
         snapshot = SnapshotRow.from_row(snap)
-        # The bot writes the snapshot in the same transaction as the game's seq.
-        assert snapshot.seq == game.seq, f"game {game_id}: snapshot at {snapshot.seq}, game at {game.seq}"
+        # The bot writes a snapshot every few moves: the state is the snapshot's plus the moves
+        # logged after it, up to the game's seq (all written in the same transactions).
+        state = GameState.from_canonical(snapshot.state_json)
+        for _, action in tail:
+            state, _ = apply(state, action_from_json(json.loads(action)))
+        last = tail[-1][0] if tail else snapshot.seq
+        assert last == game.seq, f"game {game_id}: log at {last}, game at {game.seq}"
         seat = next((p.seat for p in players if user_id is not None and p.user_id == user_id), None)
-        return GameState.from_canonical(snapshot.state_json), game.seq, seat
+        return state, game.seq, seat
 
     # ---------------------------------------------------------------- what Table asks
 

@@ -6,14 +6,21 @@ from __future__ import annotations
 import base64
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bot_app.render_hooks import Renderer
+from engine.timeline import TimelineStep
 from engine.view import View
+
+if TYPE_CHECKING:
+    from render.stats import StatsCard
 
 # A 1×1 transparent PNG: what the stub renderer returns.
 TINY_PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
 )
+# A 1×1 GIF: what the stub renderer returns for a replay.
+TINY_GIF = base64.b64decode("R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==")
 
 
 
@@ -21,7 +28,7 @@ TINY_PNG = base64.b64decode(
 class Drawn:
     """One picture the stub was asked for."""
 
-    kind: str  # "board", "hand" or "scores"
+    kind: str  # "board", "hand", "scores", "tickets" or "replay"
     game_id: int | None
     seat: int | None  # whose hand (None: a public picture)
     colorblind: bool = False
@@ -35,6 +42,8 @@ class StubRenderer(Renderer):
     def __init__(self) -> None:
         self.calls: list[str] = []
         self.asked: list[Drawn] = []
+        self.replayed: list[int] = []  # the number of pictures of each replay asked for
+        self.cards: list[StatsCard] = []  # the stats pictures asked for
 
     def start(self) -> None:
         """Nothing to start: the stub draws nothing."""
@@ -55,4 +64,23 @@ class StubRenderer(Renderer):
         assert view.you is None
         self.calls.append("scores")
         self.asked.append(Drawn("scores", view.game_id, None))
+        return TINY_PNG
+
+    async def tickets(self, view: View) -> bytes:
+        assert view.you is None
+        self.calls.append("tickets")
+        self.asked.append(Drawn("tickets", view.game_id, None))
+        return TINY_PNG
+
+    async def replay(self, steps: Sequence[TimelineStep]) -> bytes:
+        assert steps and all(step.view.you is None for step in steps)
+        self.calls.append("replay")
+        self.asked.append(Drawn("replay", steps[-1].view.game_id, None))
+        self.replayed.append(len(steps))
+        return TINY_GIF
+
+    async def stats(self, card: StatsCard) -> bytes:
+        self.calls.append("stats")
+        self.asked.append(Drawn("stats", None, None))
+        self.cards.append(card)
         return TINY_PNG

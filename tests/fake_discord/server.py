@@ -169,6 +169,8 @@ class FakeDiscord:
         # (channel, author, nonce) → (message id, when): Discord returns the first message again
         self.nonces: dict[tuple[int, int, str], tuple[int, float]] = {}
         self.nonce_ttl = 300.0  # "the past few minutes", Discord says
+        # message id → the `allowed_mentions` it was sent with (who it may ping), when given
+        self.allowed_mentions: dict[int, dict[str, Any]] = {}
         self.identifies = 0  # IDENTIFYs seen: one per (re)started bot
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -891,6 +893,8 @@ class FakeDiscord:
             msg["application_id"] = str(self.app_id)
             msg["webhook_id"] = str(self.app_id)
         msg["attachments"] = self._attachments(mid, body, files, None)
+        if isinstance(body.get("allowed_mentions"), dict):
+            self.allowed_mentions[mid] = body["allowed_mentions"]
         self.messages[mid] = msg
         self.written[mid] = time.monotonic()
         self._record(msg, files)

@@ -1,0 +1,65 @@
+"""A finished game's replay, as the table saw it: the public timeline rebuilt from the stored
+seed and actions (`engine.timeline.public_timeline`).
+
+The seed and the actions stay here; what leaves is one public view per move shown (no hand,
+no ticket, no deck). The replay is rebuilt in a worker thread, off the event loop. A game
+played under older rules cannot be replayed by this engine (its log may mean something else
+now): it has no replay, and asking for one gets a sentence saying so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+
+from app.base import ServiceBase
+from app.errors import ServiceError
+from app.loader import Loaded
+from engine.state import RULES_VERSION
+from engine.timeline import TimelineStep, public_timeline
+from store import Store
+
+log = logging.getLogger("app.service")
+
+
+async def timeline_of(store: Store, loaded: Loaded) -> tuple[TimelineStep, ...]:
+    """The public timeline of a loaded, finished game (replayed in a worker thread)."""
+    row = loaded.row
+    if row.rules_version != RULES_VERSION or row.seed is None:
+        raise ServiceError(f"Game #{row.id} was played under older rules; its replay cannot be rebuilt.",
+                           "old_rules")
+    rows = await store.actions(row.id)
+    actions = [json.loads(r.action_json) for r in rows[1:]]
+    options = json.loads(row.options_json)
+    names = [s.name for s in loaded.seats]
+    steps = await asyncio.to_thread(public_timeline, row.variant, len(names), row.seed, actions, options, names)
+    return tuple(steps)
+
+
+async def final_timeline(store: Store, loaded: Loaded) -> tuple[TimelineStep, ...]:
+    """The timeline for the final post; empty (the post goes without its replay) when it
+    cannot be rebuilt."""
+    try:
+        return await timeline_of(store, loaded)
+    except ServiceError:
+        return ()
+    except Exception:  # a replay must never keep the final scores from the thread
+        log.exception("game %d: its replay could not be rebuilt", loaded.row.id)
+        return ()
+
+
+class ReplayOps(ServiceBase):
+    """Replays of finished games."""
+
+    async def replay_timeline(self, game_id: int) -> tuple[TimelineStep, ...]:
+        """The public pictures of a finished game, one per claim or station (for `/ttr
+        replay`). The caller checks that the game may be reached from where it is asked
+        (`game_for`). A game still being played, or one from older rules, is refused in a
+        sentence."""
+        async with self._lock(game_id):
+            loaded = await self.loader.load(game_id)
+            if loaded.state.status != "over":
+                raise ServiceError(f"Game #{game_id} is not over yet: its replay is posted when it ends.",
+                                   "not_over")
+            return await timeline_of(self.store, loaded)

@@ -1,0 +1,79 @@
+"""What the bot says after a game: the final post's pictures, `/ttr replay`, `/ttr stats`.
+
+Every sentence of those messages is here, so their wording is read (and changed) in one place,
+as the rules' words are in `bot_app/words/`. All of it is public: built from finished games'
+results and public views only.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from app.player_records import PlayerRecord
+    from render.stats import StatsCard
+
+REPLAY_FILE = "replay.gif"
+TICKETS_FILE = "tickets.png"
+STATS_FILE = "stats.png"
+
+
+def final_pictures_line(game_id: int, replay: bool) -> str:
+    """The last line of the final post: what its pictures are."""
+    line = ("🖼️ The final board, the score sheet, and every ticket revealed on the map (solid: completed, "
+            "dashed with ✗: failed)")
+    if replay:
+        return line + f"; 🎞️ `replay.gif` plays the game claim by claim (`/ttr replay game:{game_id}` draws it again)."
+    return line + "."
+
+
+def replay_caption(game_id: int, title: str, pictures: int) -> str:
+    """The answer to `/ttr replay`."""
+    moves = max(0, pictures - 2)
+    return (f"🎞️ **Game #{game_id} · {title}** — the replay: {moves} claim{'s' if moves != 1 else ''} and "
+            "stations, one picture each, then the final board.")
+
+
+NO_GAME_GIVEN = "Which game? Give `game:` (its number), or use `/ttr replay` in the game's thread."
+
+
+def no_stats(name: str) -> str:
+    return f"{name} has no finished games here yet."
+
+
+def stats_words(name: str, record: PlayerRecord) -> str:
+    """The stats card's numbers in words too (read aloud, searched, shown when pictures are off)."""
+    s = record.stats
+    line = (f"**{name}**: {s.games} games, {s.wins} wins, average {s.average_score:.1f}, best {s.best_score}; "
+            f"tickets {s.tickets_completed} done, {s.tickets_failed} missed.")
+    if record.rating is not None:
+        line += f" Rating {record.rating.value:g} ({record.rating.detail})."
+    return line
+
+
+STATS_IN_DM = "In a direct message you can only see your own results; ask in the server."
+
+
+def stats_card(name: str, record: PlayerRecord, *, everywhere: bool = False) -> StatsCard:
+    """The stats picture's content from a player's record. `everywhere`: the record covers
+    all the player's servers (their own, asked from a DM: no rating or favourites there)."""
+    from bot_app.text import variant_title
+    from render.stats import StatsCard  # the picture's input (drawn by Renderer.stats, the one seam)
+
+    s = record.stats
+    rating = None
+    if record.rating is not None:
+        value = record.rating.value
+        shown = str(int(value)) if float(value).is_integer() else f"{value:.1f}"
+        rating = (shown, record.rating.label, record.rating.detail)
+    # "Dieppe – London (2 gray ferry, 1 locomotive, track 1)" reads as "Dieppe – London" on the
+    # card: the tracks of a double route count together
+    routes: dict[str, int] = {}
+    for label, n in record.routes:
+        short = label.split(" (")[0]
+        routes[short] = routes.get(short, 0) + n
+    ranked = sorted(routes.items(), key=lambda kv: -kv[1])
+    return StatsCard(name=name, games=s.games, wins=s.wins, average=s.average_score, best=s.best_score,
+                     tickets_done=s.tickets_completed, tickets_failed=s.tickets_failed, routes=ranked,
+                     cities=record.cities, variants=[(variant_title(v), g, w) for v, g, w in record.variants],
+                     rating=rating, where="in all servers" if everywhere else "on this server")

@@ -1,0 +1,114 @@
+"""What the deliveries of issue 19 look like in Discord: a player's daily digest (a DM listing
+every game waiting for them, with a link to each thread), the hand of a seat handed to a
+substitute (a DM), the thread's notices about a substitute and a vote to skip (with a **Vote to
+skip** button), and the line under a turn post saying who is away until when.
+
+Public text names seats and players and shows Discord timestamps (each reader sees their own
+time zone); never a card or a ticket. A DM is drawn from its player's own view when it is sent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from app import Delivery, GameSummary, HandData, PostData
+from app.owed import NOTICE
+from bot_app import ids, text
+from bot_app.answers import MAX_CONTENT, cut
+from bot_app.components import button, view_of
+from bot_app.posts import Message
+from bot_app.render_hooks import Renderer
+
+VOTE = "vote"  # the verb of the Vote to skip button (bot_app/vote_buttons.py)
+
+
+def when(t: float) -> str:
+    """A moment as Discord shows it to each reader: the date and time in their own time zone,
+    and how far off it is."""
+    return f"<t:{int(t)}:f> (<t:{int(t)}:R>)"
+
+
+def thread_link(summary: GameSummary) -> str:
+    """A link to the game's thread (or its channel, before the thread exists)."""
+    return f"https://discord.com/channels/{summary.guild_id}/{summary.thread_id or summary.channel_id}"
+
+
+def away_lines(data: PostData) -> list[str]:
+    """"Away until" for each seated player on vacation (their clock is stopped meanwhile)."""
+    names = {s.seat: s.name for s in data.summary.seats}
+    return [f"🏖️ **{names.get(seat, f'seat {seat + 1}')}** is away until {when(until)}: their clock is stopped."
+            for seat, until in sorted(data.away.items())]
+
+
+def with_away(message: Message, data: PostData) -> Message:
+    """A turn post with the "away until" lines under it."""
+    lines = away_lines(data)
+    if not lines or data.final:
+        return message
+    return Message(cut("\n".join([message.content, *lines]), MAX_CONTENT), message.files, message.view)
+
+
+def ping_only(data: PostData) -> discord.AllowedMentions:
+    """Whom a turn post may ping: everyone it mentions but the players in quiet hours, away, or
+    taking a daily digest instead (their name still shows, without a notification)."""
+    quiet = set(data.quiet_users)
+    users = [discord.Object(s.user_id) for s in data.summary.seats if s.user_id is not None and s.user_id not in quiet]
+    return discord.AllowedMentions(everyone=False, roles=False, users=users)
+
+
+def digest(delivery: Delivery, waiting: Sequence[tuple[GameSummary, float | None]]) -> Message:
+    """A player's daily digest: every game waiting for them, with a link to its thread and
+    when the AI plays for them there."""
+    lines = [f"📬 **Your daily digest** — {len(waiting)} game{'s' if len(waiting) != 1 else ''} "
+             f"waiting for you:"]
+    for summary, limit in waiting:
+        due = f" · the AI plays for you {when(limit)}" if limit is not None else ""
+        lines.append(f"• Game #{summary.game_id} · {text.variant_title(summary.variant)} — "
+                     f"{thread_link(summary)}{due}")
+    lines.append("Change it with `/ttr settings digest:` (a ping per turn, or another hour).")
+    return Message(cut("\n".join(lines), MAX_CONTENT))
+
+
+async def seat_dm(hand: HandData, renderer: Renderer) -> Message:
+    """The hand of a seat just handed to this player, privately."""
+    summary = hand.summary
+    where = f" ({thread_link(summary)})" if summary.thread_id else ""
+    lines = [f"🔁 You now play seat {hand.seat + 1} of game #{summary.game_id}{where}: its cards, tickets and "
+             "score are yours.", text.hand_text(hand.view, summary.game_id)]
+    if hand.seat in summary.waiting_for:
+        lines.insert(1, "It's your turn.")
+    files = ([("hand.png", await renderer.hand(hand.view, colorblind=hand.settings.colorblind))]
+             if hand.settings.hand_picture else [])
+    return Message(cut("\n".join(lines), MAX_CONTENT), files)
+
+
+def notice(delivery: Delivery, summary: GameSummary) -> Message | None:
+    """The thread's notice about a substitute or a vote to skip (None: another notice)."""
+    if delivery.kind != NOTICE:
+        return None
+    p: dict[str, Any] = dict(delivery.payload)
+    seat = p.get("seat") if isinstance(p.get("seat"), int) else None
+    if seat is None or not 0 <= seat < len(summary.seats):
+        return None
+    name = summary.seats[seat].name
+    g = summary.game_id
+    if p.get("notice") == "replaced":
+        who = f"<@{delivery.user_id}>" if delivery.user_id else f"**{name}**"
+        was = "the AI's seat" if p.get("was_ai") else f"seat {seat + 1}"
+        held = " (the AI was standing in)" if p.get("stand_in") else ""
+        return Message(f"🔁 {who} now plays {was}{held} in game #{g}, with its cards, tickets and score — their "
+                       "hand came to them privately.")
+    if p.get("notice") == "vote":
+        votes, needed = p.get("votes"), p.get("needed")
+        return Message(
+            f"🗳️ A vote to hand **{name}**'s turn to the AI now: {votes} of {needed} votes. Everyone else at the "
+            "table can vote too (the button, or `/ttr vote`).",
+            view=view_of(button("Vote to skip", ids.make(g, delivery.seq, VOTE, str(seat)),
+                                discord.ButtonStyle.secondary, "🗳️")))
+    if p.get("notice") == "skipped":
+        keeps = " — and keeps the seat until they come back with any game command" if p.get("keeps") else ""
+        return Message(f"🗳️ Everyone else voted: the AI played **{name}**'s turn{keeps}.")
+    return None

@@ -1,0 +1,51 @@
+"""Voting to hand a slow player's turn to the AI: `/ttr vote`, and the **Vote to skip** button
+of the thread's notice that a vote began (bot_app/player_posts.py). The rules of a vote are
+the service's (app/seat_ops.py); this answers the voter privately, and the thread hears of
+the vote and of its outcome from what the service stored."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from app import StaleAction
+from bot_app import ids
+from bot_app.answers import Refusal
+from bot_app.buttons import _Family
+from bot_app.desk import Desk
+from bot_app.inputs import is_number
+from bot_app.player_posts import VOTE
+
+
+async def vote(desk: Desk, interaction: discord.Interaction, game_id: int, seat: int | None) -> None:
+    """The caller votes to hand `seat`'s turn (None: the one player the game waits for) to the
+    AI now; they are told where the vote stands."""
+    result = await desk.service.vote_skip(game_id, interaction.user.id, seat)
+    if result.played:
+        said = f"🗳️ Everyone else voted: the AI played **{result.name}**'s turn."
+    else:
+        said = (f"🗳️ Your vote to hand **{result.name}**'s turn to the AI is in: {result.votes} of {result.needed}. "
+                "The AI plays it once everyone else has voted.")
+    await desk.answers.say(interaction, said)
+    if result.played:
+        await desk.after_move(game_id)
+
+
+class VoteButton(_Family, template=ids.template((VOTE,))):
+    """**Vote to skip** under the thread's notice of a vote: only for the turn it was posted in."""
+
+    async def handle(self, desk: Desk, interaction: discord.Interaction, values: list[str]) -> None:
+        cid = self.cid
+        summary = await desk.service.game(cid.game)
+        if cid.seq is None or not is_number(cid.arg):
+            raise Refusal("That button is not one I know.")
+        if cid.seq != summary.seq:
+            raise Refusal("That already happened: the game has moved on since this vote began.")
+        try:
+            await vote(desk, interaction, cid.game, int(cid.arg))
+        except StaleAction:
+            raise Refusal("That already happened: the game has moved on.") from None
+
+
+FAMILIES: tuple[type[Any], ...] = (VoteButton,)

@@ -1,0 +1,48 @@
+"""/ttr undo: take back your last move (a claim that was not a tunnel, a station, a Controller
+card) before the next player acts — also the **Undo** button of the move's confirmation.
+/ttr vote: hand a slow player's turn to the AI once everyone else voted (while their limit is
+still far off). The rules are the service's (app/seat_ops.py) and the engine's (engine/undo.py)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot_app.answers import Refusal
+from bot_app.games import Game, resolve_game
+from bot_app.undo_button import undo_move
+from bot_app.votes import vote
+from cogs.base import TtrCog
+
+if TYPE_CHECKING:
+    from bot_app.client import TtrBot
+
+
+class TurnsCog(TtrCog):
+    @app_commands.command(name="undo", description="Take back your last claim or station before the next player acts")
+    async def undo(self, interaction: discord.Interaction, game: Game | None = None) -> None:
+        async def work() -> None:
+            await undo_move(self.desk, interaction, await resolve_game(interaction, game), None)
+
+        await self.run(work())
+
+    @app_commands.command(name="vote", description="Vote to hand a slow player's turn to the AI now")
+    @app_commands.describe(player="whose turn (only needed while several players choose at once)")
+    async def vote(self, interaction: discord.Interaction, player: discord.User | None = None,
+                   game: Game | None = None) -> None:
+        async def work() -> None:
+            g = await resolve_game(interaction, game)
+            seat = None
+            if player is not None:
+                seat = await self.desk.service.seat_of(g, player.id)
+                if seat is None:
+                    raise Refusal(f"{player.display_name} is not playing in game #{g}.")
+            await vote(self.desk, interaction, g, seat)
+
+        await self.run(work())
+
+
+async def setup(bot: TtrBot) -> None:
+    await bot.add_cog(TurnsCog(bot))

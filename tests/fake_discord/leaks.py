@@ -1,0 +1,35 @@
+"""The leak scan: nothing secret in anything the fake's public saw — a message's text and
+components, a thread's name, a picture. Secrets are what the test collected from the players'
+own views (their tickets in words); a hand in words ("Your hand", "Cards:") never shows in
+public, and a public picture is a board, a score sheet, every ticket revealed (the final post), a replay or a
+stats card, never a picture sent privately."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .server import FakeDiscord
+
+PUBLIC_PICTURES = ("board.png", "scores.png", "tickets.png", "replay.gif", "stats.png")
+
+
+def public_leaks(fake: FakeDiscord, secrets: Iterable[str], *, revealed_in: Iterable[int] = (),
+                 pictures: bool = True) -> list[str]:
+    """Where a secret shows in public (empty: nowhere). `revealed_in`: messages that show the
+    tickets on purpose (the final scores). `pictures`: also check that no private picture is
+    posted in public (needs the real renderer: the stub draws every picture alike)."""
+    secrets = [s for s in secrets if s]
+    skip = {f"message {m} " for m in revealed_in}
+    private_files = {item.data for item in fake.private if item.data}
+    found = []
+    for item in fake.public:
+        if any(w in item.where + " " for w in skip):
+            continue
+        found += [f"secret {s!r} in public {item.where}" for s in secrets if s in item.text]
+        if "Your hand" in item.text or "Cards:" in item.text:
+            found.append(f"a hand in public {item.where}")
+        if item.data and item.text not in PUBLIC_PICTURES:
+            found.append(f"a picture {item.text!r} in public {item.where}")
+        if pictures and item.data and item.data in private_files:
+            found.append(f"a private picture in public {item.where}")
+    return found
