@@ -89,6 +89,7 @@ class TtrBot(commands.Bot):
         return True
 
     async def setup_hook(self) -> None:
+        self.desk.renderer.start()  # the render workers prepare the maps while we log in
         await self.load_commands()
         if self.sync_commands and self.syncs_commands:
             await sync_commands(self, force=self.force_sync)

@@ -60,6 +60,12 @@ FOR_GOOD = {
 }
 NEEDED = "View Channel, Send Messages in Threads, Attach Files and Read Message History"
 MAX_PARALLEL_GAMES = 8
+# While games are being delivered, the outbox is looked at again after a pause that grows with
+# what the last look read (seconds per delivery read, and at most): each look reads every due
+# delivery of the busy games again, so a hundred busy games are looked at ~15 times a second,
+# a few at once within milliseconds.
+FETCH_GAP_PER_ROW = 0.0005
+FETCH_GAP_MOST = 0.075
 
 
 class Refused(Exception):
@@ -103,8 +109,8 @@ class Dispatcher:
                 await asyncio.wait_for(self.service.deliveries_waiting.wait(), delay)
 
     async def run_once(self) -> int:
-        """Deliver everything due now (several games at once, each game in order). Returns
-        how many deliveries were looked at."""
+        """Deliver everything due now (several games at once, each game in order), and what
+        falls due meanwhile, until nothing is due. Returns how many deliveries were looked at."""
         self.working += 1
         try:
             async with self._pass:
@@ -113,17 +119,57 @@ class Dispatcher:
             self.working -= 1
 
     async def _deliver_due(self) -> int:
+        """Each game with something due gets a lane: a task that sends its deliveries in order.
+        A game has at most one lane; what it is owed meanwhile waits in the outbox for the
+        lane's next round, where one post settles every pending post with the newest board (so
+        three moves made while a picture was being drawn cost one more picture, not three).
+        A game whose lane is done starts again at once: no game waits for the slowest of a
+        batch."""
         looked = 0
+        lanes: dict[int, asyncio.Task[None]] = {}
+        try:
+            while True:
+                self.service.deliveries_waiting.clear()
+                due = await self.service.due_deliveries(self.clock(), limit=200)
+                by_game: dict[int, list[Delivery]] = {}
+                behind: set[int] = set()  # busy games with more due: their lanes go round again
+                for d in due:
+                    if d.game_id in lanes:
+                        behind.add(d.game_id)
+                    else:
+                        by_game.setdefault(d.game_id, []).append(d)
+                for g, ds in by_game.items():
+                    looked += len(ds)
+                    lanes[g] = asyncio.create_task(self._game(g, ds), name=f"ttr-deliver-{g}")
+                if not lanes:
+                    return looked
+                await self._until_more(lanes, behind, min(FETCH_GAP_MOST, FETCH_GAP_PER_ROW * len(due)))
+        finally:
+            for task in lanes.values():
+                task.cancel()
+            await asyncio.gather(*lanes.values(), return_exceptions=True)
+
+    async def _until_more(self, lanes: dict[int, asyncio.Task[None]], behind: set[int], gap: float) -> None:
+        """Wait until there may be something new to start: a move stored more deliveries, a
+        lane finished whose game has more due, or every lane finished. Finished lanes leave
+        `lanes`. While other lanes work, the next look waits `gap` seconds more, so that a
+        burst of moves costs one look at the outbox rather than one each."""
         while True:
-            self.service.deliveries_waiting.clear()
-            due = await self.service.due_deliveries(self.clock(), limit=200)
-            if not due:
-                return looked
-            looked += len(due)
-            by_game: dict[int, list[Delivery]] = {}
-            for d in due:
-                by_game.setdefault(d.game_id, []).append(d)
-            await asyncio.gather(*(self._game(g, ds) for g, ds in by_game.items()))
+            more = asyncio.create_task(self.service.deliveries_waiting.wait())
+            try:
+                await asyncio.wait([more, *lanes.values()], return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                more.cancel()
+            finished = [g for g, task in lanes.items() if task.done()]
+            for g in finished:
+                task = lanes.pop(g)
+                if not task.cancelled() and task.exception() is not None:
+                    log.error("game %d: delivery failed", g, exc_info=task.exception())
+            if not lanes:
+                return
+            if self.service.deliveries_waiting.is_set() or behind.intersection(finished):
+                await asyncio.sleep(gap)
+                return
 
     async def _game(self, game_id: int, due: list[Delivery]) -> None:
         """The game's due deliveries, in order: first its turn post (one message settles every

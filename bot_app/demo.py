@@ -40,7 +40,8 @@ async def play_demo(variant: str, players: int, seed: int, out: Path, levels: li
                     options: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Play one all-AI game and write it to `out` (see the module docstring). `dice` plays it
     with the Dice Expansion; `options` are any other table options."""
-    renderer = renderer or Renderer()
+    own = renderer is None
+    renderer = renderer or Renderer(only=(variant,))  # its workers prepare this variant only
     out.mkdir(parents=True, exist_ok=True)
     table = {**dict(options or {}), **({"dice": True} if dice else {})}
     tmp = Path(tempfile.mkdtemp(prefix="ttr-demo-"))
@@ -54,6 +55,8 @@ async def play_demo(variant: str, players: int, seed: int, out: Path, levels: li
             await service.close()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+        if own:
+            renderer.close()
 
 
 def slug(name: str) -> str:

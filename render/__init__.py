@@ -4,7 +4,7 @@ package only reads `engine.game.view(...)` dicts and `engine.maps.GameMap` data.
 
     from render import render_board, render_hand, render_scores, render_async
     png = render_board(view(state, None), highlight_routes=[route_id]).png
-    png = (await render_async(render_board, view(state, None))).png   # off the event loop
+    png = await render_async(render.jobs.board_png, view(state, None))  # in a worker process
 
 See docs/rendering.md.
 """

@@ -9,6 +9,8 @@ least `preview_px(WIDTH)` high, legible when Discord shows the picture 550 pixel
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -33,7 +35,7 @@ WIDTH = 1100
 MARGIN = 20
 LEFT_W = 560  # the blocks' column
 
-__all__ = ["HandPicture", "TicketStatus", "hand_image", "render_hand", "ticket_statuses"]
+__all__ = ["HandPicture", "TicketStatus", "hand_image", "prepare_mini", "render_hand", "ticket_statuses"]
 
 
 @dataclass(frozen=True)
@@ -64,19 +66,41 @@ def _mini_base(game_map: GameMap) -> BoardBase:
     return get_base(game_map, width, legend=False, labels=False, label_scale=scale)
 
 
+MINI_LABEL_SETS = 512  # ticket-city sets whose labels a small map keeps (least recently used go first)
+_MINI_LOCK = threading.Lock()
+
+
+def prepare_mini(game_map: GameMap) -> None:
+    """Build the small map's base and work out every city's label spots on it, once: a hand
+    picture then places its few labels against each other only (render workers call this when
+    they start)."""
+    base = _mini_base(game_map)
+    for city in game_map.cities:
+        mini_labels(base, frozenset((city,)))
+
+
 def mini_labels(base: BoardBase, cities: frozenset[str]) -> list[Label]:
-    """Labels for just these cities on the small map (cached per set: tickets change rarely)."""
-    cache = base.extra.setdefault("mini_labels", {})
-    labels = cache.get(cities)
-    if labels is None:
+    """Labels for just these cities on the small map. What each city needs alone (its spots
+    free of obstacles, a crowded city's wider search) is worked out once per map and width
+    (`place_labels`' memo); a set already placed is kept in a bounded LRU (tickets change
+    rarely, and a player's hand is drawn again every turn)."""
+    # One placement at a time: a render worker prepares its bases in a thread beside its jobs,
+    # and the memo's lazy searches must not be advanced by two threads at once.
+    with _MINI_LOCK:
+        cache: OrderedDict[frozenset[str], list[Label]] = base.extra.setdefault("mini_labels", OrderedDict())
+        labels = cache.get(cities)
+        if labels is not None:
+            cache.move_to_end(cities)
+            return labels
         grid = base.extra.get("grid")
         if grid is None:
             grid = base.extra["grid"] = obstacle_grid(base.geom, routes=False)
-        labels = place_labels(base.game_map, base.geom, only=cities, grid=grid)
-        if len(cache) > 256:
-            cache.clear()
+        memo = base.extra.setdefault("label_memo", {})
+        labels = place_labels(base.game_map, base.geom, only=cities, grid=grid, memo=memo)
         cache[cities] = labels
-    return labels
+        while len(cache) > MINI_LABEL_SETS:
+            cache.popitem(last=False)
+        return labels
 
 
 def hand_image(view: View, game_map: GameMap, seat: int, *,

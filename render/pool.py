@@ -1,10 +1,21 @@
-"""Rendering off the event loop.
+"""Rendering off the event loop, on every core.
 
 Drawing a board takes tens of milliseconds of CPU; inside the bot's asyncio loop that would
-stall every other game. `render_async` runs a render function in a worker and awaits it.
+stall every other game, and in a thread of the bot's process it competes with the bot for
+Python's global lock (a 16 ms board took over a second that way while the bot was busy). So
+pictures are drawn in a pool of worker processes sized to the machine:
 
-The worker is a small thread pool: Pillow releases the GIL while it pastes, quantizes and
-compresses, the cached bases are shared, and arguments need no pickling.
+- each worker prepares every map's static base once, when it starts, in a thread beside its
+  jobs (`render.jobs.prepare_worker`): a worker takes jobs at once after a (re)start;
+- a job sends a view and gets PNG bytes back; the event loop only awaits;
+- at most `2 × workers` jobs are handed to the workers at once; the rest wait their turn in
+  the loop, oldest first (a bounded queue: nothing piles up inside the executor);
+- a worker that dies (killed, out of memory) breaks the executor: a new one is started and the
+  job tried once more.
+
+`RenderPool(processes=False)` is the same in threads of this process (tests that need no
+processes; a machine where processes cannot be started). TTR_RENDER_WORKERS sets the number
+of worker processes of the default pool; 0 draws in threads instead.
 """
 
 from __future__ import annotations
@@ -12,50 +23,135 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import functools
+import logging
+import multiprocessing
 import os
-from collections.abc import Callable
+import weakref
+from collections.abc import Callable, Sequence
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+log = logging.getLogger("render.pool")
 
 
 class RenderPool:
-    """A thread pool for render functions, created lazily and shut down with `close`."""
+    """Worker processes (or threads) for render jobs, started on first use and stopped with
+    `close`. `prepare` lists the variants whose bases each worker builds when it starts
+    (default: every variant; empty: none, bases are built on first use)."""
 
-    def __init__(self, workers: int | None = None) -> None:
-        self.workers = workers or max(1, min(4, (os.cpu_count() or 2) - 1))
-        self._executor: concurrent.futures.ThreadPoolExecutor | None = None
+    def __init__(self, workers: int | None = None, *, processes: bool = True,
+                 prepare: Sequence[str] | None = None) -> None:
+        self.workers = max(1, workers or os.cpu_count() or 1)
+        self.processes = processes
+        self.prepare = _every_variant() if prepare is None else tuple(prepare)
+        self.in_flight = 2 * self.workers
+        self.restarts = 0  # executors replaced after a worker died
+        self._executor: concurrent.futures.Executor | None = None
+        # One semaphore per event loop (tests run several loops over one process-wide pool).
+        self._slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+            weakref.WeakKeyDictionary())
 
     @property
-    def executor(self) -> concurrent.futures.ThreadPoolExecutor:
+    def executor(self) -> concurrent.futures.Executor:
         if self._executor is None:
-            self._executor = concurrent.futures.ThreadPoolExecutor(self.workers, thread_name_prefix="render")
+            if self.processes:
+                self._executor = concurrent.futures.ProcessPoolExecutor(
+                    self.workers, mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_prepare, initargs=(self.prepare,))
+            else:
+                self._executor = concurrent.futures.ThreadPoolExecutor(self.workers, thread_name_prefix="render")
         return self._executor
 
+    def start(self) -> None:
+        """Start the workers now (each prepares its bases) rather than at the first picture."""
+        ex = self.executor
+        if isinstance(ex, concurrent.futures.ProcessPoolExecutor):
+            for _ in range(self.workers):
+                ex.submit(_nothing)
+
+    async def prepared(self) -> None:
+        """Wait until the workers have prepared their bases (benches measure after this)."""
+        if self.processes:
+            from render.jobs import wait_prepared
+
+            await asyncio.gather(*(self.run(wait_prepared) for _ in range(self.workers)))
+
     async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Run `fn(*args, **kwargs)` in the pool and await its result."""
+        """Run `fn(*args, **kwargs)` in a worker and await its result (`fn` and its arguments
+        must pickle: a module-level function and plain data, e.g. `render.jobs.board_png`)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor, functools.partial(fn, *args, **kwargs))
+        slots = self._slots.get(loop)
+        if slots is None:
+            slots = self._slots[loop] = asyncio.Semaphore(self.in_flight)
+        call = functools.partial(fn, *args, **kwargs)
+        async with slots:
+            for attempt in (1, 2):
+                executor = self.executor
+                try:
+                    return await loop.run_in_executor(executor, call)
+                except BrokenProcessPool:
+                    self._replace(executor)
+                    if attempt == 2:
+                        raise
+                    log.warning("a render worker died; started new ones and trying %s again",
+                                getattr(fn, "__name__", fn))
+        raise AssertionError("unreachable")
+
+    def worker_pids(self) -> list[int]:
+        """The worker processes running now (tests)."""
+        ex = self._executor
+        procs = getattr(ex, "_processes", None) or {}
+        return [p.pid for p in procs.values() if p.is_alive()]
+
+    def _replace(self, broken: concurrent.futures.Executor) -> None:
+        if self._executor is broken:
+            self._executor = None
+            self.restarts += 1
+            broken.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
+        """Stop the workers (what they were drawing is dropped)."""
         if self._executor is not None:
             self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
+
+
+def _every_variant() -> tuple[str, ...]:
+    from engine.variants import available_variants
+
+    return tuple(available_variants())
+
+
+def _prepare(variants: Sequence[str]) -> None:
+    from render.jobs import start_preparing
+
+    start_preparing(variants)
+
+
+def _nothing() -> None:
+    return None
 
 
 _DEFAULT: RenderPool | None = None
 
 
 def default_pool() -> RenderPool:
-    """The process-wide thread pool used by `render_async`."""
+    """The process-wide pool: TTR_RENDER_WORKERS worker processes (default: one per core;
+    0: threads of this process instead)."""
     global _DEFAULT
     if _DEFAULT is None:
-        _DEFAULT = RenderPool()
+        raw = (os.environ.get("TTR_RENDER_WORKERS") or "").strip()
+        workers = int(raw) if raw.isdigit() else None
+        if workers == 0:
+            _DEFAULT = RenderPool(processes=False)
+        else:
+            _DEFAULT = RenderPool(workers)
     return _DEFAULT
 
 
 async def render_async(fn: Callable[..., T], *args: Any, pool: RenderPool | None = None, **kwargs: Any) -> T:
-    """Await `fn(*args, **kwargs)` run off the event loop, e.g.
-    ``png = (await render_async(render_board, view, highlight_routes=[rid])).png``."""
+    """Await `fn(*args, **kwargs)` run off the event loop in a render worker, e.g.
+    ``png = await render_async(render.jobs.board_png, view, ["r12"])``. With the default
+    process pool `fn`, its arguments and its result must pickle."""
     return await (pool or default_pool()).run(fn, *args, **kwargs)
-

@@ -121,19 +121,24 @@ async def test_the_renderer_draws_the_board_with_the_marks_it_is_asked_for():
 
 
 async def test_the_hand_picture_gets_the_flag_once_it_takes_one(monkeypatch):
-    import render
+    import render.hand
     from bot_app.render_hooks import Renderer
     from engine.game import new_game, view
+    from render import RenderPool
 
     asked: list[bool] = []
-    drawn = render.render_hand
+    drawn = render.hand.render_hand
 
     def hand_with_marks(v: Any, game_map: Any = None, seat: int | None = None, *, colorblind: bool = False) -> Any:
         asked.append(colorblind)
         return drawn(v, game_map, seat)
 
-    monkeypatch.setattr(render, "render_hand", hand_with_marks)
+    monkeypatch.setattr(render.hand, "render_hand", hand_with_marks)
     state, _ = new_game("usa", 2, 3)
-    await Renderer().hand(view(state, 1), colorblind=True)
-    await Renderer().hand(view(state, 1))
+    threads = RenderPool(1, processes=False)  # drawn in this process, where the spy is
+    try:
+        await Renderer(threads).hand(view(state, 1), colorblind=True)
+        await Renderer(threads).hand(view(state, 1))
+    finally:
+        threads.close()
     assert asked == [True, False]

@@ -81,7 +81,11 @@ def test_shipped_font_has_the_maps_letters() -> None:
 
 
 async def test_render_async_runs_off_the_loop() -> None:
+    """In threads (the pool's fallback, which takes any function); tests/test_render_pool.py
+    covers the worker processes."""
     import threading
+
+    from render import RenderPool
 
     seen = []
 
@@ -89,7 +93,11 @@ async def test_render_async_runs_off_the_loop() -> None:
         seen.append(threading.current_thread().name)
         return render_board(view, width=800)
 
-    pic = await render_async(work, sample_view("nordic", players=3))
+    threads = RenderPool(1, processes=False)
+    try:
+        pic = await render_async(work, sample_view("nordic", players=3), pool=threads)
+    finally:
+        threads.close()
     assert pic.png.startswith(b"\x89PNG")
     assert seen and seen[0] != threading.main_thread().name
 

@@ -45,6 +45,9 @@ class StubRenderer(Renderer):
         self.replayed: list[int] = []  # the number of pictures of each replay asked for
         self.cards: list[StatsCard] = []  # the stats pictures asked for
 
+    def start(self) -> None:
+        """Nothing to start: the stub draws nothing."""
+
     async def board(self, view: View, routes: Sequence[str] = (), cities: Sequence[str] = (), *,
                     colorblind: bool = False) -> bytes:
         assert view.you is None
