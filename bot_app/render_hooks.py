@@ -83,8 +83,8 @@ class Renderer:
             self.pool.close()
 
     def start(self) -> None:
-        """Start the render workers now (each prepares every map's base) rather than at the
-        first picture; the bot calls this when it starts."""
+        """Start the render workers now (each prepares the maps TTR_RENDER_PREPARE names)
+        rather than at the first picture; the bot calls this when it starts."""
         from render.pool import default_pool
 
         (self.pool or default_pool()).start()

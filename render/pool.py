@@ -5,8 +5,9 @@ stall every other game, and in a thread of the bot's process it competes with th
 Python's global lock (a 16 ms board took over a second that way while the bot was busy). So
 pictures are drawn in a pool of worker processes sized to the machine:
 
-- each worker prepares every map's static base once, when it starts, in a thread beside its
-  jobs (`render.jobs.prepare_worker`): a worker takes jobs at once after a (re)start;
+- each worker builds a map's static base once (at its first picture of that map, or when it
+  starts for the variants TTR_RENDER_PREPARE names, in a thread beside its jobs:
+  `render.jobs.start_preparing`), and keeps it;
 - a job sends a view and gets PNG bytes back; the event loop only awaits;
 - at most `2 × workers` jobs are handed to the workers at once; the rest wait their turn in
   the loop, oldest first (a bounded queue: nothing piles up inside the executor);
@@ -146,8 +147,22 @@ def default_pool() -> RenderPool:
         if workers == 0:
             _DEFAULT = RenderPool(processes=False)
         else:
-            _DEFAULT = RenderPool(workers)
+            _DEFAULT = RenderPool(workers, prepare=prepare_from_env())
     return _DEFAULT
+
+
+def prepare_from_env() -> tuple[str, ...]:
+    """The variants each worker prepares when it starts, from TTR_RENDER_PREPARE: unset or
+    "none", none (a map's base is built by its first picture, about a second, and kept); "all",
+    every variant; else a comma-separated list of variants. Lazy by default because a worker
+    holding all six maps takes ~300 MB, and most servers play one or two of them."""
+    raw = (os.environ.get("TTR_RENDER_PREPARE") or "").strip().lower()
+    if raw in ("", "none"):
+        return ()
+    if raw == "all":
+        return _every_variant()
+    known = set(_every_variant())
+    return tuple(v for v in (part.strip() for part in raw.split(",")) if v in known)
 
 
 async def render_async(fn: Callable[..., T], *args: Any, pool: RenderPool | None = None, **kwargs: Any) -> T:

@@ -258,3 +258,16 @@ def test_bench_bot_prints_one_json_object_with_its_figures():
     figures = json.loads(lines[0])
     assert figures["games"] == 3 and figures["moves"] == 6
     assert figures["posts_per_s"] > 0 and 0 < figures["p50_ms"] <= figures["p95_ms"]
+
+
+def test_workers_prepare_the_maps_the_owner_names_and_otherwise_build_each_at_its_first_picture(monkeypatch):
+    from render.pool import prepare_from_env
+
+    monkeypatch.delenv("TTR_RENDER_PREPARE", raising=False)
+    assert prepare_from_env() == ()
+    monkeypatch.setenv("TTR_RENDER_PREPARE", "none")
+    assert prepare_from_env() == ()
+    monkeypatch.setenv("TTR_RENDER_PREPARE", "all")
+    assert set(prepare_from_env()) == {"usa", "europe", "nordic", "germany", "ussr", "alsace"}
+    monkeypatch.setenv("TTR_RENDER_PREPARE", " Europe, usa ,atlantis")  # an unknown name is ignored
+    assert prepare_from_env() == ("europe", "usa")
