@@ -136,9 +136,15 @@ def draw_game(
     for city in highlight_cities:
         if city in geom.cities:
             rings.append(_city_ring(base, city))
+    paste_rings(img, d, base, rings, k)
+
+
+def paste_rings(img: Image.Image, d: ImageDraw.ImageDraw, base: BoardBase,
+                rings: list[tuple[tuple[int, int], Image.Image]], k: float) -> None:
+    """Paste the last-move rings, drawing again on top of them the city names they cover (so
+    the names stay readable)."""
     for origin, ring in rings:
         img.paste(ring, origin, ring)
-        # the names under a ring stay readable: drawn again on top of it
         x0, y0 = origin
         x1, y1 = x0 + ring.width, y0 + ring.height
         for lab in base.labels:

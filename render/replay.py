@@ -31,8 +31,7 @@ from engine.timeline import TimelineStep
 from render import legend
 from render import palette as P
 from render.base_cache import BoardBase, get_base
-from render.basemap import draw_label
-from render.board import _city_ring, _route_ring, paste_route
+from render.board import _city_ring, _route_ring, paste_rings, paste_route
 from render.legend import key_entries
 from render.parts import picture_parts
 from render.sprites import sprite_glow
@@ -191,14 +190,7 @@ def _marks(img: Image.Image, base: BoardBase, step: TimelineStep) -> None:
     for city in step.cities:
         if city in base.geom.cities:
             rings.append(_city_ring(base, city))
-    d = ImageDraw.Draw(img)
-    for origin, ring in rings:
-        img.paste(ring, origin, ring)
-        x0, y0 = origin
-        x1, y1 = x0 + ring.width, y0 + ring.height
-        for lab in base.labels:
-            if lab.box[0] < x1 and x0 < lab.box[2] and lab.box[1] < y1 and y0 < lab.box[3]:
-                draw_label(d, lab, k)
+    paste_rings(img, ImageDraw.Draw(img), base, rings, k)
 
 
 def _replay_palette(base: BoardBase) -> tuple[Image.Image, int]:
