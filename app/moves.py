@@ -19,7 +19,7 @@ from app.loader import Loaded
 from app.models import Actor, Seat, SubmitResult
 from app.owed import turn_began
 from engine.actions import Action
-from engine.ai import make_ai
+from engine.ai import AI_LEVELS, make_ai
 from engine.game import actors, apply
 from engine.game import legal_actions as legal_for
 from engine.game import view as view_for
@@ -29,6 +29,13 @@ MAX_TURN_DECISIONS = 50
 # `play_bots` plays at most this many turns in a row (an all-AI game ends well within it).
 MAX_BOT_TURNS = 5000
 DEFAULT_STAND_IN = "greedy"
+
+
+def stand_in_level(state: Any) -> str:
+    """The AI level that plays for absent players: the host's choice (the table option
+    "stand_in_level"), or the default."""
+    level = state.options.get("stand_in_level")
+    return level if isinstance(level, str) and level in AI_LEVELS else DEFAULT_STAND_IN
 
 
 class MoveOps(ServiceBase):
@@ -122,7 +129,7 @@ def _bot_seat(loaded: Loaded) -> Seat | None:
 def _choose(state: Any, seat: Seat, seed: int, level: str | None = None) -> Action:
     # A fresh seed per decision: an AI keeps no memory between moves, so a restart cannot
     # change how it plays, and its dice have nothing to do with the deck's.
-    ai = make_ai(level or seat.ai_level or seat.stand_in or DEFAULT_STAND_IN, seed)
+    ai = make_ai(level or seat.ai_level or seat.stand_in or stand_in_level(state), seed)
     return ai.choose(view_for(state, seat.seat), legal_for(state, seat.seat))
 
 

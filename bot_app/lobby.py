@@ -17,7 +17,7 @@ from bot_app.answers import Refusal
 from bot_app.components import button, view_of
 from bot_app.desk import Desk
 from bot_app.inputs import excerpt, is_number
-from engine.ai import AI_LEVELS
+from engine.ai import AI_LEVELS, OFFERED_LEVELS
 from engine.variants import available_variants
 
 log = logging.getLogger("bot_app")
@@ -33,6 +33,8 @@ def lobby_text(lobby: Lobby, default_hours: float) -> str:
     where = f" · thread <#{lobby.thread_id}>" if lobby.thread_id else ""
     head = f"🚂 **Ticket to Ride #{lobby.game_id} · {text.variant_title(lobby.variant)}**{where}"
     opts = " · dice" if lobby.options.get("dice") else ""
+    if lobby.options.get("stand_in_level"):
+        opts += f" · {lobby.options['stand_in_level']} AI for absent players"
     if lobby.status == "lobby":
         state = (f"Host <@{lobby.host_user_id}> · {len(lobby.seats)}/{lobby.seats_wanted} seats · "
                  f"{hours:g} h per turn{opts}")
@@ -58,7 +60,7 @@ def lobby_view(lobby: Lobby) -> discord.ui.View:
 
 
 async def open_table(desk: Desk, interaction: discord.Interaction, variant: str, dice: bool, seats: int,
-                     turn_hours: float | None) -> None:
+                     turn_hours: float | None, stand_in: str | None = None) -> None:
     """`/ttr new`: the lobby message, then the game's thread made from it."""
     if interaction.guild_id is None or interaction.channel is None:
         raise Refusal("Start a game in a server's text channel, not in a DM.")
@@ -67,7 +69,9 @@ async def open_table(desk: Desk, interaction: discord.Interaction, variant: str,
     variant = (variant or "").strip().lower()
     if variant not in available_variants():
         raise Refusal(f"There is no variant {excerpt(variant, 20)}; choose one of {', '.join(available_variants())}.")
-    options = {"dice": True} if dice else {}
+    options: dict[str, object] = {"dice": True} if dice else {}
+    if stand_in:
+        options["stand_in_level"] = stand_in  # the service refuses a level it does not know
     lobby = await desk.service.create_lobby(
         interaction.guild_id, interaction.channel.id, interaction.user.id, interaction.user.display_name,
         variant, options, seats_wanted=seats, turn_hours=turn_hours or desk.default_turn_hours)
@@ -97,7 +101,7 @@ async def open_table(desk: Desk, interaction: discord.Interaction, variant: str,
 
 
 async def lobby_action(desk: Desk, interaction: discord.Interaction, game_id: int, verb: str, arg: str = "",
-                       level: str = "greedy", from_button: bool = True) -> None:
+                       level: str = "normal", from_button: bool = True) -> None:
     """A lobby button (or its command): join, leave, add an AI, start, cancel."""
     user = interaction.user
     svc = desk.service
@@ -109,7 +113,7 @@ async def lobby_action(desk: Desk, interaction: discord.Interaction, game_id: in
         note = "You left the table." if lobby.changed else "You were not seated."
     elif verb == "addai":
         if level not in AI_LEVELS:
-            raise Refusal(f"There is no AI level {excerpt(level, 20)}; choose {', '.join(AI_LEVELS)}.")
+            raise Refusal(f"There is no AI level {excerpt(level, 20)}; choose {', '.join(OFFERED_LEVELS)}.")
         expected = (int(arg) if is_number(arg) else -1) if arg else len((await svc.lobby(game_id)).seats)
         lobby = await svc.add_ai(game_id, user.id, level, expected)
         note = "A computer player sat down."

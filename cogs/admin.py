@@ -15,7 +15,7 @@ from bot_app.answers import Refusal
 from bot_app.games import Game, resolve_game
 from bot_app.inputs import ShortText
 from cogs.base import TtrCog
-from engine.ai import AI_LEVELS
+from engine.ai import OFFERED_LEVELS
 
 if TYPE_CHECKING:
     from bot_app.client import TtrBot
@@ -33,12 +33,12 @@ class AdminCog(TtrCog):
 
     @admin.command(name="addai", description="Seat a computer player (host)")
     async def addai(self, interaction: discord.Interaction, game: Game | None = None,
-                    level: ShortText = "greedy") -> None:
+                    level: ShortText = "normal") -> None:
         await self.run(self._lobby(interaction, game, "addai", level))
 
     @addai.autocomplete("level")
     async def _levels(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return [app_commands.Choice(name=lv, value=lv) for lv in AI_LEVELS if current.lower() in lv]
+        return [app_commands.Choice(name=lv, value=lv) for lv in OFFERED_LEVELS if current.lower() in lv]
 
     @admin.command(name="start", description="Deal the game (host)")
     async def start(self, interaction: discord.Interaction, game: Game | None = None) -> None:
@@ -86,7 +86,7 @@ class AdminCog(TtrCog):
 
     async def _lobby(self, interaction: discord.Interaction, game: int | None, verb: str, level: str = "") -> None:
         g = await resolve_game(interaction, game)
-        await lobby.lobby_action(self.desk, interaction, g, verb, level=level or "greedy", from_button=False)
+        await lobby.lobby_action(self.desk, interaction, g, verb, level=level or "normal", from_button=False)
 
 
 async def setup(bot: TtrBot) -> None:

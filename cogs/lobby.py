@@ -12,6 +12,7 @@ from bot_app import lobby, text
 from bot_app.games import Game, resolve_game
 from bot_app.inputs import ShortText
 from cogs.base import TtrCog
+from engine.ai import OFFERED_LEVELS
 from engine.variants import available_variants
 
 if TYPE_CHECKING:
@@ -21,11 +22,14 @@ if TYPE_CHECKING:
 class LobbyCog(TtrCog):
     @app_commands.command(name="new", description="Open a table for a new game (a thread is made for it)")
     @app_commands.describe(variant="which map and rules", dice="play with the Dice Expansion",
-                           seats="how many players (2–5)", turn_hours="hours per turn before the AI steps in")
+                           seats="how many players (2–5)", turn_hours="hours per turn before the AI steps in",
+                           stand_in="how well the AI plays for a player whose time runs out")
+    @app_commands.choices(stand_in=[app_commands.Choice(name=lv, value=lv) for lv in OFFERED_LEVELS])
     async def new(self, interaction: discord.Interaction, variant: ShortText = "europe", dice: bool = False,
                   seats: app_commands.Range[int, 2, 5] = 4,
-                  turn_hours: app_commands.Range[float, 0.01, 720.0] | None = None) -> None:
-        await self.run(lobby.open_table(self.desk, interaction, variant, dice, seats, turn_hours))
+                  turn_hours: app_commands.Range[float, 0.01, 720.0] | None = None,
+                  stand_in: str | None = None) -> None:
+        await self.run(lobby.open_table(self.desk, interaction, variant, dice, seats, turn_hours, stand_in))
 
     @new.autocomplete("variant")
     async def _variants(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -268,7 +268,7 @@ def _agent(name: str) -> Callable[[int], ComputerPlayer]:
 # The levels a host chooses from (/ttr admin addai, the stand-in for absent players): easy is
 # a baseline agent of the 2017 playtesting study, normal the greedy AI, hard the search AI.
 OFFERED_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
-EASY_AGENT = "route_focus"
+EASY_AGENT = "one_step"
 # Every level name a seat may carry: the offered ones, then "random" and "greedy", which
 # games stored before the levels existed still name.
 AI_LEVELS: dict[str, Callable[[int], ComputerPlayer]] = {

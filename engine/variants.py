@@ -28,8 +28,10 @@ MODULES: dict[str, ModuleType] = {
 }
 BUILDERS: dict[str, Callable[[int, Mapping[str, Any]], RuleSet]] = {name: m.build for name, m in MODULES.items()}
 
-# Options every rule set understands, with their defaults.
-COMMON_OPTIONS: dict[str, Any] = {"dice": False}
+# Options every rule set understands, with their defaults. `stand_in_level` is not a rule: it
+# is the AI level the host chose to play for absent players (app/moves.py), kept with the
+# table's other options; no rule reads it.
+COMMON_OPTIONS: dict[str, Any] = {"dice": False, "stand_in_level": "greedy"}
 
 
 def available_variants() -> list[str]:
