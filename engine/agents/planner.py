@@ -288,6 +288,7 @@ class PlannerAI(GreedyAI):
 
 def intent_action(intent: Intent, seat: int, legal: Sequence[Action]) -> Action:
     """The legal action an intent names (the first legal action if none matches)."""
+    want: Action
     if intent[0] == "claim":
         want = ClaimRoute(seat, intent[1], intent[2])
     elif intent[0] == "draw":

@@ -178,11 +178,11 @@ class RolloutPolicy:
             value = tmap[t].points - KEEP_TRAIN_COST * extra - (100 if extra > room else 0)
             scored.append((value, t))
         good = {t for v, t in scored if v > 0}
-        value = dict((t, v) for v, t in scored)
+        worth = {t: v for v, t in scored}
 
         def fit(option: KeepTickets) -> tuple[int, float]:
-            kept = {k for k in option.keep if k in value}
-            return (-len(kept ^ good), sum(value[k] for k in kept))
+            kept = {k for k in option.keep if k in worth}
+            return (-len(kept ^ good), sum(worth[k] for k in kept))
 
         return max(options, key=fit)
 
