@@ -105,7 +105,8 @@ class SearchAI(PlannerAI):
             options = [a for a in legal if isinstance(a, KeepTickets)]
             base = seen.plan()
             ranked = sorted(options, key=lambda a: (-keep_value(seen, a.keep, base), len(a.keep), a.keep))
-            out: list[Action] = [default] + [a for a in ranked if a != default]
+            out: list[Action] = [default]
+            out.extend(a for a in ranked if a != default)
             return out[:MAX_KEEP_CANDIDATES]
         return [default]
 
