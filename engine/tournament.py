@@ -123,9 +123,10 @@ def play(variant: str, players: int, seed: int, seats: Sequence[str], options: d
     return GameResult(seed, rotation, out, ended, n, actions)
 
 
-def schedule(games: int, players: int, seed: int) -> list[tuple[int, int]]:
-    """(deal seed, rotation) of each game: every deal is played with each rotation in turn."""
-    return [(seed + g // players, g % players) for g in range(games)]
+def schedule(games: int, players: int, seed: int, first: int = 0) -> list[tuple[int, int]]:
+    """(deal seed, rotation) of each game: every deal is played with each rotation in turn.
+    `first`: the number of the first game (a tournament played in parts)."""
+    return [(seed + g // players, g % players) for g in range(first, first + games)]
 
 
 def _play_one(args: tuple[str, int, int, int, tuple[str, ...], dict[str, Any]]) -> GameResult:
@@ -135,10 +136,11 @@ def _play_one(args: tuple[str, int, int, int, tuple[str, ...], dict[str, Any]]) 
 
 def run(variant: str, players: int, games: int, agents: Sequence[str], seed: int = 1,
         options: dict[str, Any] | None = None, jobs: int = 1,
-        progress: Callable[[GameResult], None] | None = None) -> list[GameResult]:
-    """Play a tournament; results in game order whatever `jobs` is."""
+        progress: Callable[[GameResult], None] | None = None, first: int = 0) -> list[GameResult]:
+    """Play a tournament (or its games from number `first` on); results in game order
+    whatever `jobs` is."""
     work = [(variant, players, deal, rot, tuple(agents), dict(options or {}))
-            for deal, rot in schedule(games, players, seed)]
+            for deal, rot in schedule(games, players, seed, first)]
     if jobs <= 1:
         results = []
         for item in work:

@@ -1,8 +1,10 @@
 """The hard AI: a determinised Monte Carlo search under hidden information.
 
-For a turn or a choice of tickets it takes a handful of candidate moves — the planner's own
-choice and its closest rivals (other routes to claim, another draw, taking tickets, other sets
-of tickets to keep) — and scores each by playing the game out: it samples what it cannot see
+Where a choice shapes the rest of the game — which tickets to keep (at the start and after a
+draw), whether to take more tickets once its plan is done, and every move of the last turns —
+it takes a handful of candidate moves — the planner's own choice and its closest rivals (other
+sets of tickets to keep, taking tickets, the routes that score most now, a card) — and scores
+each by playing the game out: it samples what it cannot see
 (`determinize.sample_state`: the other hands and tickets, the deck order), makes the move in
 the sample, lets the planner play every seat to the end (`rollout`), and reads the final score
 sheet: its total minus the best other total. Every candidate is played out on the same
@@ -33,17 +35,24 @@ from engine.rng import Rng, seed_state
 from engine.state import GameState
 from engine.view import View
 
-# Moves played out per searched decision (all samples and candidates together).
-BUDGET = 8000
+# Moves played out per searched decision (all samples and candidates together): more for the
+# opening choice of tickets, which shapes the whole game.
+BUDGET = 6000
+OPENING_BUDGET = 20000
 # At most this many samples per decision, and this many sets of tickets compared.
 MAX_SAMPLES = 64
 MAX_KEEP_CANDIDATES = 6
 # Taking more tickets is searched only with this many trains left.
 MIN_TICKET_TRAINS = 10
+# Every turn is searched once a player has this few trains left (the last turns).
+LATE_TRAINS = 8
+MAX_TURN_CANDIDATES = 5
 # Moves per playout before it is cut short (a whole game is far fewer).
 PLAYOUT_CAP = 600
 # A rival must beat the planner's own choice by this many points on average to be taken.
 PRIOR_MARGIN = 2.0
+# ... and by this many standard errors of the paired differences.
+CONFIDENCE = 1.5
 
 
 @dataclass
@@ -111,32 +120,38 @@ class SearchAI(PlannerAI):
         return [default]
 
     def _turn_candidates(self, view: View, legal: Sequence[Action], default: Action) -> list[Action]:
+        """On a turn the search runs when the plan is done (more tickets, or score with what is
+        held?) and in the last turns of the game (which claim, or a card, now that every move
+        counts — playouts are short then, so this is cheap)."""
         seen = seen_from_view(view)
-        if view.final_turns_left is not None:
-            return [default]
         plan = seen.plan()
         tickets = [a for a in legal if isinstance(a, DrawTickets)]
-        if plan.routes or not tickets or seen.my_trains < MIN_TICKET_TRAINS:
+        plan_done = (not plan.routes and bool(tickets) and seen.my_trains >= MIN_TICKET_TRAINS
+                     and view.final_turns_left is None)
+        late = view.final_turns_left is not None or min(seen.trains) <= LATE_TRAINS
+        if not (plan_done or late):
             return [default]
-        # The plan is done: more tickets, or score with what is held?
         out: list[Action] = [default]
-        links = Connectivity(seen.info, seen.routes)
+
+        def add(action: Action | None) -> None:
+            if action is not None and action not in out and len(out) < MAX_TURN_CANDIDATES:
+                out.append(action)
+
+        if plan_done:
+            add(tickets[0])
         claims: dict[str, list[ClaimRoute]] = {}
         for a in legal:
             if isinstance(a, ClaimRoute):
                 claims.setdefault(a.route, []).append(a)
-        if tickets[0] not in out:
-            out.append(tickets[0])
-        if claims:
-            info = seen.info
-            rid = max(claims, key=lambda r: (claim_gain(seen, r, links), info.lengths[r], r))
-            best = min(claims[rid], key=lambda a: (payment_cost(a.payment, {}, seen.hand), a.payment))
-            if best not in out:
-                out.append(best)
-        draw = PlannerAI.turn(self, view, [a for a in legal if isinstance(a, DrawCard)]) if any(
-            isinstance(a, DrawCard) for a in legal) else None
-        if draw is not None and draw not in out:
-            out.append(draw)
+        links = Connectivity(seen.info, seen.routes)
+        info = seen.info
+        ranked = sorted(claims, key=lambda r: (-claim_gain(seen, r, links), -info.lengths[r], r))
+        for rid in ranked[:3]:
+            add(min(claims[rid], key=lambda a: (payment_cost(a.payment, {}, seen.hand), a.payment)))
+        draws = [a for a in legal if isinstance(a, DrawCard)]
+        if draws:
+            add(PlannerAI.turn(self, view, draws))
+            add(next((a for a in draws if a.slot is None), None))
         return out
 
     # --- the search ----------------------------------------------------------------------
@@ -148,7 +163,8 @@ class SearchAI(PlannerAI):
         values: list[list[float]] = [[] for _ in candidates]
         samples = 0
         moves = 0
-        while samples < MAX_SAMPLES and moves < self.budget:
+        budget = self.budget * OPENING_BUDGET // BUDGET if view.pending.setup else self.budget
+        while samples < MAX_SAMPLES and moves < budget:
             state = sample_state(view, rng, seen.info)
             samples += 1
             for i, action in enumerate(candidates):
@@ -175,14 +191,14 @@ class SearchAI(PlannerAI):
 
 def _better(rival: list[float], default: list[float]) -> bool:
     """Whether the rival beats the planner's choice clearly: by PRIOR_MARGIN points on average
-    over the same samples, and by twice the standard error of the paired differences."""
+    over the same samples, and by CONFIDENCE standard errors of the paired differences."""
     diffs = [a - b for a, b in zip(rival, default, strict=True)]
     n = len(diffs)
     mean = sum(diffs) / n
     if n < 2:
         return mean > PRIOR_MARGIN
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    return mean > PRIOR_MARGIN and mean > 2.0 * (var / n) ** 0.5
+    return mean > PRIOR_MARGIN and mean > CONFIDENCE * (var / n) ** 0.5
 
 
 def evaluate(state: GameState, seat: int) -> float:
