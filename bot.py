@@ -9,11 +9,13 @@ LOG_LEVEL (default INFO), TTR_TURN_HOURS (default turn limit, 48), TTR_SHARD_IDS
 TTR_SHARD_COUNT (several processes on one PostgreSQL database: docs/scaling.md). Without a
 token it explains how to get one.
 
-    python bot.py --demo [--variant V] [--players N] [--seed S] [--out DIR]
+    python bot.py --demo [--variant V] [--dice] [--players N] [--seed S] [--out DIR]
 
-plays a whole game between computer players through the same service, store (a temporary
-SQLite file) and renderer, and writes the board after every turn, the final score picture and
-the game log into DIR (default demo-out/). No token needed.
+plays a whole game between computer players (with --dice, on the Dice Expansion) through the
+same service, store (a temporary SQLite file) and renderer, and writes into DIR (default
+demo-out/) the game's thread as players read it (log.txt), each player's private messages
+(dm-<player>.txt) and hand pictures, the board after every turn, the final score picture and
+the move log. No token needed.
 
     python bot.py --sync
 
@@ -59,11 +61,11 @@ from engine.variants import available_variants
 EXIT_DATABASE = 3
 
 
-def run_demo(variant: str, players: int, seed: int, out: Path, levels: list[str]) -> int:
-    """Play one all-AI game through the service, store and renderer; write pictures and log."""
+def run_demo(variant: str, players: int, seed: int, out: Path, levels: list[str], dice: bool = False) -> int:
+    """Play one all-AI game through the service, store and renderer; write pictures and logs."""
     from bot_app.demo import play_demo
 
-    summary = asyncio.run(play_demo(variant, players, seed, out, levels))
+    summary = asyncio.run(play_demo(variant, players, seed, out, levels, dice=dice))
     return 0 if summary["ended"] else 1
 
 
@@ -179,6 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variant", default="europe", choices=available_variants())
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--dice", action="store_true", help="with --demo: play with the Dice Expansion")
     parser.add_argument("--out", type=Path, default=Path("demo-out"))
     parser.add_argument("--ai", default="greedy", help=f"AI level per seat, comma-separated ({', '.join(AI_LEVELS)})")
     parser.add_argument("--backup", type=Path, metavar="PATH",
@@ -202,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_init(default_target())
     if args.demo:
-        return run_demo(args.variant, args.players, args.seed, args.out, args.ai.split(","))
+        return run_demo(args.variant, args.players, args.seed, args.out, args.ai.split(","), args.dice)
     try:
         config = Config.from_env()
     except ValueError as exc:

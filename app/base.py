@@ -36,7 +36,7 @@ from app.errors import StaleAction
 from app.limits import Limits
 from app.loader import GameLoader, Loaded
 from app.models import Seat, SubmitResult
-from app.owed import LIMIT, REMINDER, SeatInfo, owed_by_commit, turn_began, turn_timers
+from app.owed import LIMIT, REMINDER, SeatInfo, owed_by_commit, turn_restarts, turn_timers
 from engine.actions import Action
 from engine.events import Event
 from engine.game import actors
@@ -200,7 +200,7 @@ class ServiceBase:
                                    after=after, waiting=waiting, seats=infos):
             payload = dict(owed.payload, notes=list(notes)) if notes and owed.kind == "post" else dict(owed.payload)
             tx.owe(game_id, last, owed.kind, owed.key, user_id=owed.user_id, payload_json=canonical_json(payload))
-        if turn_began(events):
+        if turn_restarts(events):
             tx.cancel_timers(game_id, kind=REMINDER)
             tx.cancel_timers(game_id, kind=LIMIT)
         for t in turn_timers(events=events, after=after, waiting=waiting, seats=infos, now=tx.now,

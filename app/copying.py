@@ -16,7 +16,16 @@ from app.errors import ServiceError
 from app.limits import Limits
 from app.service import GameService
 from store import Store
-from store.copy import CopyRefused, bot_state_rows, game_rows, rows_in, write_bot_state, write_game
+from store.copy import (
+    CopyRefused,
+    bot_state_rows,
+    game_rows,
+    rows_in,
+    user_settings_rows,
+    write_bot_state,
+    write_game,
+    write_user_settings,
+)
 
 ALL_STATUSES = ("lobby", "cancelled", "setup", "playing", "over", "broken")
 PLAYED = ("setup", "playing", "over")
@@ -76,6 +85,7 @@ async def _copy(source: Store, target: Store, progress: Callable[[str], None]) -
         if n % 500 == 0:
             progress(f"  {n}/{len(game_ids)} games copied")
     await write_bot_state(target, await bot_state_rows(source))
+    await write_user_settings(target, await user_settings_rows(source))
     await target.reset_ids()
     progress(f"  {len(game_ids)} games copied; checking each one on both sides …")
 
@@ -106,6 +116,8 @@ async def _copy(source: Store, target: Store, progress: Callable[[str], None]) -
             progress(f"  {n}/{len(game_ids)} games checked")
     if await bot_state_rows(source) != await bot_state_rows(target):
         raise CopyRefused("The bot's own state (bot_state) differs after the copy.")
+    if await user_settings_rows(source) != await user_settings_rows(target):
+        raise CopyRefused("The players' settings (user_settings) differ after the copy.")
     return report
 
 

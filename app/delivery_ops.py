@@ -17,8 +17,9 @@ from collections.abc import Sequence
 from app import records
 from app.base import ServiceBase
 from app.errors import ServiceError
-from app.models import Delivery, HandData, PostData
+from app.models import Delivery, HandData, PlayerSettings, PostData
 from app.owed import DM_CLOSED, FINAL, HOST_NOTICE, LIMIT, POST
+from app.settings_ops import board_colorblind, read_settings
 from engine.events import PUBLIC, Event
 from engine.game import actors
 from engine.game import legal_actions as legal_for
@@ -82,11 +83,13 @@ class DeliveryOps(ServiceBase):
             view = view_for(loaded.state, None).at(loaded.seq, game_id)
             deadlines = {t.seat: t.due_at for t in await self.store.pending_timers(game_id)
                          if t.kind == LIMIT and t.seat is not None}
+            marks = board_colorblind(await read_settings(self.store, (s.user_id for s in loaded.seats)))
             return PostData(
                 summary=records.summary_of(loaded), view=view, events=events, from_seq=from_seq,
                 new_turn=row.turn_post_id is None or any(p.get("new_turn") for p in payloads),
                 notes=tuple(n for p in payloads for n in p.get("notes", ()) if isinstance(n, dict)),
-                deliveries=tuple(d.id for d in pending), legal=legal, final=final, deadlines=deadlines)
+                deliveries=tuple(d.id for d in pending), legal=legal, final=final, deadlines=deadlines,
+                colorblind=marks)
 
     async def posted(self, game_id: int, deliveries: Sequence[int], message_id: int, seq: int) -> None:
         """A turn post was sent or edited: it settles `deliveries`, and it is now the message
@@ -113,7 +116,9 @@ class DeliveryOps(ServiceBase):
             private = tuple(e for r in entries if r.seq == delivery.seq for e in _events(r.events_json)
                             if e.seat == seat and e.visible_to(seat) and e.visibility != PUBLIC)
             view = view_for(loaded.state, seat).at(loaded.seq, delivery.game_id)
-            return HandData(records.summary_of(loaded, delivery.user_id), seat, view, private)
+            user = delivery.user_id
+            mine = PlayerSettings() if user is None else (await read_settings(self.store, [user]))[user]
+            return HandData(records.summary_of(loaded, delivery.user_id), seat, view, private, mine)
 
     async def delivered(self, delivery_id: int, message_id: int | None = None, *, dropped: bool = False,
                         note: str | None = None) -> None:

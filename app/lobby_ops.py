@@ -39,8 +39,9 @@ class LobbyOps(ServiceBase):
         """Open a table for `seats_wanted` players. A host has at most one open lobby per
         channel: asking again (a double click) returns that lobby with `changed=False`. The
         variant, options and table size are checked now (the engine's IllegalAction), so a
-        table that could never start is not created."""
-        options = dict(options or {})
+        table that could never start is not created. The bot's tables let the mover take back
+        a move that revealed nothing (the engine's "undo" option) unless the options say not."""
+        options = {"undo": True, **dict(options or {})}
         build_ruleset(variant, seats_wanted, options)  # IllegalAction: unknown variant, option or table size
         stand_in = options.get("stand_in_level")
         if stand_in is not None and stand_in not in AI_LEVELS:
@@ -173,8 +174,11 @@ class LobbyOps(ServiceBase):
     async def start(self, game_id: int, by_user_id: int) -> SubmitResult:
         """Deal the game (host only): draw a seed (`random_bits`), call the engine, and store
         the seats, the seed, entry 0 of the log, the first snapshot and what the start owes
-        (the first post, each player's hand, the turn timers) in one transaction.
-        Starting twice gives StaleAction; too few players gives IllegalAction."""
+        (the first post, each player's hand, the turn timers) in one transaction. The table's
+        options go to the engine as they are (the host's first player among them: the
+        engine's `first_player` option, so a replay deals the same game).
+        Starting twice gives StaleAction; too few players gives IllegalAction; a chosen first
+        seat nobody sits in, LobbyError."""
         async with self._lock(game_id):
             row = await self.store.game(game_id)
             if row is None:
@@ -191,6 +195,10 @@ class LobbyOps(ServiceBase):
                                    "may; wait until one ends.")
             players = await self.store.players(game_id)
             options = json.loads(row.options_json)
+            first = options.get("first_player")
+            if isinstance(first, int) and not isinstance(first, bool) and first >= len(players):
+                raise LobbyError(f"Seat {first + 1} was chosen to play first, but only {len(players)} players sit at "
+                                 f"the table; fill seat {first + 1} (Add AI) before you start.", "first_player_missing")
             seed = self.random_bits(63)  # SQLite integers are signed 64-bit
             names = [p.name for p in players]
             state, events = new_game(row.variant, len(players), seed, options, names=names)

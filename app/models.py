@@ -197,6 +197,19 @@ class Caller:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayerSettings:
+    """A player's own preferences (`/ttr settings`), the same in every game they play.
+
+    `colorblind`: a mark on every colour in the pictures they receive (their hand; and the
+    public board of any table they sit at). `hand_picture`: their hand comes with its picture
+    (off: in words only). `dms`: the bot may DM them (off when Discord refused or they asked)."""
+
+    colorblind: bool = False
+    hand_picture: bool = True
+    dms: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class PostData:
     """Everything a turn post needs, read in one call: the game, what happened since the post
     last shown (public events only), the public view now, and the buttons' moves."""
@@ -211,6 +224,7 @@ class PostData:
     legal: tuple[Any, ...]  # the moves of the one human the game waits for (empty: several, or none)
     final: bool = False
     deadlines: Mapping[int, float] = field(default_factory=dict)  # seat → when the AI plays for them
+    colorblind: bool = False  # someone seated here has colour-blind marks on: the board gets them
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +235,7 @@ class HandData:
     seat: int
     view: View
     private_events: tuple[Event, ...]
+    settings: PlayerSettings = PlayerSettings()  # the player's own: marks, the picture on or off
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ payload holds a secret: a direct message is drawn from the player's own view whe
 
 What one commit (one move, or a bot's whole turn) owes:
 - the game's thread: an update of the turn post (`post`), a new post when a turn began, or
-  the final results (`final`) when the game ended;
+  the final results (`final`) when the game ended; a move taken back corrects the turn post;
 - the human who moved: a direct message with what only they saw (the cards they drew), if
   anything (`dm`);
 - each human the game now waits for at the start of a turn: a direct message with their hand
@@ -75,6 +75,17 @@ def turn_began(events: Iterable[Event]) -> bool:
     return any(e.kind in ("turn_started", "game_started") for e in events)
 
 
+def move_undone(events: Iterable[Event]) -> bool:
+    """Whether these events take a move back (the mover's turn is theirs again)."""
+    return any(e.kind == "move_undone" for e in events)
+
+
+def turn_restarts(events: Iterable[Event]) -> bool:
+    """Whether someone's turn (re)starts with these events: its clocks start afresh and the
+    player gets their hand."""
+    return turn_began(events) or move_undone(events)
+
+
 def turn_key(state: GameState) -> dict[str, Any]:
     """Which turn the game is in: a turn timer only acts while this is unchanged."""
     return {"turn": state.turn, "setup": bool(state.pending.get("setup"))}
@@ -87,9 +98,12 @@ def owed_by_commit(*, last_seq: int, events: Sequence[Event], mover: SeatInfo | 
     if after.status == "over":
         return [Owed(FINAL, FINAL)]
     new_turn = turn_began(events)
-    owed = [Owed(POST, f"{POST}:{last_seq}", payload={"new_turn": new_turn})]
+    undone = move_undone(events)
+    # An undo corrects the turn post in place (the board as it was before the move).
+    owed = [Owed(POST, f"{POST}:{last_seq}", payload={"new_turn": new_turn, "undone": True} if undone
+                 else {"new_turn": new_turn})]
     turn_dms: set[int] = set()
-    if new_turn:
+    if new_turn or undone:
         for s in seats:
             if s.seat in waiting and s.human_present:
                 turn_dms.add(s.seat)
@@ -111,7 +125,7 @@ def turn_timers(*, events: Sequence[Event], after: GameState, waiting: Sequence[
                 now: float, turn_hours: float | None, paused: bool) -> list[TurnTimer]:
     """The reminder and limit of each human the game waits for, when a turn has just begun
     (none while the game is paused, over, or for a seat the AI holds)."""
-    if paused or not turn_began(events):
+    if paused or not turn_restarts(events):
         return []
     return timers_for_turn(after=after, waiting=waiting, seats=seats, now=now, turn_hours=turn_hours)
 

@@ -182,6 +182,8 @@ class Dispatcher:
                 await _refusals(thread_id, sent.edit(content=message.content, attachments=message.discord_files(),
                                                      view=message.view))
             sent_id = sent.id
+        for i, extra in enumerate(message.more, 1):  # long final results, in order, never cut
+            await _refusals(thread_id, thread.send(extra, nonce=_nonce(min(data.deliveries), i)))
         self.sent += 1
         await self.service.posted(game_id, data.deliveries, sent_id, data.summary.seq)
 
@@ -229,6 +231,8 @@ class Dispatcher:
         try:
             channel = await self.client.create_dm(discord.Object(d.user_id))  # cached after the first
             sent = await channel.send(message.content, files=message.discord_files(), nonce=_nonce(d.id))
+            for i, extra in enumerate(message.more, 1):
+                await channel.send(extra, nonce=_nonce(d.id, i))
         except discord.Forbidden as exc:
             if exc.code == CLOSED_DMS:
                 await self.service.dm_refused(d)
@@ -259,9 +263,10 @@ class Dispatcher:
 # --- helpers --------------------------------------------------------------------------------------
 
 
-def _nonce(delivery_id: int) -> str:
-    """A message nonce (at most 25 characters) unique to a delivery."""
-    return f"ttr-d{delivery_id}"[:25]
+def _nonce(delivery_id: int, part: int = 0) -> str:
+    """A message nonce (at most 25 characters) unique to a delivery (and to each further
+    message of a delivery too long for one)."""
+    return (f"ttr-d{delivery_id}" + (f"-{part}" if part else ""))[:25]
 
 
 async def _refusals(channel_id: int | None, send: Any) -> Any:

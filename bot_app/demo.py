@@ -1,82 +1,206 @@
 """`python bot.py --demo`: an all-AI game through the same service, store (a temporary SQLite
-file) and renderer the bot uses, writing the board after every turn, the final score picture
-and the game log."""
+file) and renderer the bot uses, written out so any rule set can be tried and read offline:
+
+- `log.txt`: the game's thread as players see it — every turn post (text and buttons) and
+  the final results, built by the same code as the bot's posts (bot_app/posts.py);
+- `dm-<player>.txt`: what each player is told privately — their hand by direct message at the
+  start of each of their turns, what they drew, and the private answer to each of their moves
+  ("You claimed …"), as if every seat were a person with open DMs;
+- `board-NNN.png` (after every turn), `hand-<player>-NNN.png` (with each turn's DM),
+  `final-scores.png`;
+- `game-log.txt` (one line per move, as /ttr log shows them) and `game-log.json` (the moves).
+"""
 
 from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
 import tempfile
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from app import GameService
-from bot_app import text
+from app import GameService, HandData, PostData, SubmitResult
+from app.models import Delivery
+from app.owed import DM, TURN_DM, SeatInfo, owed_by_commit
+from bot_app import posts, text
 from bot_app.render_hooks import Renderer
+from engine.actions import action_from_json
+from engine.events import Event
+from engine.game import actors, legal_actions
+from engine.game import view as engine_view
+from engine.view import View
 
 
 async def play_demo(variant: str, players: int, seed: int, out: Path, levels: list[str],
-                    renderer: Renderer | None = None, quiet: bool = False) -> dict[str, Any]:
+                    renderer: Renderer | None = None, quiet: bool = False, dice: bool = False,
+                    options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Play one all-AI game and write it to `out` (see the module docstring). `dice` plays it
+    with the Dice Expansion; `options` are any other table options."""
     renderer = renderer or Renderer()
     out.mkdir(parents=True, exist_ok=True)
+    table = {**dict(options or {}), **({"dice": True} if dice else {})}
     tmp = Path(tempfile.mkdtemp(prefix="ttr-demo-"))
     try:
         # The deal and the AIs' choices follow --seed (the bot draws real secrets).
         service = await GameService.open(tmp / "demo.sqlite3", random_bits=random.Random(seed).getrandbits)
         try:
-            return await _play(service, variant, players, seed, out, levels, renderer, quiet)
+            demo = _Demo(service, renderer, out)
+            return await demo.play(variant, players, seed, levels, table, quiet)
         finally:
             await service.close()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-async def _play(service: GameService, variant: str, players: int, seed: int, out: Path, levels: list[str],
-                renderer: Renderer, quiet: bool) -> dict[str, Any]:
-    lobby = await service.create_lobby(0, 0, 0, "demo", variant, seats_wanted=players, host_plays=False)
-    g = lobby.game_id
-    for i in range(players):
-        await service.add_ai(g, 0, levels[i % len(levels)], expected_seats=i)
-    result = await service.start(g, 0)
-    log_lines: list[str] = []
-    actions: list[dict[str, Any]] = []
-    boards = 0
-    pending: list[Any] = list(result.public_events)
+def slug(name: str) -> str:
+    """A player's name as part of a file name: "Bot 1" → "bot-1"."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "player"
 
-    async def write_board(res: Any, events: list[Any]) -> None:
-        nonlocal boards
-        view = res.view(None)
-        routes, cities = text.highlights(events)
-        png = await renderer.board(view, routes, cities)
-        boards += 1
-        (out / f"board-{boards:03d}.png").write_bytes(png)
 
-    while not result.ended:
-        step = await service.play_ai(g, result.seq)
-        if step is None:
-            break
-        result = step
-        actions.append(dict(step.action or {}))
-        view = step.view(None)
-        line = text.summarize(step.public_events, view)
-        if line:
-            log_lines.append(f"{step.seq:>4}  {line}")
-        pending += step.public_events
-        if any(e.kind == "turn_started" for e in step.public_events) or step.ended:
-            await write_board(step, pending)
-            pending = []
-    view = result.view(None)
-    if result.ended:
-        (out / "final-scores.png").write_bytes(await renderer.scores(view))
-    final = text.final_text(view) if result.ended else "(the game did not finish)"
-    (out / "game-log.txt").write_text("\n".join(log_lines + ["", final]) + "\n", encoding="utf-8")
-    (out / "game-log.json").write_text(json.dumps({
-        "variant": variant, "players": players, "seed": seed, "actions": actions, "result": result.result,
-    }, indent=1, ensure_ascii=False), encoding="utf-8")
-    summary = {"game_id": g, "moves": result.seq, "boards": boards, "ended": result.ended, "final": final}
-    if not quiet:
-        print(final.replace("**", ""))
-        print(f"{result.seq} moves; wrote {boards} boards, final-scores.png, game-log.txt and game-log.json "
-              f"to {out}")
-    return summary
+class _Demo:
+    """One demo game: plays it step by step and writes what each step shows to whom."""
+
+    def __init__(self, service: GameService, renderer: Renderer, out: Path) -> None:
+        self.service = service
+        self.renderer = renderer
+        self.out = out
+        self.thread: list[str] = []  # log.txt
+        self.moves: list[str] = []  # game-log.txt
+        self.dms: dict[int, list[str]] = {}
+        self.boards = 0
+        self.hands = 0
+        self.game = 0
+
+    async def play(self, variant: str, players: int, seed: int, levels: list[str], options: dict[str, Any],
+                   quiet: bool) -> dict[str, Any]:
+        service = self.service
+        lobby = await service.create_lobby(0, 0, 0, "demo", variant, options=options, seats_wanted=players,
+                                           host_plays=False)
+        g = self.game = lobby.game_id
+        for i in range(players):
+            await service.add_ai(g, 0, levels[i % len(levels)], expected_seats=i)
+        result = await service.start(g, 0)
+        names = [s.name for s in (await service.game(g)).seats]
+        self.dms = {seat: [] for seat in range(players)}
+        actions: list[dict[str, Any]] = []
+        pending: list[Event] = list(result.public_events)
+        from_seq = 0
+        await self.tell(result, None, names)
+        await self.post(result, pending, from_seq)
+        pending, from_seq = [], result.seq + 1
+        while not result.ended:
+            state = (await service.loader.load(g)).state
+            before = {seat: engine_view(state, seat) for seat in actors(state)}
+            step = await service.play_ai(g, result.seq)
+            if step is None:
+                break
+            result = step
+            actions.append(dict(step.action or {}))
+            view = step.view(None)
+            line = text.summarize(step.public_events, view)
+            if line:
+                self.moves.append(f"{step.seq:>4}  {line}")
+            await self.tell(step, step.actor, names, before.get(step.actor) if step.actor is not None else None)
+            pending += step.public_events
+            if any(e.kind == "turn_started" for e in step.public_events) or step.ended:
+                await self.post(step, pending, from_seq)
+                pending, from_seq = [], step.seq + 1
+        return self.finish(result, variant, players, seed, options, actions, names, quiet)
+
+    # --- the thread -------------------------------------------------------------------------
+
+    async def post(self, result: SubmitResult, events: Sequence[Event], from_seq: int) -> None:
+        """The turn post (or the final results) the bot would make now, as text, with the
+        board it carries."""
+        loaded = await self.service.loader.load(self.game)
+        summary = await self.service.game(self.game)
+        waiting = summary.waiting_for
+        legal = tuple(legal_actions(loaded.state, waiting[0])) if len(waiting) == 1 and not result.ended else ()
+        data = PostData(summary=summary, view=result.view(None).at(result.seq, self.game), events=tuple(events),
+                        from_seq=from_seq, new_turn=True, notes=(), deliveries=(), legal=legal,
+                        final=result.ended)
+        message = await posts.turn_post(data, self.renderer)
+        self.boards += 1
+        (self.out / f"board-{self.boards:03d}.png").write_bytes(message.files[0][1])
+        if result.ended:
+            (self.out / "final-scores.png").write_bytes(message.files[1][1])
+        buttons = _buttons(message)
+        self.thread.append("\n".join([f"── post {self.boards} (board-{self.boards:03d}.png) ──", message.content,
+                                      *([buttons] if buttons else []), *message.more, ""]))
+
+    # --- what each player is told privately --------------------------------------------------
+
+    async def tell(self, result: SubmitResult, mover: int | None, names: list[str], before: View | None = None
+                   ) -> None:
+        """The private answer to the mover's move (`before`: what they saw when they chose),
+        and the direct messages this step owes (as app/owed.py decides them, every seat played
+        by a person with open DMs)."""
+        if mover is not None:
+            own = result.view(mover)
+            said = text.you_lines([*result.public_events, *result.private_events.get(mover, ())], own)
+            chosen = text.describe_action(action_from_json(result.action), before) \
+                if result.action and before is not None else None
+            self.dms[mover].append("\n".join([f"[answer to your move, seq {result.seq}]",
+                                              *([f"▶ You chose to {chosen}."] if chosen else []),
+                                              *(f"✅ {line}" for line in said), ""]))
+        loaded = await self.service.loader.load(self.game)
+        seats = [SeatInfo(seat, user_id=seat + 1) for seat in range(len(names))]
+        everything = [*result.public_events, *(e for es in result.private_events.values() for e in es)]
+        owed = owed_by_commit(last_seq=result.seq, events=everything,
+                              mover=seats[mover] if mover is not None else None, after=loaded.state,
+                              waiting=list(result.waiting_for), seats=seats)
+        summary = await self.service.game(self.game)
+        for o in owed:
+            if o.kind not in (DM, TURN_DM):
+                continue
+            seat = int(o.payload["seat"])
+            delivery = Delivery(0, self.game, result.seq, o.kind, o.key, o.user_id, o.payload, 0, None)
+            hand = HandData(summary, seat, result.view(seat).at(result.seq, self.game),
+                            tuple(result.private_events.get(seat, ())))
+            message = await posts.hand_dm(delivery, hand, self.renderer)
+            picture = ""
+            if message.files:
+                self.hands += 1
+                picture = f"hand-{slug(names[seat])}-{result.seq:03d}.png"
+                (self.out / picture).write_bytes(message.files[0][1])
+            head = f"[direct message, seq {result.seq}{', with ' + picture if picture else ''}]"
+            self.dms[seat].append("\n".join([head, message.content, *message.more, ""]))
+
+    # --- the files ----------------------------------------------------------------------------
+
+    def finish(self, result: SubmitResult, variant: str, players: int, seed: int, options: Mapping[str, Any],
+               actions: list[dict[str, Any]], names: list[str], quiet: bool) -> dict[str, Any]:
+        out = self.out
+        view = result.view(None)
+        final = text.final_text(view) if result.ended else "(the game did not finish)"
+        (out / "log.txt").write_text("\n".join(self.thread) + "\n", encoding="utf-8")
+        (out / "game-log.txt").write_text("\n".join(self.moves + ["", final]) + "\n", encoding="utf-8")
+        for seat, lines in self.dms.items():
+            (out / f"dm-{slug(names[seat])}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        (out / "game-log.json").write_text(json.dumps({
+            "variant": variant, "options": dict(options), "players": players, "seed": seed, "actions": actions,
+            "result": result.result,
+        }, indent=1, ensure_ascii=False), encoding="utf-8")
+        summary = {"game_id": self.game, "moves": result.seq, "boards": self.boards, "hands": self.hands,
+                   "ended": result.ended, "final": final}
+        if not quiet:
+            print(final.replace("**", ""))
+            print(f"{result.seq} moves; wrote log.txt, {len(names)} dm-*.txt, {self.boards} boards, "
+                  f"{self.hands} hand pictures, final-scores.png, game-log.txt and game-log.json to {out}")
+        return summary
+
+
+def _buttons(message: posts.Message) -> str:
+    """A post's buttons as players read them: "[🃏 Draw] [🚂 Claim] [✋ My hand]"."""
+    if message.view is None:
+        return ""
+    shown = []
+    for item in message.view.children:
+        label = getattr(item, "label", None)
+        emoji = getattr(item, "emoji", None)
+        if label:
+            shown.append(f"[{f'{emoji} ' if emoji else ''}{label}]")
+    return " ".join(shown)

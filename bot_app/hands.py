@@ -2,7 +2,8 @@
 
 Direct messages carry the hand at the start of each turn (the dispatcher sends them); this is
 the always-available way to see it — `/ttr hand`, or **My hand** under any turn post — which
-works whether or not the player's DMs are open.
+works whether or not the player's DMs are open. The picture follows the player's settings
+(colour-blind marks; none at all when they turned the hand picture off).
 """
 
 from __future__ import annotations
@@ -24,6 +25,12 @@ async def show_hand(desk: Desk, interaction: discord.Interaction, game_id: int) 
     me = panel.summary.seats[panel.seat]
     if me.absent_turns or me.stand_in is not None:
         await desk.service.player_seen(game_id, interaction.user.id)
-    png = await desk.renderer.hand(panel.view)
-    await interaction.followup.send(text.hand_text(panel.view, game_id),
-                                    file=discord.File(io.BytesIO(png), "hand.png"), ephemeral=True)
+    mine = await desk.service.settings(interaction.user.id)
+    first, *more = text.split([text.hand_text(panel.view, game_id)])  # a long hand is split, never cut
+    if not mine.hand_picture:  # turned off in /ttr settings: the words only
+        await interaction.followup.send(first, ephemeral=True)
+    else:
+        png = await desk.renderer.hand(panel.view, colorblind=mine.colorblind)
+        await interaction.followup.send(first, file=discord.File(io.BytesIO(png), "hand.png"), ephemeral=True)
+    for part in more:
+        await interaction.followup.send(part, ephemeral=True)

@@ -8,11 +8,12 @@ told which permission is missing — a game never starts without a place to play
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 
 import discord
 
 from app import Lobby
-from bot_app import ids, text
+from bot_app import ids, table_options, text
 from bot_app.answers import Refusal
 from bot_app.components import button, view_of
 from bot_app.desk import Desk
@@ -24,6 +25,7 @@ log = logging.getLogger("bot_app")
 
 LOBBY_VERBS = ("join", "leave", "addai", "start", "cancel")
 THREAD_PERMISSIONS = "**Create Public Threads** and **Send Messages in Threads**"
+MIN_HOURS, MAX_HOURS = 0.01, 720.0  # a turn's limit, as /ttr new offers it
 
 
 def lobby_text(lobby: Lobby, default_hours: float) -> str:
@@ -32,17 +34,16 @@ def lobby_text(lobby: Lobby, default_hours: float) -> str:
     hours = lobby.turn_hours or default_hours
     where = f" · thread <#{lobby.thread_id}>" if lobby.thread_id else ""
     head = f"🚂 **Ticket to Ride #{lobby.game_id} · {text.variant_title(lobby.variant)}**{where}"
-    opts = " · dice" if lobby.options.get("dice") else ""
-    if lobby.options.get("stand_in_level"):
-        opts += f" · {lobby.options['stand_in_level']} AI for absent players"
     if lobby.status == "lobby":
         state = (f"Host <@{lobby.host_user_id}> · {len(lobby.seats)}/{lobby.seats_wanted} seats · "
-                 f"{hours:g} h per turn{opts}")
+                 f"{hours:g} h per turn")
     elif lobby.status == "cancelled":
         state = "This table was closed."
     else:
         state = "The game has started — play in the thread."
-    return f"{head}\n{state}\n{seats}"
+    names = [s.name for s in lobby.seats]
+    options = "Options: " + " · ".join(table_options.option_lines(lobby.options, names))
+    return f"{head}\n{state}\n{options}\n{seats}"
 
 
 def lobby_view(lobby: Lobby) -> discord.ui.View:
@@ -60,8 +61,11 @@ def lobby_view(lobby: Lobby) -> discord.ui.View:
 
 
 async def open_table(desk: Desk, interaction: discord.Interaction, variant: str, dice: bool, seats: int,
-                     turn_hours: float | None, stand_in: str | None = None) -> None:
-    """`/ttr new`: the lobby message, then the game's thread made from it."""
+                     turn_hours: float | None, chosen: Mapping[str, object] | None = None,
+                     first: object = None, undo: bool = True, stand_in: str | None = None) -> None:
+    """`/ttr new`: the lobby message, then the game's thread made from it. `chosen`: the table
+    options the host gave (bot_app.table_options), `first`: who plays first, `stand_in`: the AI
+    level that plays for absent players."""
     if interaction.guild_id is None or interaction.channel is None:
         raise Refusal("Start a game in a server's text channel, not in a DM.")
     if isinstance(interaction.channel, discord.Thread):
@@ -69,9 +73,12 @@ async def open_table(desk: Desk, interaction: discord.Interaction, variant: str,
     variant = (variant or "").strip().lower()
     if variant not in available_variants():
         raise Refusal(f"There is no variant {excerpt(variant, 20)}; choose one of {', '.join(available_variants())}.")
-    options: dict[str, object] = {"dice": True} if dice else {}
-    if stand_in:
-        options["stand_in_level"] = stand_in  # the service refuses a level it does not know
+    if not isinstance(seats, int) or isinstance(seats, bool) or not 2 <= seats <= table_options.MOST_SEATS:
+        raise Refusal(f"A table has 2 to {table_options.MOST_SEATS} seats, not {excerpt(seats, 12)}.")
+    if turn_hours is not None and not (isinstance(turn_hours, int | float) and MIN_HOURS <= turn_hours <= MAX_HOURS):
+        raise Refusal(f"A turn lasts {MIN_HOURS:g} to {MAX_HOURS:g} hours (30 days), not {excerpt(turn_hours, 12)}.")
+    options = table_options.table_options(variant, bool(dice), seats, chosen or {}, first, bool(undo),
+                                            stand_in)
     lobby = await desk.service.create_lobby(
         interaction.guild_id, interaction.channel.id, interaction.user.id, interaction.user.display_name,
         variant, options, seats_wanted=seats, turn_hours=turn_hours or desk.default_turn_hours)

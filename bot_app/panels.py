@@ -21,14 +21,20 @@ from bot_app.answers import Refusal
 from bot_app.components import MAX_OPTIONS, button, select, view_of
 from bot_app.desk import Desk
 from bot_app.inputs import is_number
-from engine.actions import Action, BuildStation, ClaimRoute, DrawCard, KeepTickets
+from bot_app.words import wording
+from engine.actions import ACTION_TYPES, Action, BuildStation, ClaimRoute, DrawCard, KeepTickets
 from engine.maps import GameMap
 from engine.view import View
 
-PANEL_TYPES = {"draw_card": "Draw", "claim_route": "Claim", "draw_tickets": "Tickets",
-               "build_station": "Station", "keep_tickets": "Choose tickets"}
+# The turn-post buttons that open a panel of their own (the rest open a menu of their moves).
+OPENS = {"draw_card": "draw", "claim_route": "claim", "build_station": "stn", "draw_tickets": "tix"}
+GROUPED = {"claim_route": "a route", "build_station": "a city"}
 # Moves made at once from a panel; everything else asks for a Confirm first.
 NO_CONFIRM = {"draw_card"}
+STYLES = {"primary": discord.ButtonStyle.primary, "success": discord.ButtonStyle.success,
+          "danger": discord.ButtonStyle.danger, "secondary": discord.ButtonStyle.secondary}
+# At most this many moves of one kind get a button each (Call time / Play on, Give up).
+EACH_MAX = 4
 
 
 # --- whose turn -------------------------------------------------------------------------------
@@ -82,26 +88,30 @@ def group_key(a: Action) -> str:
 # --- buttons ----------------------------------------------------------------------------------
 
 
-def action_buttons(g: int, seq: int, legal: Sequence[Action]) -> discord.ui.View:
-    """The buttons of a turn post (or panel) for the legal moves, plus My hand."""
+def action_buttons(g: int, seq: int, legal: Sequence[Action], view: View) -> discord.ui.View:
+    """The buttons of a turn post (or panel) for the legal moves, named by the words of the
+    rule that handles each kind, plus My hand."""
+    w = wording(view)
+    c = w.ctx(view)
     kinds: list[str] = []
     for a in legal:
         if a.TYPE not in kinds:
             kinds.append(a.TYPE)
     items = []
     for k in kinds:
-        if k == "draw_card":
-            items.append(button("Draw", ids.make(g, seq, "draw"), discord.ButtonStyle.primary, "🃏"))
-        elif k == "claim_route":
-            items.append(button("Claim", ids.make(g, seq, "claim"), discord.ButtonStyle.success, "🚂"))
-        elif k == "draw_tickets":
-            items.append(button("Tickets", ids.make(g, seq, "tix"), discord.ButtonStyle.secondary, "🎫"))
-        elif k == "build_station":
-            items.append(button("Station", ids.make(g, seq, "stn"), discord.ButtonStyle.secondary, "🏠"))
+        moves = [a for a in legal if k == a.TYPE]
+        doing = w.doing(moves[0], c)
+        style = STYLES.get(doing.style, discord.ButtonStyle.secondary)
+        if doing.each and len(moves) <= EACH_MAX:
+            for a in moves:
+                name = doing.short(a, c) if doing.short else doing.button
+                items.append(button(name, ids.make(g, seq, "ask", token(legal, a)), style, doing.emoji))
         elif k == "keep_tickets":
-            items.append(button("Choose tickets", ids.make(g, None, "kt"), discord.ButtonStyle.primary, "🎫"))
+            items.append(button(doing.button, ids.make(g, None, "kt"), style, doing.emoji))
+        elif k in OPENS:
+            items.append(button(doing.button, ids.make(g, seq, OPENS[k]), style, doing.emoji))
         else:
-            items.append(button(k.replace("_", " ").capitalize(), ids.make(g, seq, "xt", k)))
+            items.append(button(doing.button, ids.make(g, seq, "xt", k), style, doing.emoji))
     items = items[:19]
     items.append(button("My hand", ids.make(g, None, "hand"), discord.ButtonStyle.secondary, "✋"))
     return view_of(*items)
@@ -122,12 +132,17 @@ def draw_buttons(g: int, seq: int, legal: Sequence[Action], view: View) -> list[
 # --- panels -----------------------------------------------------------------------------------
 
 
+def _with_hand(panel: Panel, line: str) -> str:
+    """A private panel's text, under what the player pays with (their cards, dice, tokens)."""
+    return "\n".join([*text.at_hand(panel.view), line])
+
+
 async def draw_panel(desk: Desk, interaction: discord.Interaction, panel: Panel) -> None:
     g, seq = panel.summary.game_id, panel.summary.seq
     buttons = draw_buttons(g, seq, panel.legal, panel.public)
     if not buttons:
         raise Refusal("You cannot draw a card now.")
-    await desk.answers.update_panel(interaction, "Which card?", view_of(*buttons))
+    await desk.answers.update_panel(interaction, _with_hand(panel, "Which card?"), view_of(*buttons))
 
 
 async def group_panel(desk: Desk, interaction: discord.Interaction, panel: Panel, kind: str, page: int) -> None:
@@ -135,7 +150,7 @@ async def group_panel(desk: Desk, interaction: discord.Interaction, panel: Panel
     g, seq = panel.summary.game_id, panel.summary.seq
     chosen = [a for a in panel.legal if kind == a.TYPE]
     if not chosen:
-        raise Refusal(f"You cannot {PANEL_TYPES.get(kind, kind).lower()} now.")
+        raise Refusal(f"You cannot {ACTION_TYPES[kind].DOES if kind in ACTION_TYPES else 'do that'} now.")
     gmap = text.game_map(panel.public)
     groups: dict[str, list[Action]] = {}
     for a in chosen:
@@ -144,16 +159,18 @@ async def group_panel(desk: Desk, interaction: discord.Interaction, panel: Panel
     pages = max(1, -(-len(keys) // MAX_OPTIONS))
     page = min(max(page, 0), pages - 1)
     shown = keys[page * MAX_OPTIONS:(page + 1) * MAX_OPTIONS]
-    options = [(_group_label(gmap, kind, k), k, f"{len(groups[k])} way(s) to pay") for k in shown]
+    options = [(_group_label(panel, kind, k), k, _ways(len(groups[k]))) for k in shown]
     items: list[Any] = [select(ids.make(g, seq, "gsel", kind), options,
-                               f"{PANEL_TYPES.get(kind, kind)}: pick one ({page + 1}/{pages})")]
+                               f"Pick {GROUPED.get(kind, 'one')} ({page + 1}/{pages})")]
     if page > 0:
         items.append(button("◀ Previous", ids.make(g, seq, "grp", f"{kind}.{page - 1}")))
     if page + 1 < pages:
         items.append(button("More ▶", ids.make(g, seq, "grp", f"{kind}.{page + 1}")))
+    what = "routes you can claim" if kind == "claim_route" else "cities where you can build"
     await desk.answers.update_panel(
-        interaction, f"{len(keys)} choice(s). You can also type "
-        f"`/ttr {'claim' if kind == 'claim_route' else 'station'}` with autocomplete.", view_of(*items))
+        interaction, _with_hand(panel, f"{len(keys)} {what}. You can also type "
+                                       f"`/ttr {'claim' if kind == 'claim_route' else 'station'}` with autocomplete."),
+        view_of(*items))
 
 
 async def choose_or_confirm(desk: Desk, interaction: discord.Interaction, panel: Panel,
@@ -164,12 +181,11 @@ async def choose_or_confirm(desk: Desk, interaction: discord.Interaction, panel:
     if len(chosen) == 1:
         return await confirm_panel(desk, interaction, panel, chosen[0])
     g, seq = panel.summary.game_id, panel.summary.seq
-    gmap = text.game_map(panel.view)
-    options = [(text.describe_action(a, panel.view, gmap)[:100], token(panel.legal, a), None)
+    options = [(_short(text.describe_action(a, panel.view)), token(panel.legal, a), None)
                for a in chosen[:MAX_OPTIONS]]
     more = ("" if len(chosen) <= MAX_OPTIONS
-            else f" (showing {MAX_OPTIONS} of {len(chosen)}; type the command for the rest)")
-    await desk.answers.update_panel(interaction, "Choose one" + more + ":",
+            else f" (showing {MAX_OPTIONS} of {len(chosen)}; /ttr move lists them all)")
+    await desk.answers.update_panel(interaction, _with_hand(panel, "Choose one" + more + ":"),
                                     view_of(select(ids.make(g, seq, "asel"), options, "Choose…")))
 
 
@@ -178,7 +194,7 @@ async def confirm_panel(desk: Desk, interaction: discord.Interaction, panel: Pan
     what = text.describe_action(action, panel.view)
     tok = token(panel.legal, action)
     await desk.answers.update_panel(
-        interaction, f"**Confirm:** {what}?",
+        interaction, _with_hand(panel, f"**Confirm:** {what}?"),
         view_of(button("Confirm", ids.make(g, seq, "do", tok), discord.ButtonStyle.success),
                 button("Cancel", ids.make(g, seq, "nope"))))
 
@@ -192,17 +208,48 @@ def offer_of(panel: Panel) -> list[str]:
 
 
 async def keep_panel(desk: Desk, interaction: discord.Interaction, game_id: int) -> None:
+    """The private choice of tickets to keep — or, first, what the rules ask before it: the
+    mix of short and long tickets to draw (Germany), a Lucky Devil to play (Alsace)."""
     panel = await turn_panel(desk, game_id, interaction.user.id, None)
     offer = offer_of(panel)
     keeps = [a for a in panel.legal if isinstance(a, KeepTickets)]
-    if not keeps or not offer:
+    if not keeps:
+        before = [a for a in panel.legal if not isinstance(a, KeepTickets)]
+        if before and panel.view.pending.kind == "choose_tickets":
+            return await choose_or_confirm(desk, interaction, panel, before)
         raise Refusal("You have no tickets to choose right now.")
-    least = min(len(a.keep) for a in keeps)
+    if not offer:
+        raise Refusal("You have no tickets to choose right now.")
     gmap = text.game_map(panel.view)
-    options = [(text.ticket_label(gmap, t), t, None) for t in offer]
-    await desk.answers.update_panel(interaction, f"Keep at least {least} of these tickets:",
-                                    view_of(select(ids.make(game_id, None, "ksel"), options, "Tickets to keep",
-                                                   min_values=least, max_values=len(offer))))
+    options = [(text.ticket_label(gmap, t), t, _card_kind(gmap, t)) for t in offer if _choosable(keeps, t)]
+    least = min(len(a.keep) for a in keeps)
+    await desk.answers.update_panel(interaction, _keep_prompt(panel, keeps),
+                                    view_of(select(ids.make(game_id, None, "ksel"), options, "Cards to keep",
+                                                   min_values=least, max_values=len(options))))
+
+
+def _choosable(keeps: Sequence[KeepTickets], card: str) -> bool:
+    return any(card in a.keep for a in keeps)
+
+
+def _card_kind(gmap: GameMap, card: str) -> str:
+    return "destination ticket" if card in gmap.tickets else "tourist card"
+
+
+def _keep_prompt(panel: Panel, keeps: Sequence[KeepTickets]) -> str:
+    """"Keep at least 3 tickets and 3 tourist cards:" — the least of each kind any legal
+    choice keeps."""
+    gmap = text.game_map(panel.view)
+    least_tickets = min(sum(1 for t in a.keep if t in gmap.tickets) for a in keeps)
+    least_other = min(sum(1 for t in a.keep if t not in gmap.tickets) for a in keeps)
+    others = any(t not in gmap.tickets for t in offer_of(panel))
+    parts = [f"{least_tickets} {'ticket' if least_tickets == 1 else 'tickets'}"]
+    if others:
+        parts.append(f"{least_other} tourist {'card' if least_other == 1 else 'cards'}")
+    need = " and ".join(parts)
+    if not least_tickets and not least_other:
+        return "Keep any of these, or none:"
+    return f"Keep at least {need} of these:"
 
 
 async def keep_confirm(desk: Desk, interaction: discord.Interaction, game_id: int, values: list[str]) -> None:
@@ -212,7 +259,7 @@ async def keep_confirm(desk: Desk, interaction: discord.Interaction, game_id: in
         raise Refusal("That already happened: you have no tickets to choose now.")
     mask = sum(1 << i for i, t in enumerate(offer) if t in set(values))
     gmap = text.game_map(panel.view)
-    kept = ", ".join(text.ticket_label(gmap, t) for t in offer if t in set(values)) or "nothing"
+    kept = "; ".join(text.ticket_label(gmap, t) for t in offer if t in set(values)) or "nothing"
     await desk.answers.update_panel(
         interaction, f"**Confirm:** keep {kept}?",
         view_of(button("Confirm", ids.make(game_id, None, "kdo", str(mask)), discord.ButtonStyle.success),
@@ -228,7 +275,8 @@ async def keep_submit(desk: Desk, interaction: discord.Interaction, game_id: int
     keep = {t for i, t in enumerate(offer) if mask >> i & 1}
     match = [a for a in panel.legal if isinstance(a, KeepTickets) and set(a.keep) == keep]
     if not match:
-        raise Refusal("You must keep more tickets than that.")
+        raise Refusal(_keep_prompt(panel, [a for a in panel.legal if isinstance(a, KeepTickets)]).replace(
+            " of these:", ".").replace("Keep at least", "You must keep at least"))
     await submit_from_panel(desk, interaction, game_id, panel.summary.seq, match[0])
 
 
@@ -250,8 +298,9 @@ async def _after_move_panel(desk: Desk, user_id: int, result: SubmitResult, acti
                             ) -> tuple[str, discord.ui.View | None]:
     view = result.view(result.actor)
     me = result.actor
-    lines = ["✅ Done." if action.TYPE == "draw_card" else f"✅ You chose to {text.describe_action(action, view)}."]
-    lines += text.private_lines(result.private_events.get(me, ()), view) if me is not None else []
+    events = [*result.public_events, *(result.private_events.get(me, ()) if me is not None else ())]
+    said = text.you_lines(events, view) if me is not None else []
+    lines = [f"✅ {said[0]}", *said[1:]] if said else ["✅ Done."]
     follow: discord.ui.View | None = None
     if me in result.waiting_for and not result.ended:
         legal = (await desk.service.panel(result.game_id, user_id)).legal
@@ -259,12 +308,14 @@ async def _after_move_panel(desk: Desk, user_id: int, result: SubmitResult, acti
         if kinds == {"draw_card"}:
             lines.append("Take your second card:")
             follow = view_of(*draw_buttons(result.game_id, result.seq, legal, view))
-        elif "keep_tickets" in kinds:
-            lines.append("Now choose which tickets to keep:")
+        elif "keep_tickets" in kinds or view.pending.kind == "choose_tickets":
+            lines.append("Now choose what to keep:")
             follow = view_of(button("Choose tickets", ids.make(result.game_id, None, "kt"),
-                                    discord.ButtonStyle.primary))
+                                    discord.ButtonStyle.primary, "🎫"))
         elif kinds:
-            follow = action_buttons(result.game_id, result.seq, legal)
+            lines += text.at_hand(view)
+            lines.append(text.waiting_line(view, [me], {me: "You"}).rstrip())
+            follow = action_buttons(result.game_id, result.seq, legal, view)
     return "\n".join(lines), follow
 
 
@@ -276,29 +327,47 @@ async def command_move(desk: Desk, interaction: discord.Interaction, g: int, kin
     caller's panel if the command already read it."""
     panel = panel or await turn_panel(desk, g, interaction.user.id, None)
     of_kind = [a for a in panel.legal if kind_matches(a.TYPE, kind)]
+    doing = what or (ACTION_TYPES[kind].DOES if kind in ACTION_TYPES else "do that")
     if not of_kind:
-        raise Refusal(f"You cannot {what or kind.replace('_', ' ')} now.")
+        raise Refusal(f"You cannot {doing} now.")
     chosen = [a for a in of_kind if match is None or match(a)]
     if not chosen:
-        raise Refusal(f"That {what or kind.replace('_', ' ')} is not possible now; pick one from the list.")
+        raise Refusal(f"You cannot {doing} that way now; pick one from the list.")
     if len(chosen) == 1 and not confirm:
         return await submit_from_panel(desk, interaction, g, panel.summary.seq, chosen[0])
     await choose_or_confirm(desk, interaction, panel, chosen)
 
 
+# A typed command names a kind of move; a rule may offer the same move as another kind (with
+# dice, /ttr tickets draws tickets with station dice).
+SAME_MOVE = {"draw_tickets": ("draw_tickets_dice",)}
+
+
 def kind_matches(action_type: str, kind: str) -> bool:
-    return action_type == kind or kind == "*"
+    return action_type == kind or kind == "*" or action_type in SAME_MOVE.get(kind, ())
 
 
-def _group_label(gmap: GameMap, kind: str, key: str) -> str:
+def _group_label(panel: Panel, kind: str, key: str) -> str:
+    c = wording(panel.view).ctx(panel.view)
     if kind == "claim_route":
-        return text.route_label(gmap, key)
+        return c.route(key)
     if kind == "build_station":
-        return text.city_label(gmap, key)
+        return c.city(key)
     return key or kind
 
 
 def _group_sort(gmap: GameMap, kind: str, key: str) -> tuple[Any, ...]:
     if kind == "claim_route" and key in gmap.routes:
         return (-gmap.routes[key].length, text.route_label(gmap, key))
-    return (0, _group_label(gmap, kind, key))
+    if kind == "build_station" and key in gmap.cities:
+        return (0, gmap.city_label(key))
+    return (0, key)
+
+
+def _ways(n: int) -> str:
+    return "1 way to pay" if n == 1 else f"{n} ways to pay"
+
+
+def _short(label: str) -> str:
+    """A menu option's label: Discord shows at most 100 characters."""
+    return label if len(label) <= 100 else label[:99] + "…"

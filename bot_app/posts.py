@@ -27,11 +27,14 @@ from engine.view import View
 
 @dataclass
 class Message:
-    """A message to send: its text, its pictures (name, PNG bytes) and its components."""
+    """A message to send: its text, its pictures (name, PNG bytes) and its components; `more`
+    holds the text that did not fit in one message, sent right after it (long final results
+    are split, never cut)."""
 
     content: str
     files: list[tuple[str, bytes]] = field(default_factory=list)
     view: discord.ui.View | None = None
+    more: list[str] = field(default_factory=list)
 
     def discord_files(self) -> list[discord.File]:
         return [discord.File(io.BytesIO(data), name) for name, data in self.files]
@@ -56,23 +59,44 @@ def _note_line(note: Mapping[str, Any], view: View) -> str:
     return ""
 
 
+def _head(data: PostData) -> str:
+    view, summary = data.view, data.summary
+    return (f"**Game #{summary.game_id} · {text.variant_title(view.variant, view.options)}** — turn {view.turn + 1} · "
+            f"move {summary.seq}")
+
+
+def _with_log(parts: list[str], events: list[Any], view: View, room: int) -> list[str]:
+    """`parts` with the log of `events` after the first part, as much of it as fits in `room`
+    characters besides them (the newest lines kept)."""
+    used = sum(len(p) + 1 for p in parts)
+    log = text.recent_lines(events, view, max(200, room - used))
+    return [parts[0], *log, *parts[1:]]
+
+
+def _before_this_turn(events: list[Any]) -> list[Any]:
+    """The events a turn post tells: what happened before the turn now waiting began. What
+    began it (the dice rolled for the player) the table below shows as it stands now."""
+    starts = [i for i, e in enumerate(events) if e.kind == "turn_started"]
+    return events[:starts[-1]] if starts else events
+
+
 async def turn_post(data: PostData, renderer: Renderer) -> Message:
     """The post showing the game now: what happened since the thread last showed it, the
-    board with those moves marked, everyone's public numbers, and whose turn it is."""
+    board with those moves marked, everyone's public numbers and the table as text (the
+    picture is small on a phone), whose turn it is and until when."""
     view, summary = data.view, data.summary
     g = summary.game_id
     gmap = text.game_map(view)
-    last = text.summarize(list(data.events), view)
-    routes, cities = text.highlights(list(data.events))
-    board = await renderer.board(view, tuple(r for r in routes if r in gmap.routes), cities)
-    head = (f"**Game #{g} · {text.variant_title(view.variant)}** — turn {view.turn + 1} · "
-            f"move {summary.seq}")
+    events = list(data.events)
+    routes, cities = text.highlights(events)
+    board = await renderer.board(view, tuple(r for r in routes if r in gmap.routes), cities,
+                                 colorblind=data.colorblind)
     notes = [line for n in data.notes if (line := _note_line(n, view))]
     if data.final:
         scores = await renderer.scores(view)
-        content = "\n".join(x for x in (head, *notes, f"Last: {cut(last, 700)}" if last else "",
-                                         text.final_text(view)) if x)
-        return Message(cut(content, MAX_CONTENT), [("board.png", board), ("scores.png", scores)])
+        lead = "\n".join(_with_log([_head(data), *notes], events, view, 1200))
+        messages = text.split([lead, "🏆 **Final scores**", *text.final_blocks(view)], MAX_CONTENT)
+        return Message(messages[0], [("board.png", board), ("scores.png", scores)], more=messages[1:])
     waiting = list(summary.waiting_for)
     line = text.waiting_line(view, waiting, _mentions(summary))
     due = [data.deadlines[s] for s in waiting if s in data.deadlines]
@@ -80,10 +104,10 @@ async def turn_post(data: PostData, renderer: Renderer) -> Message:
         line += f"\n⏸️ The clocks are stopped ({summary.paused_reason}); the host can /ttr admin resume."
     elif due and line:
         line += f" The AI plays {'it' if len(waiting) == 1 else 'for whoever has not chosen'} {deadline(min(due))}."
-    content = "\n".join(x for x in (head, *notes, f"Last: {cut(last, 700)}" if last else "",
-                                     text.status_block(view), line) if x)
+    parts = [x for x in (_head(data), *notes, text.status_block(view), line) if x]
+    content = "\n".join(_with_log(parts, _before_this_turn(events), view, MAX_CONTENT))
     if data.legal:
-        buttons = action_buttons(g, summary.seq, list(data.legal))
+        buttons = action_buttons(g, summary.seq, list(data.legal), view)
     else:
         buttons = view_of(
             button("Choose tickets", ids.make(g, None, "kt"), discord.ButtonStyle.primary, "🎫"),
@@ -92,17 +116,23 @@ async def turn_post(data: PostData, renderer: Renderer) -> Message:
 
 
 async def hand_dm(delivery: Delivery, hand: HandData, renderer: Renderer) -> Message:
-    """A player's hand by DM: at the start of their turn (with its picture), or after a move
-    that showed them something (what they drew)."""
+    """A player's hand by DM: at the start of their turn (with its picture, unless they turned
+    it off in /ttr settings), or after a move that showed them something (what they drew)."""
     g = hand.summary.game_id
     lines = []
     if delivery.kind == "turn":
         where = f" (<#{hand.summary.thread_id}>)" if hand.summary.thread_id else ""
-        lines.append(f"It's your turn in game #{g}{where}.")
+        if hand.view.pending.setup:
+            lines.append(f"Game #{g}{where} has begun: choose your opening tickets with **Choose tickets** under "
+                         "the post in the thread.")
+        else:
+            lines.append(f"It's your turn in game #{g}{where}.")
     lines += text.private_lines(list(hand.private_events), hand.view)
     lines.append(text.hand_text(hand.view, g))
-    files = [("hand.png", await renderer.hand(hand.view))] if delivery.kind == "turn" else []
-    return Message(cut("\n".join(x for x in lines if x), MAX_CONTENT), files)
+    picture = delivery.kind == "turn" and hand.settings.hand_picture
+    files = [("hand.png", await renderer.hand(hand.view, colorblind=hand.settings.colorblind))] if picture else []
+    messages = text.split([x for x in lines if x], MAX_CONTENT)
+    return Message(messages[0], files, more=messages[1:])
 
 
 def notice(delivery: Delivery, summary: GameSummary) -> Message:

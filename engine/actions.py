@@ -71,6 +71,9 @@ class Action:
     TYPE: ClassVar[str] = ""
     # What the action does, in words that fit "You cannot … in this game."
     DOES: ClassVar[str] = "do that"
+    # Whether the mover may take it back until the next player acts, provided it turned out to
+    # reveal nothing hidden (engine/undo.py checks that after the fact).
+    UNDOABLE: ClassVar[bool] = False
     player: int
 
     def to_json(self) -> dict[str, Any]:
@@ -234,6 +237,7 @@ class ClaimRoute(Action):
 
     TYPE: ClassVar[str] = "claim_route"
     DOES: ClassVar[str] = "claim a route"
+    UNDOABLE: ClassVar[bool] = True  # not once it turns out to be a tunnel (cards are revealed)
     route: str = ""
     payment: Cards = ()
 
@@ -266,6 +270,7 @@ class BuildStation(Action):
 
     TYPE: ClassVar[str] = "build_station"
     DOES: ClassVar[str] = "build a station"
+    UNDOABLE: ClassVar[bool] = True
     city: str = ""
     payment: Cards = ()
 
@@ -296,3 +301,12 @@ class Pass(Action):
 
     TYPE: ClassVar[str] = "pass"
     DOES: ClassVar[str] = "pass"
+
+
+@register
+@dataclass(slots=True, unsafe_hash=True)
+class Undo(Action):
+    """Take back one's last move (engine/undo.py says which moves and until when)."""
+
+    TYPE: ClassVar[str] = "undo"
+    DOES: ClassVar[str] = "take back your last move"

@@ -44,6 +44,30 @@ def _needed_type(game_map: GameMap, wanted: set[str]) -> str | None:
     return max(need, key=lambda k: (need[k], k == SINGLE))
 
 
+def _enabling_buy(view: View, game_map: GameMap, buys: list[BuyToken], wanted: set[str]) -> BuyToken | None:
+    """A token bought before the action that lets a wanted route be claimed at once (D8): the
+    route is one space short, and two dice that could not pay for it buy the missing token."""
+    part = view.part(DiceView)
+    seat = view.you
+    if not buys or part is None or seat is None:
+        return None
+    have: dict[str, int] = {}
+    for face in part.unused[seat]:
+        have[face] = have.get(face, 0) + 1
+    held = part.tokens[seat]
+    trains = view.players[seat].trains
+    for rid in sorted(wanted, key=lambda r: (-game_map.routes[r].length, r)):
+        route = game_map.routes[rid]
+        kind = route_type(game_map, route)
+        reach = have.get(kind, 0) + have.get(WILD, 0) + held.get(kind, 0)
+        if reach + 1 != route.length or route.length > trains or route.ferry_locos > have.get(WILD, 0):
+            continue
+        spare = [a for a in buys if a.token == kind and all(face not in (kind, WILD) for face, _ in a.payment)]
+        if spare:
+            return min(spare, key=lambda a: _cost(a.payment))
+    return None
+
+
 def choose_dice(view: View, game_map: GameMap, legal: Sequence[Action], wanted: set[str]) -> Action:
     kind = view.pending.kind
     seat = view.you
@@ -67,10 +91,15 @@ def choose_dice(view: View, game_map: GameMap, legal: Sequence[Action], wanted: 
     wanted_claims = [a for a in claims if a.route in wanted]
     if wanted_claims:
         return best(wanted_claims)
+    enabling = _enabling_buy(view, game_map, [a for a in legal if isinstance(a, BuyToken)], wanted)
+    if enabling is not None:
+        return enabling
     tickets = [a for a in legal if isinstance(a, DrawTicketsWithDice)]
     if not wanted and tickets and me.trains > 12:
         # Every ticket done: draw one or two more with station faces first.
-        return min(tickets, key=lambda a: (abs(sum(n for _, n in a.payment) - 2), dict(a.payment).get(WILD, 0)))
+        # Where a mix is announced (Germany), short tickets: easier to finish late in the game.
+        return min(tickets, key=lambda a: (abs(sum(n for _, n in a.payment) - 2), dict(a.payment).get(WILD, 0),
+                                           -dict(a.mix).get("short", 0)))
     rerolls = [a for a in legal if isinstance(a, RerollDice)]
     if rerolls:
         wanted_type = _needed_type(game_map, wanted) or (SINGLE if me.trains > 12 else None)

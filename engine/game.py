@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from engine.actions import Action, Pass, action_from_json
+from engine import undo
+from engine.actions import Action, Pass, Undo, action_from_json
 from engine.cards import Cards
 from engine.errors import IllegalAction
 from engine.events import HIDDEN, PRIVATE, PUBLIC, Event
@@ -191,10 +192,14 @@ def new_game(
     names: Sequence[str] | None = None,
     chance: ChanceSource | None = None,
 ) -> tuple[GameState, list[Event]]:
-    """Deal a new game. The first player is drawn with the game's generator unless given.
+    """Deal a new game. The first player is drawn with the game's generator unless given, as
+    `first_player` or as the table option of that name (the host's choice, kept in the state's
+    options so that a replay deals the same game).
     `chance`: another source of chance than the seed's generator (tests, engine/chance.py)."""
     opts = dict(options or {})
     rules = build_ruleset(variant, players, opts)
+    if first_player is None:
+        first_player = opts.get("first_player")
     game_map = rules.game_map
     state = GameState(
         rules_version=RULES_VERSION,
@@ -259,12 +264,15 @@ def apply(
         raise IllegalAction("The game is over.", "game_over")
     if not 0 <= action.player < len(state.players):
         raise IllegalAction("You are not playing in this game.", "not_a_player")
+    if isinstance(action, Undo):  # the mover's, while the game already waits for the next player
+        return undo.apply_undo(state, action)
     waiting = actors(state)
     if action.player not in waiting:
         game = load_game(state)
         who = ", ".join(game.name(s) for s in waiting)
         raise IllegalAction(f"It is not your turn; the game is waiting for {who}.", "not_your_turn")
     game = load_game(state.clone(), chance)
+    undo.close(game.state)
     kind = state.pending.get("kind", "")
     handler = game.rules.handler(kind, action)
     if handler is None:
@@ -275,8 +283,16 @@ def apply(
             raise IllegalAction(f"You cannot {action.DOES} in this game.", "not_in_these_rules")
         raise IllegalAction(f"Right now you must {game.rules.prompt(kind)}.", "wrong_step")
     game.state.passes_in_a_row = 0
+    before_text = undo.before_move(state, action) if state.options.get("undo") else None
+    watched = None
+    if before_text is not None:
+        watched = undo.WatchedChance(game.chance)
+        game.chance = watched
     handler.apply(game, action)
-    return game.finish()
+    after, events = game.finish()
+    if watched is not None:
+        undo.after_move(state, before_text, action, after, events, watched.used)
+    return after, events
 
 
 def _apply_pass(game: Game, action: Pass) -> None:
@@ -386,6 +402,7 @@ def view(state: GameState, seat: int | None) -> View:
         doubles_from_players=rules.doubles_from_players,
         parts=tuple(part for module in rules.modules
                     if (part := module.view_part(state, seat, game_map)) is not None),
+        can_undo=seat is not None and undo.can_undo(state, seat),
     )
 
 

@@ -28,6 +28,7 @@ __all__ = [
     "Edge",
     "TicketOutcome",
     "best_ticket_outcome",
+    "best_ticket_outcomes",
     "connected",
     "longest_trail",
     "train_distances",
@@ -618,7 +619,20 @@ def best_ticket_outcome(
     station_options: Mapping[str, Sequence[Edge]] | None = _NO_STATIONS,
     dead_ends: Collection[str] = (),
 ) -> TicketOutcome:
-    """Score the tickets, choosing each station's loan to maximise the total.
+    """Score the tickets, choosing each station's loan to maximise the total: the first of
+    `best_ticket_outcomes`."""
+    return best_ticket_outcomes(own_edges, tickets, station_options, dead_ends)[0]
+
+
+def best_ticket_outcomes(
+    own_edges: Sequence[Edge],
+    tickets: Sequence[tuple[str, str, int]],
+    station_options: Mapping[str, Sequence[Edge]] | None = _NO_STATIONS,
+    dead_ends: Collection[str] = (),
+) -> tuple[TicketOutcome, ...]:
+    """Score the tickets, choosing each station's loan to maximise the total; every best
+    choice that completes a different set of tickets (X2: with equal totals and stations
+    used, the rules that score the game pick among them), first as described below.
 
     Each station city may lend one opponent route touching it
     (`station_options[city]`); the same loans serve every ticket, and loans
@@ -707,18 +721,20 @@ def best_ticket_outcome(
     choices = _relevant_loans(choices, open_tickets)
 
     stations_list = list(stations)
-    chosen: list[str | None] = [None] * len(stations_list)
-    done_mask = 0
+    best: list[tuple[list[str | None], int]] = [([None] * len(stations_list), 0)]
     if open_tickets:
-        chosen, done_mask = _best_loans(choices, open_tickets, [tickets[t][2] for t, _, _ in open_tickets])
-    for k, (t, _, _) in enumerate(open_tickets):
-        if done_mask >> k & 1:
-            completed[t] = True
-
-    total = sum(p if ok else -p for (_, _, p), ok in zip(tickets, completed, strict=True))
-    loans = MappingProxyType(dict(zip(stations_list, chosen, strict=True)))
-    used = sum(1 for c in chosen if c is not None)
-    return TicketOutcome(total, tuple(completed), loans, used)
+        best = _best_loans(choices, open_tickets, [tickets[t][2] for t, _, _ in open_tickets])
+    outcomes = []
+    for chosen, done_mask in best:
+        done = list(completed)
+        for k, (t, _, _) in enumerate(open_tickets):
+            if done_mask >> k & 1:
+                done[t] = True
+        total = sum(p if ok else -p for (_, _, p), ok in zip(tickets, done, strict=True))
+        loans = MappingProxyType(dict(zip(stations_list, chosen, strict=True)))
+        used = sum(1 for c in chosen if c is not None)
+        outcomes.append(TicketOutcome(total, tuple(done), loans, used))
+    return tuple(outcomes)
 
 
 def _relevant_loans(
@@ -768,9 +784,11 @@ def _best_loans(
     choices: list[list[tuple[str, _Node, _Node]]],
     open_tickets: list[tuple[int, list[_Node], list[_Node]]],
     points: list[int],
-) -> tuple[list[str | None], int]:
+) -> list[tuple[list[str | None], int]]:
     """Enumerate every combination of loans (no loan first, then input order)
-    and return the best one with the mask of open tickets it completes.
+    and return the best ones with the mask of open tickets each completes: for
+    every mask reached by a best combination, the first combination reaching
+    it, in the order first reached.
 
     Own components become bits.  A combination's loans merge components into
     groups; since groups only grow as loans are added, a new loan can only
@@ -811,16 +829,18 @@ def _best_loans(
         return hit
 
     best_key = (value(0), 0)
-    best_pick: tuple[int, ...] = ()
-    best_done = 0
+    # The best combinations found so far: done mask -> the first pick reaching it.
+    best: dict[int, tuple[int, ...]] = {0: ()}
     pick: list[int] = []
 
     def rec(depth: int, groups: tuple[int, ...], done: int, used: int) -> None:
-        nonlocal best_key, best_pick, best_done
+        nonlocal best_key, best
         if depth == len(active):
             key = (value(done), -used)
             if key > best_key:
-                best_key, best_pick, best_done = key, tuple(pick), done
+                best_key, best = key, {done: tuple(pick)}
+            elif key == best_key and done not in best:
+                best[done] = tuple(pick)
             return
         pick.append(-1)
         rec(depth + 1, groups, done, used)
@@ -839,8 +859,11 @@ def _best_loans(
             pick.pop()
 
     rec(0, (), 0, 0)
-    chosen: list[str | None] = [None] * len(choices)
-    for depth, j in enumerate(best_pick):
-        if j >= 0:
-            chosen[active[depth]] = options[active[depth]][j][0]
-    return chosen, best_done
+    out = []
+    for best_done, best_pick in best.items():
+        chosen: list[str | None] = [None] * len(choices)
+        for depth, j in enumerate(best_pick):
+            if j >= 0:
+                chosen[active[depth]] = options[active[depth]][j][0]
+        out.append((chosen, best_done))
+    return out

@@ -18,7 +18,9 @@ from typing import Any
 import msgspec
 
 # Bump whenever a rule change would make an old action log replay differently.
-RULES_VERSION = 1
+# 2: Germany's dice ticket draws announce their mix (D7); equal station loans go to the best
+# final score (X2).
+RULES_VERSION = 2
 
 
 def copy_data(value: Any) -> Any:
@@ -28,6 +30,17 @@ def copy_data(value: Any) -> Any:
     if isinstance(value, list):
         return [copy_data(v) for v in value] if value else []
     return value
+
+
+_PACK = msgspec.msgpack.Encoder()
+_UNPACK = msgspec.msgpack.Decoder()
+
+
+def _copy_nested(value: Any) -> Any:
+    """`copy_data` for the variant data `clone` copies at every step (Germany's passenger
+    board, dice, tourist cards), through msgpack: two to five times faster on nested data.
+    Tuples come back as lists, as when a state is read back from its snapshot."""
+    return _UNPACK.decode(_PACK.encode(value))
 
 
 @dataclass
@@ -55,8 +68,8 @@ class PlayerState:
             list(self.tickets),
             list(self.routes),
             self.route_points,
-            copy_data(self.public) if self.public else {},
-            copy_data(self.private) if self.private else {},
+            _copy_nested(self.public) if self.public else {},
+            _copy_nested(self.private) if self.private else {},
         )
 
     def hand_size(self) -> int:
@@ -126,12 +139,12 @@ class GameState:
             self.current,
             self.turn,
             self.status,
-            copy_data(self.pending),
+            _copy_nested(self.pending) if self.pending else {},
             self.final_turns_left,
             self.passes_in_a_row,
-            copy_data(self.result) if self.result else self.result,
-            copy_data(self.extra) if self.extra else {},
-            copy_data(self.secret) if self.secret else {},
+            _copy_nested(self.result) if self.result else self.result,
+            _copy_nested(self.extra) if self.extra else {},
+            _copy_nested(self.secret) if self.secret else {},
             list(self.names),
             self.first_player,
         )

@@ -28,10 +28,14 @@ MODULES: dict[str, ModuleType] = {
 }
 BUILDERS: dict[str, Callable[[int, Mapping[str, Any]], RuleSet]] = {name: m.build for name, m in MODULES.items()}
 
-# Options every rule set understands, with their defaults. `stand_in_level` is not a rule: it
-# is the AI level the host chose to play for absent players (app/moves.py), kept with the
-# table's other options; no rule reads it.
-COMMON_OPTIONS: dict[str, Any] = {"dice": False, "stand_in_level": "greedy"}
+# Options every rule set understands, with their defaults. `first_player`: the seat (0-based)
+# the host chose to begin; None draws it with the game's generator (README "First player",
+# U14, A26). `undo`: the mover may take back a move that revealed nothing (engine/undo.py); the
+# bot turns it on for its tables, self-play and search leave it off (keeping the state to come
+# back to costs a copy per claim).
+# `stand_in_level` is not a rule: it is the AI level the host chose to play for absent players
+# (app/moves.py), kept with the table's other options; no rule reads it.
+COMMON_OPTIONS: dict[str, Any] = {"dice": False, "first_player": None, "undo": False, "stand_in_level": "greedy"}
 
 
 def available_variants() -> list[str]:
@@ -63,6 +67,10 @@ def _cached_ruleset(variant: str, players: int, options_json: str) -> RuleSet:
     unknown_dice = sorted(set(options) & set(DICE_OPTIONS))
     if unknown_dice and not options.get("dice"):
         raise IllegalAction(f"The option {unknown_dice[0]!r} needs the Dice Expansion (dice: true).", "unknown_option")
+    first = options.get("first_player")
+    if first is not None and (not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < players):
+        seat = f"seat {first + 1}" if isinstance(first, int) and not isinstance(first, bool) else repr(first)
+        raise IllegalAction(f"The first player must be one of seats 1 to {players}, not {seat}.", "bad_option")
     rules = builder(players, options)
     if options.get("dice"):
         rules = with_dice(rules, options)

@@ -86,6 +86,7 @@ class View:
     first_player: int
     doubles_from_players: int  # parallel tracks open to one player each from this many players
     parts: tuple[Any, ...] = ()  # the rule modules' own parts (see `part`)
+    can_undo: bool = False  # the viewer may take back their last move now (engine/undo.py)
     seq: int | None = None  # the log entry this shows (set by the application service)
     game_id: int | None = None
 

@@ -373,7 +373,34 @@ def build() -> dict:
         "cities": cities,
         "routes": routes,
         "tickets": parse_tickets(routes),
+        "extras": {"drawing": {"seas": _seas().project_seas("ussr", project_anywhere, WIDTH, HEIGHT)}},
     }
+
+
+def project_anywhere(lon: float, lat: float) -> tuple[float, float]:
+    """`project`, unrounded and continued past the first and last knots (for sea outlines that
+    run off the board; they are clipped to it)."""
+    knots = LON_KNOTS
+    if lon <= knots[0][0]:
+        (lon0, x0), (lon1, x1) = knots[0], knots[1]
+    elif lon >= knots[-1][0]:
+        (lon0, x0), (lon1, x1) = knots[-2], knots[-1]
+    else:
+        (lon0, x0), (lon1, x1) = next((a, b) for a, b in zip(knots, knots[1:], strict=False) if lon <= b[0])
+    return x0 + (lon - lon0) * (x1 - x0) / (lon1 - lon0), Y_TOP + (LAT_TOP - lat) * LAT_SCALE
+
+
+def _seas():
+    """maps/seas.py (the seas of every board, drawing data), loaded by path so that this
+    script runs from anywhere."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("map_seas", Path(__file__).resolve().parent / "seas.py")
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    sys.modules.setdefault("map_seas", module)
+    spec.loader.exec_module(module)
+    return module
 
 
 def report(data: dict) -> None:

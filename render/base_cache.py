@@ -21,7 +21,9 @@ from render import palette as P
 from render.basemap import draw_base
 from render.geometry import BoardGeometry, BoardLayout, board_geometry, board_layout
 from render.layout import Label, place_labels
+from render.parts.base import KeyEntry
 from render.sprites import RouteSprite, route_sprite
+from render.text import TextItem
 
 MAX_BASES = 16  # a base of a 1600-pixel board is ~5 MB of RGB; this bounds the cache to ~80 MB
 
@@ -36,8 +38,8 @@ class BoardBase:
     labels: list[Label]
     image: Image.Image
     palette: Image.Image
-    colorblind: bool
     build_ms: float = 0.0
+    key_texts: tuple[TextItem, ...] = ()  # the key's text (drawn in the base)
     sprites: dict[str, RouteSprite] = field(default_factory=dict)
     extra: dict[Any, Any] = field(default_factory=dict)  # other cached masks (stations, figures)
 
@@ -61,25 +63,26 @@ _LOCK = threading.Lock()
 def get_base(
     game_map: GameMap,
     width: int,
-    colorblind: bool = False,
     labels: bool = True,
     legend: bool = True,
     label_scale: float = 1.0,
     draw_labels: bool = True,
+    key: tuple[KeyEntry, ...] = (),
 ) -> BoardBase:
     """The cached base for a board picture `width` pixels wide (built on first request).
 
     `labels` places the city labels; `draw_labels=False` places them without drawing them
-    (the hand picture's small map names only the cities of the player's tickets)."""
-    key = (game_map.id, id(game_map), int(width), bool(colorblind), bool(labels), bool(legend), float(label_scale),
-           bool(draw_labels))
+    (the hand picture's small map names only the cities of the player's tickets); `key` is
+    the legend's key (the rule modules' symbols)."""
+    cache_key = (game_map.id, id(game_map), int(width), bool(labels), bool(legend), float(label_scale),
+                 bool(draw_labels), tuple(key))
     with _LOCK:
-        base = _CACHE.get(key)
+        base = _CACHE.get(cache_key)
         if base is not None:
-            _CACHE.move_to_end(key)
+            _CACHE.move_to_end(cache_key)
             return base
-        base = build_base(game_map, width, colorblind, labels, legend, label_scale, draw_labels)
-        _CACHE[key] = base
+        base = build_base(game_map, width, labels, legend, label_scale, draw_labels, key)
+        _CACHE[cache_key] = base
         while len(_CACHE) > MAX_BASES:
             _CACHE.popitem(last=False)
         return base
@@ -94,21 +97,21 @@ def clear_cache() -> None:
 def build_base(
     game_map: GameMap,
     width: int,
-    colorblind: bool = False,
     labels: bool = True,
     legend: bool = True,
     label_scale: float = 1.0,
     draw_labels: bool = True,
+    key: tuple[KeyEntry, ...] = (),
 ) -> BoardBase:
     """Draw a base from scratch (uncached)."""
     started = time.perf_counter()
     layout = board_layout(game_map, width, legend=legend, label_scale=label_scale)
     geom = board_geometry(game_map, layout)
     placed = place_labels(game_map, geom, with_labels=labels)
-    image = draw_base(game_map, geom, placed if draw_labels else [], colorblind=colorblind, key=legend)
+    image, key_texts = draw_base(game_map, geom, placed if draw_labels else [], key=tuple(key) if legend else None)
     pal = build_palette(image)
-    return BoardBase(game_map, layout, geom, placed, image, pal, colorblind,
-                     build_ms=(time.perf_counter() - started) * 1000)
+    return BoardBase(game_map, layout, geom, placed, image, pal,
+                     build_ms=(time.perf_counter() - started) * 1000, key_texts=tuple(key_texts))
 
 
 def overlay_colours() -> list[P.RGB]:

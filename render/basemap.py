@@ -7,18 +7,92 @@ full size, where FreeType anti-aliases it itself.
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Iterable
 
-from PIL import Image, ImageDraw, ImageFilter
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from engine.maps import GameMap
 from render import palette as P
-from render.geometry import BoardGeometry, BoardLayout, Point
+from render.geometry import BoardGeometry, BoardLayout, Point, bundles
 from render.layout import Label
+from render.legend import draw_key
+from render.parts.base import KeyEntry
 from render.sprites import rounded_rect
-from render.text import draw_text, font
+from render.text import TextItem, draw_text, font, preview_px
 
 SS = 2  # supersampling of the shapes layer
+
+
+def map_seas(game_map: GameMap) -> list[tuple[str, list[Point]]]:
+    """The map's sea outlines (`extras.drawing.seas`, in the map's own coordinates), if any."""
+    drawing = game_map.extras.get("drawing") or {}
+    return [(str(sea["name"]), [(float(x), float(y)) for x, y in sea["outline"]]) for sea in drawing.get("seas", ())]
+
+
+def sea_land_mask(game_map: GameMap, geom: BoardGeometry, scale: float) -> Image.Image:
+    """Land ("L" mask, 255 = land) at `scale` × picture size from the map's sea outlines:
+    everything in the map's box is land except the seas, whose coasts are smoothed a little."""
+    lo = 4
+    frame = geom.layout.frame
+    mx0, my0, mx1, my1 = geom.layout.map_box
+    w, h = max(1, math.ceil((mx1 - mx0) / lo)), max(1, math.ceil((my1 - my0) / lo))
+    small = Image.new("L", (w, h), 255)
+    d = ImageDraw.Draw(small)
+    for _, outline in map_seas(game_map):
+        pts = [((frame.ox + x * frame.scale - mx0) / lo, (frame.oy + y * frame.scale - my0) / lo) for x, y in outline]
+        d.polygon(pts, fill=0)
+    # Trains run on land: a narrow strip under every route but a ferry, and a little land
+    # round every city, so that a coastal route never runs over a bay and a port stands on
+    # its coast (the outlines are geography; the board's routes are drawn straighter).
+    dims = geom.layout.dims
+    strip = (dims.space_w + dims.track_gap) / lo
+    for rid, rg in geom.routes.items():
+        if not game_map.routes[rid].is_ferry:
+            d.line([((x - mx0) / lo, (y - my0) / lo) for x, y in rg.track], fill=255, width=max(1, round(strip)),
+                   joint="curve")
+    for cg in geom.cities.values():
+        x, y = (cg.center[0] - mx0) / lo, (cg.center[1] - my0) / lo
+        r = (cg.radius + 3 * dims.k) / lo
+        d.ellipse((x - r, y - r, x + r, y + r), fill=255)
+    _fill_pockets(small, game_map, geom, lo)
+    small = small.filter(ImageFilter.GaussianBlur(0.8))
+    return small.resize((round((mx1 - mx0) * scale), round((my1 - my0) * scale)), Image.Resampling.BILINEAR)
+
+
+def _fill_pockets(mask: Image.Image, game_map: GameMap, geom: BoardGeometry, lo: int) -> None:
+    """Turn into land the little pockets of water that the land under routes cut off from
+    their sea (a bay between a coastal route and its coast), keeping every water body that is
+    most of a sea of its own (a lake, the Sea of Marmara)."""
+    frame = geom.layout.frame
+    mx0, my0 = geom.layout.map_box[:2]
+    seas = []
+    for _, outline in map_seas(game_map):
+        one = Image.new("L", mask.size, 0)
+        ImageDraw.Draw(one).polygon([((frame.ox + x * frame.scale - mx0) / lo, (frame.oy + y * frame.scale - my0) / lo)
+                                     for x, y in outline], fill=255)
+        seas.append(one)
+    small_area = (70 * geom.layout.dims.k / lo) ** 2
+    label = 1
+    w, h = mask.size
+    px = mask.load()
+    assert px is not None
+    for y in range(0, h, 2):
+        for x in range(0, w, 2):
+            if px[x, y] != 0:
+                continue
+            ImageDraw.floodfill(mask, (x, y), label)
+            region = mask.point(lambda v, lab=label: 255 if v == lab else 0)
+            area = region.histogram()[255]
+            keep = area >= small_area or any(
+                ImageChops.multiply(region, sea).histogram()[255] >= 0.6 * max(1, sea.histogram()[255])
+                for sea in seas)
+            mask.paste(0 if keep else 255, (0, 0), region)
+            if keep:
+                mask.paste(254, (0, 0), region)  # done: not water any more for this search
+            label = label + 1 if label < 200 else 1
+    mask.paste(0, (0, 0), mask.point(lambda v: 255 if v == 254 else 0))
 
 
 def land_mask(game_map: GameMap, geom: BoardGeometry, size: tuple[int, int], scale: float) -> Image.Image:
@@ -62,21 +136,28 @@ def draw_base(
     game_map: GameMap,
     geom: BoardGeometry,
     labels: list[Label],
-    colorblind: bool = False,
-    key: bool = True,
-) -> Image.Image:
-    """The static picture of a board (RGB): everything that does not change during a game."""
+    key: tuple[KeyEntry, ...] | None = (),
+) -> tuple[Image.Image, list[TextItem]]:
+    """The static picture of a board (RGB): everything that does not change during a game;
+    and the text of its key (`key`: the key's entries; None for no legend)."""
     layout = geom.layout
+    key_texts: list[TextItem] = []
     k = layout.dims.k
     W, H = layout.width, layout.height
     img = Image.new("RGB", (W * SS, H * SS), P.PAPER)
     mx0, my0, mx1, my1 = layout.map_box
 
     # --- land and sea -------------------------------------------------------------------
-    mask = land_mask(game_map, geom, (W, H), SS)
-    # Only maps with ferries have water to cross; elsewhere the area beyond the network is
-    # drawn as a quieter land tone rather than as a sea that may not be there.
-    water = any(r.is_ferry for r in game_map.routes.values())
+    if map_seas(game_map):
+        # The map ships its seas: they are the only water, everything else is land.
+        mask = sea_land_mask(game_map, geom, SS)
+        water = True
+    else:
+        # No outlines: land is the network grown by a margin. Only maps with ferries have water
+        # to cross; elsewhere the area beyond the network is a quieter land tone rather than a
+        # sea that may not be there.
+        mask = land_mask(game_map, geom, (W, H), SS)
+        water = any(r.is_ferry for r in game_map.routes.values())
     sea = Image.new("RGB", mask.size, P.SEA if water else P.BEYOND)
     coast = mask.point(lambda v: 255 if v > 100 else 0)
     land = mask.point(lambda v: 255 if v > 150 else 0)
@@ -101,11 +182,9 @@ def draw_base(
         for sp in rg.spaces:
             space_poly = rounded_rect(sp.center, sp.u, sp.length / 2, sp.width / 2, 1.6 * k)
             if route.tunnel:
-                # a heavy dark frame, as printed tunnels have
-                outer = rounded_rect(sp.center, sp.u, sp.length / 2 + 0.6 * k, sp.width / 2 + 1.3 * k, 2.2 * k)
-                d.polygon([s(p) for p in outer], fill=P.TUNNEL_EDGE)
-                d.polygon([s(p) for p in space_poly], fill=fill)
-                inner = rounded_rect(sp.center, sp.u, sp.length / 2 - 1.8 * k, sp.width / 2 - 1.8 * k, 1 * k)
+                for frame_part in tunnel_polys(sp.center, sp.u, sp.length, sp.width, k):
+                    d.polygon([s(p) for p in frame_part], fill=P.TUNNEL_EDGE)
+                inner = rounded_rect(sp.center, sp.u, sp.length / 2 - 1.2 * k, sp.width / 2 - 1.0 * k, 1.2 * k)
                 d.polygon([s(p) for p in inner], fill=fill)
             else:
                 d.polygon([s(p) for p in space_poly], fill=fill, outline=P.SPACE_EDGE, width=edge_w)
@@ -130,20 +209,6 @@ def draw_base(
     d = ImageDraw.Draw(img)
 
     # --- colour-blind letters on each route's middle space -----------------------------------
-    if colorblind:
-        px = max(7, round(layout.dims.space_w * 0.82))
-        fnt = font(px, "bold")
-        for rid, rg in geom.routes.items():
-            route = game_map.routes[rid]
-            letter = P.ROUTE_LETTER[route.color]
-            if not letter or not rg.spaces:
-                continue
-            for j in _letter_spaces(len(rg.spaces)):
-                sp = rg.spaces[j]
-                if sp.loco:
-                    continue
-                d.text(sp.center, letter, font=fnt, fill=P.ROUTE_INK[route.color], anchor="mm")
-
     # --- labels ---------------------------------------------------------------------------
     for lab in labels:
         draw_label(d, lab, k)
@@ -156,9 +221,9 @@ def draw_base(
             d.line((lx0, ly0, lx1, ly0), fill=P.PANEL_EDGE, width=max(1, round(2 * k)))
         else:
             d.line((lx0, ly0, lx0, ly1), fill=P.PANEL_EDGE, width=max(1, round(2 * k)))
-        if key:
-            draw_key(img, game_map, layout)
-    return img
+        if key is not None:
+            key_texts = draw_key(img, layout, key)
+    return img, key_texts
 
 
 def draw_label(d: ImageDraw.ImageDraw, lab: Label, k: float, colour: P.RGB | None = None) -> None:
@@ -175,12 +240,52 @@ def draw_label(d: ImageDraw.ImageDraw, lab: Label, k: float, colour: P.RGB | Non
                   halo=P.LAND if lab.kind == "city" else P.COUNTRY_FILL, halo_width=max(1, round(2 * k)))
 
 
-def _letter_spaces(n: int) -> list[int]:
-    """Which spaces of an n-space route carry the colour letter: the middle one, and the
-    ends of long routes too, so a letter is near wherever one looks."""
-    if n <= 3:
-        return [n // 2]
-    return [0, n // 2, n - 1] if n >= 6 else [n // 2]
+def colour_tag_px(width: int) -> int:
+    """The colour-blind letters' size on a board: close to the legend's, so they read in the
+    preview."""
+    return max(9, round(preview_px(width) * 0.8))
+
+
+def tag_spots(game_map: GameMap, geom: BoardGeometry) -> dict[str, Point]:
+    """Colour-blind mode: where each coloured route's tag goes (grey routes have none): its
+    middle space; the tracks of a double route at different spaces, so that their tags do not
+    cover each other."""
+    groups = bundles(game_map)
+    out: dict[str, Point] = {}
+    for rid, rg in geom.routes.items():
+        if not P.ROUTE_LETTER[game_map.routes[rid].color] or not rg.spaces:
+            continue
+        tracks = groups[rg.bundle].route_ids
+        i, n = tracks.index(rid), len(rg.spaces)
+        j = min(n - 1, max(0, round((i + 1) * n / (len(tracks) + 1) - 0.5)))
+        if n > 2 and rg.spaces[j].loco:
+            j = j + 1 if j + 1 < n else j - 1
+        out[rid] = rg.spaces[j].center
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def colour_tag(colour: str, px: int) -> Image.Image:
+    """A route colour's tag (RGBA): its letter in a white box edged in the colour."""
+    w, h = round(px * 0.96) + 4, round(px * 1.16) + 4
+    img = Image.new("RGBA", (w * 2, h * 2), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    edge = P.ROUTE_RGB[colour] if colour != "white" else P.INK_SOFT
+    d.rounded_rectangle((1, 1, w * 2 - 2, h * 2 - 2), radius=max(3, round(px * 0.4)), fill=(255, 255, 255, 255),
+                        outline=edge + (255,), width=max(3, round(px * 0.26)))
+    d.text((w, h + px * 0.04), P.ROUTE_LETTER[colour], font=font(px * 2, "bold"), fill=P.INK + (255,), anchor="mm")
+    return img.resize((w, h), Image.Resampling.LANCZOS)
+
+
+def paste_colour_tags(img: Image.Image, game_map: GameMap, spots: dict[str, Point], px: int,
+                      routes: Iterable[str]) -> None:
+    """Paste the colour tags of these routes (those with a spot)."""
+    for rid in routes:
+        at = spots.get(rid)
+        if at is None:
+            continue
+        tag = colour_tag(game_map.routes[rid].color, px)
+        img.paste(tag, (round(at[0] - tag.width / 2), round(at[1] - tag.height / 2)), tag)
 
 
 def _loco_mark(d: ImageDraw.ImageDraw, c: Point, r: float) -> None:
@@ -195,74 +300,54 @@ def _loco_mark(d: ImageDraw.ImageDraw, c: Point, r: float) -> None:
     d.ellipse((x - rd, y - rd, x + rd, y + rd), fill=P.INK)
 
 
-Box = tuple[int, int, int, int]
+def tunnel_polys(center: Point, u: Point, length: float, width: float, k: float) -> list[list[Point]]:
+    """A tunnel space's dark frame: wider than an ordinary space, with two teeth along each
+    side (the printed boards' jagged tunnel outline), so that a tunnel stands out from an
+    ordinary route even in Discord's preview."""
+    cx, cy = center
+    ux, uy = u
+    nx, ny = -uy, ux
+    half_w = width / 2 + 2.4 * k
+    polys = [rounded_rect(center, u, length / 2 + 0.8 * k, half_w, 2.4 * k)]
+    tooth = max(1.5, 3.2 * k)
+    base = length * 0.17
+    for along in (-length * 0.22, length * 0.22):
+        for side in (-1, 1):
+            bx, by = cx + ux * along + nx * side * (half_w - 0.5), cy + uy * along + ny * side * (half_w - 0.5)
+            polys.append([(bx - ux * base, by - uy * base), (bx + ux * base, by + uy * base),
+                          (bx + nx * side * tooth, by + ny * side * tooth)])
+    return polys
 
 
-def legend_cells(layout: BoardLayout, n_players: int) -> tuple[Box, list[Box], Box]:
-    """(info box, one box per player, key box) inside the legend."""
-    k = layout.dims.k
-    lx0, ly0, lx1, ly1 = layout.legend_box
-    pad = round(10 * k)
-    n = max(1, n_players)
-    if layout.legend_side == "bottom":
-        info_w, key_w = round(250 * k), round(215 * k)
-        info = (lx0 + pad, ly0 + pad, lx0 + info_w, ly1 - pad)
-        keyb = (lx1 - key_w, ly0 + pad, lx1 - pad, ly1 - pad)
-        avail = keyb[0] - info[2] - 2 * pad
-        cell = min(avail / n, 300 * k)
-        cells = []
-        for i in range(n):
-            x0 = info[2] + pad + round(i * cell)
-            cells.append((x0, ly0 + pad, x0 + round(cell) - pad, ly1 - pad))
-        return info, cells, keyb
-    info_h, key_h = round(92 * k), round(150 * k)
-    info = (lx0 + pad, ly0 + pad, lx1 - pad, ly0 + info_h)
-    keyb = (lx0 + pad, ly1 - key_h, lx1 - pad, ly1 - pad)
-    avail = keyb[1] - info[3] - 2 * pad
-    cell = min(avail / n, 170 * k)
-    cells = []
-    for i in range(n):
-        y0 = info[3] + pad + round(i * cell)
-        cells.append((lx0 + pad, y0, lx1 - pad, y0 + round(cell) - pad))
-    return info, cells, keyb
-
-
-def draw_key(img: Image.Image, game_map: GameMap, layout: BoardLayout) -> None:
-    """The symbol key: only the symbols this map uses, plus the last-move mark."""
-    k = layout.dims.k
-    _, _, box = legend_cells(layout, 1)
+def draw_space_sample(img: Image.Image, layout: BoardLayout, kind: str, c: Point, sample_w: float) -> None:
+    """A key sample: a route space as the map draws it (tunnel, ferry, country border)."""
     d = ImageDraw.Draw(img)
-    fnt = font(max(11, round(14 * k)), "regular")
-    row = max(14, round(22 * k))
-    x0, y = box[0], box[1]
+    k = layout.dims.k
     sw = layout.dims.space_w
-    entries: list[tuple[str, str]] = []
-    if any(r.tunnel for r in game_map.routes.values()):
-        entries.append(("tunnel", "tunnel"))
-    if any(r.is_ferry for r in game_map.routes.values()):
-        entries.append(("ferry", "ferry: loco space"))
-    if any(c.is_country for c in game_map.cities.values()):
-        entries.append(("country", "country border"))
-    entries.append(("glow", "last move"))
-    for kind, text in entries:
-        cy = y + row / 2
-        c = (x0 + sw * 1.6, cy)
-        if kind == "tunnel":
-            outer = rounded_rect(c, (1.0, 0.0), sw * 1.4 + 0.6 * k, sw / 2 + 1.3 * k, 2 * k)
-            d.polygon(outer, fill=P.TUNNEL_EDGE)
-            inner = rounded_rect(c, (1.0, 0.0), sw * 1.4 - 1.8 * k, sw / 2 - 1.8 * k, 1 * k)
-            d.polygon(inner, fill=P.ROUTE_RGB["gray"])
-        elif kind == "ferry":
-            d.polygon(rounded_rect(c, (1.0, 0.0), sw * 1.4, sw / 2, 1.6 * k), fill=P.ROUTE_RGB["gray"],
-                      outline=P.SPACE_EDGE)
-            _loco_mark(d, c, sw * 0.42)
-        elif kind == "country":
-            r = sw * 0.62
-            d.polygon(rounded_rect(c, (1.0, 0.0), r, r, r * 0.35), fill=P.COUNTRY_FILL, outline=P.COUNTRY_EDGE,
-                      width=max(1, round(1.6 * k)))
-        else:
-            glow = rounded_rect(c, (1.0, 0.0), sw * 1.4 + 4 * k, sw / 2 + 4 * k, 5 * k)
-            d.polygon(glow, fill=P.HIGHLIGHT)
-            d.polygon(rounded_rect(c, (1.0, 0.0), sw * 1.4, sw / 2, 1.6 * k), fill=P.INK_SOFT)
-        d.text((x0 + sw * 3.6, cy), text, font=fnt, fill=P.INK, anchor="lm")
-        y += row
+    half = sample_w / 2 - 4 * k
+    if kind == "tunnel":
+        for poly in tunnel_polys(c, (1.0, 0.0), half * 2, sw, k):
+            d.polygon(poly, fill=P.TUNNEL_EDGE)
+        d.polygon(rounded_rect(c, (1.0, 0.0), half - 1.2 * k, sw / 2 - 1.0 * k, 1.2 * k), fill=P.ROUTE_RGB["gray"])
+    elif kind == "ferry":
+        d.polygon(rounded_rect(c, (1.0, 0.0), half, sw / 2, 1.6 * k), fill=P.ROUTE_RGB["gray"], outline=P.SPACE_EDGE)
+        _loco_mark(d, c, sw * 0.42)
+    elif kind == "country":
+        r = sw * 0.62
+        d.polygon(rounded_rect(c, (1.0, 0.0), r, r, r * 0.35), fill=P.COUNTRY_FILL, outline=P.COUNTRY_EDGE,
+                  width=max(1, round(1.6 * k)))
+
+
+def draw_glow_sample(img: Image.Image, layout: BoardLayout, c: Point, sample_w: float) -> None:
+    """A key sample of the last-move mark: a space with the red halo and ring."""
+    from render.sprites import last_move_ring
+
+    d = ImageDraw.Draw(img)
+    k = layout.dims.k
+    sw = layout.dims.space_w
+    half = sample_w / 2 - 8 * k
+    d.polygon(rounded_rect(c, (1.0, 0.0), half + 4 * k, sw / 2 + 4 * k, 5 * k), fill=P.HIGHLIGHT_EDGE)
+    d.polygon(rounded_rect(c, (1.0, 0.0), half, sw / 2, 1.6 * k), fill=P.INK_SOFT)
+    ring = last_move_ring(c, (1.0, 0.0), half * 2, sw * 1.6, k, small=True)
+    d.line(ring + ring[:1], fill=(255, 255, 255), width=max(2, round(5 * k)), joint="curve")
+    d.line(ring + ring[:1], fill=P.HIGHLIGHT_EDGE, width=max(1, round(3 * k)), joint="curve")

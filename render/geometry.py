@@ -16,6 +16,7 @@ import math
 from dataclasses import dataclass, field
 
 from engine.maps import GameMap
+from render.text import preview_px
 
 Point = tuple[float, float]
 Poly = tuple[Point, ...]
@@ -97,13 +98,16 @@ def board_layout(game_map: GameMap, width: int, legend: bool = True, label_scale
         map_h = round(game_map.height * scale)
         return BoardLayout(width, map_h, (0, 0, width, map_h), (0, map_h, width, map_h), "none",
                            Frame(scale, 0.0, 0.0), dims)
+    # The legend is read at Discord's preview size: its text is at least `preview_px(width)`
+    # high, and the legend is sized for three rows of it (name; score and trains; badges).
+    text = preview_px(width)
     if landscape:
         scale = width / game_map.width
         map_h = round(game_map.height * scale)
-        legend_h = max(72, round(112 * k))
+        legend_h = round(text * 4.75)
         return BoardLayout(width, map_h + legend_h, (0, 0, width, map_h), (0, map_h, width, map_h + legend_h),
                            "bottom", Frame(scale, 0.0, 0.0), dims)
-    legend_w = max(220, round(330 * k))
+    legend_w = max(round(text * 11.5), round(330 * k))
     map_w = width - legend_w
     scale = map_w / game_map.width
     map_h = round(game_map.height * scale)

@@ -1,68 +1,39 @@
-"""The private hand picture: train cards with counts (or dice and tokens), the tickets with
-completed / not-yet marks, and a small map showing, for every open ticket, the shortest way
-still to build (fewest trains to place, over open routes and the player's own).
+"""The private hand picture: what the player holds, block by block as the game's rule modules
+give it (train cards or dice and tokens, tickets, tourist cards), and a small map showing the
+player's routes and, for every open ticket, the shortest way still to build.
 
 Read from the player's own view, ``engine.game.view(state, seat)``: it holds their hand and
-tickets and nothing of anyone else's. The picture goes to that player only.
+tickets and nothing of anyone else's. The picture goes to that player only. Its text is at
+least `preview_px(WIDTH)` high, legible when Discord shows the picture 550 pixels wide.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from PIL import Image, ImageDraw
 
-from engine.ai import shortest_open_path
 from engine.maps import GameMap, load_map
 from engine.view import View
 from render import palette as P
 from render.base_cache import BoardBase, get_base
-from render.basemap import draw_label
+from render.basemap import draw_label, paste_colour_tags, tag_spots
 from render.board import paste_route
 from render.encode import png_bytes
+from render.geometry import Dims
+from render.icons import icon_width, paste_icon
 from render.layout import Label, obstacle_grid, place_labels
+from render.legend import short_map_name
+from render.parts import HandBlock, HandContext, picture_parts
+from render.parts.tickets import TicketStatus, ticket_statuses
 from render.sprites import mark_mask, rounded_rect
-from render.text import fit_text, font
-from render.viewdata import dice_of
+from render.text import TextItem, Writer, fit_text, font, preview_px
 
-WIDTH = 1240
+WIDTH = 1100
 MARGIN = 20
-LEFT_W = 540  # cards and tickets column
+LEFT_W = 560  # the blocks' column
 
-
-@dataclass(frozen=True)
-class TicketStatus:
-    """One ticket as the hand picture shows it."""
-
-    ticket_id: str
-    a: str
-    b: str
-    points: int
-    completed: bool
-    trains_left: int | None  # None: cannot be completed any more
-    path: tuple[str, ...]  # route ids still to claim (and own routes on the way)
-
-
-def ticket_statuses(view: View, game_map: GameMap, seat: int) -> list[TicketStatus]:
-    """Completed / open for each of the seat's tickets (completion is the engine's own answer,
-    `PlayerView.completed`), with the cheapest way to finish the open ones
-    (``engine.ai.shortest_open_path``: fewest trains still to place)."""
-    me = view.players[seat]
-    if me.tickets is None:
-        return []
-    out = []
-    for tid in me.tickets:
-        t = game_map.tickets[tid]
-        if tid in me.completed:
-            out.append(TicketStatus(tid, t.a, t.b, t.points, True, 0, ()))
-            continue
-        found = shortest_open_path(view, game_map, seat, t.a, t.b)
-        if found is None:
-            out.append(TicketStatus(tid, t.a, t.b, t.points, False, None, ()))
-        else:
-            out.append(TicketStatus(tid, t.a, t.b, t.points, False, found[0], tuple(found[1])))
-    return out
+__all__ = ["HandPicture", "TicketStatus", "hand_image", "render_hand", "ticket_statuses"]
 
 
 @dataclass(frozen=True)
@@ -70,22 +41,27 @@ class HandPicture:
     png: bytes
     image: Image.Image
     tickets: list[TicketStatus]
+    texts: tuple[TextItem, ...] = ()
 
 
-def render_hand(view: View, game_map: GameMap | None = None, seat: int | None = None) -> HandPicture:
-    """The private hand picture of the view's player (``view.you``, or `seat`)."""
+def render_hand(view: View, game_map: GameMap | None = None, seat: int | None = None, *,
+                colorblind: bool = False) -> HandPicture:
+    """The private hand picture of the view's player (``view.you``, or `seat`); `colorblind`
+    adds the route colours' letters to the small map (cards always carry theirs)."""
     game_map = game_map or load_map(view.map_id)
     seat = view.you if seat is None else seat
     if seat is None:
         raise ValueError("a hand picture needs a player's own view (engine.game.view(state, seat))")
-    img, tickets = hand_image(view, game_map, int(seat))
-    return HandPicture(png_bytes(img), img, tickets)
+    img, tickets, texts = hand_image(view, game_map, int(seat), colorblind=colorblind)
+    return HandPicture(png_bytes(img), img, tickets, tuple(texts))
 
 
 def _mini_base(game_map: GameMap) -> BoardBase:
     landscape = game_map.width >= game_map.height
-    width = WIDTH - LEFT_W - 3 * MARGIN if landscape else 440
-    return get_base(game_map, width, legend=False, labels=False)
+    width = WIDTH - LEFT_W - 3 * MARGIN if landscape else 400
+    # The few city names on the small map are as legible as the rest of the picture.
+    scale = preview_px(WIDTH) / (19 * Dims.for_width(width).k ** 0.75)
+    return get_base(game_map, width, legend=False, labels=False, label_scale=scale)
 
 
 def mini_labels(base: BoardBase, cities: frozenset[str]) -> list[Label]:
@@ -95,7 +71,7 @@ def mini_labels(base: BoardBase, cities: frozenset[str]) -> list[Label]:
     if labels is None:
         grid = base.extra.get("grid")
         if grid is None:
-            grid = base.extra["grid"] = obstacle_grid(base.geom)
+            grid = base.extra["grid"] = obstacle_grid(base.geom, routes=False)
         labels = place_labels(base.game_map, base.geom, only=cities, grid=grid)
         if len(cache) > 256:
             cache.clear()
@@ -103,227 +79,123 @@ def mini_labels(base: BoardBase, cities: frozenset[str]) -> list[Label]:
     return labels
 
 
-def hand_image(view: View, game_map: GameMap, seat: int) -> tuple[Image.Image, list[TicketStatus]]:
-    """The hand picture as an RGB image, and the ticket statuses it shows."""
-    me = view.players[seat]
-    held = _Held(dict(me.hand or {}), *(dice_of(view, seat) or ([], {})))
+def hand_image(view: View, game_map: GameMap, seat: int, *,
+               colorblind: bool = False) -> tuple[Image.Image, list[TicketStatus], list[TextItem]]:
+    """The hand picture as an RGB image, the ticket statuses it shows, and its text."""
     style = P.player_style(seat)
-    statuses = ticket_statuses(view, game_map, seat)
+    parts = picture_parts(view)
     mini = _mini_base(game_map)
     mw, mh = mini.image.size
+    t = preview_px(WIDTH)
 
-    title_f = font(24, "bold")
-    head_f = font(17, "bold")
-    body_f = font(16, "regular")
-    small_f = font(14, "regular")
-    row_h = 30
-    cards_h = _cards_height(held)
-    left_h = 56 + cards_h + 34 + max(1, len(statuses)) * row_h + 40
-    height = max(left_h, 56 + mh + 30 + MARGIN)
+    scratch = Image.new("RGB", (1, 1))
+    ctx = HandContext(scratch, Writer(ImageDraw.Draw(scratch), "hand"), view, seat, game_map, t,
+                      head=font(round(t * 1.15), "bold"), body=font(t, "regular"), bold=font(t, "bold"),
+                      big=font(round(t * 1.45), "bold"))
+    blocks: list[HandBlock] = [b for part in parts for b in part.hand_blocks(ctx)]
+    head_h = round(t * 1.9)
+    gap = round(t * 1.1)
+    top = MARGIN + round(t * 1.6) + round(t * 1.9)
+    left_h = top + sum(head_h + b.height(ctx, LEFT_W) + gap for b in blocks)
+    caption_h = round(t * 1.6)
+    height = max(left_h, top + mh + caption_h + MARGIN) + MARGIN
     width = MARGIN * 3 + LEFT_W + mw
     img = Image.new("RGB", (width, height), P.PAPER)
     d = ImageDraw.Draw(img)
+    w = Writer(d, "hand", img)
+    ctx.img, ctx.writer = img, w
 
-    # header: whose hand, on which map, with the player's colour and mark
-    d.rounded_rectangle((MARGIN, 16, MARGIN + 40, 40), radius=5, fill=style.fill, outline=style.dark, width=2)
-    m = mark_mask(style.mark, 16)
-    img.paste((255, 255, 255), (MARGIN + 12, 20), m)
-    d.text((MARGIN + 52, 28), fit_text(f"{view.name(seat)} — your hand", title_f, LEFT_W - 60), font=title_f,
-           fill=P.INK, anchor="lm")
-    trains = f"{me.trains} trains left"
-    if me.stations or view.stations:
-        trains += f" · {me.stations} stations"
-    d.text((width - MARGIN, 28), f"{game_map.name} · {trains}", font=body_f, fill=P.INK_SOFT, anchor="rm")
+    # header: the player's colour and mark, whose hand, the board; then what they hold
+    title_f = font(round(t * 1.45), "bold")
+    sw_h, sw_w = round(t * 1.3), round(t * 2.1)
+    y = MARGIN
+    d.rounded_rectangle((MARGIN, y, MARGIN + sw_w, y + sw_h), radius=5, fill=style.fill, outline=style.dark, width=2)
+    m = mark_mask(style.mark, round(sw_h * 0.7))
+    img.paste((255, 255, 255), (MARGIN + (sw_w - m.width) // 2, y + (sw_h - m.height) // 2), m)
+    board = short_map_name(game_map.name)
+    board_w = ctx.body.getlength(board)
+    w.text((MARGIN + sw_w + 12, y + sw_h / 2),
+           fit_text(f"{view.name(seat)} — your hand", title_f, width - 2 * MARGIN - sw_w - 40 - board_w), title_f,
+           P.INK, anchor="lm")
+    w.text((width - MARGIN, y + sw_h / 2), board, ctx.body, P.INK_SOFT, anchor="rm")
+    y += round(t * 1.9)
+    _draw_holding(ctx, parts, (MARGIN, y), width - MARGIN)
+    y = top
 
-    y = 56
-    y = _draw_cards(img, d, held, (MARGIN, y), head_f, small_f)
-    y += 14
-    d.text((MARGIN, y), "Tickets", font=head_f, fill=P.INK)
-    done = sum(1 for t in statuses if t.completed)
-    d.text((MARGIN + LEFT_W, y + 2), f"{done} of {len(statuses)} completed", font=small_f, fill=P.INK_SOFT, anchor="ra")
-    y += 30
-    open_index = 0
-    colours: dict[str, P.RGB] = {}
-    for t in statuses:
-        _draw_ticket_row(d, game_map, t, (MARGIN, y), body_f, small_f, colours, open_index)
-        if not t.completed and t.trains_left is not None:
-            open_index += 1
-        y += row_h
-    if not statuses:
-        d.text((MARGIN, y), "No tickets yet.", font=body_f, fill=P.INK_SOFT)
+    # the blocks, one under the other
+    for block in blocks:
+        w.text((MARGIN, y), block.title, ctx.head, P.INK)
+        if block.note:
+            w.text((MARGIN + LEFT_W, y + 2), fit_text(block.note, ctx.body, LEFT_W * 0.55), ctx.body, P.INK_SOFT,
+                   anchor="ra")
+        y += head_h
+        block.draw(ctx, MARGIN, y, LEFT_W)
+        y += block.height(ctx, LEFT_W) + gap
 
-    # the small map: own routes, and the way to finish each open ticket
-    mx, my = MARGIN * 2 + LEFT_W, 56
+    # the small map: own routes, and what the modules mark on it
+    mx, my = MARGIN * 2 + LEFT_W, top
     m_img = mini.image.copy()
-    _draw_mini(m_img, mini, view, seat, statuses, colours)
+    _draw_mini(ctx, m_img, mini, parts, colorblind)
     img.paste(m_img, (mx, my))
     d.rectangle((mx - 1, my - 1, mx + mw, my + mh), outline=P.PANEL_EDGE)
-    d.text((mx, my + mh + 8), fit_text("Coloured: the shortest way to finish each open ticket", small_f, mw),
-           font=small_f, fill=P.INK_SOFT)
-    return img, statuses
+    w.text((mx, my + mh + 8), fit_text("Coloured: your way to each open ticket", ctx.body, mw), ctx.body,
+           P.INK_SOFT)
+    return img, list(ctx.shared.get("statuses", [])), w.items
 
 
-@dataclass(frozen=True)
-class _Held:
-    """What the hand picture shows of a player's holding: train cards, or dice and tokens."""
-
-    cards: dict[str, int]
-    dice: list[str]
-    tokens: dict[str, int]
-
-    @property
-    def uses_cards(self) -> bool:
-        """Under the Dice Expansion there are no train cards: the grid is left out."""
-        return bool(self.cards) or not (self.dice or self.tokens)
-
-
-def _cards_height(held: _Held) -> int:
-    h = 30 + 2 * 72 if held.uses_cards else 0
-    if held.dice or held.tokens:
-        h += 30 + 56
-    return h
-
-
-CARD_W, CARD_H, CARD_GAP = 98, 64, 10
-
-
-def _draw_cards(img: Image.Image, d: ImageDraw.ImageDraw, held: _Held, at: tuple[int, int],
-                head_f: Any, small_f: Any) -> int:
-    """The train cards as coloured cards with counts, five to a row; zero counts faded."""
-    x0, y = at
-    counts = held.cards
-    count_f = font(24, "bold")
-    if held.uses_cards:
-        total = sum(counts.values())
-        d.text((x0, y), "Train cards", font=head_f, fill=P.INK)
-        d.text((x0 + LEFT_W, y + 2), f"{total} in hand", font=small_f, fill=P.INK_SOFT, anchor="ra")
-        y += 30
-        letter_f = font(13, "bold")
-        for i, card in enumerate(P.CARD_ORDER):
-            cx = x0 + (i % 5) * (CARD_W + CARD_GAP)
-            cy = y + (i // 5) * (CARD_H + 8)
-            _draw_card(img, d, card, (cx, cy), counts.get(card, 0), count_f, letter_f)
-        y += 2 * (CARD_H + 8) + 8
-    dice, tokens = held.dice, held.tokens
-    if dice or tokens:
-        d.text((x0, y), "Dice and tokens", font=head_f, fill=P.INK)
-        y += 30
-        x = x0
-        face_f = font(12, "bold")
-        for face in dice:
-            d.rounded_rectangle((x, y, x + 60, y + 48), radius=8, fill=(255, 255, 255), outline=P.INK, width=2)
-            d.text((x + 30, y + 24), fit_text(face.replace("_", " "), face_f, 54), font=face_f, fill=P.INK,
-                   anchor="mm")
-            x += 66
-        x += 16
-        for name, n in sorted(tokens.items()):
-            d.ellipse((x, y + 4, x + 40, y + 44), fill=P.PANEL, outline=P.INK, width=2)
-            d.text((x + 20, y + 24), str(n), font=count_f, fill=P.INK, anchor="mm")
-            d.text((x + 46, y + 24), name.replace("_", " "), font=small_f, fill=P.INK, anchor="lm")
-            x += 52 + small_f.getlength(name) + 12
-        y += 56
-    return y
-
-
-def _draw_card(img: Image.Image, d: ImageDraw.ImageDraw, card: str, at: tuple[int, int], n: int, count_f: Any,
-               letter_f: Any) -> None:
+def _draw_holding(ctx: HandContext, parts: tuple, at: tuple[int, int], right: int) -> None:
+    """One line under the title: trains left, then each module's badges (cards, stations,
+    tickets, tokens), each an icon and a count with its word."""
     x, y = at
-    box = (x, y, x + CARD_W, y + CARD_H)
-    faded = n == 0
-    if card == "loco":
-        # the locomotive card: rainbow stripes
-        stripe = CARD_W / len(P.LOCO_STRIPES)
-        for i, col in enumerate(P.LOCO_STRIPES):
-            c = _fade(col) if faded else col
-            d.rectangle((x + i * stripe, y, x + (i + 1) * stripe, y + CARD_H), fill=c)
-        mask = Image.new("L", (CARD_W + 1, CARD_H + 1), 0)
-        ImageDraw.Draw(mask).rounded_rectangle((0, 0, CARD_W, CARD_H), radius=8, fill=255)
-        corner = Image.new("L", mask.size, 255)
-        corner.paste(0, (0, 0), mask)
-        img.paste(P.PAPER, (x, y), corner)
-    else:
-        col = P.ROUTE_RGB[card]
-        d.rounded_rectangle(box, radius=8, fill=_fade(col) if faded else col)
-    d.rounded_rectangle(box, radius=8, outline=P.PANEL_EDGE if faded else P.SPACE_EDGE, width=2)
-    # the count in a white disc, and the colour-blind letter in the corner
-    cx, cy = x + CARD_W / 2, y + CARD_H / 2
-    r = 19
-    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(255, 255, 255) if not faded else P.PAPER,
-              outline=P.INK if not faded else P.PANEL_EDGE, width=2)
-    d.text((cx, cy), str(n), font=count_f, fill=P.INK if not faded else P.INK_SOFT, anchor="mm")
-    ink = P.ROUTE_INK[card] if not faded else P.INK_SOFT
-    d.text((x + 7, y + 5), P.ROUTE_LETTER[card], font=letter_f, fill=ink)
+    t = ctx.text_px
+    size = round(t * 1.05)
+    me = ctx.view.players[ctx.seat]
+    items = [("trains", me.trains, f"{me.trains} trains", None)]
+    for part in parts:
+        for b in part.badges(ctx.view, ctx.seat):
+            items.append((b.icon, b.count, b.what, b.colour))
+    for kind, _count, what, colour in items:
+        wdt = icon_width(kind, size) + 6 + ctx.body.getlength(what)
+        if x + wdt > right:
+            break
+        paste_icon(ctx.img, kind, (x, y + (t * 1.3 - size) / 2), size, colour or P.INK)
+        x += icon_width(kind, size) + 6
+        box = ctx.writer.text((x, y + t * 0.65), what, ctx.body, P.INK, anchor="lm")
+        x = box[2] + round(t * 1.0)
 
 
-def _fade(c: P.RGB) -> P.RGB:
-    paper = P.PAPER
-    return (round(c[0] + (paper[0] - c[0]) * 0.72), round(c[1] + (paper[1] - c[1]) * 0.72),
-            round(c[2] + (paper[2] - c[2]) * 0.72))
-
-
-def _draw_ticket_row(d: ImageDraw.ImageDraw, game_map: GameMap, t: TicketStatus, at: tuple[int, int], body_f: Any,
-                     small_f: Any, colours: dict[str, P.RGB], open_index: int) -> None:
-    x, y = at
-    cy = y + 12
-    if t.completed:
-        d.ellipse((x, cy - 10, x + 20, cy + 10), fill=P.GOOD)
-        d.line([(x + 5, cy), (x + 9, cy + 5), (x + 15, cy - 5)], fill=(255, 255, 255), width=3, joint="curve")
-    elif t.trains_left is None:
-        d.ellipse((x, cy - 10, x + 20, cy + 10), fill=P.BAD)
-        d.line([(x + 6, cy - 4), (x + 14, cy + 4)], fill=(255, 255, 255), width=3)
-        d.line([(x + 6, cy + 4), (x + 14, cy - 4)], fill=(255, 255, 255), width=3)
-    else:
-        colour = P.PATH_COLOURS[open_index % len(P.PATH_COLOURS)]
-        colours[t.ticket_id] = colour
-        d.ellipse((x, cy - 10, x + 20, cy + 10), outline=colour, width=4)
-    name = f"{game_map.city_label(t.a)} – {game_map.city_label(t.b)}"
-    d.text((x + 30, cy), fit_text(name, body_f, 300), font=body_f, fill=P.INK, anchor="lm")
-    d.text((x + 370, cy), f"{t.points} pts", font=body_f, fill=P.INK, anchor="rm")
-    if t.completed:
-        note, ink = "completed", P.GOOD
-    elif t.trains_left is None:
-        note, ink = "cannot be completed", P.BAD
-    else:
-        note, ink = f"{t.trains_left} train{'s' if t.trains_left != 1 else ''} to go", colours[t.ticket_id]
-    d.text((x + LEFT_W, cy), note, font=small_f, fill=ink, anchor="rm")
-
-
-def _draw_mini(img: Image.Image, base: BoardBase, view: View, seat: int, statuses: list[TicketStatus],
-               colours: dict[str, P.RGB]) -> None:
-    """The small map: everyone's routes (others greyed), then each open ticket's way."""
+def _draw_mini(ctx: HandContext, img: Image.Image, base: BoardBase, parts: tuple, colorblind: bool) -> None:
+    """The small map: everyone's routes (others greyed), then the modules' marks, then the
+    cities they name, ringed and labelled; with `colorblind`, the colour tag of every open
+    route on the way to a ticket (the colours the player needs)."""
     geom = base.geom
     k = base.layout.dims.k
     d = ImageDraw.Draw(img)
-    owners = view.route_owner
-    for rid, who in owners.items():
+    for rid, who in ctx.view.route_owner.items():
         if rid not in geom.routes:
             continue
-        if int(who) == seat:
-            paste_route(img, base, rid, seat)
+        if int(who) == ctx.seat:
+            paste_route(img, base, rid, ctx.seat)
         else:
             for sp in geom.routes[rid].spaces:  # others' routes: taken, in a quiet grey
                 d.polygon(rounded_rect(sp.center, sp.u, sp.length / 2, sp.width / 2 + 0.5, 1), fill=(128, 128, 132))
-    width = max(4, round(12 * k))
-    for t in reversed(statuses):
-        colour = colours.get(t.ticket_id)
-        if colour is None:
-            continue
-        for rid in t.path:
-            if rid in geom.routes and owners.get(rid) is None:
-                track = list(geom.routes[rid].track)
-                d.line(track, fill=(255, 255, 255), width=width + 4, joint="curve")
-                d.line(track, fill=colour, width=width, joint="curve")
-    cities: dict[str, P.RGB] = {}
-    for t in statuses:
-        colour = colours.get(t.ticket_id, P.GOOD if t.completed else P.BAD)
-        for c in (t.a, t.b):
-            cities.setdefault(c, colour)
-    for c, colour in cities.items():
-        cg = geom.cities.get(c)
+    rings: dict[str, P.RGB] = {}
+    for part in parts:
+        for city, colour in part.mini_overlay(ctx, img, base):
+            rings.setdefault(city, colour)
+    d = ImageDraw.Draw(img)
+    for city, colour in rings.items():
+        cg = geom.cities.get(city)
         if cg is None:
             continue
         x, y = cg.center
         r = max(6.0, cg.radius * 1.9)
         d.ellipse((x - r, y - r, x + r, y + r), outline=colour, width=max(2, round(3 * k + 1)))
-    for lab in mini_labels(base, frozenset(cities)):
+    if colorblind:
+        ways = {rid for t in ctx.shared.get("statuses", []) for rid in t.path if rid not in ctx.view.route_owner}
+        spots = base.extra.get("tag_spots")
+        if spots is None:
+            spots = base.extra["tag_spots"] = tag_spots(base.game_map, geom)
+        paste_colour_tags(img, base.game_map, spots, round(ctx.text_px * 0.8), sorted(ways))
+    for lab in mini_labels(base, frozenset(rings)):
         draw_label(d, lab, k)

@@ -111,10 +111,11 @@ def grow(poly: Poly, by: float) -> Poly:
     return tuple(out)
 
 
-def obstacles(geom: BoardGeometry, clearance: float) -> list[tuple[str, object, Rect]]:
-    """Everything a label must avoid: route spaces, city dots, border markers."""
+def obstacles(geom: BoardGeometry, clearance: float, routes: bool = True) -> list[tuple[str, object, Rect]]:
+    """Everything a label must avoid: route spaces (unless `routes` is False), city dots,
+    border markers."""
     out: list[tuple[str, object, Rect]] = []
-    for rg in geom.routes.values():
+    for rg in geom.routes.values() if routes else ():
         for sp in rg.spaces:
             poly = grow(sp.corners, clearance)
             out.append(("poly", poly, poly_bbox(poly)))
@@ -217,11 +218,12 @@ class _Item:
     options: tuple[tuple[str, ...], ...] = ()
 
 
-def obstacle_grid(geom: BoardGeometry) -> _Grid:
-    """The static obstacles of a board in a bucket grid (cacheable per base)."""
+def obstacle_grid(geom: BoardGeometry, routes: bool = True) -> _Grid:
+    """The static obstacles of a board in a bucket grid (cacheable per base); `routes=False`
+    lets labels lie over routes (the hand's small map names a few cities, over its routes)."""
     k = geom.layout.dims.k
     grid = _Grid(cell=max(24.0, 60 * k))
-    for kind, shape, bbox in obstacles(geom, max(1.0, 1.5 * k)):
+    for kind, shape, bbox in obstacles(geom, max(1.0, 1.5 * k), routes):
         grid.add(kind, shape, bbox)
     return grid
 

@@ -89,6 +89,7 @@ class CarSprite:
     edge: Image.Image
     center: Point
     marks: dict[str, Image.Image] = field(default_factory=dict)
+    painted: dict[str, Image.Image] = field(default_factory=dict)  # by mark: the car in a player's colours
 
 
 @dataclass
@@ -130,9 +131,10 @@ def car_marks(car: CarSprite, shape: str, car_w: float) -> Image.Image:
 
 
 def sprite_glow(sprite: RouteSprite, k: float) -> tuple[tuple[int, int], Image.Image]:
-    """A soft halo around a route's cars, for the last move: (origin, mask), cached."""
+    """A wide halo around a route's cars, for the last move: (origin, mask), cached. It is
+    several times wider than a car's outline so that it still shows at phone size."""
     if sprite.glow is None:
-        grow = 4.5 * k + 1
+        grow = 8.0 * k + 1.5
         polys = []
         for poly in sprite.car_polys:
             cx = sum(p[0] for p in poly) / 4
@@ -146,6 +148,23 @@ def sprite_glow(sprite: RouteSprite, k: float) -> tuple[tuple[int, int], Image.I
         y1 = math.ceil(max(b[3] for b in boxes)) + pad
         sprite.glow = ((x0, y0), _mask(polys, (x0, y0), (x1 - x0, y1 - y0), blur=max(1.0, 1.6 * k)))
     return sprite.glow
+
+
+def last_move_ring(center: Point, u: Point, length: float, across: float, k: float,
+                   small: bool = False) -> list[Point]:
+    """An ellipse around a route (or a city) that marks the last move: long enough to hold the
+    whole route, and at least big enough to catch the eye in a picture shown 360 wide."""
+    a = length / 2 + (6 if small else 26) * k
+    b = max(across / 2 + (4 if small else 20) * k, (0 if small else 30) * k)
+    cx, cy = center
+    ux, uy = u
+    nx, ny = -uy, ux
+    pts = []
+    for i in range(48):
+        t = 2 * math.pi * i / 48
+        x, y = a * math.cos(t), b * math.sin(t)
+        pts.append((cx + ux * x + nx * y, cy + uy * x + ny * y))
+    return pts
 
 
 def _sgn(v: float) -> float:

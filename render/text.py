@@ -10,9 +10,11 @@ file is missing.
 from __future__ import annotations
 
 import functools
+import math
+from dataclasses import dataclass
 from pathlib import Path
 
-from PIL import ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 from render.palette import RGB
 
@@ -75,3 +77,66 @@ def fit_text(text: str, fnt: Font, max_width: float) -> str:
     while text and fnt.getlength(text + "…") > max_width:
         text = text[:-1]
     return text + "…"
+
+
+# Discord shows an attached picture about 550 pixels wide on a desktop (360 on a phone); the
+# pictures are designed for that preview rather than for the zoom. Text a player must read
+# there (the legend, the hand, the final sheet) is at least 9 pixels high at 550 wide.
+PREVIEW_WIDTH = 550
+PREVIEW_TEXT_PX = 9
+
+
+def preview_px(width: float, px: float = PREVIEW_TEXT_PX) -> int:
+    """The font size that shows `px` pixels high when a picture `width` wide is shown at
+    Discord's preview width (rounded up)."""
+    return math.ceil(px * width / PREVIEW_WIDTH - 1e-9)
+
+
+@dataclass(frozen=True)
+class TextItem:
+    """One piece of text as drawn: for tests that check sizes and overlaps from layout data."""
+
+    text: str
+    px: int  # font size in pixels
+    box: tuple[int, int, int, int]  # drawn bounding box
+    where: str = ""  # which part of the picture ("legend", "hand", "sheet", ...)
+
+
+@functools.lru_cache(maxsize=4096)
+def text_mask(text: str, fnt: Font, anchor: str) -> tuple[Image.Image, tuple[int, int, int, int]]:
+    """`text` rendered once as an "L" mask, with its box relative to the anchor point. The
+    legends redraw the same names, words and small numbers on every render; pasting a cached
+    mask is several times faster than laying out and rasterizing the text again."""
+    x0, y0, x1, y1 = (int(v) for v in fnt.getbbox(text, anchor=anchor))
+    mask = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
+    ImageDraw.Draw(mask).text((-x0, -y0), text, font=fnt, fill=255, anchor=anchor)
+    return mask, (x0, y0, x1, y1)
+
+
+class Writer:
+    """Draws text and remembers what it drew (`items`), so that tests read the layout rather
+    than the pixels. Text without a halo is pasted from cached masks (`text_mask`) at whole
+    pixels."""
+
+    def __init__(self, draw: ImageDraw.ImageDraw, where: str = "", image: Image.Image | None = None) -> None:
+        self.draw = draw
+        self.image = image
+        self.where = where
+        self.items: list[TextItem] = []
+
+    def text(self, xy: tuple[float, float], text: str, fnt: Font, fill: RGB, anchor: str = "la",
+             halo: RGB | None = None, halo_width: int = 2, where: str | None = None) -> tuple[int, int, int, int]:
+        """Draw `text` (with an optional halo) and return its bounding box."""
+        if not text:
+            return (round(xy[0]), round(xy[1]), round(xy[0]), round(xy[1]))
+        if halo is None and self.image is not None:
+            mask, (x0, y0, x1, y1) = text_mask(text, fnt, anchor)
+            x, y = round(xy[0]), round(xy[1])
+            self.image.paste(fill, (x + x0, y + y0), mask)
+            ibox = (x + x0, y + y0, x + x1, y + y1)
+        else:
+            draw_text(self.draw, xy, text, fnt, fill, halo=halo, halo_width=halo_width, anchor=anchor)
+            box = self.draw.textbbox(xy, text, font=fnt, anchor=anchor)
+            ibox = (int(box[0]), int(box[1]), int(box[2]), int(box[3]))
+        self.items.append(TextItem(text, int(fnt.size), ibox, self.where if where is None else where))
+        return ibox

@@ -45,8 +45,3 @@ def dice_of(view: View, seat: int) -> tuple[list[str], dict[str, int]] | None:
     if part is None:
         return None
     return list(part.unused[seat]), {kind: int(n) for kind, n in part.tokens[seat].items()}
-
-
-def uses_stations(view: View) -> bool:
-    """Whether the game has stations (someone has some left, or some stand on the board)."""
-    return bool(view.stations) or any(p.stations > 0 for p in view.players)

@@ -3,8 +3,9 @@ table, with their ids: a game keeps its number, so the buttons already posted in
 working, and a delivery keeps the nonce derived from its id.
 
 Each game — its row, seats, log, snapshot, timers, results and outbox — is copied in one
-transaction of the target. `app/copying.py` checks the copy by loading every game on both
-sides; bot.py's `--copy-db` runs it. Nothing here knows the rules.
+transaction of the target; then the bot's own state and the players' settings.
+`app/copying.py` checks the copy by loading every game on both sides; bot.py's `--copy-db`
+runs it. Nothing here knows the rules.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from store.records import (
     decode_row,
 )
 from store.repository import Store
+from store.user_settings import USER_SETTINGS_COLUMNS
 
 # The tables of a game, in the order their rows can be written (the game row first), with the
 # columns copied and the order they are read in. Claims (migration 5) are not copied: they
@@ -38,7 +40,7 @@ GAME_TABLES: tuple[tuple[str, str, str], ...] = (
 )
 BOT_STATE_COLUMNS = "key, value, changed_at"
 # Every table that holds data of the bot (a target with rows in any of them is not empty).
-DATA_TABLES = (*(t for t, _, _ in GAME_TABLES), "bot_state")
+DATA_TABLES = (*(t for t, _, _ in GAME_TABLES), "bot_state", "user_settings")
 
 
 class CopyRefused(StoreError):
@@ -105,4 +107,17 @@ async def write_bot_state(target: Store, rows: tuple[tuple[object, ...], ...]) -
     tx = target.tx()
     for row in rows:
         tx.add(f"INSERT INTO bot_state ({BOT_STATE_COLUMNS}) VALUES (?, ?, ?)", row)
+    await target.write(tx)
+
+
+async def user_settings_rows(store: Store) -> tuple[tuple[object, ...], ...]:
+    """Every user's preferences (migration 7), by user."""
+    raw = await store._fetch(f"SELECT {USER_SETTINGS_COLUMNS} FROM user_settings ORDER BY user_id")
+    return tuple((int(r[0]), int(r[1]), int(r[2]), float(r[3])) for r in raw)
+
+
+async def write_user_settings(target: Store, rows: tuple[tuple[object, ...], ...]) -> None:
+    tx = target.tx()
+    for row in rows:
+        tx.add(f"INSERT INTO user_settings ({USER_SETTINGS_COLUMNS}) VALUES (?, ?, ?, ?)", row)
     await target.write(tx)

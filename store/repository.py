@@ -42,6 +42,7 @@ from store.records import (
     TimerRow,
     utf8_or_none,
 )
+from store.user_settings import SettingsReads, SettingsWrites
 from store.writer import Statement, TxResult
 
 Clock = Callable[[], float]
@@ -65,7 +66,7 @@ class TableCounts(NamedTuple):
     server_games: int  # running games in the server
 
 
-class Tx(DeliveryWrites):
+class Tx(DeliveryWrites, SettingsWrites):
     """The statements of one transaction, built with typed methods and run by `Store.write`.
 
     Guarded statements (`expect_rows`) make the whole transaction fail with WriteConflict when
@@ -255,7 +256,7 @@ class Tx(DeliveryWrites):
         )
 
 
-class Store(DeliveryReads):
+class Store(DeliveryReads, SettingsReads):
     """A game store: typed reads and `write(tx)`. Open one with `Store.open` (which picks the
     back end) and close it with `close` (or `async with`). Subclasses supply `_fetch`, `write`,
     `close`, and the spelling of `_any`/`_list`."""

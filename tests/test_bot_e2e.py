@@ -108,6 +108,10 @@ async def test_whole_game_with_restart_closed_dms_and_refusals(tmp_path):
                 table.desk = running.bot.desk
                 restarted = True
                 assert table.latest_post()["id"] == post["id"]
+            if moves == 20:
+                # The public status is text in the post: points, trains, cards, tickets, stations.
+                assert re.search(r"\*\*Alice\*\* — \d+ points? · \d+ trains? · \d+ cards? · \d stations? left · "
+                                 r"\d+ tickets?", post["content"]), post["content"]
             await table.play_one([alice, bob])
             moves += 1
         assert restarted and stale_checked
@@ -116,6 +120,12 @@ async def test_whole_game_with_restart_closed_dms_and_refusals(tmp_path):
         final = [m for m in fake.thread_messages(table.thread_id) if "Final scores" in m["content"]]
         assert len(final) == 1
         assert sorted(a["filename"] for a in final[0]["attachments"]) == ["board.png", "scores.png"]
+        # Every score line, adding up to each total (stations kept included: this is Europe).
+        sums = re.findall(r"^   Routes (\d+)(.*) = (\d+)$", final[0]["content"], re.M)
+        assert len(sums) == 2
+        for routes, rest, total in sums:
+            parts = [int(n.replace("−", "-")) for n in re.findall(r" ([+−]\d+)(?= ·|$)", rest)]
+            assert int(routes) + sum(parts) == int(total)
         stats = await fake.answered(await fake.slash(alice, "stats"))
         assert "1 games" in fake.reply_messages(stats)[-1]["content"]
 
@@ -142,6 +152,67 @@ async def test_whole_game_with_restart_closed_dms_and_refusals(tmp_path):
         # Alice (DMs open) got her hand by DM; Bob's DMs were never delivered.
         assert any(a["filename"] == "hand.png" for m in fake.dms_to(alice) for a in m["attachments"])
         assert not fake.dms_to(bob)
+    finally:
+        await running.stop()
+        await fake.stop()
+
+
+async def test_a_dice_game_through_the_dice_panel(tmp_path):
+    """Two people play a Dice Expansion game on Europe through buttons and menus for a while:
+    each turn post shows the roll and everyone's tokens, the buttons are the dice panel's, the
+    re-roll menu names the faces, and nothing secret reaches the thread."""
+    fake = FakeDiscord()
+    await fake.start()
+    alice = fake.add_user("Alice")
+    bob = fake.add_user("Bob")
+    running = await start_bot(fake, tmp_path / "ttr.sqlite3", seed=8)
+    try:
+        table = await Table.open(fake, running.service, alice, [bob], dice=True)
+        table.desk = running.bot.desk
+        g = table.game_id
+        gmap = load_map((await running.service.view(g, None)).map_id)
+        secrets: set[str] = set()
+        seen_buttons: set[str] = set()
+        for _ in range(30):
+            for u in (alice, bob):
+                v = await running.service.view(g, u.id)
+                secrets.update(ticket_label(gmap, t) for t in list(v.me.tickets or ()) + v.pending.offer_of(v.you))
+            post = table.latest_post()
+            summary = await table.summary()
+            if not summary.waiting_for:
+                break
+            v = await running.service.view(g, None)
+            if v.pending.kind == "dice_roll":
+                name = summary.seats[summary.waiting_for[0]].name
+                assert f"🎲 {name}'s dice: " in post["content"]
+                assert "Tokens left in the supply" in post["content"] and "🪙" in post["content"]
+                assert "train card" not in post["content"]
+            seen_buttons.update(label for label, _ in custom_ids(post))
+            await table.play_one([alice, bob])
+        assert {"Re-roll", "Claim", "Tickets", "Station", "No action", "My hand"} <= seen_buttons
+        assert not any("_" in label for label in seen_buttons)
+        # The re-roll menu names the faces kept.
+        for _ in range(10):
+            if (await running.service.view(g, None)).pending.kind == "dice_roll":
+                break
+            await table.play_one([alice, bob])
+        summary = await table.summary()
+        v = await running.service.view(g, None)
+        assert v.pending.kind == "dice_roll"
+        who = next(u for u in (alice, bob) if u.id == summary.seats[summary.waiting_for[0]].user_id)
+        post = table.latest_post()
+        reroll = [c for label, c in custom_ids(post) if label == "Re-roll"]
+        it = await fake.answered(await fake.click(who, int(post["id"]), reroll[0]))
+        panel = fake.reply_messages(it)[-1]
+        assert "🎲 Your dice: " in panel["content"]
+        options = [o["label"] for comp in panel["components"] for c in comp["components"]
+                   for o in c.get("options", [])]
+        assert options and all(o.startswith(("keep ", "re-roll all")) for o in options), options
+        assert secrets
+        for item in fake.public:
+            for s in secrets:
+                assert s not in item.text, f"secret {s!r} in public {item.where}"
+        assert not fake.errors
     finally:
         await running.stop()
         await fake.stop()

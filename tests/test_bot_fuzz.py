@@ -22,18 +22,21 @@ from tests.fake_discord.renderer import StubRenderer
 
 N = int(os.environ.get("TTR_FUZZ_N", "10000"))
 COMMANDS = {
-    "new": ["variant", "dice", "seats", "turn_hours"], "join": ["game"], "leave": ["game"],
+    "new": ["variant", "dice", "seats", "turn_hours", "first", "stations", "controller_tunnel", "dice_tokens",
+            "tunnel_dice", "nine_route"], "join": ["game"], "leave": ["game"],
     "admin addai": ["game", "level"], "admin start": ["game"], "admin cancel": ["game"], "draw": ["card", "game"],
     "claim": ["route", "payment", "game"], "tickets": ["short", "long", "game"],
     "station": ["city", "payment", "game"], "move": ["action", "game"], "hand": ["game"], "board": ["game"],
-    "status": ["game"], "log": ["game"], "games": [], "rules": ["topic", "game"], "stats": [], "settings": ["dms"],
+    "status": ["game"], "log": ["game"], "games": [], "rules": ["topic", "variant", "dice", "game"], "stats": [],
+    "settings": ["dms", "colorblind", "hand_picture"],
     "admin kick": ["player", "game"], "admin pause": ["game"], "admin resume": ["game"],
 }
-NUMERIC = {"seats", "short", "long"}
+NUMERIC = {"seats", "short", "long", "dice_tokens", "tunnel_dice"}
 REQUIRED = {"route": "claim", "city": "station", "player": "admin kick", "action": "move"}  # Discord always sends these
 WORDS = ["deck", "1", "5", "9", "red", "loco", "Paris", "paris - wien", "Wien – München", "#1", "1", "2", "999999",
          "", " ", "'; DROP TABLE games;--", "🚂" * 30, "x" * 150, "loco1.red3", "red99", "europe", "usa", "greedy",
-         "random", "-1", "0", "build", "remove", "Berlin", "ttr:v1:1:0:do:0.draw_card", "null", "None"]
+         "random", "-1", "0", "build", "remove", "Berlin", "ttr:v1:1:0:do:0.draw_card", "null", "None", "as_8",
+         "disabled", "locomotive_only", "as_locomotive_reveal"]
 
 
 class _Errors(logging.Handler):
@@ -48,7 +51,7 @@ class _Errors(logging.Handler):
 def _garbage(rng: random.Random, name: str) -> object:
     if name in NUMERIC:
         return rng.choice([0, 1, 2, 3, 4, 5, -3, 99, 2**40])
-    if name in ("dice", "dms"):
+    if name in ("dice", "dms", "stations", "colorblind", "hand_picture"):
         return rng.random() < 0.5
     if name == "turn_hours":
         return rng.choice([0.5, 1.0, 48.0, -1.0, 1e9])

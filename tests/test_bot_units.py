@@ -27,10 +27,11 @@ from engine.game import new_game, view
 # commands under /ttr admin, preferences under /ttr settings, variant-only moves as buttons of
 # the turn post plus the one typed fallback /ttr move).
 CONTRACT = {
-    "new": {"variant", "dice", "seats", "turn_hours"}, "join": {"game"}, "leave": {"game"},
+    "new": {"variant", "dice", "seats", "turn_hours", "first", "stations", "controller_tunnel", "dice_tokens",
+            "tunnel_dice", "nine_route"}, "join": {"game"}, "leave": {"game"},
     "draw": {"card"}, "claim": {"route", "payment"}, "tickets": {"short", "long"}, "station": {"city", "payment"},
     "move": {"action"}, "hand": {"game"}, "board": {"game"}, "status": {"game"}, "log": {"game"}, "games": set(),
-    "rules": {"topic"}, "stats": {"player"}, "settings": set(),
+    "rules": {"topic", "variant", "dice"}, "stats": {"player"}, "settings": {"dms", "colorblind", "hand_picture"},
 }
 ADMIN = {"addai": {"game", "level"}, "start": {"game"}, "cancel": {"game"}, "kick": {"game", "player"},
          "pause": {"game"}, "resume": {"game"}}
@@ -89,7 +90,7 @@ def test_words_for_events_and_actions():
                            Event("turn_started", {"player": 0, "turn": 1})], v)
     assert line.startswith("Ben claimed Kyiv – Wilno") and "1 orange and 1 locomotive" in line
     assert text.highlights([Event("route_claimed", {"route": "kyiv-wilno"})]) == (("kyiv-wilno",), ())
-    assert text.describe_action(DrawCard(0, None), v) == "take the deck (blind)"
+    assert text.describe_action(DrawCard(0, None), v) == "draw the top card of the deck (blind)"
     assert "claim Kyiv – Wilno" in text.describe_action(ClaimRoute(0, "kyiv-wilno", (("orange", 2),)), v)
     mine = view(state, 0)
     offered = mine.pending.offer_of(0)
@@ -212,6 +213,7 @@ async def test_resolve_game_prefers_the_option_then_the_thread():
 
 async def test_demo_plays_through_service_store_and_renderer(tmp_path):
     from bot_app.demo import play_demo
+    from tests.fake_discord.renderer import StubRenderer
 
     out = tmp_path / "demo"
     summary = await play_demo("usa", 2, 5, out, ["greedy"], quiet=True)
@@ -221,6 +223,29 @@ async def test_demo_plays_through_service_store_and_renderer(tmp_path):
     assert (out / "final-scores.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     log = (out / "game-log.txt").read_text(encoding="utf-8")
     assert "Final scores" in log and "claimed" in log
-    # The same seed gives the same game.
-    again = await play_demo("usa", 2, 5, tmp_path / "again", ["greedy"], quiet=True)
+    # The thread as players read it, and what each player was told privately.
+    thread = (out / "log.txt").read_text(encoding="utf-8")
+    assert thread.count("· move ") == summary["boards"] and "[🃏 Draw]" in thread and "🏆 **Final scores**" in thread
+    for name in ("bot-1", "bot-2"):
+        dms = (out / f"dm-{name}.txt").read_text(encoding="utf-8")
+        assert "It's your turn in game" in dms and "**Your hand in game" in dms and "▶ You chose to " in dms
+        assert sorted(out.glob(f"hand-{name}-*.png"))
+    assert len(list(out.glob("hand-*.png"))) == summary["hands"]
+    # The same seed gives the same game (and the same words).
+    again = await play_demo("usa", 2, 5, tmp_path / "again", ["greedy"], renderer=StubRenderer(), quiet=True)
     assert again["moves"] == summary["moves"]
+    assert (tmp_path / "again" / "log.txt").read_text(encoding="utf-8") == thread
+
+
+async def test_demo_plays_with_dice_and_says_the_roll(tmp_path):
+    from bot_app.demo import play_demo
+    from tests.fake_discord.renderer import StubRenderer
+
+    out = tmp_path / "dice"
+    summary = await play_demo("germany", 3, 2, out, ["greedy"], renderer=StubRenderer(), quiet=True, dice=True)
+    assert summary["ended"]
+    thread = (out / "log.txt").read_text(encoding="utf-8")
+    assert "Germany + dice" in thread and "'s dice: " in thread and "[🎲 Re-roll]" in thread and "🪙" in thread
+    assert "draw 2 train cards" not in thread.lower()
+    dms = (out / "dm-bot-1.txt").read_text(encoding="utf-8")
+    assert "🎲 Your dice: " in dms and "🪙 Your tokens: " in dms and "🧍 Your passengers: " in dms

@@ -181,7 +181,7 @@ async def test_a_crash_between_a_move_and_its_deliveries(fake: FakeDiscord, tmp_
         # The next player got their hand once, the mover the card they drew once.
         new_dms = {u.id: [m for m in fake.dms_to(u) if int(m["id"]) not in dms_before[u.id]] for u in players}
         assert ids(new_dms[nxt.id]) == [hand] and "It's your turn" in new_dms[nxt.id][0]["content"]
-        assert ids(new_dms[mover.id]) == [dm] and "You received" in new_dms[mover.id][0]["content"]
+        assert ids(new_dms[mover.id]) == [dm] and "You drew a" in new_dms[mover.id][0]["content"]
         # Each was sent with its delivery's nonce, the same before and after the crash.
         assert [fake.messages[m]["nonce"] for m in (post, hand, dm)] == [_nonce(d.id) for d in owed]
         # What Discord was asked: a message it took before the crash was asked for again and

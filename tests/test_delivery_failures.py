@@ -65,7 +65,7 @@ async def _refusal_for_good(database, break_it, fix_it, words: str) -> None:
         mover = table.user_of([alice, bob], summary.waiting_for[0], summary)
         for _ in range(2):  # two blind cards: the turn ends, a new turn post is owed
             it = await fake.answered(await fake.slash(mover, "draw", channel_id=table.thread_id, card="deck"))
-            assert "Done" in fake.reply_messages(it)[-1]["content"]
+            assert "✅ You drew a" in fake.reply_messages(it)[-1]["content"]
             await _idle(fake, running)
         after = await table.summary()
         assert after.paused_reason and words in after.paused_reason, after.paused_reason
@@ -153,7 +153,7 @@ async def test_an_archived_thread_gets_a_new_post_and_the_mover_still_gets_the_d
         posts_before = len(_public(fake, table))
         # A blind first card: within the same turn, so the post would be edited …
         it = await fake.answered(await fake.slash(mover, "draw", channel_id=table.thread_id, card="deck"))
-        assert "Done" in fake.reply_messages(it)[-1]["content"]
+        assert "✅ You drew a" in fake.reply_messages(it)[-1]["content"]
         await _idle(fake, running)
         seq = (await table.summary()).seq
         # … but an archived thread cannot be edited: a new post reopens it.

@@ -208,6 +208,7 @@ async def test_migration_4_turns_marker_timers_into_columns(tmp_path: Path):
             db.execute(statement)
         for column in ("claimed_by", "claimed_until"):  # migration 5's
             db.execute(f"ALTER TABLE timers DROP COLUMN {column}")
+        db.execute("DROP TABLE user_settings")  # migration 7's
         for table, columns in (("games", ("paused_reason", "turn_post_id", "turn_post_seq")),
                                ("players", ("dm_closed", "absent_turns", "stand_in"))):
             for column in columns:

@@ -11,7 +11,6 @@ from PIL import Image
 
 from engine.ai import shortest_open_path
 from engine.maps import load_map
-from engine.rules.dice import DiceView
 from render import render_async, render_board, render_hand, render_scores
 from render.hand import ticket_statuses
 from render.text import FONT_DIR, FONT_FILES, font
@@ -95,11 +94,13 @@ async def test_render_async_runs_off_the_loop() -> None:
     assert seen and seen[0] != threading.main_thread().name
 
 
-def test_hand_shows_dice_and_tokens_when_the_variant_has_them() -> None:
-    view = sample_view("usa", players=2, seed=3, seat=0)
-    plain = render_hand(view).image
-    dice = DiceView(unused=(("single", "double", "wild", "station", "single"), ()),
-                    tokens=({"single": 2, "double": 1}, {"single": 0, "double": 0}),
-                    supply={"single": 13, "double": 14})
-    with_dice = render_hand(dataclasses.replace(view, parts=(dice,))).image
-    assert with_dice.tobytes() != plain.tobytes()
+def test_a_dice_hand_shows_dice_and_tokens_instead_of_train_cards() -> None:
+    """The hand's blocks come from the game's rule modules: a dice table (options dice) has
+    the dice part and no train-card part."""
+    plain = render_hand(sample_view("usa", players=2, seed=3, seat=0))
+    dice = render_hand(sample_view("usa", players=2, seed=3, seat=0, dice=True))
+    plain_text = [t.text for t in plain.texts]
+    dice_text = [t.text for t in dice.texts]
+    assert "Train cards" in plain_text and "Dice and route tokens" not in plain_text
+    assert "Dice and route tokens" in dice_text and "Train cards" not in dice_text
+    assert any(t.endswith("single tokens") or t.endswith("single token") for t in dice_text)

@@ -58,7 +58,7 @@ def compare(name: str, png: bytes) -> None:
         pytest.fail(f"{name}: {failure}; see tests/golden/{name}.new.png")
 
 
-SHIPPED = [m for m in ("usa", "europe", "nordic", "germany") if m in available_maps()]
+SHIPPED = available_maps()  # every map: usa, europe, nordic, germany, ussr, alsace
 
 
 @pytest.mark.parametrize("map_id", SHIPPED)
@@ -66,6 +66,12 @@ def test_mid_game_board(map_id: str) -> None:
     view = sample_view(map_id, players=4, seed=3)
     last = sorted(view.route_owner)[0]
     compare(f"board_{map_id}", render_board(view, highlight_routes=[last]).png)
+
+
+def test_dice_board() -> None:
+    """A dice table: the roll in the status box, each player's route tokens, no card counts."""
+    view = sample_view("europe", players=5, seed=3, dice=True)
+    compare("board_europe_dice", render_board(view, highlight_routes=[sorted(view.route_owner)[0]]).png)
 
 
 def test_colour_blind_board() -> None:
@@ -80,5 +86,15 @@ def test_hand(map_id: str) -> None:
     compare(f"hand_{map_id}", render_hand(sample_view(map_id, players=3, seed=4, seat=1)).png)
 
 
+def test_alsace_hand() -> None:
+    """Tickets completed and open, and tourist cards visited and not yet."""
+    compare("hand_alsace", render_hand(sample_view("alsace", players=3, seed=21, seat=1, claimed_share=0.3)).png)
+
+
 def test_final_scores() -> None:
     compare("scores_europe", render_scores(sample_view("europe", players=4, seed=2, over=True)).png)
+
+
+def test_five_player_alsace_final_sheet() -> None:
+    """Tourist cards in their own columns, the nine bonuses gathered and listed by name."""
+    compare("scores_alsace", render_scores(sample_view("alsace", players=5, seed=5, over=True)).png)

@@ -11,8 +11,10 @@ import dataclasses
 from typing import Any
 
 from engine.maps import GameMap, load_map
+from engine.rules.dice import DiceView
 from engine.rules.passengers import PassengersView
 from engine.rules.tickets import completed_tickets
+from engine.rules.tourist_cards import TouristView, tourist_card_done
 from engine.view import PendingView, PlayerView, View
 
 
@@ -46,10 +48,12 @@ def sample_view(
     seat: int | None = None,
     stations: bool | None = None,
     over: bool = False,
+    dice: bool = False,
 ) -> View:
     """A mid-game view of `map_id`: about `claimed_share` of the routes claimed, a station or
     two where `stations` (default: maps with tunnels or ferries, i.e. Europe-like), passengers
-    where the map has them. `seat` makes it that player's private view (hand and tickets)."""
+    and tourist cards where the map has them, dice and route tokens instead of train cards
+    with `dice`. `seat` makes it that player's private view (hand, tickets, tourist cards)."""
     game_map = map_id if isinstance(map_id, GameMap) else load_map(map_id)
     rng = _Lcg(seed)
     routes = sorted(game_map.routes.values(), key=lambda r: r.index)
@@ -77,7 +81,7 @@ def sample_view(
         points[p] += game_map.points_for(r.length)
         turn_seat += 1
     if stations is None:
-        stations = any(r.tunnel or r.is_ferry for r in routes)
+        stations = _rule_stations(game_map.id, players, any(r.tunnel or r.is_ferry for r in routes))
     station_owner: dict[str, int] = {}
     left = [3 if stations else 0] * players
     if stations:
@@ -124,6 +128,8 @@ def sample_view(
                 mine.append(t)
         tickets.append(mine)
     colours = ("red", "orange", "yellow", "green", "blue", "pink", "white", "black", "loco")
+    if dice:  # no train cards under dice
+        hand_sizes = [0] * players
     players_out = []
     for p in range(players):
         hand: dict[str, int] | None = None
@@ -138,16 +144,43 @@ def sample_view(
             tickets=tuple(tickets[p]) if seat == p else None,
             completed=completed_tickets(game_map, owned[p], tickets[p]) if seat == p else frozenset()))
     parts: tuple[object, ...] = ()
+    current = turn_seat % players
+    if dice:
+        faces = ("single", "double", "station", "wild")
+        roll = tuple(faces[rng.below(len(faces))] for _ in range(5))
+        parts += (DiceView(
+            unused=tuple(roll if p == current else () for p in range(players)),
+            tokens=tuple({"single": rng.below(4), "double": rng.below(3)} for _ in range(players)),
+            supply={"single": 12, "double": 13}),)
     if waiting:
         on_counts = {city: _counts(figures) for city, figures in extra["passengers"].items()}
-        parts = (PassengersView(waiting=on_counts, held=tuple(dict(public[p].get("passengers", {}))
-                                                              for p in range(players))),)
+        parts += (PassengersView(waiting=on_counts, held=tuple(dict(public[p].get("passengers", {}))
+                                                               for p in range(players))),)
+    tourist_cards = [dict(c) for c in game_map.extras.get("tourist_cards", ())]
+    if tourist_cards:
+        kept = [c for c in tourist_cards if c["kind"] != "lucky_devil"]
+        counts = tuple(2 + rng.below(4) for _ in range(players))
+        mine: tuple[str, ...] | None = None
+        done: frozenset[str] = frozenset()
+        if seat is not None:
+            picks: list[str] = []
+            while len(picks) < counts[seat]:
+                card = kept[rng.below(len(kept))]["id"]
+                if card not in picks:
+                    picks.append(card)
+            mine = tuple(picks)
+            visited = {end for rid in owned[seat] for end in game_map.routes[rid].ends}
+            towns = {c["city"] for c in kept if c["kind"] == "attraction"}
+            info = {c["id"]: c for c in kept}
+            done = frozenset(c for c in mine if tourist_card_done(info[c], visited, towns))
+        parts += (TouristView(deck=len(tourist_cards) - sum(counts) - 4, out_of_game=1, counts=counts, mine=mine,
+                              completed=done),)
     view = View(
-        rules_version=1, variant=game_map.id, options={}, map_id=game_map.id, you=seat,
+        rules_version=1, variant=game_map.id, options={"dice": True} if dice else {}, map_id=game_map.id, you=seat,
         players=tuple(players_out), deck=40, discard=12, display=("red", "loco", "blue", "white", "green"),
         ticket_decks={d: 10 for d in game_map.deck_names()}, route_owner=owner,
         route_scored={rid: game_map.points_for(game_map.routes[rid].length) for rid in owner},
-        stations=station_owner, current=turn_seat % players, turn=len(owner) + 12, status="playing",
+        stations=station_owner, current=current, turn=len(owner) + 12, status="playing",
         pending=PendingView(kind="turn"), final_turns_left=None, passes_in_a_row=0, result=None,
         names=tuple(NAMES[:players]), first_player=0, doubles_from_players=4, parts=parts,
     )
@@ -165,10 +198,17 @@ def _counts(figures: list[str]) -> dict[str, int]:
 
 
 def sample_result(view: View, game_map: GameMap, tickets: list[list[str]]) -> dict[str, Any]:
-    """A final result in the engine's shape, for the sample view."""
+    """A final result in the engine's shape for the sample view: every point on a named line
+    (`lines`, named by the rule set's `score_line_names`), bonuses to the players with the
+    most route points, in turn."""
     from engine.graph import connected
+    from engine.scoring import add_bonus, add_points
 
     dead = frozenset(c.id for c in game_map.cities.values() if c.is_country)
+    names = _line_names(view)
+    fixed = {"routes", "tickets_won", "tickets_lost", "stations", "tourist_won", "tourist_lost"}
+    bonuses = [line for line in names if line not in fixed] or ["Longest Path"]
+    tourist = view.part(TouristView)
     sheets = []
     for p in view.players:
         seat = p.seat
@@ -179,24 +219,56 @@ def sample_result(view: View, game_map: GameMap, tickets: list[list[str]]) -> di
             tk = game_map.tickets[t]
             rows.append({"id": t, "a": tk.a, "b": tk.b, "points": tk.points,
                          "completed": connected(edges, tk.a, tk.b, dead)})
-        won = sum(r["points"] for r in rows if r["completed"])
-        lost = -sum(r["points"] for r in rows if not r["completed"])
-        sheet = {"seat": seat, "name": NAMES[seat], "routes": p.route_points, "tickets": rows,
-                 "tickets_won": won, "tickets_lost": lost, "tickets_completed": sum(r["completed"] for r in rows),
-                 "bonuses": {}, "total": p.route_points + won + lost}
-        if view.stations or p.stations:
+        sheet: dict[str, Any] = {"seat": seat, "name": NAMES[seat], "routes": p.route_points, "tickets": rows,
+                                 "tickets_completed": sum(r["completed"] for r in rows), "bonuses": {},
+                                 "lines": {"routes": p.route_points}, "total": p.route_points}
+        sheet["tickets_won"] = sum(r["points"] for r in rows if r["completed"])
+        sheet["tickets_lost"] = -sum(r["points"] for r in rows if not r["completed"])
+        add_points(sheet, "tickets_won", sheet["tickets_won"])
+        add_points(sheet, "tickets_lost", sheet["tickets_lost"])
+        if tourist is not None:
+            sheet["tourist_won"] = 5 + 3 * ((seat * 7) % 4)
+            sheet["tourist_lost"] = -2 * ((seat * 5) % 3)
+            add_points(sheet, "tourist_won", sheet["tourist_won"])
+            add_points(sheet, "tourist_lost", sheet["tourist_lost"])
+        if "stations" in names or (not names and (view.stations or p.stations)):
             sheet["stations"] = 4 * p.stations
             sheet["stations_left"] = p.stations
             sheet["stations_used"] = 3 - p.stations
-            sheet["total"] += sheet["stations"]
+            add_points(sheet, "stations", sheet["stations"])
         sheets.append(sheet)
-    best = max(s["routes"] for s in sheets)
-    for s in sheets:
-        if s["routes"] == best:
-            s["bonuses"]["Longest Path"] = 10
-            s["total"] += 10
+    by_routes = sorted(range(len(sheets)), key=lambda i: (-sheets[i]["routes"], i))
+    for i, label in enumerate(bonuses):
+        add_bonus(sheets[by_routes[i % len(by_routes)]], label, 20 if label == "Passengers" else 10)
     top = max(s["total"] for s in sheets)
     winners = [s["seat"] for s in sheets if s["total"] == top]
     tie_break = ["Most completed tickets"] if len(winners) > 1 else []
     return {"sheets": sheets, "winners": winners[:1], "tie_break": tie_break,
             "ranking": sorted(range(len(sheets)), key=lambda i: (-sheets[i]["total"], i))}
+
+
+def _rule_stations(variant: str, players: int, otherwise: bool) -> bool:
+    """Whether the variant's rules have stations (`otherwise` for a made-up map)."""
+    from engine.errors import IllegalAction
+    from engine.variants import build_ruleset
+
+    for n in (players, 2, 3, 4, 5):
+        try:
+            return build_ruleset(variant, n).module("stations") is not None
+        except IllegalAction:
+            continue
+    return otherwise
+
+
+def _line_names(view: View) -> dict[str, str]:
+    """The score lines of the view's rule set (none for a made-up map)."""
+    from engine.errors import IllegalAction
+    from engine.scoring import score_line_names
+    from engine.variants import build_ruleset
+
+    for n in (len(view.players), 2, 3, 4, 5):
+        try:
+            return score_line_names(build_ruleset(view.variant, n, dict(view.options)).modules)
+        except IllegalAction:
+            continue
+    return {}

@@ -72,11 +72,27 @@ def dump_map_json(data: Mapping[str, Any]) -> str:
             for j, entry in enumerate(value):
                 lines.append(f"    {json.dumps(entry, ensure_ascii=False)}" + ("," if j < len(value) - 1 else ""))
             lines.append(f"  ]{comma}")
+        elif key == "extras" and isinstance(value, Mapping) and "drawing" in value:
+            lines.append(f"  {json.dumps(key)}: {_extras_text(value)}{comma}")
         else:
             text = json.dumps(value, ensure_ascii=False, indent=2).replace("\n", "\n  ")
             lines.append(f"  {json.dumps(key)}: {text}{comma}")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def _extras_text(extras: Mapping[str, Any]) -> str:
+    """`extras` as in any map file, except that each sea outline of `drawing` is one line."""
+    marker = "\u0000seas\u0000"
+    drawing = dict(extras["drawing"])
+    seas = drawing.get("seas")
+    if isinstance(seas, list):
+        drawing["seas"] = marker
+    text = json.dumps({**extras, "drawing": drawing}, ensure_ascii=False, indent=2).replace("\n", "\n  ")
+    if isinstance(seas, list):
+        body = ",".join(f"\n        {json.dumps(sea, ensure_ascii=False)}" for sea in seas)
+        text = text.replace(json.dumps(marker), f"[{body}\n      ]")
+    return text
 
 
 def load_map(map_id_or_path: str | os.PathLike) -> GameMap:

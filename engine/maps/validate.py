@@ -360,5 +360,47 @@ def parse_map(data: dict, source: str) -> GameMap:
                                    f"passenger_colors ({sum(colors.values())}) must have the "
                                    f"same total")
 
+    _check_drawing(c, extras.get("drawing"), width, height)
+
     return GameMap(map_id, name, width, height, cities, routes, tickets, route_points,
                    extras, data["provenance"])
+
+
+def _check_drawing(c: _Checker, drawing: Any, width: float, height: float) -> None:
+    """`extras.drawing`: data for the pictures only. `seas` is a list of named outlines, each a
+    polygon of at least 3 [x, y] points inside the drawing space."""
+    if drawing is None:
+        return
+    if not isinstance(drawing, dict):
+        raise c.fail("extras.drawing", f"must be an object, not {_type_name(drawing)}")
+    unknown = [k for k in drawing if k != "seas"]
+    if unknown:
+        raise c.fail("extras.drawing", f"unknown field '{unknown[0]}' (allowed: seas)")
+    seas = drawing.get("seas", [])
+    if not isinstance(seas, list):
+        raise c.fail("extras.drawing", f"'seas' must be a list, not {_type_name(seas)}")
+    names: set[str] = set()
+    for number, sea in enumerate(seas, 1):
+        name = sea.get("name") if isinstance(sea, dict) else None
+        where = f"extras.drawing.seas '{name}' (#{number})" if isinstance(name, str) and name else \
+            f"extras.drawing.seas #{number}"
+        c.keys(where, sea, ("name", "outline"))
+        sea_name = c.string(where, sea, "name")
+        if sea_name in names:
+            raise c.fail(where, f"duplicate sea name '{sea_name}'")
+        names.add(sea_name)
+        outline = sea["outline"]
+        if not isinstance(outline, list) or len(outline) < 3:
+            raise c.fail(where, "'outline' must be a list of at least 3 [x, y] points")
+        for i, point in enumerate(outline, 1):
+            if (not isinstance(point, list) or len(point) != 2
+                    or not all(_is_number(v) for v in point)):
+                raise c.fail(where, f"point #{i} must be [x, y] (two numbers), not {_show(point)}")
+            x, y = point
+            if not (0 <= x <= width and 0 <= y <= height):
+                raise c.fail(where, f"point #{i} {_show(point)} lies outside the drawing space "
+                                    f"(0..{width:g} x 0..{height:g})")
+        area = sum(outline[i][0] * outline[i - 1][1] - outline[i - 1][0] * outline[i][1]
+                   for i in range(len(outline))) / 2
+        if abs(area) < 1:
+            raise c.fail(where, "the outline encloses no area (its points lie on one line)")

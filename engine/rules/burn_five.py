@@ -32,25 +32,36 @@ class BurnFive(Action):
 
 
 def _multisets(hand: list[tuple[str, int]], size: int) -> list[Cards]:
-    out: list[Cards] = []
+    """Every set of `size` cards from `hand` (sorted (name, count) pairs), each in canonical
+    form, larger counts of earlier names first.
 
-    def rec(i: int, left: int, acc: list[tuple[str, int]]) -> None:
-        if left == 0:
-            out.append(cards(dict(acc)))
-            return
-        if i == len(hand):
-            return
+    This runs for every turn of every Alsace game, and a hand of 30 cards holds a thousand
+    such sets, so they are built bottom-up as canonical tuples (the hand is sorted, so the
+    pairs come out in order) rather than by a recursion per set: `row[left]` holds the sets
+    of `left` cards from the names after the current one."""
+    before = [0]  # before[i]: the cards of the names ahead of name i
+    for _, have in hand:
+        before.append(before[-1] + have)
+    nothing: Cards = ()
+    row: list[list[Cards]] = [[nothing]] + [[] for _ in range(size)]
+    for i in range(len(hand) - 1, -1, -1):
         name, have = hand[i]
-        for k in range(min(have, left), -1, -1):
-            rec(i + 1, left - k, acc + ([(name, k)] if k else []))
-
-    rec(0, size, [])
-    return out
+        lowest = max(0, size - before[i])  # fewer cards here can never be made up ahead
+        new: list[list[Cards]] = [[] for _ in range(size + 1)]
+        for left in range(lowest, size + 1):
+            sets = new[left]
+            for k in range(min(have, left), 0, -1):
+                head = ((name, k),)
+                sets.extend([head + rest for rest in row[left - k]])
+            sets.extend(row[left])
+        row = new
+    return row[size]
 
 
 @dataclass(frozen=True)
 class BurnFiveCards(RuleModule):
     name: ClassVar[str] = "burn_five"
+    events: ClassVar[tuple[str, ...]] = ("burned_five", "cards_received", "discards_under_deck", "shuffle")
     needs_train_cards: ClassVar[bool] = True  # dropped under the Dice Expansion (rules/README.md)
     actions: ClassVar = {"turn": (BurnFive,)}
 

@@ -42,6 +42,7 @@ class CallTimeEnd(RuleModule):
     """The end of an Alsace game: `may_below` wagons or fewer may call, 0 must."""
 
     name: ClassVar[str] = "end_trigger"
+    events: ClassVar[tuple[str, ...]] = ("time_not_called", "passed")
     actions: ClassVar = {"call_time": (CallTime,), "turn": (Pass,)}
     prompts: ClassVar = {"call_time": "say whether you call time"}
 

@@ -10,7 +10,7 @@ from engine.actions import Action, ClaimRoute
 from engine.cards import count
 from engine.errors import IllegalAction
 from engine.rules.module import RuleModule
-from engine.rules.routes import blocked_reason, complete_claim, find_route, open_route_test
+from engine.rules.routes import blocked_reason, closed_routes, complete_claim, find_route
 from engine.rules.tunnels import begin_tunnel
 
 if TYPE_CHECKING:
@@ -23,13 +23,15 @@ class ClaimRoutes(RuleModule):
 
     needs_train_cards: ClassVar[bool] = True  # dropped under the Dice Expansion
     name: ClassVar[str] = "claim_route"
+    events: ClassVar[tuple[str, ...]] = ("tunnel_revealed", "route_claimed")
     actions: ClassVar = {"turn": (ClaimRoute,)}
 
     def legal_actions(self, game: Game, seat: int) -> Iterable[Action]:
         hand = game.player(seat).hand
         payment = game.rules.payment
-        is_open = open_route_test(game, seat)
-        routes = [r for r in payment.candidate_routes(game.map, hand) if is_open(r)]
+        closed = closed_routes(game, seat)  # `open_route_test` without a call per route
+        trains = game.player(seat).trains
+        routes = [r for r in payment.candidate_routes(game.map, hand) if r.id not in closed and r.length <= trains]
         return [ClaimRoute(seat, route.id, cards) for route, cards in payment.all_claim_options(game.map, routes, hand)]
 
     def apply(self, game: Game, action: Action) -> None:

@@ -53,6 +53,7 @@ class PlayController(Action):
     "build" (claim an open route for no points), on `route` (its id)."""
 
     TYPE: ClassVar[str] = "play_controller"
+    UNDOABLE: ClassVar[bool] = True
     mode: str = ""
     route: str = ""
 
@@ -64,6 +65,7 @@ class Controller(RuleModule):
 
     needs_train_cards: ClassVar[bool] = True  # dropped under the Dice Expansion
     name: ClassVar[str] = "controller"
+    events: ClassVar[tuple[str, ...]] = ("controller_played", "route_removed", "route_claimed")
     actions: ClassVar = {"turn": (PlayController,)}
 
     card: str = CONTROLLER

@@ -12,18 +12,25 @@ if TYPE_CHECKING:
     from engine.maps import GameMap
     from engine.state import GameState
 
+# The event kinds the core (engine/game.py, engine/undo.py) emits itself, whatever the rule set.
+CORE_EVENTS: tuple[str, ...] = ("game_started", "turn_started", "deck_reshuffled", "shuffle", "final_round",
+                                "game_over", "passed", "deadlock", "move_undone")
+
 
 class RuleModule:
     """One rule of the game with its settings.
 
-    `score_lines` names the fixed lines this module adds to the final score sheet (a bonus
-    module's line is its `label`). `actions` maps a pending decision kind ("turn",
+    `events` lists the kinds of event the module emits (itself or through a helper it calls,
+    whatever their audience), so the words for them can be checked. `score_lines` names the
+    fixed lines this module adds to the final score sheet (a bonus module's line is its
+    `label`). `actions` maps a pending decision kind ("turn",
     "second_card", "tunnel", …) to the action types this module handles while the game waits
     for that decision; `prompts` says, for the decision kinds this module creates, what the
     player must do ("pay for the tunnel or give it up"), so the core can refuse a wrong action in plain words.
     """
 
     name: ClassVar[str] = "module"
+    events: ClassVar[tuple[str, ...]] = ()
     actions: ClassVar[dict[str, tuple[type[Action], ...]]] = {}
     prompts: ClassVar[dict[str, str]] = {}
     score_lines: ClassVar[dict[str, str]] = {}

@@ -33,7 +33,7 @@ n = s + 4(m - s), i.e. s = (4m - n) / 3 in 0..m, and the payment needs at least 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 
 from engine.cards import COLOURS, GRAY, LOCO, Cards, card_word, cards, count, describe, has_cards
@@ -69,6 +69,9 @@ class NordicPayment(PaymentRule):
         return PLAIN
 
     # --- listing ------------------------------------------------------------------------
+    def options_key(self, route: Route) -> Hashable:
+        return (self.route_kind(route), route.color, route.length, route.ferry_locos)
+
     def candidate_routes(self, game_map: GameMap, hand: Mapping[str, int]) -> list[Route]:
         locos = hand.get(LOCO, 0)
         best_colour = max((hand.get(c, 0) for c in COLOURS), default=0)
@@ -76,9 +79,18 @@ class NordicPayment(PaymentRule):
         out: list[Route] = []
         for route in game_map.routes.values():
             kind = self.route_kind(route)
-            if kind in (FERRY, JOKER):
+            if kind == JOKER:
                 # Sets make almost any cards count: the hand's size is the only quick bound.
                 if route.length <= size:
+                    out.append(route)
+                continue
+            if kind == FERRY:
+                # Bounds every payment meets: the coloured spaces take one colour or
+                # locomotives, and a locomotive space without a locomotive takes a set.
+                colour_spaces = route.length - route.ferry_locos
+                by_sets = max(0, route.ferry_locos - locos)
+                cap = best_colour if route.color == GRAY else hand.get(route.color, 0)
+                if cap + locos >= colour_spaces and size >= route.length + (self.ferry_joker - 1) * by_sets:
                     out.append(route)
                 continue
             cap = best_colour if route.color == GRAY else hand.get(route.color, 0)
@@ -106,6 +118,8 @@ class NordicPayment(PaymentRule):
         out: dict[Cards, None] = {}
         for colour in colours:
             have = hand.get(colour, 0)
+            if not have and colour != colours[0]:
+                continue  # no card of it: only the all-locomotive payments, found under colours[0]
             for on_loco_spaces in range(min(n_loco_spaces, locos) + 1):
                 for on_colour_spaces in range(min(n_colour_spaces, locos - on_loco_spaces) + 1):
                     n_colour = n_colour_spaces - on_colour_spaces
@@ -228,6 +242,9 @@ def joker_route_fits(paid: Mapping[str, int], colours: tuple[str, ...], length: 
     return on_spaces == 0 or any(paid.get(c, 0) >= on_spaces for c in colours)
 
 
+_ORDER = {c: i for i, c in enumerate(COLOURS)}
+
+
 def _spare(hand: Mapping[str, int], used: Mapping[str, int], colour: str, n: int) -> list[tuple[str, int]] | None:
     """`n` cards from what is left of `hand` after `used`, chosen to keep the most useful
     cards: the smallest stacks of other colours first, then `colour`, locomotives last.
@@ -235,7 +252,11 @@ def _spare(hand: Mapping[str, int], used: Mapping[str, int], colour: str, n: int
     left = {c: hand.get(c, 0) - used.get(c, 0) for c in (*COLOURS, LOCO)}
     if any(v < 0 for v in left.values()):
         return None
-    others = sorted((c for c in COLOURS if c != colour and left[c] > 0), key=lambda c: (left[c], COLOURS.index(c)))
+    if n <= 0:
+        return []
+    if sum(left.values()) < n:
+        return None
+    others = sorted((c for c in COLOURS if c != colour and left[c] > 0), key=lambda c: (left[c], _ORDER[c]))
     out: list[tuple[str, int]] = []
     for c in (*others, colour, LOCO):
         if n <= 0:

@@ -66,6 +66,7 @@ class Passengers(RuleModule):
     """Passenger meeples: placed at setup, collected after claims, scored by majorities."""
 
     name: ClassVar[str] = "passengers"
+    events: ClassVar[tuple[str, ...]] = ("shuffle", "passengers_placed", "passenger_taken")
     actions: ClassVar = {"choose_passenger": (TakePassenger,)}
     prompts: ClassVar = {"choose_passenger": "choose which passenger to take"}
 

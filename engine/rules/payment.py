@@ -7,7 +7,7 @@ so the two can never drift apart: `check_claim` accepts exactly what `claim_opti
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -71,13 +71,25 @@ class PaymentRule:
             out.append(((LOCO, route.length),))
         return out
 
+    def options_key(self, route: Route) -> Hashable:
+        """What `claim_options` reads of a route: routes with equal keys take the same
+        payments from a hand. A payment rule that reads more of a route says so here."""
+        return (route.color, route.length, route.ferry_locos)
+
     def all_claim_options(
         self, game_map: GameMap, routes: Iterable[Route], hand: Mapping[str, int]
     ) -> Iterator[tuple[Route, Cards]]:
         """`claim_options` for many routes: what listing legal claims uses. A payment rule
-        changes `claim_options` (and `candidate_routes`), never this."""
+        changes `claim_options` (and `candidate_routes`, `options_key`), never this. Routes
+        with the same `options_key` share one answer (a hand pays many routes of a colour
+        and length, and Nordic's ferries cost much to list)."""
+        seen: dict[Hashable, list[Cards]] = {}
         for route in routes:
-            for cards in self.claim_options(game_map, route, hand):
+            key = self.options_key(route)
+            options = seen.get(key)
+            if options is None:
+                options = seen[key] = self.claim_options(game_map, route, hand)
+            for cards in options:
                 yield route, cards
 
     def check_claim(self, game_map: GameMap, route: Route, hand: Mapping[str, int], payment: Cards) -> None:

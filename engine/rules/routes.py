@@ -62,34 +62,47 @@ def blocked_reason(game: Game, seat: int, route: Route) -> str | None:
     return None
 
 
-_GROUPED: dict[str, tuple[tuple[str, str], ...]] = {}
+_TRACKS: dict[str, dict[str, tuple[str, ...]]] = {}
 
 
-def _grouped_routes(game: Game) -> tuple[tuple[str, str], ...]:
-    """(route id, parallel group) of every route that has parallel tracks, once per map."""
-    grouped = _GROUPED.get(game.map.id)
-    if grouped is None:
-        grouped = tuple((r.id, r.parallel_group) for r in game.map.routes.values() if r.parallel_group)
-        _GROUPED[game.map.id] = grouped
-    return grouped
+def _tracks(game: Game) -> dict[str, tuple[str, ...]]:
+    """Route id -> the ids of every track of its connection, for the routes that have
+    parallel tracks, once per map."""
+    tracks = _TRACKS.get(game.map.id)
+    if tracks is None:
+        groups: dict[str, list[str]] = {}
+        for r in game.map.routes.values():
+            if r.parallel_group:
+                groups.setdefault(r.parallel_group, []).append(r.id)
+        tracks = _TRACKS[game.map.id] = {rid: tuple(ids) for ids in groups.values() for rid in ids}
+    return tracks
+
+
+def closed_routes(game: Game, seat: int) -> set[str]:
+    """The ids of the routes `seat` may not claim, whatever their trains: those claimed, and
+    every track of a connection closed to them by the parallel-track rules (one of its tracks
+    is theirs, or is claimed below the rule set's player count for doubles). Listing claims
+    tests each route against this set (it runs for every decision of every AI game)."""
+    owner = game.state.route_owner
+    closed = set(owner)
+    doubles_open = game.n_players >= game.rules.doubles_from_players
+    tracks = _tracks(game)
+    for route_id, who in owner.items():
+        ids = tracks.get(route_id)
+        if ids is not None and (who == seat or not doubles_open):
+            closed.update(ids)
+    return closed
 
 
 def open_route_test(game: Game, seat: int) -> Callable[[Route], bool]:
     """A fast test equal to `blocked_reason(game, seat, route) is None`, for listing legal
-    claims (it runs for every decision of every AI game): the parallel-track rules are worked
-    out once for all routes instead of once per route."""
-    s = game.state
-    owner = s.route_owner
-    closed_groups: set[str] = set()
-    doubles_open = game.n_players >= game.rules.doubles_from_players
-    for route_id, group in _grouped_routes(game):
-        who = owner.get(route_id)
-        if who is not None and (who == seat or not doubles_open):
-            closed_groups.add(group)
+    claims: the parallel-track rules are worked out once for all routes (`closed_routes`)
+    instead of once per route."""
+    closed = closed_routes(game, seat)
     trains = game.player(seat).trains
 
     def is_open(route: Route) -> bool:
-        return route.id not in owner and route.length <= trains and route.parallel_group not in closed_groups
+        return route.id not in closed and route.length <= trains
 
     return is_open
 

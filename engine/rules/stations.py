@@ -39,6 +39,7 @@ class Stations(RuleModule):
     """
 
     name: ClassVar[str] = "stations"
+    events: ClassVar[tuple[str, ...]] = ("station_built",)
     score_lines: ClassVar[dict[str, str]] = {"stations": "Stations kept"}
     actions: ClassVar = {"turn": (BuildStation,)}
 

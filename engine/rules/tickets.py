@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.actions import Action, DrawTickets, KeepTickets
 from engine.errors import IllegalAction, excerpt
-from engine.graph import best_ticket_outcome, connected
+from engine.graph import TicketOutcome, best_ticket_outcomes, connected
 from engine.rules.module import RuleModule
 from engine.scoring import add_points
+from engine.state import copy_data
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -43,6 +44,8 @@ class DestinationTickets(RuleModule):
     """
 
     name: ClassVar[str] = "tickets"
+    events: ClassVar[tuple[str, ...]] = (
+        "shuffle", "tickets_offered", "tickets_boxed", "tickets_drawn", "tickets_kept", "tickets_chosen")
     score_lines: ClassVar[dict[str, str]] = {"tickets_won": "Tickets completed", "tickets_lost": "Tickets failed"}
     actions: ClassVar = {"turn": (DrawTickets,), "choose_tickets": (KeepTickets, DrawTickets)}
     prompts: ClassVar = {"choose_tickets": "choose which destination tickets to keep"}
@@ -190,7 +193,7 @@ class DestinationTickets(RuleModule):
         s = game.state
         seat = action.player
         if self.announced_draw is not None:
-            mix = _parse_mix(action.mix)
+            mix = parse_mix(action.mix)
             if mix not in self.draw_mixes(game):
                 raise IllegalAction(self._mix_refusal(game, mix), "bad_mix")
             plan = mix
@@ -213,7 +216,7 @@ class DestinationTickets(RuleModule):
         """The opening draw of an announced deal: draw the mix, then choose from it."""
         s = game.state
         seat = action.player
-        mix = _parse_mix(action.mix)
+        mix = parse_mix(action.mix)
         if mix not in self.draw_mixes(game, self.setup_announced):
             raise IllegalAction(self._mix_refusal(game, mix, self.setup_announced), "bad_mix")
         offer: list[str] = []
@@ -279,25 +282,59 @@ class DestinationTickets(RuleModule):
 
     # --- scoring ------------------------------------------------------------------------
     def score(self, game: Game, sheets: list[dict[str, Any]]) -> None:
-        for sheet in sheets:
-            seat = sheet["seat"]
-            outcome = ticket_outcome(game, seat)
-            tickets = [game.map.tickets[t] for t in game.player(seat).tickets]
-            rows = []
-            for ticket, done in zip(tickets, outcome.completed, strict=True):
-                rows.append({"id": ticket.id, "a": ticket.a, "b": ticket.b, "points": ticket.points,
-                             "completed": done})
-            sheet["tickets"] = rows
-            sheet["tickets_won"] = sum(r["points"] for r in rows if r["completed"])
-            sheet["tickets_lost"] = -sum(r["points"] for r in rows if not r["completed"])
-            sheet["tickets_completed"] = sum(1 for r in rows if r["completed"])
-            sheet["stations_used"] = outcome.stations_used
-            sheet["station_loans"] = {c: r for c, r in outcome.loans.items() if r is not None}
-            add_points(sheet, "tickets_won", sheet["tickets_won"])
-            add_points(sheet, "tickets_lost", sheet["tickets_lost"])
+        choices = [ticket_outcomes(game, sheet["seat"]) for sheet in sheets]
+        picks = [_most_completed(outcomes) for outcomes in choices]
+        for i, outcomes in enumerate(choices):
+            if len(outcomes) > 1:
+                picks[i] = self._best_for(game, sheets, choices, picks, i)
+        for sheet, outcomes, k in zip(sheets, choices, picks, strict=True):
+            self._fill(game, sheet, outcomes[k])
+
+    def _best_for(self, game: Game, sheets: list[dict[str, Any]], choices: list[tuple[TicketOutcome, ...]],
+                  picks: list[int], i: int) -> int:
+        """X2 (revised): station loans that give the same ticket total with as few stations
+        leave seat i a choice of which tickets to complete; he gets the one with the best
+        final score (other seats as chosen so far), then the most completed tickets, then
+        the first found. Every choice is scored to the end on a copy of the sheets: the
+        lines of the modules after this one (bonuses for completed tickets, say) are the
+        only ones a choice can change."""
+        modules = game.rules.modules
+        later = modules[next(j for j, m in enumerate(modules) if m is self) + 1:]
+
+        def key(k: int) -> tuple[int, int, int]:
+            trial = copy_data(sheets)
+            for sheet, outcomes, pick in zip(trial, choices, picks, strict=True):
+                self._fill(game, sheet, outcomes[k if sheet is trial[i] else pick])
+            for module in later:
+                module.score(game, trial)
+            return trial[i]["total"], sum(choices[i][k].completed), -k
+
+        return max(range(len(choices[i])), key=key)
+
+    @staticmethod
+    def _fill(game: Game, sheet: dict[str, Any], outcome: TicketOutcome) -> None:
+        seat = sheet["seat"]
+        tickets = [game.map.tickets[t] for t in game.player(seat).tickets]
+        rows: list[dict[str, Any]] = []
+        for ticket, done in zip(tickets, outcome.completed, strict=True):
+            rows.append({"id": ticket.id, "a": ticket.a, "b": ticket.b, "points": ticket.points,
+                         "completed": done})
+        sheet["tickets"] = rows
+        sheet["tickets_won"] = sum(r["points"] for r in rows if r["completed"])
+        sheet["tickets_lost"] = -sum(r["points"] for r in rows if not r["completed"])
+        sheet["tickets_completed"] = sum(1 for r in rows if r["completed"])
+        sheet["stations_used"] = outcome.stations_used
+        sheet["station_loans"] = {c: r for c, r in outcome.loans.items() if r is not None}
+        add_points(sheet, "tickets_won", sheet["tickets_won"])
+        add_points(sheet, "tickets_lost", sheet["tickets_lost"])
 
 
-def _parse_mix(mix: Any) -> tuple[tuple[str, int], ...]:
+def _most_completed(outcomes: tuple[TicketOutcome, ...]) -> int:
+    """The choice that completes the most tickets (the first of those)."""
+    return max(range(len(outcomes)), key=lambda k: (sum(outcomes[k].completed), -k))
+
+
+def parse_mix(mix: Any) -> tuple[tuple[str, int], ...]:
     """An announced mix as (deck, count) pairs in deck order, whatever order it was given in."""
     out: dict[str, int] = {}
     for entry in mix:
@@ -337,8 +374,15 @@ def country_nodes(game: Game) -> frozenset[str]:
     return game.map.country_ids
 
 
-def ticket_outcome(game: Game, seat: int) -> Any:
-    """The best ticket result for `seat`, choosing each station's loan (X2)."""
+def ticket_outcome(game: Game, seat: int) -> TicketOutcome:
+    """A best ticket result for `seat`, choosing each station's loan (X2): the first of
+    `ticket_outcomes` (scoring picks among them by the final score)."""
+    return ticket_outcomes(game, seat)[0]
+
+
+def ticket_outcomes(game: Game, seat: int) -> tuple[TicketOutcome, ...]:
+    """Every best ticket result for `seat` (X2): the station loans that give the highest
+    ticket total with the fewest stations, one per set of tickets they complete."""
     s = game.state
     options: dict[str, list[tuple[str, str, str, int]]] = {}
     for city, owner in s.stations.items():
@@ -350,4 +394,4 @@ def ticket_outcome(game: Game, seat: int) -> Any:
             if s.route_owner.get(r.id) not in (None, seat)
         ]
     tickets = [(t.a, t.b, t.points) for t in (game.map.tickets[i] for i in game.player(seat).tickets)]
-    return best_ticket_outcome(own_edges(game, seat), tickets, options, country_nodes(game))
+    return best_ticket_outcomes(own_edges(game, seat), tickets, options, country_nodes(game))

@@ -102,6 +102,9 @@ class TouristCards(DestinationTickets):
     kind actually drawn (A7). Returns go to the bottom of their deck."""
 
     name: ClassVar[str] = "tickets"
+    events: ClassVar[tuple[str, ...]] = (
+        "shuffle", "tickets_offered", "lucky_devil_played", "lucky_devil_resolved", "tickets_drawn", "tickets_kept",
+        "tickets_chosen")
     score_lines: ClassVar[dict[str, str]] = {
         "tickets_won": "Tickets completed", "tickets_lost": "Tickets failed",
         "tourist_won": "Tourist cards completed", "tourist_lost": "Tourist cards failed",

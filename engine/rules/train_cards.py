@@ -32,6 +32,9 @@ class TrainCardDraw(RuleModule):
 
     needs_train_cards: ClassVar[bool] = True  # dropped under the Dice Expansion
     name: ClassVar[str] = "train_cards"
+    events: ClassVar[tuple[str, ...]] = (
+        "shuffle", "hand_dealt", "display_refilled", "display_flushed", "card_drawn", "card_received",
+        "no_second_card")
     actions: ClassVar = {"turn": (DrawCard,), "second_card": (DrawCard,)}
     prompts: ClassVar = {"second_card": "take your second card"}
 

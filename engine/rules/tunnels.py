@@ -58,6 +58,7 @@ class Tunnels(RuleModule):
 
     needs_train_cards: ClassVar[bool] = True  # dropped under the Dice Expansion
     name: ClassVar[str] = "tunnels"
+    events: ClassVar[tuple[str, ...]] = ("route_claimed", "tunnel_abandoned", "cards_returned")
     actions: ClassVar = {"tunnel": (PayTunnel, GiveUpTunnel)}
     prompts: ClassVar = {"tunnel": "pay the tunnel's extra cards or give it up"}
 

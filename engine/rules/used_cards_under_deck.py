@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class UsedCardsUnderDeck(RuleModule):
     name: ClassVar[str] = "used_cards_under_deck"
+    events: ClassVar[tuple[str, ...]] = ("discards_under_deck", "shuffle")
     needs_train_cards: ClassVar[bool] = True  # dropped under the Dice Expansion (rules/README.md)
 
     def on_turn_end(self, game: Game) -> None:

@@ -33,8 +33,10 @@ class Table:
 
     @classmethod
     async def open(cls, fake: FakeDiscord, service: Any, host: User, others: list[User], variant: str = "europe",
-                   ai_seats: int = 0) -> Table:
-        it = await fake.answered(await fake.slash(host, "new", variant=variant, seats=1 + len(others) + ai_seats))
+                   ai_seats: int = 0, dice: bool = False) -> Table:
+        options: dict[str, Any] = {"dice": True} if dice else {}
+        it = await fake.answered(await fake.slash(host, "new", variant=variant, seats=1 + len(others) + ai_seats,
+                                                  **options))
         lobby_id = it.original_id
         assert lobby_id is not None
         thread_id = await fake.wait_until(lambda: next((int(c["id"]) for c in fake.channels.values()
@@ -147,6 +149,12 @@ class Table:
             if select_options(panel):
                 sel = select_options(panel)[0][0]
                 panel = await go(await fake.click(user, int(panel["id"]), sel, [token]))
+            await go(await fake.click(user, int(panel["id"]), _cid(panel, f":do:{token}")))
+            return its
+        # a move with a button of its own (Give up, Call time, No action …): it, then Confirm
+        asks = [c for _, c in custom_ids(post) if c.endswith(f":{seq}:ask:{token}")]
+        if asks:
+            panel = await go(await fake.click(user, int(post["id"]), asks[0]))
             await go(await fake.click(user, int(panel["id"]), _cid(panel, f":do:{token}")))
             return its
         # tickets and everything else: the button for its type, maybe a menu, then Confirm

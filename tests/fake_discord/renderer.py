@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from bot_app.render_hooks import Renderer
 from engine.view import View
@@ -15,23 +16,40 @@ TINY_PNG = base64.b64decode(
 )
 
 
+
+@dataclass(frozen=True)
+class Drawn:
+    """One picture the stub was asked for."""
+
+    kind: str  # "board", "hand" or "scores"
+    game_id: int | None
+    seat: int | None  # whose hand (None: a public picture)
+    colorblind: bool = False
+
+
 class StubRenderer(Renderer):
     """The bot's `Renderer` seam answered with TINY_PNG; `calls` lists "board", "hand",
-    "scores" in the order they were asked for."""
+    "scores" in the order they were asked for, and `asked` the same with what each was asked
+    for (the game, whose view, and the colour-blind flag)."""
 
     def __init__(self) -> None:
         self.calls: list[str] = []
+        self.asked: list[Drawn] = []
 
-    async def board(self, view: View, routes: Sequence[str] = (), cities: Sequence[str] = ()) -> bytes:
+    async def board(self, view: View, routes: Sequence[str] = (), cities: Sequence[str] = (), *,
+                    colorblind: bool = False) -> bytes:
         assert view.you is None
         self.calls.append("board")
+        self.asked.append(Drawn("board", view.game_id, None, colorblind))
         return TINY_PNG
 
-    async def hand(self, view: View) -> bytes:
+    async def hand(self, view: View, *, colorblind: bool = False) -> bytes:
         self.calls.append("hand")
+        self.asked.append(Drawn("hand", view.game_id, view.you, colorblind))
         return TINY_PNG
 
     async def scores(self, view: View) -> bytes:
         assert view.you is None
         self.calls.append("scores")
+        self.asked.append(Drawn("scores", view.game_id, None))
         return TINY_PNG

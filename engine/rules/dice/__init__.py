@@ -9,16 +9,19 @@ Seed: dice-expansion.txt; AMBIGUITIES D1-D15. One rule per module:
 - `tunnels`: the tunnel dice and the extra they ask for (`pay_tunnel`, `give_up_tunnel`)
 - `tickets`: drawing destination tickets with station faces (`draw_tickets_dice`)
 - `stations`: building a station with station faces (`build_station`)
-- `tokens`: buying a token with two unused dice after the action (`buy_token`)
+- `tokens`: buying a token with two unused dice, before or after the action (`buy_token`)
+- `discard`: putting tokens back in the supply during one's own turn (`discard_tokens`)
 - `no_action`: passing instead of an action, and the end of a game nobody can move in
 - `expansion`: `with_dice(rules, options)`, the board's rule set turned into its dice version
 
-A dice turn (all public): turn start rolls 5 dice -> `dice_roll` (re-roll once -> `dice_action`)
--> at most one action, or `pass` (D12) -> a tunnel may wait in `dice_tunnel` -> if a token can
-be bought, `dice_token` (via the `before_turn_end` hook) -> the turn ends.
+A dice turn (all public): turn start rolls 5 dice -> `dice_roll` (re-roll once, or buy a token
+-> `dice_action`) -> at most one action, or `pass` (D12) -> a tunnel may wait in `dice_tunnel`
+-> if a token can still be bought, `dice_token` (via the `before_turn_end` hook) -> the turn
+ends. Tokens may be discarded in any of these decisions.
 """
 
 from engine.rules.dice.claims import DiceClaims
+from engine.rules.dice.discard import DiceTokenDiscard, DiscardTokens
 from engine.rules.dice.expansion import DICE_OPTIONS, with_dice
 from engine.rules.dice.faces import (
     BLANK,
@@ -57,8 +60,10 @@ __all__ = [
     "DiceRoll",
     "DiceStations",
     "DiceTickets",
+    "DiceTokenDiscard",
     "DiceTokens",
     "DiceTunnels",
+    "DiscardTokens",
     "DrawTicketsWithDice",
     "RerollDice",
     "dice_length",

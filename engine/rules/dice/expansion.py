@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from engine.errors import IllegalAction
 from engine.maps import load_map
 from engine.rules.dice.claims import DiceClaims
+from engine.rules.dice.discard import DiceTokenDiscard
 from engine.rules.dice.faces import dice_length
 from engine.rules.dice.no_action import DiceNoAction
 from engine.rules.dice.roll import DiceRoll
@@ -51,7 +52,8 @@ def with_dice(rules: RuleSet, options: Mapping[str, Any]) -> RuleSet:
         raise IllegalAction("dice_nordic_9_route must be as_8 or disabled.", "bad_option")
     # First, so that the dice are rolled before any other turn-start rule opens a decision
     # that resumes the turn afterwards (Alsace calling time). Within the turn's decisions the
-    # legal actions are listed in this order: re-rolls, claims, ticket draws, stations, pass.
+    # legal actions are listed in this order: re-rolls, claims, ticket draws, stations, token
+    # purchases, token discards, pass.
     modules: list[RuleModule] = [
         DiceRoll(),
         DiceClaims(),
@@ -59,6 +61,7 @@ def with_dice(rules: RuleSet, options: Mapping[str, Any]) -> RuleSet:
         DiceTickets(),
         DiceStations(),
         DiceTokens(exchanges=exchanges),
+        DiceTokenDiscard(),
         DiceNoAction(),
     ]
     for module in rules.modules:

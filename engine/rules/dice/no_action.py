@@ -26,6 +26,7 @@ class DiceNoAction(RuleModule):
     """`pass` instead of the turn's action; ends a game nobody can move in."""
 
     name: ClassVar[str] = "dice_no_action"
+    events: ClassVar[tuple[str, ...]] = ("passed", "deadlock")
     actions: ClassVar = {"dice_roll": (Pass,), "dice_action": (Pass,)}
 
     def legal_actions(self, game: Game, seat: int) -> Iterable[Action]:

@@ -68,15 +68,31 @@ def pay_options(game: Game, seat: int, kind: str, n: int, wilds_needed: int) -> 
     """Every payment of n spaces of `kind` from the unused dice and the tokens, with at least
     `wilds_needed` wilds (a ferry's locomotives, D2)."""
     have = face_counts(unused_dice(game, seat))
-    n_face, n_wild = have.get(kind, 0), have.get(WILD, 0)
-    n_token = tokens(game, seat).get(kind, 0)
-    out = []
-    for w in range(wilds_needed, min(n_wild, n) + 1):
-        for t in range(0, min(n_token, n - w) + 1):
-            f = n - w - t
-            if f <= n_face:
-                out.append(cards({kind: f, WILD: w, TOKEN: t}))
-    return out
+    return list(payments(kind, n, wilds_needed, have.get(kind, 0), have.get(WILD, 0),
+                         tokens(game, seat).get(kind, 0))[1])
+
+
+# The payments for each (kind, n, wilds needed, faces, wilds, tokens held), each with a serial
+# number, worked out once per process: listing claims asks for them at every decision of every
+# dice game. Counts above n are clipped, so there are a few thousand keys at most.
+_PAYMENTS: dict[tuple[str, int, int, int, int, int], tuple[int, tuple[Cards, ...]]] = {}
+
+
+def payments(kind: str, n: int, wilds_needed: int, n_face: int, n_wild: int,
+             n_token: int) -> tuple[int, tuple[Cards, ...]]:
+    """`pay_options` from counts: (a serial number for this list, the payments), fewest wilds
+    first, then fewest tokens. The serial number names the list in caches of actions."""
+    key = (kind, n, wilds_needed, min(n_face, n), min(n_wild, n), min(n_token, n))
+    hit = _PAYMENTS.get(key)
+    if hit is None:
+        out = []
+        for w in range(wilds_needed, min(n_wild, n) + 1):
+            for t in range(0, min(n_token, n - w) + 1):
+                f = n - w - t
+                if f <= n_face:
+                    out.append(cards({kind: f, WILD: w, TOKEN: t}))
+        hit = _PAYMENTS[key] = (len(_PAYMENTS), tuple(out))
+    return hit
 
 
 def spend(game: Game, seat: int, payment: Cards, allowed: set[str], token_type: str | None) -> None:

@@ -36,17 +36,41 @@ def roll(game: Game, n: int, faces: tuple[str, ...]) -> list[str]:
     return [game.chance.roll(faces) for _ in range(n)]
 
 
+# The re-rolls per (seat, unused dice sorted): made once and reused (actions are values), as
+# every first decision of a dice turn asks.
+_REROLLS: dict[tuple[int, tuple[str, ...]], list[Action]] = {}
+
+
+def _rerolls(seat: int, dice: list[str]) -> list[Action]:
+    have = sorted(face_counts(dice).items())
+    out: list[Action] = []
+
+    def build(i: int, acc: list[str]) -> None:
+        if i == len(have):
+            if len(acc) < len(dice):
+                out.append(RerollDice(seat, tuple(acc)))
+            return
+        face, n = have[i]
+        for k in range(n + 1):
+            build(i + 1, acc + [face] * k)
+
+    build(0, [])
+    return out
+
+
 @dataclasses.dataclass(frozen=True)
 class DiceRoll(RuleModule):
     """Rolls the train dice when a turn starts (pending `dice_roll`), re-rolls them once on
     request (then `dice_action`), and clears the unused dice when the turn ends."""
 
     name: ClassVar[str] = "dice_roll"
+    events: ClassVar[tuple[str, ...]] = ("dice_rolled",)
     actions: ClassVar = {"dice_roll": (RerollDice,)}
     # The other modules of the turn handle the actions of both decisions; the roll opens them.
     prompts: ClassVar = {
-        "dice_roll": "re-roll dice or use them (claim a route, draw tickets, build a station, or pass)",
-        "dice_action": "use your dice (claim a route, draw tickets, build a station, or pass)",
+        "dice_roll": "re-roll dice or use them (claim a route, draw tickets, build a station, take a token, "
+                     "or pass)",
+        "dice_action": "use your dice (claim a route, draw tickets, build a station, take a token, or pass)",
     }
 
     def view_part(self, state: GameState, seat: int | None, game_map: GameMap) -> DiceView:
@@ -92,20 +116,11 @@ class DiceRoll(RuleModule):
     def legal_actions(self, game: Game, seat: int) -> Iterable[Action]:
         """One re-roll per multiset of faces kept (keeping every die is no re-roll)."""
         dice = unused_dice(game, seat)
-        have = sorted(face_counts(dice).items())
-        out: list[Action] = []
-
-        def build(i: int, acc: list[str]) -> None:
-            if i == len(have):
-                if len(acc) < len(dice):
-                    out.append(RerollDice(seat, tuple(acc)))
-                return
-            face, n = have[i]
-            for k in range(n + 1):
-                build(i + 1, acc + [face] * k)
-
-        build(0, [])
-        return out
+        key = (seat, tuple(sorted(dice)))
+        hit = _REROLLS.get(key)
+        if hit is None:
+            hit = _REROLLS[key] = _rerolls(seat, dice)
+        return list(hit)
 
     def apply(self, game: Game, action: Action) -> None:
         assert isinstance(action, RerollDice)

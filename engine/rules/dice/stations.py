@@ -27,11 +27,16 @@ def board_stations(game: Game) -> Stations | None:
     return module if isinstance(module, Stations) else None
 
 
+# The station builds per (seat, map, cost, station faces, wild faces), city by city.
+_BUILDS: dict[tuple[int, str, int, int, int], tuple[tuple[str, list[Action]], ...]] = {}
+
+
 @dataclasses.dataclass(frozen=True)
 class DiceStations(RuleModule):
     """`build_station` paid with station/wild faces as the turn's action."""
 
     name: ClassVar[str] = "dice_stations"
+    events: ClassVar[tuple[str, ...]] = ("station_built",)
     actions: ClassVar = {"dice_roll": (BuildStation,), "dice_action": (BuildStation,)}
 
     def legal_actions(self, game: Game, seat: int) -> Iterable[Action]:
@@ -40,12 +45,21 @@ class DiceStations(RuleModule):
             return []
         n = stations.cost(game, seat)
         have = face_counts(unused_dice(game, seat))
-        payments = [cards({STATION: n - w, WILD: w}) for w in range(min(n, have.get(WILD, 0)) + 1)
-                    if n - w <= have.get(STATION, 0)]
-        if not payments:
-            return []
+        n_station, n_wild = min(have.get(STATION, 0), n), min(have.get(WILD, 0), n)
+        # Made once per seat, map, cost and faces, and reused (actions are values): every
+        # decision of a dice turn asks.
+        key = (seat, game.map.id, n, n_station, n_wild)
+        by_city = _BUILDS.get(key)
+        if by_city is None:
+            payments = [cards({STATION: n - w, WILD: w}) for w in range(n_wild + 1) if n - w <= n_station]
+            by_city = _BUILDS[key] = tuple((city, [BuildStation(seat, city, p) for p in payments])
+                                           for city in _station_cities(game)) if payments else ()
         taken = game.state.stations
-        return [BuildStation(seat, city, p) for city in _station_cities(game) if city not in taken for p in payments]
+        out: list[Action] = []
+        for city, builds in by_city:
+            if city not in taken:
+                out.extend(builds)
+        return out
 
     def apply(self, game: Game, action: Action) -> None:
         assert isinstance(action, BuildStation)

@@ -1,6 +1,9 @@
-"""Route tokens: after the turn's action (or none), two unused dice buy one single or double
-token (D5, D14), `exchanges` times per turn; at most 3 of a type, none of a type the player
-started the turn with 3 of (D6); 15 of each in the supply. A tunnel given up buys none (D8)."""
+"""Route tokens: two unused dice buy one single or double token (D5, D14), `exchanges` times per
+turn; at most 3 of a type, none of a type the player started the turn with 3 of (D6); 15 of
+each in the supply. A token may be bought once the roll stands, before the action, and count
+toward that action's claim ("the tokens may be used at once" [D:28], D8 revised): buying in
+`dice_roll` ends the chance to re-roll (`dice_action` follows). After the action (or none),
+`dice_token` offers what is left of the turn's exchanges. A tunnel given up buys none (D8)."""
 
 from __future__ import annotations
 
@@ -31,13 +34,18 @@ class BuyToken(Action):
     payment: Cards = ()
 
 
+# The token purchases per (seat, token types open, unused dice sorted).
+_BUYS: dict[tuple[int, tuple[str, ...], tuple[str, ...]], list[BuyToken]] = {}
+
+
 @dataclasses.dataclass(frozen=True)
 class DiceTokens(RuleModule):
-    """Opens `dice_token` before the turn ends when a token can be bought: `buy_token`, or
-    `pass` to take none."""
+    """`buy_token` before the action (`dice_roll`, `dice_action`); and `dice_token`, opened
+    before the turn ends when a token can still be bought: `buy_token`, or `pass` to take none."""
 
     name: ClassVar[str] = "dice_tokens"
-    actions: ClassVar = {"dice_token": (BuyToken, Pass)}
+    events: ClassVar[tuple[str, ...]] = ("token_taken",)
+    actions: ClassVar = {"dice_roll": (BuyToken,), "dice_action": (BuyToken,), "dice_token": (BuyToken, Pass)}
     prompts: ClassVar = {"dice_token": "take a token with two unused dice, or pass"}
 
     exchanges: int = 1  # option dice_token_exchanges_per_turn (D5)
@@ -52,6 +60,8 @@ class DiceTokens(RuleModule):
         return False
 
     def legal_actions(self, game: Game, seat: int) -> Iterable[Action]:
+        if game.state.pending.get("kind") != "dice_token":
+            return list(self._options(game, seat))  # before the action: no pass of its own
         return [*self._options(game, seat), Pass(seat)]
 
     def _options(self, game: Game, seat: int) -> list[BuyToken]:
@@ -65,8 +75,14 @@ class DiceTokens(RuleModule):
         held = tokens(game, seat)
         types = [t for t in TOKEN_TYPES if t not in turn.get("capped", ())
                  and held.get(t, 0) < TOKEN_CAP and supply.get(t, 0) > 0]
-        pairs = sorted({tuple(sorted(p)) for p in combinations(dice, 2)})
-        return [BuyToken(seat, t, cards(face_counts(p))) for t in types for p in pairs]
+        key = (seat, tuple(types), tuple(sorted(dice)))
+        hit = _BUYS.get(key)
+        if hit is None:
+            # Every decision of a dice turn asks, so the purchases are made once per seat,
+            # token types and dice (a few hundred keys) and reused: actions are values.
+            pairs = sorted({tuple(sorted(p)) for p in combinations(dice, 2)})
+            hit = _BUYS[key] = [BuyToken(seat, t, cards(face_counts(p))) for t in types for p in pairs]
+        return hit
 
     def apply(self, game: Game, action: Action) -> None:
         if isinstance(action, Pass):
@@ -79,6 +95,9 @@ class DiceTokens(RuleModule):
         token = action.token
         if token not in TOKEN_TYPES:
             raise IllegalAction("A token is single or double.", "bad_token")
+        if turn.get("bought", 0) >= self.exchanges:
+            taken = "a token" if self.exchanges == 1 else f"{self.exchanges} tokens"
+            raise IllegalAction(f"You have already taken {taken} this turn.", "token_limit")
         held = tokens(game, seat)
         if token in turn.get("capped", ()):
             raise IllegalAction(f"You started this turn with {TOKEN_CAP} {token} tokens, so you cannot take "
@@ -94,6 +113,10 @@ class DiceTokens(RuleModule):
         dice_data(game)["supply"][token] -= 1
         turn["bought"] = turn.get("bought", 0) + 1
         game.emit("token_taken", player=seat, token=token, payment=dict(action.payment))
+        if game.state.pending.get("kind") != "dice_token":
+            # Bought before the action: the roll stands, the action is still to come.
+            game.set_pending("dice_action")
+            return
         if not self._options(game, seat):
             turn["token_done"] = True
             game.end_turn()

@@ -75,6 +75,7 @@ class DiceTunnels(RuleModule):
     """The decision after the tunnel dice: pay the extra, or give up."""
 
     name: ClassVar[str] = "dice_tunnels"
+    events: ClassVar[tuple[str, ...]] = ("route_claimed", "tunnel_abandoned")
     actions: ClassVar = {"dice_tunnel": (PayTunnel, GiveUpTunnel)}
     prompts: ClassVar = {"dice_tunnel": "pay the tunnel's extra dice or tokens or give it up"}
 

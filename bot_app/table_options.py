@@ -1,0 +1,226 @@
+"""The table options a host may choose with `/ttr new`, checked in words before the engine
+checks them again.
+
+Each option sets one engine option (what the engine accepts is in `engine.variants`: the
+common options, each rule set's `OPTIONS`, `DICE_OPTIONS`). It is offered where it means
+something: an option of a rule set only for that rule set, a dice option only with the Dice
+Expansion and, where it concerns part of a board (tunnels, a route too long for the dice), only
+on a map that has it. Every option has a small set of values, so Discord shows them as choices;
+a value that is not one of them, or an option that does not apply to the table, is refused
+with one sentence and opens nothing.
+
+The first player is the one option that depends on the seats: "random" (the default: drawn
+with the game's seed) or a seat number of the lobby's list (seat 1 is the host).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from discord import app_commands
+
+from bot_app import text
+from bot_app.answers import Refusal
+from bot_app.inputs import excerpt, is_number
+from engine.rules.dice import DICE_OPTIONS
+from engine.rules.dice.faces import MAX_LENGTH
+from engine.rulesets.alsace import STATIONS_OPTION
+from engine.rulesets.ussr import AS_LOCOMOTIVE_REVEAL, LOCOMOTIVE_ONLY, TUNNEL_PAYMENT
+from engine.variants import COMMON_OPTIONS, MODULES, available_variants, build_ruleset
+
+FIRST_PLAYER = "first_player"  # the engine option (a 0-based seat); /ttr new calls it `first`
+UNDO = "undo"  # the engine option (engine/undo.py); /ttr new calls it `undo` too, on by default
+# Not a rule: the AI level that plays for absent players (app/moves.py); /ttr new calls it
+# `stand_in`, the service refuses a level it does not know.
+STAND_IN = "stand_in_level"
+RANDOM = "random"
+MOST_SEATS = 5
+
+# What part of a board an option is about (None: the whole game).
+TUNNELS = "tunnels"
+LONG_ROUTE = "long_route"
+
+
+@dataclass(frozen=True)
+class TableOption:
+    """One option of `/ttr new`."""
+
+    name: str  # the option of /ttr new
+    key: str  # the engine option it sets
+    title: str  # how the lobby post names it
+    describe: str  # Discord's description of the option (100 characters at most)
+    values: tuple[tuple[Any, str], ...]  # each allowed value, in words
+    dice: bool = False  # only with the Dice Expansion
+    needs: str | None = None  # only on a board with TUNNELS or a LONG_ROUTE
+
+    @property
+    def default(self) -> Any:
+        """The engine's default for this option."""
+        if self.key in DICE_OPTIONS:
+            return DICE_OPTIONS[self.key]
+        return next(m.OPTIONS[self.key] for m in MODULES.values() if self.key in getattr(m, "OPTIONS", {}))
+
+    def words(self, value: Any) -> str:
+        """A value as the lobby post and the choices show it."""
+        return next((w for v, w in self.values if v == value and type(v) is type(value)), str(value))
+
+
+OPTIONS: tuple[TableOption, ...] = (
+    TableOption(
+        "stations", STATIONS_OPTION, "stations",
+        "Alsace: play with stations (Europe's rules: 3 each, +4 for each one unbuilt)",
+        ((False, "no stations"), (True, "with stations, as in Europe"))),
+    TableOption(
+        "controller_tunnel", TUNNEL_PAYMENT, "a Controller in a tunnel check",
+        "USSR: what a Controller revealed in a tunnel check costs",
+        ((LOCOMOTIVE_ONLY, "one more locomotive"), (AS_LOCOMOTIVE_REVEAL, "like a revealed locomotive"))),
+    TableOption(
+        "dice_tokens", "dice_token_exchanges_per_turn", "tokens",
+        "Dice: tokens a player may buy per turn, 2 dice each",
+        ((1, "1 token per turn"), (2, "up to 2 tokens per turn")), dice=True),
+    TableOption(
+        "tunnel_dice", "tunnel_die_faces", "tunnel dice",
+        "Dice: how many of a tunnel die's 6 faces show a tunnel (the count is not printed; 2 by default)",
+        tuple((n, f"{n} tunnel face{'' if n == 1 else 's'} of 6") for n in range(7)),
+        dice=True, needs=TUNNELS),
+    TableOption(
+        "nine_route", "dice_nordic_9_route", "the 9-space route",
+        "Dice on Nordic Countries: Murmansk–Lieksa, too long for 8 dice and tokens",
+        (("as_8", "counts as an 8-space route"), ("disabled", "cannot be claimed")), dice=True, needs=LONG_ROUTE),
+)
+BY_NAME = {o.name: o for o in OPTIONS}
+BY_KEY = {o.key: o for o in OPTIONS}
+
+
+def engine_options() -> set[str]:
+    """Every option the engine accepts, for any table (the catalogue must offer each)."""
+    keys = set(COMMON_OPTIONS) | set(DICE_OPTIONS)
+    for module in MODULES.values():
+        keys |= set(getattr(module, "OPTIONS", {}))
+    return keys
+
+
+def _has(variant: str, needs: str) -> bool:
+    routes = build_ruleset(variant, 2).game_map.routes.values()
+    if needs == TUNNELS:
+        return any(r.tunnel for r in routes)
+    return any(r.length > MAX_LENGTH for r in routes)
+
+
+def _variants_with(option: TableOption) -> list[str]:
+    return [v for v in available_variants() if applies(option, v, dice=True)]
+
+
+def applies(option: TableOption, variant: str, *, dice: bool) -> bool:
+    """Whether `option` means something at a table of `variant` (with or without dice)."""
+    if option.dice:
+        return dice and (option.needs is None or _has(variant, option.needs))
+    return option.key in getattr(MODULES.get(variant), "OPTIONS", {})
+
+
+def _why_not(option: TableOption, variant: str, dice: bool) -> str:
+    title = text.variant_title(variant)
+    if option.dice and not dice:
+        return (f"`{option.name}` is an option of the Dice Expansion: add `dice: True`, or leave `{option.name}` "
+                "out.")
+    if option.needs == TUNNELS:
+        return f"`{option.name}` is for maps with tunnels; {title} has none."
+    if option.needs == LONG_ROUTE:
+        return f"`{option.name}` is for a map with a route longer than {MAX_LENGTH} spaces; {title} has none."
+    where = " and ".join(text.variant_title(v) for v in _variants_with(option))
+    return f"`{option.name}` is an option of {where} only, not of {title}."
+
+
+def _value(option: TableOption, given: object) -> Any:
+    for value, _ in option.values:
+        if given == value and type(given) is type(value):
+            return value
+    allowed = ", ".join(f"`{str(v).lower() if isinstance(v, bool) else v}` ({w})" for v, w in option.values)
+    raise Refusal(f"`{option.name}` is one of {allowed}, not {excerpt(given, 20)}.")
+
+
+def first_seat(first: object, seats: int) -> int | None:
+    """The 0-based seat the host chose to begin (None: random), checked against the table."""
+    if first is None or first == RANDOM:
+        return None
+    if isinstance(first, str) and is_number(first) and len(first) <= 2:
+        n = int(first)
+        if 1 <= n <= seats:
+            return n - 1
+        if 1 <= n <= MOST_SEATS:
+            raise Refusal(f"Seat {n} cannot play first at a table of {seats} seats; choose a seat from 1 to {seats}, "
+                          "or random.")
+    raise Refusal(f"`first` is `random` or a seat number from 1 to {seats} (seat 1 is you, the host), not "
+                  f"{excerpt(first, 20)}.")
+
+
+def table_options(variant: str, dice: bool, seats: int, chosen: Mapping[str, object],
+                  first: object = None, undo: bool = True, stand_in: str | None = None) -> dict[str, Any]:
+    """The engine options for a new table from what the host chose in `/ttr new` (`chosen`:
+    option name → value, the options left out absent or None; `undo`: whether a mover may take
+    back a move that revealed nothing; `stand_in`: the AI level for absent players). Refusal:
+    an option that does not apply to this table, or a value that is not one of the option's."""
+    options: dict[str, Any] = {"dice": True} if dice else {}
+    if not undo:  # on unless turned off (the service opens every table with it)
+        options[UNDO] = False
+    for name, given in chosen.items():
+        if given is None:
+            continue
+        option = BY_NAME.get(name)
+        if option is None:
+            raise Refusal(f"There is no table option {excerpt(name, 20)}.")
+        if not applies(option, variant, dice=dice):
+            raise Refusal(_why_not(option, variant, dice))
+        options[option.key] = _value(option, given)
+    seat = first_seat(first, seats)
+    if seat is not None:
+        options[FIRST_PLAYER] = seat
+    if stand_in:
+        options[STAND_IN] = stand_in
+    return options
+
+
+def option_lines(options: Mapping[str, Any], names: list[str] | None = None) -> list[str]:
+    """The options of a table in words, for the lobby post: the dice, each option chosen, and
+    who plays first (`names`: the seats taken so far, to name the chosen one)."""
+    out = []
+    if options.get("dice"):
+        out.append("🎲 Dice Expansion")
+    if options.get(UNDO) is False:
+        out.append("no taking back moves")
+    for key, value in options.items():
+        option = BY_KEY.get(key)
+        if option is not None:
+            out.append(f"{option.title}: {option.words(value)}")
+    seat = options.get(FIRST_PLAYER)
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        who = f" ({names[seat]})" if names is not None and 0 <= seat < len(names) else ""
+        out.append(f"first player: seat {seat + 1}{who}")
+    else:
+        out.append("first player: drawn at random")
+    if isinstance(options.get(STAND_IN), str):
+        out.append(f"{options[STAND_IN]} AI for absent players")
+    return out
+
+
+def choices() -> dict[str, list[app_commands.Choice[Any]]]:
+    """The choices Discord shows for each option of `/ttr new` (the default marked)."""
+    out: dict[str, list[app_commands.Choice[Any]]] = {}
+    for option in OPTIONS:
+        if isinstance(option.values[0][0], bool):
+            continue  # a boolean: Discord shows True and False itself
+        out[option.name] = [app_commands.Choice(name=f"{w} (default)" if v == option.default else w, value=v)
+                            for v, w in option.values]
+    out["first"] = [app_commands.Choice(name="drawn at random (default)", value=RANDOM),
+                    app_commands.Choice(name="seat 1: you, the host", value="1"),
+                    *(app_commands.Choice(name=f"seat {n} of the lobby's list", value=str(n))
+                      for n in range(2, MOST_SEATS + 1))]
+    return out
+
+
+def descriptions() -> dict[str, str]:
+    """Discord's description of each option of `/ttr new`."""
+    return {"first": "who plays first: drawn at random, or a seat of the lobby's list",
+            **{o.name: o.describe for o in OPTIONS}}

@@ -1,0 +1,54 @@
+"""Words for Alsace's calling time (engine/rules/call_time.py): the question after a turn
+with few wagons, and passing a final turn."""
+
+from __future__ import annotations
+
+from bot_app.words.base import Ctx, Doing, Event, Words, presents, public
+from engine.actions import Action
+from engine.rules.call_time import CallTime, CallTimeEnd
+
+
+def not_called(e: Event, c: Ctx, who: str) -> str:
+    return f"{who} did not call time (yet)"
+
+
+def passed(e: Event, c: Ctx, who: str) -> str:
+    return f"{who} passed (a final turn may be passed)"
+
+
+def call_label(a: Action, c: Ctx) -> str:
+    assert isinstance(a, CallTime)
+    if a.call:
+        return "call time: everyone, you included, plays one more turn"
+    return "play on without calling time"
+
+
+def call_short(a: Action, c: Ctx) -> str:
+    assert isinstance(a, CallTime)
+    return "Call time" if a.call else "Play on"
+
+
+def waiting(c: Ctx, who: str) -> str:
+    return f"⏰ {who}: you have 2 wagons or fewer — call time, or play on?"
+
+
+@presents(CallTimeEnd)
+class CallTimeWords(Words):
+    events = {"time_not_called": public(not_called), "passed": public(passed)}
+    actions = {
+        "call_time": Doing(call_label, "Call time", "⏰", "primary", each=True, short=call_short),
+        "pass": Doing(lambda a, c: "pass this final turn", "Pass", "⏭️", each=True, short=lambda a, c: "Pass"),
+    }
+    waiting = {"call_time": waiting}
+
+    @property
+    def r(self) -> CallTimeEnd:
+        assert isinstance(self.module, CallTimeEnd)
+        return self.module
+
+    def topics(self, c: Ctx) -> dict[str, list[str]]:
+        n = self.r.may_at
+        return {"end": [
+            f"When you end a turn with {n} wagons or fewer you may call time (you are asked at once); at 0 you must. "
+            "Then everyone, you included, plays exactly one more turn, starting with the player after you; a final "
+            "turn may be passed. Then the game ends."]}

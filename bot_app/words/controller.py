@@ -1,0 +1,73 @@
+"""Words for the USSR Controller (engine/rules/controller.py): remove a route or build one."""
+
+from __future__ import annotations
+
+from bot_app.words.base import Ctx, Doing, Event, Words, count_of, data, plural, presents, public
+from bot_app.words.routes import route_claimed
+from engine.actions import Action
+from engine.rules.controller import REMOVE, Controller, PlayController
+
+
+def played(e: Event, c: Ctx, who: str) -> str:
+    what = "remove" if data(e, "mode") == REMOVE else "build"
+    return f"{who} played a Controller card to {what} {c.route(data(e, 'route'))}"
+
+
+def removed(e: Event, c: Ctx, who: str) -> str:
+    owner = c.name(data(e, "owner"))
+    trains = plural(count_of(data(e, "trains")), "train")
+    points = plural(count_of(data(e, "points")), "point")
+    return f"{c.route(data(e, 'route'))} is off the board: {owner} got {trains} back and lost {points}"
+
+
+def played_then_removed(first: Event, second: Event, c: Ctx, who: str) -> str | None:
+    if data(first, "route") != data(second, "route"):
+        return None
+    return f"{played(first, c, who)}: {removed(second, c, who)}"
+
+
+def played_then_built(first: Event, second: Event, c: Ctx, who: str) -> str | None:
+    if data(first, "route") != data(second, "route"):
+        return None
+    return f"{who} played a Controller card and built {c.route(data(second, 'route'))} (no points)"
+
+
+def label(a: Action, c: Ctx) -> str:
+    assert isinstance(a, PlayController)
+    if a.mode == REMOVE:
+        owner = c.view.route_owner.get(a.route) if c.view is not None else None
+        whose = f" ({c.name(owner)}'s)" if isinstance(owner, int) else ""
+        return f"remove {c.route(a.route)}{whose} with the Controller"
+    return f"build {c.route(a.route)} with the Controller (no points)"
+
+
+@presents(Controller)
+class ControllerWords(Words):
+    events = {"controller_played": public(played), "route_removed": public(removed),
+              "route_claimed": public(route_claimed)}
+    folds = {("controller_played", "route_removed"): played_then_removed,
+             ("controller_played", "route_claimed"): played_then_built}
+    actions = {"play_controller": Doing(label, "Controller", "🛂")}
+
+    @property
+    def r(self) -> Controller:
+        assert isinstance(self.module, Controller)
+        return self.module
+
+    def turn_options(self, c: Ctx) -> list[str]:
+        return [f"**Play a Controller card** to remove a claimed route or build an open one (up to "
+                f"{self.r.max_length} trains; see controller)."]
+
+    def topics(self, c: Ctx) -> dict[str, list[str]]:
+        n = self.r.max_length
+        return {"controller": [
+            "Two Controller cards are shuffled into the train deck; you draw them like any card. A face-up "
+            "Controller replaces the face-up cards at once. A Controller never pays for a route, a tunnel or a "
+            "station.",
+            f"Playing one is a whole turn (the Controller button, or /ttr move): **remove** any claimed route of up "
+            f"to {n} trains — its owner gets the trains back and loses its points, and the route is open again — or "
+            f"**build** an open route of up to {n} trains for no points (no tunnel cards, no ferry locomotives). The "
+            "card then goes to the discard pile."]}
+
+    def overview(self, c: Ctx) -> list[str]:
+        return ["Controller cards"]

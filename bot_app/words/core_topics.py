@@ -1,0 +1,96 @@
+"""The /ttr rules topics the core writes from the whole rule set: the overview, your first turn,
+what a turn is, the scoring table and the timers. Every fact comes from the rule set and its
+map (players, trains, the route points the board uses, the modules' own words)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot_app.words.base import Ctx, joined, plural
+from bot_app.words.bonuses import BonusWords
+
+if TYPE_CHECKING:
+    from bot_app.words.wording import Wording
+
+
+def topics(w: Wording, c: Ctx, merged: dict[str, list[str]]) -> dict[str, list[str]]:
+    return {
+        "overview": overview(w, c, merged),
+        "first-turn": first_turn(w, c),
+        "turn": turn(w, c),
+        "scoring": scoring(w, c, merged.get("scoring", [])),
+        "timers": timers(),
+    }
+
+
+def overview(w: Wording, c: Ctx, merged: dict[str, list[str]]) -> list[str]:
+    r = c.rules
+    extras = [x for part in w.parts for x in part.overview(c)]
+    ferries = sum(1 for route in c.gmap.routes.values() if route.is_ferry)
+    if ferries:
+        extras.append(plural(ferries, "ferry", "ferries"))
+    bonuses = [part.bonus_name() for part in w.parts if isinstance(part, BonusWords)]
+    text = [f"**{c.gmap.name}** — {r.min_players}–{r.max_players} players, {r.trains} trains each.",
+            "Connect the cities on your destination tickets with your trains: claim routes between neighbouring "
+            "cities, score each route as you claim it, then at the end score every ticket you completed and lose "
+            "the ones you did not."]
+    if extras:
+        text.append(f"This game has {joined(extras)}.")
+    if bonuses:
+        text.append(f"Bonuses at the end: {joined(bonuses)} (see scoring).")
+    text.append("New here? `/ttr rules topic:first-turn`.")
+    return text
+
+
+def first_turn(w: Wording, c: Ctx) -> list[str]:
+    tickets = [t for t in w.all if "tickets" in t.topics(c)]
+    deal = tickets[0].topics(c)["tickets"][0] if tickets else ""
+    steps = [
+        f"1. When the game starts, everyone chooses tickets at once: press **Choose tickets** under the post in the "
+        f"game's thread; only you see the choice. {deal}",
+        "2. When the thread says it's your turn, the buttons under the turn post are your moves (`/ttr rules "
+        "topic:turn` lists them). Each asks you privately, and anything that cannot be undone asks you to confirm.",
+        "3. Your hand comes by direct message at the start of each of your turns; **My hand** or `/ttr hand` shows "
+        "it any time, only to you.",
+        "4. Claim the routes that join the cities on your tickets before someone else takes them.",
+    ]
+    intro = next((t for part in w.parts if (t := part.turn_intro(c))), None)
+    if intro:
+        steps.insert(2, "   Your dice are rolled for you when your turn starts; the turn post shows them.")
+    return steps
+
+
+def turn(w: Wording, c: Ctx) -> list[str]:
+    intro = next((t for part in w.parts if (t := part.turn_intro(c))), None)
+    options = [o for part in w.parts for o in part.turn_options(c)]
+    head = intro or "On your turn do exactly one of these:"
+    return [head, *(f"• {o}" for o in options),
+            "The buttons under the turn post show what you can do now; `/ttr move` lists every move in words."]
+
+
+def scoring(w: Wording, c: Ctx, bonuses: list[str]) -> list[str]:
+    lengths = sorted({c.rules.length(r) for r in c.gmap.routes.values()})
+    table = ", ".join(f"{n} → {c.gmap.points_for(n)}" for n in lengths)
+    names = [name for key, name in w.line_names.items() if key != "routes"]
+    text = [f"Routes score as you claim them (spaces → points): {table}.",
+            f"At the end your score sheet adds: {joined(names)} — each on its own line, and the lines add up to "
+            "your total."]
+    text += bonuses
+    if bonuses:
+        text.append("Players tied for a bonus all score it; a count of 0 never wins one.")
+    ties = [t.label for t in c.rules.tie_breaks]
+    if ties:
+        text.append(f"Equal totals are decided by, in order: {', '.join(ties)}; if still equal, the win is shared.")
+    else:
+        text.append("Equal totals share the win.")
+    return text
+
+
+def timers() -> list[str]:
+    return [
+        "Each turn has a time limit (set with /ttr new). Half-way you get a reminder; at the limit the AI plays that "
+        "turn for you; after 3 in a row it keeps your seat until you use any game command.",
+        "The host or a server manager can /ttr admin pause and /ttr admin resume the clocks, and /ttr admin kick "
+        "hands a seat to the AI.",
+        "Moves other than Draw, Claim, Tickets and Station (the Controller, burn 5, re-rolling dice, tokens, "
+        "calling time, passing) are buttons under the turn post, or /ttr move."]

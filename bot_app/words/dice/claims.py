@@ -1,0 +1,120 @@
+"""Words for claiming a route with dice (engine/rules/dice/claims.py), and the tunnel dice a
+claim may roll (engine/rules/dice/tunnels.py `begin_dice_tunnel`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot_app.words.base import Ctx, Doing, Event, Words, count_of, data, plural, presents, public, their
+from bot_app.words.dice.faces import faces_paid, roll_text
+from bot_app.words.routes import points, route_claimed
+from engine.actions import Action, ClaimRoute
+from engine.rules.dice.claims import DiceClaims
+from engine.rules.dice.faces import MAX_LENGTH, TOKEN, route_type
+
+
+def kind_of(c: Ctx, route_id: object) -> str | None:
+    r = c.gmap.routes.get(route_id) if isinstance(route_id, str) else None
+    return route_type(c.gmap, r) if r is not None else None
+
+
+def paid_text(c: Ctx, e: Event) -> str:
+    return faces_paid(data(e, "payment") or {}, kind_of(c, data(e, "route")))
+
+
+def dice_paid(e: Event, c: Ctx, who: str) -> str:
+    return f"{who} laid {paid_text(c, e)} on {c.route(data(e, 'route'))}"
+
+
+def extra_text(e: Event) -> str:
+    extra = count_of(data(e, "extra"))
+    return f"{plural(extra, 'more die or token', 'more dice or tokens')} to pay" if extra else "nothing more to pay"
+
+
+def tunnel_dice(e: Event, c: Ctx, who: str) -> str:
+    return (f"{who} rolled the tunnel dice for {c.route(data(e, 'route'))}: {roll_text(data(e, 'dice') or [])} — "
+            f"{extra_text(e)}")
+
+
+def paid_then_claimed(first: Event, second: Event, c: Ctx, who: str) -> str | None:
+    if data(first, "route") != data(second, "route"):
+        return None
+    return f"{who} claimed {c.route(data(second, 'route'))} with {paid_text(c, first)} ({points(second)})"
+
+
+def paid_then_tunnel(first: Event, second: Event, c: Ctx, who: str) -> str | None:
+    if data(first, "route") != data(second, "route"):
+        return None
+    return (f"{who} tried the tunnel {c.route(data(first, 'route'))} with {paid_text(c, first)}; the tunnel dice "
+            f"show {roll_text(data(second, 'dice') or [])} — {extra_text(second)}")
+
+
+def paid_tunnel_claimed(es: Sequence[Event], c: Ctx, who: str) -> str | None:
+    paid, rolled, claimed = es
+    if not data(paid, "route") == data(rolled, "route") == data(claimed, "route"):
+        return None
+    extra = count_of(data(rolled, "extra"))
+    then = f"{plural(extra, 'more die or token', 'more dice or tokens')} paid" if extra else "nothing more to pay"
+    return (f"{who} claimed the tunnel {c.route(data(paid, 'route'))} with {paid_text(c, paid)} ({points(claimed)}); "
+            f"the tunnel dice showed {roll_text(data(rolled, 'dice') or [])} — {then}")
+
+
+def rolled_then_claimed(first: Event, second: Event, c: Ctx, who: str) -> str | None:
+    if data(first, "route") != data(second, "route"):
+        return None
+    extra = count_of(data(first, "extra"))
+    paid = f", paid {extra} more" if extra else ""
+    return (f"{who} rolled the tunnel dice for {c.route(data(first, 'route'))}: {roll_text(data(first, 'dice') or [])}"
+            f"{paid} and claimed it ({points(second)})")
+
+
+def dice_claimed(e: Event, c: Ctx, who: str) -> str:
+    """A claim told on its own: with dice that is a tunnel whose extra was just paid (a claim
+    is otherwise told with the dice laid for it, just before)."""
+    route = data(e, "route")
+    r = c.gmap.routes.get(route) if isinstance(route, str) else None
+    if r is not None and r.tunnel:
+        return f"{who} paid the extra and claimed the tunnel {c.route(route)} ({points(e)})"
+    return route_claimed(e, c, who)
+
+
+def tunnel_abandoned(e: Event, c: Ctx, who: str) -> str:
+    laid = dict(data(e, "payment") or {})
+    back = f"; {their(who)} tokens came back" if laid.get(TOKEN) else ""
+    if data(e, "reason") == "cannot_pay":
+        return f"{who} could not pay the extra for the tunnel {c.route(data(e, 'route'))}: nothing claimed{back}"
+    return f"{who} gave up the tunnel {c.route(data(e, 'route'))}{back}"
+
+
+def claim_label(a: Action, c: Ctx) -> str:
+    assert isinstance(a, ClaimRoute)
+    return f"claim {c.route(a.route)} with {faces_paid(a.payment, kind_of(c, a.route))}"
+
+
+@presents(DiceClaims)
+class DiceClaimWords(Words):
+    events = {"dice_paid": public(dice_paid), "tunnel_dice_rolled": public(tunnel_dice),
+              "tunnel_abandoned": public(tunnel_abandoned), "route_claimed": public(dice_claimed)}
+    folds = {("dice_paid", "route_claimed"): paid_then_claimed, ("dice_paid", "tunnel_dice_rolled"): paid_then_tunnel,
+             ("tunnel_dice_rolled", "route_claimed"): rolled_then_claimed}
+    chains = {("dice_paid", "tunnel_dice_rolled", "route_claimed"): paid_tunnel_claimed}
+    actions = {"claim_route": Doing(claim_label, "Claim", "🚂", "success")}
+
+    def turn_options(self, c: Ctx) -> list[str]:
+        return ["**Claim a route** with dice and tokens of its type (see claiming)."]
+
+    def topics(self, c: Ctx) -> dict[str, list[str]]:
+        text = ["With dice, colours do not matter: a route is **double** if the board prints a parallel track beside "
+                "it, otherwise **single**. Each space takes a die of that type, a 🌈 wild die, or a token of that "
+                f"type. The longest route you can pay has {MAX_LENGTH} spaces (5 dice and 3 tokens)."]
+        longer = [r for r in c.gmap.routes.values() if r.length > MAX_LENGTH]
+        for r in longer:
+            n = c.rules.length(r)
+            name = f"{c.gmap.city_label(r.a)} – {c.gmap.city_label(r.b)}"
+            text.append(f"{name} counts as {n} spaces ({c.gmap.points_for(n)} points)." if n <= MAX_LENGTH
+                        else f"{name} cannot be claimed with dice.")
+        out = {"claiming": text}
+        if any(r.is_ferry for r in c.gmap.routes.values()):
+            out["ferries"] = ["A ferry needs one 🌈 wild die for each locomotive mark; its other spaces take dice or "
+                              "tokens of its type."]
+        return out

@@ -1,0 +1,32 @@
+"""Words for discarding route tokens (engine/rules/dice/discard.py, [D:28]): a side step of
+one's own dice turn that leaves the decision open."""
+
+from __future__ import annotations
+
+from bot_app.words.base import Ctx, Doing, Event, Words, data, plural, presents, public
+from engine.actions import Action
+from engine.rules.dice.discard import DiceTokenDiscard, DiscardTokens
+
+
+def _tokens(counts: object) -> str:
+    held = counts if isinstance(counts, dict) else {}
+    parts = [plural(int(n), f"{kind} token") for kind, n in sorted(held.items()) if isinstance(n, int) and n > 0]
+    return " and ".join(parts) or "no tokens"
+
+
+def discarded(e: Event, c: Ctx, who: str) -> str:
+    return f"{who} put {_tokens(data(e, 'tokens'))} back in the supply"
+
+
+def label(a: Action, c: Ctx) -> str:
+    assert isinstance(a, DiscardTokens)
+    return f"discard {_tokens(dict(a.tokens))}"
+
+
+@presents(DiceTokenDiscard)
+class TokenDiscardWords(Words):
+    events = {"tokens_discarded": public(discarded)}
+    actions = {"discard_tokens": Doing(label, "Discard tokens", "🗑️")}
+
+    def turn_options(self, c: Ctx) -> list[str]:
+        return ["At any point of your own turn you may **discard tokens** you no longer want, back to the supply."]

@@ -1,0 +1,21 @@
+"""Words for taking no action under dice (engine/rules/dice/no_action.py)."""
+
+from __future__ import annotations
+
+from bot_app.words.base import Ctx, Doing, Event, Words, presents, public
+from bot_app.words.core import deadlock_line
+from engine.rules.dice.no_action import DiceNoAction
+
+
+def passed(e: Event, c: Ctx, who: str) -> str:
+    return f"{who} took no action"
+
+
+@presents(DiceNoAction)
+class NoActionWords(Words):
+    events = {"passed": public(passed), "deadlock": public(deadlock_line)}
+    actions = {"pass": Doing(lambda a, c: "take no action this turn", "No action", "⏭️", each=True,
+                             short=lambda a, c: "No action")}
+
+    def turn_options(self, c: Ctx) -> list[str]:
+        return ["Or **take no action**."]

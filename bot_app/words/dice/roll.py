@@ -1,0 +1,102 @@
+"""Words for the roll and the re-roll (engine/rules/dice/roll.py), and what a dice table shows:
+the roll of whoever is playing, everyone's tokens, the supply."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from bot_app.words.base import Ctx, Doing, Event, Words, data, plural, presents, public
+from bot_app.words.dice.faces import marks, roll_text, tokens_text
+from engine.actions import Action
+from engine.rules.dice.purse import DiceView
+from engine.rules.dice.roll import DiceRoll, RerollDice
+
+
+def rolled(e: Event, c: Ctx, who: str) -> str:
+    faces = roll_text(data(e, "dice") or [])
+    if data(e, "reroll"):
+        return f"🎲 {who} re-rolled: {faces}"
+    return f"🎲 {who} rolled {faces}"
+
+
+def reroll_label(a: Action, c: Ctx) -> str:
+    assert isinstance(a, RerollDice)
+    part = c.view.part(DiceView) if c.view is not None else None
+    seat = c.view.current if c.view is not None else None
+    rolled_now = list(part.unused[seat]) if part is not None and seat is not None else []
+    left = Counter(rolled_now)
+    left.subtract(Counter(a.keep))
+    n = sum(v for v in left.values() if v > 0) if rolled_now else None
+    if not a.keep:
+        return f"re-roll all {plural(n, 'die', 'dice')}" if n else "re-roll all your dice"
+    again = f"re-roll the other {plural(n, 'die', 'dice')}" if n else "re-roll the others"
+    return f"keep {marks(a.keep)} and {again}"
+
+
+def dice_waiting(c: Ctx, who: str) -> str:
+    return f"🎲 {who}: your dice are rolled — re-roll some once, or use them."
+
+
+def action_waiting(c: Ctx, who: str) -> str:
+    station = ", build a station" if c.rules.module("stations") is not None else ""
+    return f"🎲 {who}: use your dice — claim a route, draw tickets{station}, or take no action."
+
+
+@presents(DiceRoll)
+class DiceRollWords(Words):
+    events = {"dice_rolled": public(rolled)}
+    actions = {"reroll_dice": Doing(reroll_label, "Re-roll", "🎲", "primary")}
+    waiting = {"dice_roll": dice_waiting, "dice_action": action_waiting}
+
+    def status(self, c: Ctx, seat: int) -> list[str]:
+        part = c.v.part(DiceView)
+        held = part.tokens[seat] if part is not None and seat < len(part.tokens) else {}
+        return [tokens_text(held)]
+
+    def table(self, c: Ctx) -> list[str]:
+        part = c.v.part(DiceView)
+        if part is None:
+            return []
+        out = []
+        seat = c.v.current
+        if 0 <= seat < len(part.unused) and part.unused[seat] and c.v.status == "playing":
+            out.append(f"🎲 {c.name(seat)}'s dice: {roll_text(part.unused[seat])}")
+        supply = " · ".join(f"{n} {k}" for k, n in part.supply.items())
+        out.append(f"Tokens left in the supply: {supply}")
+        return out
+
+    def hand(self, c: Ctx) -> list[str]:
+        part = c.v.part(DiceView)
+        if part is None or c.v.you is None:
+            return []
+        mine = part.unused[c.v.you]
+        lines = [f"🎲 Your dice: {roll_text(mine)}"] if mine else []
+        lines = lines or ["🎲 Your dice are rolled when your turn starts."]
+        held = tokens_text(part.tokens[c.v.you]).removeprefix("🪙 ")
+        lines.append(f"🪙 Your tokens: {'none' if held == 'no tokens' else held}")
+        return lines
+
+    def at_hand(self, c: Ctx) -> list[str]:
+        return self.hand(c)
+
+    def turn_intro(self, c: Ctx) -> str:
+        return ("Your 5 dice are rolled when your turn starts (1️⃣ single ×2, 2️⃣ double ×2, 🏠 station, 🌈 wild on "
+                "each die). Keep any of them and re-roll the others, once. Then do at most one of these:")
+
+    def topics(self, c: Ctx) -> dict[str, list[str]]:
+        return {"dice": [
+            "With the Dice Expansion there are no train cards: your 5 dice are rolled when your turn starts. Each "
+            "die shows 1️⃣ single (2 faces), 2️⃣ double (2 faces), 🏠 station or 🌈 wild. You may keep any dice and "
+            "re-roll the others once (the Re-roll button); then the roll stands.",
+            "Route colours do not matter: a route is **double** if the board prints a parallel track beside it, "
+            "otherwise **single**. Each space takes a die of its type, a wild die, or a token of its type.",
+            "Then do at most one thing: claim one route, draw destination tickets (one per station die — a wild "
+            "may stand in — keep any of them, or none), or build a station where the board has them. You may also "
+            "do nothing.",
+            "In addition, two unused dice buy one 🪙 token (single or double) for a later turn. Nobody holds more "
+            "than 3 tokens of a type, and whoever starts a turn with 3 of a type takes none of it that turn. The "
+            "supply holds 15 of each.",
+            "The turn post shows the roll and everyone's tokens; your hand (/ttr hand) shows them too."]}
+
+    def overview(self, c: Ctx) -> list[str]:
+        return ["the Dice Expansion (dice instead of train cards)"]

@@ -1,0 +1,18 @@
+"""Words for building a station with dice (engine/rules/dice/stations.py)."""
+
+from __future__ import annotations
+
+from bot_app.words.base import Ctx, Doing, Words, presents, public
+from bot_app.words.stations import station_built, station_label
+from engine.rules.dice.stations import DiceStations
+
+
+@presents(DiceStations)
+class DiceStationWords(Words):
+    events = {"station_built": public(station_built)}
+    actions = {"build_station": Doing(station_label, "Station", "🏠")}
+
+    def turn_options(self, c: Ctx) -> list[str]:
+        if c.rules.module("stations") is None:
+            return []
+        return ["**Build a station** with 1, 2 or 3 🏠 station dice for your 1st, 2nd or 3rd (wilds may stand in)."]

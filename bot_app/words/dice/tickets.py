@@ -1,0 +1,43 @@
+"""Words for drawing tickets with dice (engine/rules/dice/tickets.py): one per station face."""
+
+from __future__ import annotations
+
+from bot_app.words.base import Ctx, Doing, Event, Words, count_of, data, deferred, plural, presents, public
+from bot_app.words.dice.faces import faces_paid
+from bot_app.words.tickets import then_kept, tickets_drawn
+from engine.actions import Action
+from engine.cards import count
+from engine.events import PRIVATE
+from engine.rules.dice.tickets import DiceTickets, DrawTicketsWithDice
+
+
+def drawn(e: Event, c: Ctx, who: str) -> str:
+    """A draw paid with dice names no decks (`mix` empty); one that does is the board's own
+    draw (an announced opening deal), said as the tickets module says it."""
+    if data(e, "mix"):
+        return tickets_drawn(e, c, who)
+    n = count_of(data(e, "count"))
+    return f"{who} spent {plural(n, 'station die', 'station dice')} to draw {plural(n, 'destination ticket')}"
+
+
+def drawn_then_kept(first: Event, second: Event, c: Ctx, who: str) -> str | None:
+    if data(first, "player") != data(second, "player"):
+        return None
+    return f"{drawn(first, c, who)} and {then_kept(second)}"
+
+
+def label(a: Action, c: Ctx) -> str:
+    assert isinstance(a, DrawTicketsWithDice)
+    return f"draw {plural(count(a.payment), 'destination ticket')} with {faces_paid(a.payment)}"
+
+
+@presents(DiceTickets)
+class DiceTicketWords(Words):
+    # The offer reads as the board's tickets module says it (Alsace's comes with tourist cards).
+    events = {"tickets_drawn": public(drawn), "tickets_offered": deferred(PRIVATE)}
+    folds = {("tickets_drawn", "tickets_kept"): drawn_then_kept}
+    actions = {"draw_tickets_dice": Doing(label, "Tickets", "🎫")}
+
+    def turn_options(self, c: Ctx) -> list[str]:
+        return ["**Draw destination tickets**: one for each 🏠 station die you spend (a wild may stand in); keep any "
+                "of them, or none."]

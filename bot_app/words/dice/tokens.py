@@ -1,0 +1,38 @@
+"""Words for route tokens (engine/rules/dice/tokens.py): two unused dice buy one."""
+
+from __future__ import annotations
+
+from bot_app.words.base import Ctx, Doing, Event, Words, data, presents, public
+from bot_app.words.dice.faces import faces_paid, marks
+from engine.actions import Action
+from engine.rules.dice.tokens import BuyToken, DiceTokens
+
+
+def _token(value: object) -> str:
+    return value if isinstance(value, str) else "route"
+
+
+def taken(e: Event, c: Ctx, who: str) -> str:
+    return f"{who} took a {_token(data(e, 'token'))} token for {faces_paid(data(e, 'payment') or {})}"
+
+
+def label(a: Action, c: Ctx) -> str:
+    assert isinstance(a, BuyToken)
+    faces = [name for name, n in a.payment for _ in range(n)]
+    return f"take a {a.token} token for {marks(faces)} ({faces_paid(a.payment)})"
+
+
+@presents(DiceTokens)
+class TokenWords(Words):
+    events = {"token_taken": public(taken)}
+    actions = {
+        "buy_token": Doing(label, "Token", "🪙", "primary"),
+        "pass": Doing(lambda a, c: "take no token", "No token", "⏭️", each=True, short=lambda a, c: "No token"),
+    }
+    waiting = {"dice_token": "🪙 {who}: take a token with two unused dice, or none."}
+
+    def turn_options(self, c: Ctx) -> list[str]:
+        module = self.module
+        assert isinstance(module, DiceTokens)
+        times = "once a turn" if module.exchanges == 1 else f"up to {module.exchanges} times a turn"
+        return [f"And, {times}, **take a token** with two unused dice."]

@@ -1,0 +1,98 @@
+"""Words for Germany's passengers (engine/rules/passengers.py): placed at the start, taken
+after claims, scored by majorities per colour."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot_app.words.base import Ctx, Doing, Event, Words, count_of, data, hidden, joined, plural, presents, public
+from bot_app.words.routes import route_claimed
+from engine.actions import Action
+from engine.rules.passengers import Passengers, PassengersView, TakePassenger
+
+MEEPLE = {"red": "🔴", "black": "⚫", "yellow": "🟡", "blue": "🔵", "green": "🟢", "white": "⚪"}
+
+
+def meeples(held: Mapping[str, int]) -> str:
+    """A collection: "🔴 2 red · ⚫ 1 black" ("none" when empty)."""
+    return " · ".join(f"{MEEPLE.get(k, '')} {n} {k}".strip() for k, n in sorted(held.items()) if n) or "none"
+
+
+def meeple_marks(held: Mapping[str, int]) -> str:
+    """A collection, short, for the status line: "⚫4 🔵2"."""
+    return " ".join(f"{MEEPLE.get(k, k)}{n}" for k, n in sorted(held.items()) if n)
+
+
+def placed(e: Event, c: Ctx, who: str) -> str:
+    spaces = data(e, "passengers") or {}
+    n = sum(sum(v.values()) for v in spaces.values() if isinstance(v, Mapping))
+    return f"{plural(n, 'passenger')} took their places in the cities and countries"
+
+
+def taken(e: Event, c: Ctx, who: str) -> str:
+    colour = data(e, "colour")
+    return f"{who} took a {colour if isinstance(colour, str) else ''} passenger in {c.city(data(e, 'city'))}"
+
+
+def claimed_and_taken(es: Sequence[Event], c: Ctx, who: str) -> str | None:
+    """A claim and the passengers it brought, in one sentence."""
+    claim, *taken_here = es
+    if any(data(e, "player") != data(claim, "player") for e in taken_here):
+        return None
+    took = joined(f"a {data(e, 'colour')} passenger in {c.city(data(e, 'city'))}" for e in taken_here)
+    return f"{route_claimed(claim, c, who)} and took {took}"
+
+
+def take_label(a: Action, c: Ctx) -> str:
+    assert isinstance(a, TakePassenger)
+    return f"take a {a.colour} passenger in {c.city(a.city)}"
+
+
+@presents(Passengers)
+class PassengerWords(Words):
+    events = {"shuffle": hidden(), "passengers_placed": public(placed), "passenger_taken": public(taken)}
+    folds = {("route_claimed", "passenger_taken"): lambda first, second, c, who: claimed_and_taken(
+        (first, second), c, who)}
+    chains = {("route_claimed", "passenger_taken", "passenger_taken"): claimed_and_taken}
+    actions = {"take_passenger": Doing(take_label, "Passenger", "🧍", "primary")}
+    waiting = {"choose_passenger": "🧍 {who}: choose which passenger to take."}
+
+    @property
+    def r(self) -> Passengers:
+        assert isinstance(self.module, Passengers)
+        return self.module
+
+    def status(self, c: Ctx, seat: int) -> list[str]:
+        part = c.v.part(PassengersView)
+        held = part.held[seat] if part is not None and seat < len(part.held) else {}
+        return [f"passengers {meeple_marks(held)}" if any(held.values()) else "no passengers"]
+
+    def hand(self, c: Ctx) -> list[str]:
+        part = c.v.part(PassengersView)
+        if part is None or c.v.you is None:
+            return []
+        return [f"🧍 Your passengers: {meeples(part.held[c.v.you])}"]
+
+    def topics(self, c: Ctx) -> dict[str, list[str]]:
+        r = self.r
+        colours = list(c.gmap.extras.get("passenger_colors", {}))
+        return {"passengers": [
+            f"Passengers of {len(colours)} colours ({', '.join(colours)}) wait in the cities and countries, drawn at "
+            "random at the start. When you claim a route you take one passenger from each of its two ends, if any "
+            "are left there (you choose the colour when several stand there).",
+            f"At the end, for each colour, the player with the most scores {r.most_points} and the next "
+            f"{r.second_points}. Players tied for the most all score {r.most_points} and nobody scores "
+            f"{r.second_points}; players tied for second all score {r.second_points}. Everyone's passengers are "
+            "public."]}
+
+    def overview(self, c: Ctx) -> list[str]:
+        return ["passengers"]
+
+    def sheet(self, c: Ctx, sheet: Mapping[str, Any]) -> list[str]:
+        held = sheet.get("passengers") or {}
+        won = sheet.get("passenger_points") or {}
+        if not held:
+            return []
+        scored = ", ".join(f"{k} +{count_of(v)}" for k, v in won.items() if count_of(v))
+        return [f"🧍 {meeples(held)}" + (f" (scored {scored})" if scored else "")]

@@ -1,0 +1,246 @@
+"""Words for destination tickets (engine/rules/tickets.py): the opening choice, drawing more,
+announcing a mix (Germany), what a hand holds, and the tickets revealed at the end."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot_app.words.base import (
+    Ctx,
+    Doing,
+    Event,
+    Words,
+    count_of,
+    data,
+    hidden,
+    joined,
+    plural,
+    presents,
+    private,
+    public,
+)
+from engine.actions import Action, DrawTickets, KeepTickets
+from engine.rules.tickets import BOX, SHUFFLE, DestinationTickets
+
+
+def mix_text(mix: Any) -> str:
+    """An announced mix: "2 short and 2 long"."""
+    parts = [f"{n} {deck}" for deck, n in (mix or ()) if isinstance(n, int) and n]
+    return joined(parts)
+
+
+def tickets_drawn(e: Event, c: Ctx, who: str) -> str:
+    n = count_of(data(e, "count"))
+    mix = data(e, "mix") or []
+    detail = f" ({mix_text(mix)})" if len([m for m in mix if m and m[1]]) > 1 else ""
+    return f"{who} drew {plural(n, 'destination ticket')}{detail}"
+
+
+def kept_text(kept: int, returned: int, what: str = "ticket") -> str:
+    if not kept:
+        return f"kept no {what}s" + (f" and returned {returned}" if returned else "")
+    if not returned:
+        return f"kept {'all ' if kept > 1 else ''}{plural(kept, what)}" if kept > 1 else f"kept {plural(kept, what)}"
+    return f"kept {plural(kept, what)} and returned {returned}"
+
+
+def tickets_kept(e: Event, c: Ctx, who: str) -> str:
+    return f"{who} {kept_text(count_of(data(e, 'kept')), count_of(data(e, 'returned')))}"
+
+
+def drawn_then_kept(first: Event, second: Event, c: Ctx, who: str) -> str | None:
+    if data(first, "player") != data(second, "player"):
+        return None
+    return f"{tickets_drawn(first, c, who)} and {then_kept(second)}"
+
+
+def then_kept(e: Event) -> str:
+    """How a draw ended: "kept 2 (returned 1)", "kept them all", "kept none"."""
+    kept, returned = count_of(data(e, "kept")), count_of(data(e, "returned"))
+    if not kept:
+        then = "kept none"
+    elif not returned:
+        then = "kept them all" if kept > 1 else "kept it"
+    else:
+        then = f"kept {kept} (returned {returned})"
+    return then
+
+
+def keep_words(n: int, total: int) -> str:
+    if n <= 0:
+        return "keep any of them, or none"
+    if n >= total:
+        return "keep them all"
+    return f"keep at least {n}"
+
+
+def tickets_offered(e: Event, c: Ctx, who: str) -> str:
+    tickets = data(e, "tickets") or []
+    keep = count_of(data(e, "keep"))
+    listed = "; ".join(c.ticket(t) for t in tickets)
+    return f"Tickets offered to you: {listed} — {keep_words(keep, len(tickets))}"
+
+
+def tickets_chosen(e: Event, c: Ctx, who: str) -> str:
+    kept = [c.ticket(t) for t in data(e, "kept") or []]
+    returned = [c.ticket(t) for t in data(e, "returned") or []]
+    text = f"{who} kept {'; '.join(kept)}" if kept else f"{who} kept no tickets"
+    return text + (f"; returned {'; '.join(returned)}" if returned else "")
+
+
+def tickets_boxed(e: Event, c: Ctx, who: str) -> str:
+    n = count_of(data(e, "count"))
+    deck = data(e, "deck")
+    kind = f"{deck} " if isinstance(deck, str) and deck != "main" else ""
+    return f"The {plural(n, kind + 'ticket')} nobody was dealt went back in the box"
+
+
+def draw_label(a: Action, c: Ctx) -> str:
+    assert isinstance(a, DrawTickets)
+    if a.mix:
+        return f"draw {mix_text(a.mix)} tickets"
+    module = c.rules.module("tickets")
+    n = sum(k for _, k in getattr(module, "draw", ())) or 3
+    return f"draw {plural(n, 'new destination ticket')}"
+
+
+def keep_label(a: Action, c: Ctx) -> str:
+    assert isinstance(a, KeepTickets)
+    if not a.keep:
+        return "keep none of them"
+    return "keep " + "; ".join(c.ticket(t) for t in a.keep)
+
+
+def _choose_waiting(c: Ctx, who: str) -> str:
+    pending = c.v.pending
+    if pending.setup and pending.data.get("announce"):
+        return (f"🎫 {who}: announce how many short and long tickets you draw, then choose which to keep "
+                "(button below, privately).")
+    if pending.setup:
+        return f"🎫 {who}: choose your opening tickets (button below, privately)."
+    return f"🎫 {who}: choose which tickets to keep."
+
+
+def returns_text(where: str) -> str:
+    return {BOX: "go back in the box", SHUFFLE: "are shuffled back into their deck"}.get(
+        where, "go under their deck")
+
+
+@presents(DestinationTickets)
+class TicketWords(Words):
+    events = {
+        "shuffle": hidden(),
+        "tickets_offered": private(tickets_offered),
+        "tickets_boxed": public(tickets_boxed),
+        "tickets_drawn": public(tickets_drawn),
+        "tickets_kept": public(tickets_kept),
+        "tickets_chosen": private(tickets_chosen),
+    }
+    folds = {("tickets_drawn", "tickets_kept"): drawn_then_kept,
+             # told to the player: which tickets says more than how many
+             ("tickets_kept", "tickets_chosen"): lambda first, second, c, who: tickets_chosen(second, c, who)}
+    actions = {
+        "draw_tickets": Doing(draw_label, "Tickets", "🎫"),
+        "keep_tickets": Doing(keep_label, "Choose tickets", "🎫", "primary"),
+    }
+    waiting = {"choose_tickets": _choose_waiting}
+
+    @property
+    def r(self) -> DestinationTickets:
+        assert isinstance(self.module, DestinationTickets)
+        return self.module
+
+    def status(self, c: Ctx, seat: int) -> list[str]:
+        return [plural(c.v.players[seat].ticket_count, "ticket")]
+
+    def table(self, c: Ctx) -> list[str]:
+        decks = {k: n for k, n in c.v.ticket_decks.items() if n}
+        if not decks:
+            return ["Tickets left to draw: none"]
+        if len(c.v.ticket_decks) == 1:
+            return [f"Tickets left to draw: {sum(decks.values())}"]
+        return ["Tickets left to draw: " + ", ".join(f"{n} {k}" for k, n in sorted(decks.items(), reverse=True))]
+
+    def hand(self, c: Ctx) -> list[str]:
+        me = c.v.me
+        if me is None:
+            return []
+        lines = self.ticket_lines(c, me.tickets or (), me.completed)
+        offer = self.offered(c)
+        return lines + offer
+
+    def ticket_lines(self, c: Ctx, tickets: Sequence[str], done: frozenset[str] | set[str]) -> list[str]:
+        if not tickets:
+            return ["🎫 Tickets: none yet"]
+        finished = sum(1 for t in tickets if t in done)
+        lines = [f"🎫 Tickets ({finished} of {len(tickets)} complete):"]
+        for t in tickets:
+            lines.append(f"  {'✅' if t in done else '⬜'} {c.ticket(t)}")
+        return lines
+
+    def minimum(self, c: Ctx, offer: Sequence[str]) -> int:
+        setup = c.v.pending.setup
+        return min(self.r.setup_keep if setup else self.r.draw_keep, len(offer))
+
+    def offered(self, c: Ctx) -> list[str]:
+        offer = c.v.pending.offer_of(c.v.you)
+        if not offer:
+            return []
+        listed = [f"  • {c.ticket(t)}" for t in offer]
+        return [f"🎫 Offered to you now ({keep_words(self.minimum(c, offer), len(offer))}):", *listed]
+
+    def turn_options(self, c: Ctx) -> list[str]:
+        if c.dice:
+            return []
+        r = self.r
+        if r.announced_draw:
+            return [f"**Draw {r.announced_draw} destination tickets**, saying first how many come from each deck "
+                    f"({joined(sorted(c.gmap.deck_names()))}); keep at least {r.draw_keep}."]
+        n = sum(k for _, k in r.draw)
+        return [f"**Draw {plural(n, 'destination ticket')}** and keep at least {r.draw_keep}."]
+
+    def topics(self, c: Ctx) -> dict[str, list[str]]:
+        r = self.r
+        decks = c.gmap.deck_names()
+        if r.setup_announced:
+            deal = (f"At the start everyone draws {r.setup_announced} tickets, choosing first how many come from "
+                    f"each deck ({joined(sorted(decks))}), and keeps at least {r.setup_keep}.")
+        else:
+            dealt = joined(f"{n} {deck}" if len(decks) > 1 else str(n) for deck, n in r.setup_deal)
+            if r.setup_keep_each and r.setup_keep <= len(r.setup_keep_each):
+                keep = "at least " + joined(f"one {deck}" for deck in r.setup_keep_each) + " ticket"
+            elif r.setup_keep_each:
+                keep = f"at least {r.setup_keep}, with " + joined(f"one {deck}" for deck in r.setup_keep_each)
+            else:
+                keep = f"at least {r.setup_keep}"
+            deal = f"At the start you are dealt {dealt} tickets and keep {keep}."
+        if r.setup_returns == r.draw_returns:
+            returns = f"Returned tickets {returns_text(r.draw_returns)}."
+        else:
+            returns = (f"Tickets you return at the start {returns_text(r.setup_returns)}; "
+                       f"tickets returned later {returns_text(r.draw_returns)}.")
+        text = [deal + " Everyone chooses at once, privately.", returns]
+        if c.dice:
+            text.append("With dice, each station (or wild) die you spend draws one ticket, and you may keep any of "
+                        "them, or none.")
+        else:
+            text.extend(self.turn_options(c))
+        text.append("A ticket scores its value at the end if your own routes join its two cities, and loses it if "
+                    "not. Your hand (/ttr hand) marks the tickets already complete.")
+        if c.gmap.country_ids:
+            text.append("Some tickets name a neighbouring country: routes into a country end there (a country "
+                        "joins nothing).")
+        return {"tickets": text}
+
+    def sheet(self, c: Ctx, sheet: Mapping[str, Any]) -> list[str]:
+        rows = sheet.get("tickets") or []
+        if not rows:
+            return []
+        shown = " · ".join(("✅ " if t.get("completed") else "❌ ") + c.ticket(t.get("id")) for t in rows)
+        lines = [f"🎫 {shown}"]
+        loans = sheet.get("station_loans") or {}
+        if loans:
+            lines.append("🏠 Stations lent " + "; ".join(f"{c.route(route)} (at {c.city(city)})"
+                                                        for city, route in loans.items()))
+        return lines

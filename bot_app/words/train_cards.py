@@ -1,0 +1,179 @@
+"""Words for drawing train cards (engine/rules/train_cards.py): the draws, the face-up display
+and its flush, the cards in a hand."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bot_app.words.base import (
+    CARD_EMOJI,
+    Ctx,
+    Doing,
+    Event,
+    Words,
+    card_with_article,
+    data,
+    hidden,
+    joined,
+    plural,
+    presents,
+    private,
+    public,
+    quiet,
+)
+from engine.actions import Action, DrawCard
+from engine.cards import LOCO, card_word
+from engine.rules.train_cards import TrainCardDraw
+
+
+def _face_up(card: Any) -> str:
+    return "face-up locomotive" if card == LOCO else f"face-up {card_word(card) if isinstance(card, str) else 'card'}"
+
+
+def _card_drawn(e: Event, c: Ctx, who: str) -> str:
+    if data(e, "source") == "display":
+        return f"{who} took the {_face_up(data(e, 'card'))}"
+    return f"{who} drew a card from the deck"
+
+
+def _two_draws(first: Event, second: Event, c: Ctx, who: str) -> str | None:
+    if data(first, "player") != data(second, "player"):
+        return None
+    shown = [data(e, "card") for e in (first, second) if data(e, "source") == "display"]
+    if len(shown) == 2:
+        return f"{who} took 2 face-up cards: {joined(_face_up(x).removeprefix('face-up ') for x in shown)}"
+    if not shown:
+        return f"{who} drew 2 cards from the deck"
+    blind_first = data(first, "source") != "display"
+    parts = ["one from the deck", f"the {_face_up(shown[0])}"]
+    return f"{who} drew 2 cards: {joined(reversed(parts) if not blind_first else parts)}"
+
+
+def _card_received(e: Event, c: Ctx, who: str) -> str:
+    return f"{who} drew {card_with_article(data(e, 'card'))} from the deck"
+
+
+def _two_received(first: Event, second: Event, c: Ctx, who: str) -> str:
+    return (f"{who} drew {card_with_article(data(first, 'card'))} and {card_with_article(data(second, 'card'))} "
+            "from the deck")
+
+
+def hand_words(hand: Mapping[str, int]) -> str:
+    """A hand of cards: "🟥 3 red · 🌈 1 locomotive"."""
+    order = [*CARD_EMOJI]
+    items = sorted(((k, n) for k, n in hand.items() if n), key=lambda kv: (order.index(kv[0])
+                                                                            if kv[0] in order else 99, kv[0]))
+    return " · ".join(f"{CARD_EMOJI.get(k, '')} {n} {card_word(k, n)}".strip() for k, n in items) or "none"
+
+
+def _hand_dealt(e: Event, c: Ctx, who: str) -> str:
+    hand = data(e, "hand") or {}
+    n = sum(hand.values()) if isinstance(hand, Mapping) else 0
+    return f"{who} were dealt {plural(n, 'train card')}: {hand_words(hand)}"
+
+
+def _flushed(e: Event, c: Ctx, who: str) -> str:
+    old = data(e, "discarded") or []
+    new = " ".join(CARD_EMOJI.get(x, "?") for x in (data(e, "display") or []) if x)
+    rule = c.rules.module("train_cards")
+    flush_cards = getattr(rule, "flush_cards", ()) or ()
+    if any(x in flush_cards for x in old):
+        why = "A Controller card turned face up"
+    else:
+        why = f"{plural(old.count(LOCO), 'locomotive')} lay face up"
+    return f"{why}, so the face-up cards were replaced: now {new or 'none'}"
+
+
+def _no_second(e: Event, c: Ctx, who: str) -> str:
+    return f"{who} could not take a second card: none was left"
+
+
+def _slot_card(view: Any, slot: int | None) -> str | None:
+    if slot is None or view is None or not 0 <= slot < len(view.display):
+        return None
+    return view.display[slot]
+
+
+def _draw_label(a: Action, c: Ctx) -> str:
+    assert isinstance(a, DrawCard)
+    if a.slot is None:
+        return "draw the top card of the deck (blind)"
+    card = _slot_card(c.view, a.slot)
+    return f"take the {_face_up(card)} (slot {a.slot + 1})" if card else f"take the face-up card in slot {a.slot + 1}"
+
+
+@presents(TrainCardDraw)
+class TrainCards(Words):
+    events = {
+        "shuffle": hidden(),
+        "hand_dealt": private(_hand_dealt),
+        "display_refilled": quiet(),
+        "display_flushed": public(_flushed),
+        "card_drawn": public(_card_drawn),
+        "card_received": private(_card_received),
+        "no_second_card": public(_no_second),
+    }
+    folds = {("card_drawn", "card_drawn"): _two_draws, ("card_received", "card_received"): _two_received,
+             # told to the drawer: the card they drew says it all
+             ("card_drawn", "card_received"): lambda first, second, c, who: _card_received(second, c, who)}
+    actions = {"draw_card": Doing(_draw_label, "Draw", "🃏", "primary")}
+    waiting = {"second_card": "🃏 {who}: take your second card."}
+
+    @property
+    def r(self) -> TrainCardDraw:
+        assert isinstance(self.module, TrainCardDraw)
+        return self.module
+
+    def status(self, c: Ctx, seat: int) -> list[str]:
+        return [plural(c.v.players[seat].hand_size, "card")]
+
+    def table(self, c: Ctx) -> list[str]:
+        shown = " · ".join(f"{CARD_EMOJI.get(x, '')} {card_word(x)}".strip() for x in c.v.display if x) or "none"
+        return [f"Face up: {shown} — deck: {plural(c.v.deck, 'card')}"]
+
+    def hand(self, c: Ctx) -> list[str]:
+        me = c.v.me
+        if me is None:
+            return []
+        hand = dict(me.hand or {})
+        return [f"🃏 Cards ({sum(hand.values())}): {hand_words(hand)}"]
+
+    def at_hand(self, c: Ctx) -> list[str]:
+        return self.hand(c)
+
+    def turn_options(self, c: Ctx) -> list[str]:
+        r = self.r
+        if r.faceup_loco_whole_draw:
+            how = ("a face-up locomotive taken first is your whole draw"
+                   + ("" if r.faceup_loco_second else ", and it can never be your second card"))
+        elif r.faceup_loco_second:
+            how = "a face-up locomotive is an ordinary card here: you may take one, or even two"
+        else:
+            how = "a face-up locomotive can only be your first card"
+        return [f"**Draw 2 train cards**, face up or blind from the deck; {how}."]
+
+    def topics(self, c: Ctx) -> dict[str, list[str]]:
+        r = self.r
+        deck: dict[str, int] = {}
+        for name, n in r.deck:
+            deck[name] = deck.get(name, 0) + n
+        colours = [k for k in deck if k not in (LOCO, "controller")]
+        size = sum(deck.values())
+        parts = [f"{deck[colours[0]]} of each of {len(colours)} colours" if colours and
+                 len({deck[k] for k in colours}) == 1 else joined(f"{deck[k]} {k}" for k in colours)]
+        if deck.get(LOCO):
+            parts.append(f"{deck[LOCO]} locomotives (wild)")
+        if deck.get("controller"):
+            parts.append(f"{plural(deck['controller'], 'Controller card')}")
+        text = [f"The deck has {size} train cards: {joined(parts)}. Everyone starts with {r.hand_size}; "
+                f"{r.display_size} lie face up."]
+        if r.flush_locos is None:
+            text.append("The face-up cards are never replaced, however many locomotives show.")
+        else:
+            text.append(f"When {r.flush_locos} face-up cards are locomotives, all {r.display_size} are discarded "
+                        "and replaced.")
+        if r.flush_cards:
+            text.append("A Controller card turned face up replaces the face-up cards at once.")
+        text.append(self.turn_options(c)[0])
+        return {"cards": text}

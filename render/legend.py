@@ -1,0 +1,283 @@
+"""The board's legend: whose turn it is (and the dice they rolled), one cell per player (colour
+and mark, name, score, trains, and what each rule module adds: cards, tickets, tourist cards,
+stations, route tokens, passengers), and the key of the map's symbols.
+
+Everything here is read at Discord's preview size: the text is at least `preview_px(width)`
+pixels (9 pixels when the picture is shown 550 wide). `legend_boxes` places the boxes; the
+frame and the key are drawn once into the cached base, the rest on every render.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from engine.maps import GameMap
+from engine.view import View
+from render import palette as P
+from render.geometry import BoardLayout
+from render.icons import die_kind, icon_width, paste_icon
+from render.parts.base import Badge, DiceRoll, KeyEntry, PicturePart
+from render.sprites import mark_mask
+from render.text import Font, TextItem, Writer, fit_text, font, preview_px
+from render.viewdata import scores
+
+Box = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class LegendBoxes:
+    """Where the legend's parts go: the status box, one cell per player, the key."""
+
+    text_px: int
+    info: Box
+    cells: tuple[Box, ...]
+    key: Box
+    key_rows: int
+    key_col_w: int
+
+
+def key_entries(game_map: GameMap, parts: Sequence[PicturePart]) -> tuple[KeyEntry, ...]:
+    """The key: the symbols the rule modules put on this map, the country border (a map
+    feature) and the last-move mark."""
+    out: list[KeyEntry] = []
+    for part in parts:
+        for entry in part.key(game_map):
+            if entry not in out:
+                out.append(entry)
+    if any(c.is_country for c in game_map.cities.values()):
+        out.append(KeyEntry("country", "country"))
+    out.append(KeyEntry("glow", "last move"))
+    return tuple(out)
+
+
+def legend_boxes(layout: BoardLayout, n_players: int, entries: Sequence[KeyEntry]) -> LegendBoxes:
+    """Place the status box, the players' cells and the key inside the legend."""
+    t = preview_px(layout.width)
+    lx0, ly0, lx1, ly1 = layout.legend_box
+    pad = max(4, round(t * 0.25))
+    n = max(1, n_players)
+    key_f = font(t, "regular")
+    sample_w = _key_sample_w(layout)
+    row_h = round(t * 1.3)
+    col_w = sample_w + round(t * 0.4) + max((round(key_f.getlength(e.text)) for e in entries), default=0)
+    if layout.legend_side == "bottom":
+        inner_h = (ly1 - pad) - (ly0 + pad)
+        rows = max(1, inner_h // row_h)
+        cols = max(1, math.ceil(len(entries) / rows))
+        key_w = cols * col_w + (cols - 1) * pad
+        info_w = round(t * 8.6)
+        info = (lx0 + pad * 2, ly0 + pad, lx0 + pad * 2 + info_w, ly1 - pad)
+        keyb = (lx1 - pad * 2 - key_w, ly0 + pad, lx1 - pad * 2, ly1 - pad)
+        avail = keyb[0] - info[2] - 2 * pad
+        cell = min(avail / n, t * 12.0)
+        cells = []
+        for i in range(n):
+            x0 = info[2] + pad * 2 + round(i * cell)
+            cells.append((x0, ly0 + pad, x0 + round(cell) - pad, ly1 - pad))
+        return LegendBoxes(t, info, tuple(cells), keyb, rows, col_w)
+    info_h = round(t * 4.3)
+    key_h = len(entries) * row_h
+    info = (lx0 + pad * 2, ly0 + pad * 2, lx1 - pad * 2, ly0 + pad * 2 + info_h)
+    keyb = (lx0 + pad * 2, ly1 - pad * 2 - key_h, lx1 - pad * 2, ly1 - pad * 2)
+    avail = keyb[1] - info[3] - 3 * pad
+    cell = min(avail / n, t * 6.5)
+    cells = []
+    for i in range(n):
+        y0 = info[3] + pad * 2 + round(i * cell)
+        cells.append((lx0 + pad * 2, y0, lx1 - pad * 2, y0 + round(cell) - pad))
+    return LegendBoxes(t, info, tuple(cells), keyb, max(1, len(entries)), col_w)
+
+
+def _key_sample_w(layout: BoardLayout) -> int:
+    return round(layout.dims.space_w * 3.2 + 8 * layout.dims.k)
+
+
+# ---------------------------------------------------------------------------------------------
+# The key (static: drawn into the base)
+# ---------------------------------------------------------------------------------------------
+
+
+def draw_key(img: Image.Image, layout: BoardLayout, entries: Sequence[KeyEntry]) -> list[TextItem]:
+    """The symbol key; returns the text it drew."""
+    from render.basemap import draw_glow_sample, draw_space_sample
+
+    boxes = legend_boxes(layout, 1, entries)
+    d = ImageDraw.Draw(img)
+    w = Writer(d, "key", img)
+    t = boxes.text_px
+    fnt = font(t, "regular")
+    row = round(t * 1.3)
+    x0, y0 = boxes.key[0], boxes.key[1]
+    sample_w = _key_sample_w(layout)
+    for i, entry in enumerate(entries):
+        col, r = divmod(i, boxes.key_rows)
+        x = x0 + col * (boxes.key_col_w + max(4, round(t * 0.25)))
+        cy = y0 + r * row + row / 2
+        c = (x + sample_w / 2, cy)
+        if entry.kind == "glow":
+            draw_glow_sample(img, layout, c, sample_w)
+        else:
+            draw_space_sample(img, layout, entry.kind, c, sample_w)
+        w.text((x + sample_w + round(t * 0.4), cy), entry.text, fnt, P.INK, anchor="lm")
+    return w.items
+
+
+# ---------------------------------------------------------------------------------------------
+# The game's status and the players (drawn on every render)
+# ---------------------------------------------------------------------------------------------
+
+
+def status_lines(view: View) -> tuple[str, str]:
+    """(headline, detail) for the status box."""
+    if view.status == "over":
+        result = view.result or {}
+        winners = [view.name(s) for s in result.get("winners", [])]
+        detail = ("Winner: " if len(winners) == 1 else "Winners: ") + " & ".join(winners) if winners else ""
+        return "Game over", detail
+    if view.status == "setup":
+        return "Choosing tickets", "everyone at once"
+    left = view.final_turns_left
+    if left is not None:
+        return f"{view.name(view.current)} to play", f"Last round: {left} turn{'s' if left != 1 else ''} left"
+    return f"{view.name(view.current)} to play", f"Turn {view.turn + 1}"
+
+
+def draw_legend(img: Image.Image, layout: BoardLayout, game_map: GameMap, view: View,
+                parts: Sequence[PicturePart], entries: Sequence[KeyEntry]) -> list[TextItem]:
+    """The status box and the players' cells; returns the text drawn."""
+    if layout.legend_side == "none":
+        return []
+    boxes = legend_boxes(layout, len(view.players), entries)
+    t = boxes.text_px
+    d = ImageDraw.Draw(img)
+    w = Writer(d, "legend", img)
+    _draw_status(img, w, boxes, game_map, view, parts)
+    pts = scores(view)
+    over = view.status == "over"
+    winners = set((view.result or {}).get("winners", [])) if over else set()
+    name_f = font(t, "bold")
+    score_f = font(round(t * 1.4), "bold")
+    body_f = font(t, "regular")
+    count_f = font(t, "bold")
+    for p, cell in zip(view.players, boxes.cells, strict=True):
+        seat = p.seat
+        style = P.player_style(seat)
+        x0, y0, x1, y1 = cell
+        current = view.status == "playing" and seat == view.current
+        if current or seat in winners:
+            d.rounded_rectangle(cell, radius=round(t * 0.3), fill=style.light, outline=style.fill,
+                                width=max(2, round(t * 0.12)))
+        pad = max(3, round(t * 0.2))
+        cx, cy = x0 + pad + 1, y0 + pad
+        right = x1 - pad - 1
+        # row 1: the player's colour and mark on a train car, and the name
+        row1 = round(t * 1.2)
+        sw_h = round(t * 0.85)
+        sw_w = round(t * 1.4)
+        sy = cy + (row1 - sw_h) // 2
+        d.rounded_rectangle((cx, sy, cx + sw_w, sy + sw_h), radius=max(2, sw_h // 5), fill=style.fill,
+                            outline=style.dark, width=max(1, round(t * 0.07)))
+        m = mark_mask(style.mark, max(7, round(sw_h * 0.72)))
+        img.paste((255, 255, 255), (cx + (sw_w - m.width) // 2, sy + (sw_h - m.height) // 2), m)
+        if current:  # a pointer at the cell's left edge
+            tr = round(t * 0.3)
+            ty = sy + sw_h / 2
+            d.polygon([(x0 - 2, ty - tr), (x0 + tr - 1, ty), (x0 - 2, ty + tr)], fill=style.dark)
+        nx = cx + sw_w + round(t * 0.3)
+        tag = " ★" if seat in winners else ""
+        name = fit_text(view.name(seat), name_f, right - nx - name_f.getlength(tag)) + tag
+        w.text((nx, cy + row1 / 2), name, name_f, P.INK, anchor="lm")
+        # row 2: the score, and the trains left
+        base_y = cy + row1 + round(t * 1.12)
+        score = str(pts.get(seat, 0))
+        sb = w.text((cx, base_y), score, score_f, P.INK, anchor="ls")
+        w.text((sb[2] + round(t * 0.2), base_y), "pts", body_f, P.INK_SOFT, anchor="ls")
+        trains = str(p.trains)
+        tb = w.text((right, base_y), trains, count_f, P.INK, anchor="rs")
+        ic = round(t * 0.9)
+        paste_icon(img, "trains", (tb[0] - 4 - icon_width("trains", ic), base_y - ic), ic)
+        # row 3 (and more in a tall cell): what the rule modules add
+        badges = [b for part in parts for b in part.badges(view, seat)]
+        draw_badges(img, w, badges, (cx, base_y + round(t * 0.3)), right, y1 - pad, t, count_f)
+    return w.items
+
+
+def draw_badges(img: Image.Image, w: Writer, badges: Sequence[Badge], at: tuple[int, int], right: int,
+                bottom: int, t: int, count_f: Font) -> int:
+    """Badges (icon + count) in rows from `at`: spread out when they fit, closer together when
+    they do not, on a second row when the cell is tall enough, smaller icons as a last resort
+    (the counts keep their size). Returns the bottom."""
+    x0, y = at
+    line = round(t * 1.2)
+    size = round(t * 0.9)
+    counts = [round(count_f.getlength(str(b.count))) for b in badges]
+
+    def widths(sz: int) -> list[int]:
+        return [icon_width(b.icon, sz) + 2 + c for b, c in zip(badges, counts, strict=True)]
+
+    rows: list[list[int]] = [list(range(len(badges)))]
+    room = right - x0
+    gap = round(t * 0.45)
+    natural = sum(widths(size)) + gap * (len(badges) - 1)
+    if natural > room:
+        gap = max(2, round(t * 0.12))
+        if sum(widths(size)) + gap * (len(badges) - 1) > room:
+            if y + 2 * line <= bottom:  # a tall cell: a second row
+                rows, acc = [[]], 0
+                for i, bw in enumerate(widths(size)):
+                    if rows[-1] and acc + gap + bw > room:
+                        rows.append([])
+                        acc = 0
+                    acc += (gap if rows[-1] else 0) + bw
+                    rows[-1].append(i)
+            else:
+                while size > round(t * 0.6) and sum(widths(size)) + gap * (len(badges) - 1) > room:
+                    size -= 1
+    for row in rows:
+        x = x0
+        for i in row:
+            b = badges[i]
+            paste_icon(img, b.icon, (x, y + (line - size) / 2), size, b.colour or P.INK)
+            x += icon_width(b.icon, size) + 2
+            box = w.text((x, y + line / 2), str(b.count), count_f, P.INK, anchor="lm")
+            x = box[2] + gap
+        y += line
+    return y
+
+
+def _draw_status(img: Image.Image, w: Writer, boxes: LegendBoxes, game_map: GameMap, view: View,
+                 parts: Sequence[PicturePart]) -> None:
+    t = boxes.text_px
+    x0, y0, x1, y1 = boxes.info
+    iw = x1 - x0
+    head, detail = status_lines(view)
+    head_f = font(t, "bold")
+    body_f = font(t, "regular")
+    y = y0
+    w.text((x0, y), fit_text(head, head_f, iw), head_f, P.INK)
+    y += round(t * 1.35)
+    w.text((x0, y), fit_text(detail, body_f, iw), body_f, P.INK)
+    y += round(t * 1.25)
+    rolls: list[DiceRoll] = [r for part in parts for r in part.status(view)]
+    if rolls:
+        roll = rolls[0]
+        size = round(t * 1.15)
+        x = x0
+        for face in roll.faces:
+            paste_icon(img, die_kind(face), (x, y + 1), size)
+            x += size + max(2, round(t * 0.15))
+    else:
+        w.text((x0, y), fit_text(short_map_name(game_map.name), body_f, iw), body_f, P.INK_SOFT)
+
+
+def short_map_name(name: str) -> str:
+    """"Ticket to Ride USSR (fan expansion, …)" -> "USSR"; "Ticket to Ride (USA)" -> "USA"."""
+    short = re.sub(r"^Ticket to Ride\s*", "", name).strip()
+    if short.startswith("(") and short.endswith(")"):
+        return short[1:-1]
+    return re.sub(r"\s*\(.*\)$", "", short) or name

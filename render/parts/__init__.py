@@ -1,0 +1,35 @@
+"""Each rule module's part of the pictures (see `render.parts.base`).
+
+The pictures never ask which variant is played: they loop over the game's rule modules and
+draw what each module's part gives (`picture_parts(view)`). A module without a registered part
+fails `tests/test_render_parts.py`, so a new rule cannot be silently left out of the pictures.
+"""
+
+from render.parts import bonuses, cards, dice, passengers, routes, stations, tickets  # noqa: F401  (registration)
+from render.parts.base import (
+    Badge,
+    DiceRoll,
+    HandBlock,
+    HandContext,
+    KeyEntry,
+    PicturePart,
+    modules_of,
+    part_for,
+    parts_for,
+    picture_parts,
+    registered_names,
+)
+
+__all__ = [
+    "Badge",
+    "DiceRoll",
+    "HandBlock",
+    "HandContext",
+    "KeyEntry",
+    "PicturePart",
+    "modules_of",
+    "part_for",
+    "parts_for",
+    "picture_parts",
+    "registered_names",
+]
