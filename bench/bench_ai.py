@@ -6,8 +6,8 @@ agents, and the decision times.
     python bench/bench_ai.py invariants [--games 100]       # every variant, with and without dice
 
 `targets` plays, for the 2-player USA and Europe tables, the hard AI against each baseline
-agent and the greedy AI, and hard + 3 greedy on 4-player Europe. Each pairing is played in
-chunks of `--chunk` games, each chunk saved as it ends (`OUT/<pairing>-<first game>.json`), so
+agent and the greedy AI, and hard + 3 greedy on 4-player Europe. The pairings are played in
+rounds of `--chunk` games each, each chunk saved as it ends (`OUT/<pairing>-<first game>.json`), so
 a run that is stopped resumes where it was. Long: run it under `nice -n 19`, in the
 background. `report` merges the chunks and prints one row per pairing: games, the hard AI's
 wins and win rate with its 95 % interval, mean scores, and decision times.
@@ -59,10 +59,12 @@ def _load(path: Path) -> list[GameResult]:
 
 def targets(out: Path, games: int, chunk: int, jobs: int, only: str | None) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    for name, variant, players, agents in PAIRINGS:
-        if only and only not in name:
-            continue
-        for first in range(0, games, chunk):
+    # Round by round (a chunk of every pairing, then the next): a run stopped early has played
+    # about as many games of each pairing.
+    for first in range(0, games, chunk):
+        for name, variant, players, agents in PAIRINGS:
+            if only and only not in name:
+                continue
             path = out / f"{name}-{first:04d}.json"
             if path.exists():
                 continue
