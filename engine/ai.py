@@ -25,6 +25,7 @@ from engine.maps import GameMap, Route, load_map
 from engine.rng import Rng, seed_state
 from engine.rules.controller import PlayController
 from engine.rules.passengers import PassengersView, TakePassenger, majority_points
+from engine.state import GameState
 from engine.view import View
 
 
@@ -288,6 +289,17 @@ AI_LEVELS: dict[str, Callable[[int], ComputerPlayer]] = {
     "random": RandomAI,
     "greedy": GreedyAI,
 }
+
+
+def decision_seed(state: GameState, seat: int) -> int:
+    """The seed of an AI's decision for `seat`, derived from the game's own seed and where the
+    game stands (turn, generator, piles): the same game and moment give the same seed, so the
+    AI's choice — and the game — replay exactly. The caller derives it; the AI sees only the
+    number and the view, never the state."""
+    mixed = (state.seed * 0x9E3779B97F4A7C15 + state.rng * 0xBF58476D1CE4E5B9 + state.turn * 0x94D049BB133111EB
+             + seat * 1_000_003 + len(state.deck) * 7919 + len(state.discard) * 104_729
+             + sum(p.hand_size() for p in state.players) * 15_485_863)
+    return Rng(seed_state(mixed)).next_u64() & 0xFFFFFFFF
 
 
 def make_ai(level: str, seed: int = 0) -> ComputerPlayer:
