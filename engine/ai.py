@@ -293,13 +293,17 @@ AI_LEVELS: dict[str, Callable[[int], ComputerPlayer]] = {
 
 def decision_seed(state: GameState, seat: int) -> int:
     """The seed of an AI's decision for `seat`, derived from the game's own seed and where the
-    game stands (turn, generator, piles): the same game and moment give the same seed, so the
-    AI's choice — and the game — replay exactly. The caller derives it; the AI sees only the
-    number and the view, never the state."""
-    mixed = (state.seed * 0x9E3779B97F4A7C15 + state.rng * 0xBF58476D1CE4E5B9 + state.turn * 0x94D049BB133111EB
-             + seat * 1_000_003 + len(state.deck) * 7919 + len(state.discard) * 104_729
-             + sum(p.hand_size() for p in state.players) * 15_485_863)
-    return Rng(seed_state(mixed)).next_u64() & 0xFFFFFFFF
+    game stands (turn, generator, piles, what is pending): the same game and moment give the
+    same seed, so the AI's choice — and the game — replay exactly. The caller derives it; the
+    AI sees only the number and the view, never the state."""
+    parts = (state.seed, state.rng, state.turn, seat, len(state.deck), len(state.discard),
+             sum(len(d) for d in state.ticket_decks.values()), len(state.route_owner),
+             *(p.hand_size() * 64 + len(p.tickets) for p in state.players),
+             *(ord(c) for c in str(state.pending.get("kind", ""))))
+    rng = Rng(seed_state(0x5EED))
+    for part in parts:
+        rng = Rng(seed_state(rng.next_u64() ^ part))
+    return rng.next_u64() & 0xFFFFFFFF
 
 
 def make_ai(level: str, seed: int = 0) -> ComputerPlayer:

@@ -1,13 +1,10 @@
 """The computer players of engine/agents: every agent finishes a game on every variant, with and
 without dice, keeping every invariant; the hard AI is deterministic and never reads a secret;
-the tournament prints its JSON; the levels a host chooses reach `make_ai`."""
+the levels a host chooses reach `make_ai`."""
 
 from __future__ import annotations
 
-import io
-import json
 import random
-from contextlib import redirect_stdout
 
 import pytest
 
@@ -15,8 +12,8 @@ from engine import tournament
 from engine.actions import KeepTickets
 from engine.agents import AGENTS, make_agent
 from engine.agents.baseline import BaselineAI
-from engine.agents.search import SearchAI
-from engine.ai import AI_LEVELS, OFFERED_LEVELS, GreedyAI, RandomAI, make_ai
+from engine.agents.search import LATE_TRAINS, SearchAI
+from engine.ai import AI_LEVELS, OFFERED_LEVELS, GreedyAI, RandomAI, decision_seed, make_ai
 from engine.game import actors, apply, legal_actions, new_game, replay, view
 from engine.state import GameState
 from engine.variants import available_variants
@@ -85,6 +82,20 @@ def _mid_game(seed: int = 8) -> GameState:
     return state
 
 
+def _late_game(seed: int = 8) -> GameState:
+    """A 2-player Europe game in its last turns (a player has few trains left), at a turn of
+    seat 0: every move there is searched."""
+    state, _ = new_game("europe", 2, seed, first_player=0)
+    n = 0
+    while (min(p.trains for p in state.players) > LATE_TRAINS or state.pending.get("kind") != "turn"
+           or actors(state) != [0]):
+        seat = actors(state)[0]
+        state, _ = apply(state, make_ai("greedy", n).choose(view(state, seat), legal_actions(state, seat)))
+        n += 1
+    assert not state.game_over
+    return state
+
+
 def test_the_hard_ai_searches_the_opening_choice_of_tickets() -> None:
     state = _opening()
     ai = SearchAI(5)
@@ -138,9 +149,9 @@ def _scrambled(state: GameState, seat: int, seed: int) -> GameState:
     return s
 
 
-@pytest.mark.parametrize("where", ["opening", "mid-game"])
+@pytest.mark.parametrize("where", ["opening", "mid-game", "last turns"])
 def test_the_hard_ai_never_reads_the_secrets(where: str) -> None:
-    state = _opening() if where == "opening" else _mid_game()
+    state = {"opening": _opening, "mid-game": _mid_game, "last turns": _late_game}[where]()
     other = _scrambled(state, 0, 99)
     # The scrambled game really is another game, which seat 0 sees exactly as before.
     assert other.to_canonical() != state.to_canonical()
@@ -163,46 +174,6 @@ def test_the_hard_ai_searches_whether_to_take_more_tickets() -> None:
     assert any(a.TYPE == "draw_tickets" for a in ai.report.candidates)
 
 
-# --- the tournament ------------------------------------------------------------------------
-
-
-def test_the_tournament_prints_one_json_object() -> None:
-    out = io.StringIO()
-    with redirect_stdout(out):
-        assert tournament.main(["--variant", "usa", "--players", "2", "--games", "2", "--ai", "one_step,greedy",
-                                "--seed", "3", "--json"]) == 0
-    report = json.loads(out.getvalue())
-    assert set(report["agents"]) == {"one_step", "greedy"}
-    for figures in report["agents"].values():
-        assert {"games", "wins", "win_rate", "mean_score", "decision_p50_s", "decision_p95_s"} <= set(figures)
-        assert figures["games"] == 2
-        assert 0.0 <= figures["win_rate"] <= 1.0
-        low, high = figures["win_rate_95"]
-        assert 0.0 <= low <= figures["win_rate"] <= high <= 1.0
-        assert figures["decision_p50_s"] <= figures["decision_p95_s"]
-    assert report["games"] == 2
-
-
-def test_the_tournament_swaps_seats_between_games() -> None:
-    assert tournament.seating(["hard", "greedy"], 2, 0) == ["hard", "greedy"]
-    assert tournament.seating(["hard", "greedy"], 2, 1) == ["greedy", "hard"]
-    assert tournament.seating(["hard", "greedy"], 4, 1) == ["greedy", "hard", "greedy", "hard"]
-    # Every deal is played once per rotation.
-    assert tournament.schedule(4, 2, 10) == [(10, 0), (10, 1), (11, 0), (11, 1)]
-
-
-def test_the_tournament_replays_the_same_games() -> None:
-    first = tournament.run("usa", 2, 2, ["long_route", "one_step"], seed=5)
-    again = tournament.run("usa", 2, 2, ["long_route", "one_step"], seed=5)
-    assert [[s.score for s in g.seats] for g in first] == [[s.score for s in g.seats] for g in again]
-
-
-def test_the_wilson_interval() -> None:
-    low, high = tournament.wilson(60, 100)
-    assert round(low, 3) == 0.502 and round(high, 3) == 0.691
-    assert tournament.wilson(0, 0) == (0.0, 1.0)
-
-
 # --- levels --------------------------------------------------------------------------------
 
 
@@ -219,3 +190,18 @@ def test_the_levels_a_host_chooses_reach_make_ai() -> None:
     assert type(make_ai("long_route", 1)).__name__ == "LongRouteAI"
     with pytest.raises(ValueError, match="easy, normal, hard"):
         make_ai("expert")
+
+
+def test_the_bots_ai_seed_comes_from_the_game() -> None:
+    """The bot seeds each AI decision from the game itself: the same game at the same moment
+    gives the same seed (so the same move), another seat or moment another seed."""
+    state = _mid_game()
+    assert decision_seed(state, 0) == decision_seed(state.clone(), 0)
+    assert decision_seed(state, 0) != decision_seed(state, 1)
+    seat = actors(state)[0]
+    after, _ = apply(state, make_ai("greedy", 1).choose(view(state, seat), legal_actions(state, seat)))
+    assert decision_seed(after, 0) != decision_seed(state, 0)
+    other, _ = new_game("usa", 2, 9, first_player=0)
+    first, _ = new_game("usa", 2, 8, first_player=0)
+    assert decision_seed(other, 0) != decision_seed(first, 0)
+    assert 0 <= decision_seed(state, 0) < 2**32
