@@ -5,6 +5,7 @@ the levels a host chooses reach `make_ai`."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -15,6 +16,8 @@ from engine.agents.baseline import BaselineAI
 from engine.agents.search import LATE_TRAINS, SearchAI
 from engine.ai import AI_LEVELS, OFFERED_LEVELS, GreedyAI, RandomAI, decision_seed, make_ai
 from engine.game import actors, apply, legal_actions, new_game, replay, view
+from engine.rulesets.alsace import STATIONS_OPTION
+from engine.rulesets.ussr import AS_LOCOMOTIVE_REVEAL, TUNNEL_PAYMENT
 from engine.state import GameState
 from engine.variants import available_variants
 from tests.test_selfplay_invariants import InvariantChecker
@@ -45,6 +48,27 @@ def test_each_agent_plays_every_variant_to_the_end(agent: str, variant: str, dic
     again = replay(variant, players, 17, result.actions, options, first_player=0)
     assert again.game_over and again.result is not None
     assert [s["total"] for s in again.result["sheets"]] == [s.score for s in result.seats]
+
+
+# Every table option away from its default, each played by the hard AI (and the greedy AI).
+OPTION_GAMES: list[tuple[str, int, dict[str, Any]]] = [
+    ("alsace", 3, {STATIONS_OPTION: True}),
+    ("ussr", 3, {TUNNEL_PAYMENT: AS_LOCOMOTIVE_REVEAL}),
+    ("usa", 2, {"dice": True, "dice_token_exchanges_per_turn": 2}),
+    ("europe", 4, {"dice": True, "tunnel_die_faces": 6}),
+    ("nordic", 3, {"dice": True, "dice_nordic_9_route": "disabled"}),
+    ("germany", 5, {}),
+]
+
+
+@pytest.mark.parametrize("variant,players,options", OPTION_GAMES,
+                         ids=[f"{v}-{p}p-{'-'.join(o) or 'default'}" for v, p, o in OPTION_GAMES])
+def test_the_hard_ai_plays_every_table_option(variant: str, players: int, options: dict[str, Any],
+                                              quick_search: None) -> None:
+    checker = InvariantChecker(variant, players)
+    result = tournament.play(variant, players, 23, ["hard", "greedy"] * 3, options, check=checker)
+    assert result.ended == "end", f"hard on {variant} {options}: the game ended by {result.ended}"
+    assert all(s.tickets for s in result.seats)
 
 
 def test_every_variant_is_covered() -> None:
