@@ -1,7 +1,7 @@
 """The AI benchmarks of docs/ai.md: the target tournaments, every variant's invariants under the
 agents, and the decision times.
 
-    python bench/bench_ai.py targets --out bench-ai [--games 400] [--chunk 50] [--jobs 1] [--only europe]
+    python bench/bench_ai.py targets --out bench-ai [--games 400] [--chunk 20] [--jobs 1] [--only europe] [--start 0]
     python bench/bench_ai.py report --out bench-ai          # the table for docs/ai.md
     python bench/bench_ai.py invariants [--games 100]       # every variant, with and without dice
 
@@ -57,11 +57,11 @@ def _load(path: Path) -> list[GameResult]:
     return out
 
 
-def targets(out: Path, games: int, chunk: int, jobs: int, only: str | None) -> None:
+def targets(out: Path, games: int, chunk: int, jobs: int, only: str | None, start: int = 0) -> None:
     out.mkdir(parents=True, exist_ok=True)
     # Round by round (a chunk of every pairing, then the next): a run stopped early has played
     # about as many games of each pairing.
-    for first in range(0, games, chunk):
+    for first in range(start, games, chunk):
         for name, variant, players, agents in PAIRINGS:
             if only and only not in name:
                 continue
@@ -135,9 +135,11 @@ def main() -> int:
     parser.add_argument("--chunk", type=int, default=50)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--only", help="only the pairings whose name contains this")
+    parser.add_argument("--start", type=int, default=0,
+                        help="targets: begin at this game (a second worker plays later games than the first)")
     args = parser.parse_args()
     if args.what == "targets":
-        targets(args.out, args.games or 400, args.chunk, args.jobs, args.only)
+        targets(args.out, args.games or 400, args.chunk, args.jobs, args.only, args.start)
     elif args.what == "report":
         report(args.out)
     else:
