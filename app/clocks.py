@@ -28,8 +28,17 @@ from app.base import ACTIVE, CommitExtras, SeatChange
 from app.errors import GameNotFound, ServiceError, StaleAction
 from app.loader import Loaded
 from app.models import Caller, Timer
-from app.moves import DEFAULT_STAND_IN, MoveOps
-from app.owed import ABSENT_LIMIT, DIGEST, LIMIT, NOTICE, REMINDER, TURN_TIMERS, same_turn, timers_for_turn
+from app.moves import MoveOps, stand_in_level
+from app.owed import (
+    ABSENT_LIMIT,
+    DIGEST,
+    LIMIT,
+    NOTICE,
+    REMINDER,
+    TURN_TIMERS,
+    same_turn,
+    timers_for_turn,
+)
 from app.player_clock import local_day
 from app.settings_ops import digest_due
 from engine.game import actors
@@ -158,11 +167,12 @@ class ClockOps(MoveOps):
                 return "reminded"
             misses = seat.absent_turns + 1
             keeps = misses >= ABSENT_LIMIT
-            change = SeatChange(misses, DEFAULT_STAND_IN if keeps else None)
+            level = stand_in_level(loaded.state)  # the host's choice for absent players
+            change = SeatChange(misses, level if keeps else None)
             extras = CommitExtras(timer_id=timer.id, seat_changes={seat.seat: change},
                                   notes=[{"kind": "time_ran_out", "seat": seat.seat, "turns": misses, "keeps": keeps}])
             try:
-                await self._bot_turn(loaded, seat, extras, level=DEFAULT_STAND_IN)
+                await self._bot_turn(loaded, seat, extras, level=level)
             except ServiceError:
                 return None  # StaleAction: the timer fired elsewhere or the game moved on: look again
             log.info("game %d: time ran out for seat %d (%d in a row)", timer.game_id, seat.seat, misses)
@@ -276,15 +286,17 @@ class ClockOps(MoveOps):
         log.info("game %d: resumed", game_id)
         return True
 
-    async def kick(self, game_id: int, seat: int, caller: Caller, level: str = DEFAULT_STAND_IN) -> None:
+    async def kick(self, game_id: int, seat: int, caller: Caller, level: str | None = None) -> None:
         """Hand a person's seat to the AI until they come back (host or server manager); the
-        AI moves at once if it is their turn."""
+        AI moves at once if it is their turn. `level`: the AI's level (default: the table's
+        stand-in level)."""
         async with self._lock(game_id):
             loaded = await self._managed(game_id, caller)
             if not 0 <= seat < len(loaded.seats) or loaded.seats[seat].user_id is None:
                 raise ServiceError("That seat is not a person's.", "not_a_person")
             tx = self.store.tx()
-            tx.set_absence(game_id, seat, max(ABSENT_LIMIT, loaded.seats[seat].absent_turns), level)
+            tx.set_absence(game_id, seat, max(ABSENT_LIMIT, loaded.seats[seat].absent_turns),
+                           level or stand_in_level(loaded.state))
             tx.cancel_timers(game_id, kind=REMINDER)
             tx.cancel_timers(game_id, kind=LIMIT)
             tx.owe(game_id, loaded.seq, NOTICE, f"kick:{seat}:{loaded.seq}",

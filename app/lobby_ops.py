@@ -20,7 +20,7 @@ from app.errors import GameNotFound, LimitReached, LobbyError, StaleAction
 from app.loader import Loaded, seat_of_row
 from app.models import Lobby, Seat, SubmitResult
 from app.player_clock import MOST_AWAY_DAYS
-from engine.ai import AI_LEVELS
+from engine.ai import AI_LEVELS, OFFERED_LEVELS
 from engine.game import actors, new_game
 from engine.state import canonical_json
 from engine.variants import build_ruleset
@@ -47,6 +47,10 @@ class LobbyOps(ServiceBase):
         `max_away_days`: the longest vacation a player's clock stops for at this table (0: none)."""
         options = {"undo": True, **dict(options or {})}
         build_ruleset(variant, seats_wanted, options)  # IllegalAction: unknown variant, option or table size
+        stand_in = options.get("stand_in_level")
+        if stand_in is not None and stand_in not in AI_LEVELS:
+            raise LobbyError(f"There is no AI level “{str(stand_in)[:20]}” to stand in for absent players; choose one "
+                             f"of {', '.join(OFFERED_LEVELS)}.", "bad_ai_level")
         if turn_hours is not None and turn_hours <= 0:
             raise LobbyError("A turn limit must be a positive number of hours.", "bad_turn_limit")
         if not 0 <= max_away_days <= MOST_AWAY_DAYS:
@@ -151,7 +155,7 @@ class LobbyOps(ServiceBase):
         taken: if that changed (a double click already added one), nothing is added and
         StaleAction says so."""
         if level not in AI_LEVELS:
-            raise LobbyError(f"There is no AI level “{level[:20]}”; choose one of {', '.join(AI_LEVELS)}.",
+            raise LobbyError(f"There is no AI level “{level[:20]}”; choose one of {', '.join(OFFERED_LEVELS)}.",
                              "bad_ai_level")
         async with self._lock(game_id):
             row = await self._lobby_row(game_id)

@@ -19,7 +19,7 @@ from app.loader import Loaded
 from app.models import Actor, Seat, SubmitResult
 from app.owed import turn_began
 from engine.actions import Action
-from engine.ai import make_ai
+from engine.ai import AI_LEVELS, decision_seed, make_ai
 from engine.game import actors, apply
 from engine.game import legal_actions as legal_for
 from engine.game import view as view_for
@@ -29,6 +29,13 @@ MAX_TURN_DECISIONS = 50
 # `play_bots` plays at most this many turns in a row (an all-AI game ends well within it).
 MAX_BOT_TURNS = 5000
 DEFAULT_STAND_IN = "greedy"
+
+
+def stand_in_level(state: Any) -> str:
+    """The AI level that plays for absent players: the host's choice (the table option
+    "stand_in_level"), or the default."""
+    level = state.options.get("stand_in_level")
+    return level if isinstance(level, str) and level in AI_LEVELS else DEFAULT_STAND_IN
 
 
 class MoveOps(ServiceBase):
@@ -61,7 +68,7 @@ class MoveOps(ServiceBase):
             seat = _bot_seat(loaded)
             if seat is None:
                 return None
-            move = _choose(loaded.state, seat, self.random_bits(32))
+            move = _choose(loaded.state, seat)
             after, events = apply(loaded.state, move)
             return await self._commit(loaded, [Move(seat.seat, None, move, events)], after)
 
@@ -87,7 +94,7 @@ class MoveOps(ServiceBase):
         for _ in range(MAX_TURN_DECISIONS):
             if state.status == "over" or seat.seat not in actors(state):
                 break
-            move = _choose(state, seat, self.random_bits(32), level)
+            move = _choose(state, seat, level)
             state, events = apply(state, move)
             moves.append(Move(seat.seat, None, move, events))
             if turn_began(events):
@@ -119,10 +126,11 @@ def _bot_seat(loaded: Loaded) -> Seat | None:
     return next((s for s in loaded.seats if s.seat in waiting and s.bot_plays), None)
 
 
-def _choose(state: Any, seat: Seat, seed: int, level: str | None = None) -> Action:
-    # A fresh seed per decision: an AI keeps no memory between moves, so a restart cannot
-    # change how it plays, and its dice have nothing to do with the deck's.
-    ai = make_ai(level or seat.ai_level or seat.stand_in or DEFAULT_STAND_IN, seed)
+def _choose(state: Any, seat: Seat, level: str | None = None) -> Action:
+    # A fresh seed per decision, derived from the game's seed and the moment: an AI keeps no
+    # memory between moves, so a restart cannot change how it plays, and the same game always
+    # gets the same moves.
+    ai = make_ai(level or seat.ai_level or seat.stand_in or stand_in_level(state), decision_seed(state, seat.seat))
     return ai.choose(view_for(state, seat.seat), legal_for(state, seat.seat))
 
 

@@ -28,7 +28,7 @@ from app.base import CommitExtras, SeatChange
 from app.clocks import ClockOps
 from app.errors import NotAPlayer, ServiceError
 from app.models import Caller, Seat
-from app.moves import DEFAULT_STAND_IN
+from app.moves import stand_in_level
 from app.owed import (
     ABSENT_LIMIT,
     DEFAULT_TURN_HOURS,
@@ -176,9 +176,10 @@ class SeatOps(ClockOps):
             keeps = misses >= ABSENT_LIMIT
             outcome = Owed(NOTICE, f"skipped:{loaded.seq}:{target.seat}",
                            payload={"notice": "skipped", "seat": target.seat, "votes": len(votes), "keeps": keeps})
-            extras = CommitExtras(seat_changes={target.seat: SeatChange(misses, DEFAULT_STAND_IN if keeps else None)},
+            level = stand_in_level(loaded.state)  # the host's choice for absent players
+            extras = CommitExtras(seat_changes={target.seat: SeatChange(misses, level if keeps else None)},
                                   owed=[outcome])
-            await self._bot_turn(loaded, target, extras, level=DEFAULT_STAND_IN)
+            await self._bot_turn(loaded, target, extras, level=level)
         log.info("game %d: the others voted; the AI played seat %d's turn", game_id, target.seat)
         await self.play_bots(game_id)
         return SkipVote(game_id, target.seat, target.name, len(votes), len(needed), True)

@@ -19,7 +19,7 @@ from bot_app.answers import Refusal
 from bot_app.components import button, view_of
 from bot_app.desk import Desk
 from bot_app.inputs import excerpt, is_number
-from engine.ai import AI_LEVELS
+from engine.ai import AI_LEVELS, OFFERED_LEVELS
 from engine.variants import available_variants
 
 log = logging.getLogger("bot_app")
@@ -68,10 +68,12 @@ def lobby_view(lobby: Lobby) -> discord.ui.View:
 
 async def open_table(desk: Desk, interaction: discord.Interaction, variant: str, dice: bool, seats: int,
                      turn_hours: float | None, chosen: Mapping[str, object] | None = None,
-                     first: object = None, undo: bool = True, away_days: object = 7) -> None:
+                     first: object = None, undo: bool = True, away_days: object = 7,
+                     stand_in: str | None = None) -> None:
     """`/ttr new`: the lobby message, then the game's thread made from it. `chosen`: the table
     options the host gave (bot_app.table_options), `first`: who plays first, `away_days`: the
-    longest vacation a player's clock stops for at this table."""
+    longest vacation a player's clock stops for at this table, `stand_in`: the AI level that
+    plays for absent players."""
     if interaction.guild_id is None or interaction.channel is None:
         raise Refusal("Start a game in a server's text channel, not in a DM.")
     if isinstance(interaction.channel, discord.Thread):
@@ -85,7 +87,8 @@ async def open_table(desk: Desk, interaction: discord.Interaction, variant: str,
         raise Refusal(f"A turn lasts {MIN_HOURS:g} to {MAX_HOURS:g} hours (30 days), not {excerpt(turn_hours, 12)}.")
     if not isinstance(away_days, int) or isinstance(away_days, bool) or not 0 <= away_days <= MOST_AWAY_DAYS:
         raise Refusal(f"A table allows vacations of 0 to {MOST_AWAY_DAYS} days, not {excerpt(away_days, 12)}.")
-    options = table_options.table_options(variant, bool(dice), seats, chosen or {}, first, bool(undo))
+    options = table_options.table_options(variant, bool(dice), seats, chosen or {}, first, bool(undo),
+                                            stand_in)
     lobby = await desk.service.create_lobby(
         interaction.guild_id, interaction.channel.id, interaction.user.id, interaction.user.display_name,
         variant, options, seats_wanted=seats, turn_hours=turn_hours or desk.default_turn_hours,
@@ -116,7 +119,7 @@ async def open_table(desk: Desk, interaction: discord.Interaction, variant: str,
 
 
 async def lobby_action(desk: Desk, interaction: discord.Interaction, game_id: int, verb: str, arg: str = "",
-                       level: str = "greedy", from_button: bool = True) -> None:
+                       level: str = "normal", from_button: bool = True) -> None:
     """A lobby button (or its command): join, leave, add an AI, start, cancel."""
     user = interaction.user
     svc = desk.service
@@ -128,7 +131,7 @@ async def lobby_action(desk: Desk, interaction: discord.Interaction, game_id: in
         note = "You left the table." if lobby.changed else "You were not seated."
     elif verb == "addai":
         if level not in AI_LEVELS:
-            raise Refusal(f"There is no AI level {excerpt(level, 20)}; choose {', '.join(AI_LEVELS)}.")
+            raise Refusal(f"There is no AI level {excerpt(level, 20)}; choose {', '.join(OFFERED_LEVELS)}.")
         expected = (int(arg) if is_number(arg) else -1) if arg else len((await svc.lobby(game_id)).seats)
         lobby = await svc.add_ai(game_id, user.id, level, expected)
         note = "A computer player sat down."

@@ -32,6 +32,9 @@ from engine.variants import COMMON_OPTIONS, MODULES, available_variants, build_r
 
 FIRST_PLAYER = "first_player"  # the engine option (a 0-based seat); /ttr new calls it `first`
 UNDO = "undo"  # the engine option (engine/undo.py); /ttr new calls it `undo` too, on by default
+# Not a rule: the AI level that plays for absent players (app/moves.py); /ttr new calls it
+# `stand_in`, the service refuses a level it does not know.
+STAND_IN = "stand_in_level"
 RANDOM = "random"
 MOST_SEATS = 5
 
@@ -154,11 +157,11 @@ def first_seat(first: object, seats: int) -> int | None:
 
 
 def table_options(variant: str, dice: bool, seats: int, chosen: Mapping[str, object],
-                  first: object = None, undo: bool = True) -> dict[str, Any]:
+                  first: object = None, undo: bool = True, stand_in: str | None = None) -> dict[str, Any]:
     """The engine options for a new table from what the host chose in `/ttr new` (`chosen`:
     option name → value, the options left out absent or None; `undo`: whether a mover may take
-    back a move that revealed nothing). Refusal: an option that does not apply to this table,
-    or a value that is not one of the option's."""
+    back a move that revealed nothing; `stand_in`: the AI level for absent players). Refusal:
+    an option that does not apply to this table, or a value that is not one of the option's."""
     options: dict[str, Any] = {"dice": True} if dice else {}
     if not undo:  # on unless turned off (the service opens every table with it)
         options[UNDO] = False
@@ -174,6 +177,8 @@ def table_options(variant: str, dice: bool, seats: int, chosen: Mapping[str, obj
     seat = first_seat(first, seats)
     if seat is not None:
         options[FIRST_PLAYER] = seat
+    if stand_in:
+        options[STAND_IN] = stand_in
     return options
 
 
@@ -195,6 +200,8 @@ def option_lines(options: Mapping[str, Any], names: list[str] | None = None) -> 
         out.append(f"first player: seat {seat + 1}{who}")
     else:
         out.append("first player: drawn at random")
+    if isinstance(options.get(STAND_IN), str):
+        out.append(f"{options[STAND_IN]} AI for absent players")
     return out
 
 

@@ -18,7 +18,7 @@ from bot_app.components import MAX_OPTIONS
 from bot_app.games import Game, desk_of, parse_game, reach, resolve_game
 from bot_app.inputs import ShortText, Text, excerpt, is_number
 from cogs.base import TtrCog
-from engine.ai import AI_LEVELS
+from engine.ai import OFFERED_LEVELS
 from engine.maps import fold
 
 if TYPE_CHECKING:
@@ -37,12 +37,12 @@ class AdminCog(TtrCog):
 
     @admin.command(name="addai", description="Seat a computer player (host)")
     async def addai(self, interaction: discord.Interaction, game: Game | None = None,
-                    level: ShortText = "greedy") -> None:
+                    level: ShortText = "normal") -> None:
         await self.run(self._lobby(interaction, game, "addai", level))
 
     @addai.autocomplete("level")
     async def _levels(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return [app_commands.Choice(name=lv, value=lv) for lv in AI_LEVELS if current.lower() in lv]
+        return [app_commands.Choice(name=lv, value=lv) for lv in OFFERED_LEVELS if current.lower() in lv]
 
     @admin.command(name="start", description="Deal the game (host)")
     async def start(self, interaction: discord.Interaction, game: Game | None = None) -> None:
@@ -160,7 +160,7 @@ class AdminCog(TtrCog):
 
     async def _lobby(self, interaction: discord.Interaction, game: int | None, verb: str, level: str = "") -> None:
         g = await resolve_game(interaction, game)
-        await lobby.lobby_action(self.desk, interaction, g, verb, level=level or "greedy", from_button=False)
+        await lobby.lobby_action(self.desk, interaction, g, verb, level=level or "normal", from_button=False)
 
 
 def _seat_named(seats: tuple[Seat, ...], text: str) -> int | None:

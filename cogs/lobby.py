@@ -13,6 +13,7 @@ from bot_app import lobby, table_options, text
 from bot_app.games import Game, resolve_game
 from bot_app.inputs import ShortText
 from cogs.base import TtrCog
+from engine.ai import OFFERED_LEVELS
 from engine.variants import available_variants
 
 if TYPE_CHECKING:
@@ -25,19 +26,21 @@ class LobbyCog(TtrCog):
                            seats="how many players (2–5)", turn_hours="hours per turn before the AI steps in",
                            undo="let a player take back a claim or station before the next player acts (on)",
                            away_days="the longest vacation a player's clock stops for here (7; 0: none)",
+                           stand_in="how well the AI plays for a player whose time runs out",
                            **table_options.descriptions())
-    @app_commands.choices(**table_options.choices())
+    @app_commands.choices(stand_in=[app_commands.Choice(name=lv, value=lv) for lv in OFFERED_LEVELS],
+                          **table_options.choices())
     async def new(self, interaction: discord.Interaction, variant: ShortText = "europe", dice: bool = False,
                   seats: app_commands.Range[int, 2, 5] = 4,
                   turn_hours: app_commands.Range[float, 0.01, 720.0] | None = None,
                   first: str | None = None, stations: bool | None = None, controller_tunnel: str | None = None,
                   dice_tokens: int | None = None, tunnel_dice: int | None = None,
                   nine_route: str | None = None, undo: bool = True,
-                  away_days: app_commands.Range[int, 0, MOST_AWAY_DAYS] = 7) -> None:
+                  away_days: app_commands.Range[int, 0, MOST_AWAY_DAYS] = 7, stand_in: str | None = None) -> None:
         chosen = {"stations": stations, "controller_tunnel": controller_tunnel, "dice_tokens": dice_tokens,
                   "tunnel_dice": tunnel_dice, "nine_route": nine_route}
         await self.run(lobby.open_table(self.desk, interaction, variant, dice, seats, turn_hours, chosen, first,
-                                        undo, away_days))
+                                        undo, away_days, stand_in))
 
     @new.autocomplete("variant")
     async def _variants(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

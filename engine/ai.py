@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import heapq
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from engine.actions import (
     Action,
@@ -24,6 +25,7 @@ from engine.maps import GameMap, Route, load_map
 from engine.rng import Rng, seed_state
 from engine.rules.controller import PlayController
 from engine.rules.passengers import PassengersView, TakePassenger, majority_points
+from engine.state import GameState
 from engine.view import View
 
 
@@ -252,12 +254,66 @@ def shortest_open_path(
     return None
 
 
-AI_LEVELS: dict[str, type[RandomAI] | type[GreedyAI]] = {"random": RandomAI, "greedy": GreedyAI}
+class ComputerPlayer(Protocol):
+    """What every computer player offers: `choose` one of the legal actions from the view
+    (`uses_view` False: it never looks, so callers may pass None)."""
+
+    level: str
+    uses_view: bool
+
+    def choose(self, view: View | None, legal: Sequence[Action]) -> Action: ...
 
 
-def make_ai(level: str, seed: int = 0) -> RandomAI | GreedyAI:
-    """An AI player by level name."""
-    try:
-        return AI_LEVELS[level](seed)
-    except KeyError:
-        raise ValueError(f"unknown AI level {level!r}; choose one of {', '.join(AI_LEVELS)}") from None
+def _agent(name: str) -> Callable[[int], ComputerPlayer]:
+    """A factory for an agent of engine/agents (imported when first built)."""
+
+    def build(seed: int = 0) -> ComputerPlayer:
+        from engine.agents import make_agent
+
+        agent: ComputerPlayer = make_agent(name, seed)
+        return agent
+
+    return build
+
+
+# The levels a host chooses from (/ttr admin addai, the stand-in for absent players): easy is
+# a baseline agent of the 2017 playtesting study, normal the greedy AI, hard the search AI.
+OFFERED_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+EASY_AGENT = "one_step"
+# Every level name a seat may carry: the offered ones, then "random" and "greedy", which
+# games stored before the levels existed still name.
+AI_LEVELS: dict[str, Callable[[int], ComputerPlayer]] = {
+    "easy": _agent(EASY_AGENT),
+    "normal": GreedyAI,
+    "hard": _agent("search"),
+    "random": RandomAI,
+    "greedy": GreedyAI,
+}
+
+
+def decision_seed(state: GameState, seat: int) -> int:
+    """The seed of an AI's decision for `seat`, derived from the game's own seed and where the
+    game stands (turn, generator, piles, what is pending): the same game and moment give the
+    same seed, so the AI's choice — and the game — replay exactly. The caller derives it; the
+    AI sees only the number and the view, never the state."""
+    parts = (state.seed, state.rng, state.turn, seat, len(state.deck), len(state.discard),
+             sum(len(d) for d in state.ticket_decks.values()), len(state.route_owner),
+             *(p.hand_size() * 64 + len(p.tickets) for p in state.players),
+             *(ord(c) for c in str(state.pending.get("kind", ""))))
+    rng = Rng(seed_state(0x5EED))
+    for part in parts:
+        rng = Rng(seed_state(rng.next_u64() ^ part))
+    return rng.next_u64() & 0xFFFFFFFF
+
+
+def make_ai(level: str, seed: int = 0) -> ComputerPlayer:
+    """An AI player by level name, or by the name of an agent of engine/agents (the
+    tournament's baselines)."""
+    factory = AI_LEVELS.get(level)
+    if factory is not None:
+        return factory(seed)
+    from engine.agents import AGENTS
+
+    if level in AGENTS:
+        return _agent(level)(seed)
+    raise ValueError(f"unknown AI level {level!r}; choose one of {', '.join(OFFERED_LEVELS)}")

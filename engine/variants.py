@@ -33,7 +33,9 @@ BUILDERS: dict[str, Callable[[int, Mapping[str, Any]], RuleSet]] = {name: m.buil
 # U14, A26). `undo`: the mover may take back a move that revealed nothing (engine/undo.py); the
 # bot turns it on for its tables, self-play and search leave it off (keeping the state to come
 # back to costs a copy per claim).
-COMMON_OPTIONS: dict[str, Any] = {"dice": False, "first_player": None, "undo": False}
+# `stand_in_level` is not a rule: it is the AI level the host chose to play for absent players
+# (app/moves.py), kept with the table's other options; no rule reads it.
+COMMON_OPTIONS: dict[str, Any] = {"dice": False, "first_player": None, "undo": False, "stand_in_level": "greedy"}
 
 
 def available_variants() -> list[str]:

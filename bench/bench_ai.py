@@ -1,0 +1,151 @@
+"""The AI benchmarks of docs/ai.md: the target tournaments, every variant's invariants under the
+agents, and the decision times.
+
+    python bench/bench_ai.py targets --out bench-ai [--games 400] [--chunk 20] [--jobs 1] [--only europe] [--start 0]
+    python bench/bench_ai.py report --out bench-ai          # the table for docs/ai.md
+    python bench/bench_ai.py invariants [--games 100]       # every variant, with and without dice
+
+`targets` plays, for the 2-player USA and Europe tables, the hard AI against each baseline
+agent and the greedy AI, and hard + 3 greedy on 4-player Europe. The pairings are played in
+rounds of `--chunk` games each, each chunk saved as it ends (`OUT/<pairing>-<first game>.json`), so
+a run that is stopped resumes where it was. Long: run it under `nice -n 19`, in the
+background. `report` merges the chunks and prints one row per pairing: games, the hard AI's
+wins and win rate with its 95 % interval, mean scores, and decision times.
+
+`invariants` plays `--games` tournament games on every variant, with and without the Dice
+Expansion, the agents rotating through the seats, checking after every move every invariant
+of tests/test_selfplay_invariants.py (cards and trains conserved, routes owned once, views
+without secrets, JSON round trips, score lines).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import tournament  # noqa: E402
+from engine.tournament import GameResult, SeatResult  # noqa: E402
+from engine.variants import available_variants, build_ruleset  # noqa: E402
+
+BASELINES = ("route_focus", "destination_hungry", "one_step", "long_route")
+PAIRINGS: list[tuple[str, str, int, tuple[str, ...]]] = [
+    *[(f"{v}-2p-hard-vs-{o}", v, 2, ("hard", o)) for v in ("usa", "europe") for o in (*BASELINES, "greedy")],
+    ("europe-4p-hard-vs-3-greedy", "europe", 4, ("hard", "greedy", "greedy", "greedy")),
+]
+SEED = 1000
+
+
+def _save(path: Path, results: list[GameResult]) -> None:
+    data = [dataclasses.asdict(dataclasses.replace(r, actions=[])) for r in results]
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data))
+    tmp.replace(path)
+
+
+def _load(path: Path) -> list[GameResult]:
+    out = []
+    for g in json.loads(path.read_text()):
+        seats = [SeatResult(**s) for s in g.pop("seats")]
+        out.append(GameResult(seats=seats, **g))
+    return out
+
+
+def targets(out: Path, games: int, chunk: int, jobs: int, only: str | None, start: int = 0) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    # Round by round (a chunk of every pairing, then the next): a run stopped early has played
+    # about as many games of each pairing.
+    for first in range(start, games, chunk):
+        for name, variant, players, agents in PAIRINGS:
+            if only and only not in name:
+                continue
+            path = out / f"{name}-{first:04d}.json"
+            if path.exists():
+                continue
+            started = time.time()
+            results = tournament.run(variant, players, min(chunk, games - first), agents, SEED, {}, jobs, first=first)
+            _save(path, results)
+            hard = sum(1 for g in results for s in g.seats if s.agent == "hard" and s.won)
+            print(f"{name} games {first}-{first + len(results) - 1}: hard won {hard}, "
+                  f"{time.time() - started:.0f} s", flush=True)
+
+
+def report(out: Path) -> None:
+    print("| table | opponent | games | hard wins | win rate | 95 % interval | mean score hard / opp. "
+          "| hard p50 / p95 s | opp. p95 s |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name, variant, players, agents in PAIRINGS:
+        results: list[GameResult] = []
+        for path in sorted(out.glob(f"{name}-[0-9]*.json")):
+            results.extend(_load(path))
+        if not results:
+            continue
+        figures = tournament.summary(results)["agents"]
+        hard = figures["hard"]
+        opp_name = agents[1]
+        opp = figures[opp_name]
+        low, high = hard["win_rate_95"]
+        n_games = len(results)
+        print(f"| {variant} {players}p | {'3 × ' if players == 4 else ''}{opp_name} | {n_games} | {hard['wins']} "
+              f"| {100 * hard['win_rate']:.1f} % | {100 * low:.1f}–{100 * high:.1f} % "
+              f"| {hard['mean_score']:.1f} / {opp['mean_score']:.1f} "
+              f"| {hard['decision_p50_s']:.4f} / {hard['decision_p95_s']:.3f} | {opp['decision_p95_s']:.4f} |")
+
+
+def invariants(games: int, jobs: int) -> int:
+    from tests.test_selfplay_invariants import InvariantChecker
+
+    agents = ("hard", *BASELINES, "greedy", "random")
+    failures = 0
+    print("| variant | dice | players | games | ended at the end | seconds |")
+    print("|---|---|---|---|---|---|")
+    for variant in available_variants():
+        for dice in (False, True):
+            options: dict[str, Any] = {"dice": True} if dice else {}
+            rules = build_ruleset(variant, 2 if variant != "germany" else 3, options)
+            started = time.process_time()
+            ended: dict[str, int] = {}
+            for g in range(games):
+                players = rules.min_players + g % (rules.max_players - rules.min_players + 1)
+                seats = [agents[(g + i) % len(agents)] for i in range(players)]
+                try:
+                    result = tournament.play(variant, players, SEED + g, seats, options,
+                                             check=InvariantChecker(variant, players))
+                    ended[result.ended] = ended.get(result.ended, 0) + 1
+                except AssertionError as exc:
+                    failures += 1
+                    print(f"FAILED {variant} dice={dice} game {g} {seats}: {exc}", flush=True)
+                    ended["failed"] = ended.get("failed", 0) + 1
+            print(f"| {variant} | {'yes' if dice else 'no'} | {rules.min_players}–{rules.max_players} | {games} "
+                  f"| {ended.get('end', 0)} | {time.process_time() - started:.0f} |", flush=True)
+    return 1 if failures else 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("what", choices=("targets", "report", "invariants"))
+    parser.add_argument("--out", type=Path, default=Path("bench-ai"))
+    parser.add_argument("--games", type=int, default=None)
+    parser.add_argument("--chunk", type=int, default=50)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--only", help="only the pairings whose name contains this")
+    parser.add_argument("--start", type=int, default=0,
+                        help="targets: begin at this game (a second worker plays later games than the first)")
+    args = parser.parse_args()
+    if args.what == "targets":
+        targets(args.out, args.games or 400, args.chunk, args.jobs, args.only, args.start)
+    elif args.what == "report":
+        report(args.out)
+    else:
+        return invariants(args.games or 100, args.jobs)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
