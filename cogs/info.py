@@ -16,6 +16,7 @@ from bot_app import after_game, text
 from bot_app.answers import Refusal
 from bot_app.games import GAME_TITLE_RE, Game, reach, resolve_game
 from bot_app.inputs import MediumText
+from bot_app.replay_requests import ReplayRequests
 from bot_app.rules_text import DEFAULT_VARIANT, TOPICS, rules_for, topics_for
 from bot_app.settings_help import settings_help
 from cogs.base import TtrCog
@@ -29,6 +30,10 @@ SETTINGS_TOPIC = "settings"
 
 
 class InfoCog(TtrCog):
+    def __init__(self, bot: TtrBot) -> None:
+        super().__init__(bot)
+        self.replays = ReplayRequests()
+
     @app_commands.command(name="board", description="Post the board (public)")
     async def board(self, interaction: discord.Interaction, game: Game | None = None) -> None:
         async def work() -> None:
@@ -77,9 +82,10 @@ class InfoCog(TtrCog):
         async def work() -> None:
             g = game if game is not None else await _thread_game(interaction)
             steps = await self.desk.service.replay_timeline(g)  # refuses a game still played
+            self.replays.check(interaction.user.id, g)
             await self.desk.answers.defer(interaction, ephemeral=False)
             view = steps[-1].view
-            gif = await self.desk.renderer.replay(steps)
+            gif = await self.replays.gif(interaction.user.id, g, lambda: self.desk.renderer.replay(steps))
             title = text.variant_title(view.variant, view.options)
             await interaction.followup.send(after_game.replay_caption(g, title, len(steps)),
                                             file=discord.File(io.BytesIO(gif), after_game.REPLAY_FILE))
