@@ -81,9 +81,13 @@ def report(out: Path) -> None:
           "| hard p50 / p95 s | opp. p95 s |")
     print("|---|---|---|---|---|---|---|---|---|")
     for name, variant, players, agents in PAIRINGS:
-        results: list[GameResult] = []
+        # Workers that started at different points (or with other chunk sizes) may have played
+        # the same game: each (deal, rotation) counts once.
+        played: dict[tuple[int, int], GameResult] = {}
         for path in sorted(out.glob(f"{name}-[0-9]*.json")):
-            results.extend(_load(path))
+            for result in _load(path):
+                played.setdefault((result.seed, result.rotation), result)
+        results = list(played.values())
         if not results:
             continue
         figures = tournament.summary(results)["agents"]
