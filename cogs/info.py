@@ -81,8 +81,8 @@ class InfoCog(TtrCog):
     async def replay(self, interaction: discord.Interaction, game: Game | None = None) -> None:
         async def work() -> None:
             g = game if game is not None else await _thread_game(interaction)
+            self.replays.check(interaction.user.id, g)  # before any work: one replay at a time each
             steps = await self.desk.service.replay_timeline(g)  # refuses a game still played
-            self.replays.check(interaction.user.id, g)
             await self.desk.answers.defer(interaction, ephemeral=False)
             view = steps[-1].view
             gif = await self.replays.gif(interaction.user.id, g, lambda: self.desk.renderer.replay(steps))
