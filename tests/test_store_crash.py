@@ -41,6 +41,25 @@ def wait_for_killed_sessions(db: Database) -> None:
         time.sleep(0.05)
 
 
+def state_difference(stored: object, replayed: object, path: str = "") -> str:
+    """Where two states first part, as a path and both values (shortened): a CI failure then
+    says what differs without a rerun."""
+    if isinstance(stored, dict) and isinstance(replayed, dict):
+        for key in sorted(set(stored) | set(replayed)):
+            if stored.get(key) != replayed.get(key):
+                return state_difference(stored.get(key), replayed.get(key), f"{path}.{key}")
+    if isinstance(stored, list) and isinstance(replayed, list) and len(stored) == len(replayed):
+        for i, (a, b) in enumerate(zip(stored, replayed, strict=True)):
+            if a != b:
+                return state_difference(a, b, f"{path}[{i}]")
+    if isinstance(stored, str) and isinstance(replayed, str) and stored.startswith("{"):
+        try:
+            return state_difference(json.loads(stored), json.loads(replayed), f"{path}(json)")
+        except ValueError:
+            pass
+    return f"at {path or 'the top'}: stored {str(stored)[:300]!r}, replayed {str(replayed)[:300]!r}"
+
+
 def check_database(db: Database, acknowledged: dict[tuple[int, int], str]) -> int:
     """Read the database as a restarted bot would, and check it. Returns the number of moves."""
     stored: dict[tuple[int, int], str] = {}
@@ -66,7 +85,9 @@ def check_database(db: Database, acknowledged: dict[tuple[int, int], str]) -> in
         snap_seq, snap = snapshots[game_id]
         assert 0 <= snap_seq <= seq, f"game {game_id}: snapshot at {snap_seq}, log at {seq}"
         at_snapshot = replay(variant, len(names), seed, moves[:snap_seq], json.loads(options), names=names)
-        assert snap == at_snapshot.to_canonical(), f"game {game_id}: snapshot differs from replay"
+        assert snap == at_snapshot.to_canonical(), (
+            f"game {game_id} ({variant}, log at {seq}, {status}): the snapshot at {snap_seq} differs from a replay: "
+            + state_difference(json.loads(snap), json.loads(at_snapshot.to_canonical())))
     return len(stored)
 
 

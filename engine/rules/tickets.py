@@ -385,7 +385,10 @@ def ticket_outcomes(game: Game, seat: int) -> tuple[TicketOutcome, ...]:
     ticket total with the fewest stations, one per set of tickets they complete."""
     s = game.state
     options: dict[str, list[tuple[str, str, str, int]]] = {}
-    for city, owner in s.stations.items():
+    # In city order, not the order the stations were built: equal loans go to the first
+    # station offered, and a state read back from its snapshot (canonical JSON, sorted keys)
+    # has lost the building order — a restart must not change who lent what.
+    for city, owner in sorted(s.stations.items()):
         if owner != seat:
             continue
         options[city] = [
