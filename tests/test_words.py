@@ -286,6 +286,28 @@ def test_dice_log_gives_faces_and_what_paid():
     assert "Draw tickets dice" not in labels
 
 
+def test_a_dice_tunnels_extra_is_told_with_what_paid_it():
+    """Dice, tunnels (D11): after the tunnel dice, the player pays the extra; the log says with
+    which dice or tokens, apart from the dice laid before the roll."""
+    from engine.actions import PayTunnel
+
+    for seed in range(1, 40):
+        state, _ = new_game("europe", 2, seed, {"dice": True}, names=["P1", "P2"])
+        ais = [make_ai("greedy", seed * 31 + i) for i in range(2)]
+        while not state.game_over:
+            seat = actors(state)[0]
+            action = ais[seat].choose(view(state, seat), legal_actions(state, seat))
+            state, events = apply(state, action)
+            if isinstance(action, PayTunnel):
+                paid = [e for e in events if e.kind == "tunnel_extra_paid"]
+                assert [e.data["payment"] for e in paid] == [dict(action.payment)]
+                line = text.log_lines(events, view(state, None))[0]
+                assert line.startswith("P") and " paid the extra with " in line and " claimed the tunnel " in line
+                assert re.search(r"with \d+ (single|double|wild) (die|dice|token)", line), line
+                return
+    raise AssertionError("no tunnel extra was paid in 39 dice games")
+
+
 # --- long results ------------------------------------------------------------------------------
 
 

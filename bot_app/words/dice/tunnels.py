@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from bot_app.words.base import Ctx, Doing, Words, plural, presents, public
-from bot_app.words.dice.claims import dice_claimed, kind_of, tunnel_abandoned
+from bot_app.words.base import Ctx, Doing, Event, Words, data, plural, presents, public
+from bot_app.words.dice.claims import dice_claimed, kind_of, paid_text, tunnel_abandoned
 from bot_app.words.dice.faces import faces_paid
+from bot_app.words.routes import points
 from bot_app.words.tunnels import tunnel_count
 from engine.actions import Action, PayTunnel
 from engine.rules.dice.tunnels import DiceTunnels
@@ -16,9 +17,22 @@ def pay_label(a: Action, c: Ctx) -> str:
     return f"pay {faces_paid(a.payment, kind_of(c, route))} more and take the tunnel"
 
 
+def extra_paid(e: Event, c: Ctx, who: str) -> str:
+    return f"{who} paid the extra for the tunnel {c.route(data(e, 'route'))} with {paid_text(c, e)}"
+
+
+def extra_paid_then_claimed(first: Event, second: Event, c: Ctx, who: str) -> str | None:
+    if data(first, "route") != data(second, "route"):
+        return None
+    return (f"{who} paid the extra with {paid_text(c, first)} and claimed the tunnel "
+            f"{c.route(data(second, 'route'))} ({points(second)})")
+
+
 @presents(DiceTunnels)
 class DiceTunnelWords(Words):
-    events = {"route_claimed": public(dice_claimed), "tunnel_abandoned": public(tunnel_abandoned)}
+    events = {"tunnel_extra_paid": public(extra_paid), "route_claimed": public(dice_claimed),
+              "tunnel_abandoned": public(tunnel_abandoned)}
+    folds = {("tunnel_extra_paid", "route_claimed"): extra_paid_then_claimed}
     actions = {
         "pay_tunnel": Doing(pay_label, "Pay", "⛰️", "success"),
         "give_up_tunnel": Doing(lambda a, c: "give up the tunnel (your tokens come back)", "Give up", "↩️",

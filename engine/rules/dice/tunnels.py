@@ -75,7 +75,7 @@ class DiceTunnels(RuleModule):
     """The decision after the tunnel dice: pay the extra, or give up."""
 
     name: ClassVar[str] = "dice_tunnels"
-    events: ClassVar[tuple[str, ...]] = ("route_claimed", "tunnel_abandoned")
+    events: ClassVar[tuple[str, ...]] = ("tunnel_extra_paid", "route_claimed", "tunnel_abandoned")
     actions: ClassVar = {"dice_tunnel": (PayTunnel, GiveUpTunnel)}
     prompts: ClassVar = {"dice_tunnel": "pay the tunnel's extra dice or tokens or give it up"}
 
@@ -97,4 +97,6 @@ class DiceTunnels(RuleModule):
             raise IllegalAction(f"The tunnel needs {extra} more {kind} dice, wild dice or {kind} tokens; "
                                 f"you offered {payment_words(action.payment)}.", "bad_payment")
         spend(game, seat, action.payment, {kind, WILD}, kind)
+        # Told apart from the claim: the claim's own payment is the dice laid before the roll.
+        game.emit("tunnel_extra_paid", player=seat, route=p["route"], payment=dict(action.payment))
         _complete(game, seat, game.map.routes[p["route"]])
