@@ -11,7 +11,7 @@ the events the action caused. Replaying a game's seed and its actions gives the 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine import undo
 from engine.actions import Action, Pass, Undo, action_from_json
@@ -29,6 +29,8 @@ from engine.view import PendingView, PlayerView, View
 if TYPE_CHECKING:
     from engine.chance import Chance, ChanceSource
     from engine.ruleset import RuleSet
+
+A = TypeVar("A", bound=Action)
 
 
 class Game:
@@ -328,6 +330,21 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     out = _module_actions(game, seat)
     if not out and state.pending.get("kind") == "turn":
         out.append(Pass(seat))
+    return out
+
+
+def legal_actions_of(state: GameState, seat: int, action_type: type[A]) -> list[A]:
+    """The legal actions of one type: those `legal_actions` lists of it, in its order, asking
+    only the modules that handle that type now (a rollout wanting the claims need not have
+    every station of the board listed as well)."""
+    if seat not in actors(state):
+        return []
+    game = load_game(state)
+    kind = state.pending.get("kind", "")
+    out: list[A] = []
+    for module in game.rules.modules_for(kind):
+        if action_type in module.actions.get(kind, ()):
+            out.extend(a for a in module.legal_actions(game, seat) if isinstance(a, action_type))
     return out
 
 

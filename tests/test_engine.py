@@ -9,6 +9,7 @@ import pytest
 
 from engine.actions import (
     ACTION_TYPES,
+    Action,
     BuildStation,
     ClaimRoute,
     DrawCard,
@@ -19,7 +20,7 @@ from engine.actions import (
 )
 from engine.cards import cards
 from engine.errors import IllegalAction
-from engine.game import actors, apply, legal_actions, new_game, replay, view
+from engine.game import actors, apply, legal_actions, legal_actions_of, new_game, replay, view
 from engine.rng import Rng, seed_state
 from engine.selfplay import play_game
 from engine.state import GameState
@@ -257,3 +258,22 @@ def test_clone_copies_every_field_of_the_state_and_its_players():
             if isinstance(a, list | dict) and a:
                 assert a is not b, f"{cls.__name__}.{f.name} is shared with the clone"
     assert copy.to_canonical() == state.to_canonical()
+
+
+@pytest.mark.parametrize("dice", [False, True])
+@pytest.mark.parametrize("variant", ["usa", "europe", "nordic", "germany", "ussr", "alsace"])
+def test_the_legal_actions_of_one_type_are_those_legal_actions_lists(variant: str, dice: bool) -> None:
+    """legal_actions_of (what a rollout asks for: the claims) gives exactly the actions of that
+    type that legal_actions lists, in the same order, at every step of a game."""
+    checked = 0
+
+    def check(before: GameState, action: Action | None, after: GameState, events: list) -> None:
+        nonlocal checked
+        for seat in actors(after):
+            listed = legal_actions(after, seat)
+            for kind in (ClaimRoute, DrawCard, BuildStation):
+                assert legal_actions_of(after, seat, kind) == [a for a in listed if isinstance(a, kind)]
+            checked += 1
+
+    play_game(variant, 3, 5, ("greedy", "random"), {"dice": True} if dice else {}, check)
+    assert checked > 50

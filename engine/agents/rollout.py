@@ -32,7 +32,7 @@ from engine.agents.planning import (
 from engine.ai import _card_cost
 from engine.cards import LOCO, Cards
 from engine.errors import IllegalAction
-from engine.game import actors, apply, legal_actions
+from engine.game import actors, apply, legal_actions, legal_actions_of
 from engine.rules.call_time import CallTime
 from engine.rules.passengers import TakePassenger
 from engine.rules.tourist_cards import PlayLuckyDevil
@@ -107,9 +107,10 @@ class RolloutPolicy:
         if not second:
             if state.final_turns_left is not None or not plan.routes or (endgame(seen) and seen.others_min <= 3):
                 # Any route may be worth claiming now: list them all.
-                for a in legal_actions(state, seat):
-                    if isinstance(a, ClaimRoute):
-                        claims.setdefault(a.route, []).append(a.payment)  # type: ignore[attr-defined]
+                listed: dict[str, list[Cards]] = {}
+                for a in legal_actions_of(state, seat, ClaimRoute):
+                    listed.setdefault(a.route, []).append(a.payment)
+                claims.update(listed)
             else:
                 hand = state.players[seat].hand
                 trains = state.players[seat].trains
