@@ -15,7 +15,8 @@ import pytest
 
 from engine.actions import Action
 from engine.events import Event
-from engine.game import apply
+from engine.game import apply, load_game, new_game
+from engine.rules.tickets import ticket_outcomes
 from engine.selfplay import play_game
 from engine.state import GameState, PlayerState, canonical_json
 from engine.variants import available_variants, build_ruleset
@@ -80,9 +81,6 @@ def test_no_rule_depends_on_the_order_of_the_states_dicts(variant: str, players:
 def test_equal_station_loans_go_to_the_same_station_whatever_order_they_were_built_in() -> None:
     """The case that a restart once changed (X2): one route that either of two stations of
     the same player could lend."""
-    from engine.game import load_game, new_game
-    from engine.rules.tickets import ticket_outcomes
-
     state, _ = new_game("europe", 2, 7)
     state.players[0].routes = ["munchen-zurich", "munchen-wien"]
     state.players[0].tickets = ["zurich-budapest"]
