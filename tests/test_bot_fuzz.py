@@ -134,7 +134,7 @@ async def test_fuzz_random_interactions(tmp_path):
                 it = await fake.autocomplete(user, sub, focused, channel_id=channel,
                                              **{focused: str(_garbage(rng, "x"))})
             else:
-                with_components = [m for m in fake.messages.values() if m.get("components")]
+                with_components = fake.messages_with_components()
                 msg = rng.choice(with_components)
                 comps = [c for row in msg["components"] for c in row.get("components", []) if c.get("custom_id")]
                 comp = rng.choice(comps)
