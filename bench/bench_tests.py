@@ -1,6 +1,6 @@
 """The test command's cost: wall time, CPU time and peak memory of the whole process tree.
 
-    python bench/bench_tests.py [--interval 0.2] [--json] [-- PYTEST ARGS...]
+    python bench/bench_tests.py [--interval 0.2] [--grace 5] [--json] [-- PYTEST ARGS...]
 
 Runs `python -m pytest` (the README's test command; anything after `--` replaces its
 arguments, e.g. `-- -q tests/test_replay.py`) with this interpreter, in its own process group,
@@ -19,7 +19,7 @@ Prints:
     tree really holds; PostgreSQL's shared buffers are counted once), and
   - RSS (shared pages counted in every process: an upper bound);
 - the peak of the largest single process, and what was running at the tree's PSS peak;
-- any process still alive 5 s after pytest's exit (a leak; killed then);
+- any process still alive `--grace` seconds after pytest's exit (a leak; killed then);
 - pytest's exit code (this script exits with it).
 
 Targets (issue 24): the README's test command ≤ 10 minutes wall when the 2-core machine is
@@ -43,7 +43,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PR_SET_CHILD_SUBREAPER = 36
-GRACE_S = 5.0
 PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024
 
 
@@ -142,7 +141,7 @@ class Peaks:
             self.at_pss_peak = [(p // 1024, command_of(pid)) for pid, _, p in top]
 
 
-def run(args: list[str], interval: float) -> dict[str, object]:
+def run(args: list[str], interval: float, grace: float = 5.0) -> dict[str, object]:
     """Run pytest with `args` below this process, sampling its tree; the figures."""
     subreaper = become_subreaper()
     peaks = Peaks()
@@ -165,7 +164,7 @@ def run(args: list[str], interval: float) -> dict[str, object]:
     grace_end = None
     try:
         # Reap pytest and, as subreaper, every orphan below it. A process still alive
-        # GRACE_S after pytest's exit is a leak: it is named in the figures, then killed.
+        # `grace` seconds after pytest's exit is a leak: it is named in the figures, then killed.
         while True:
             try:
                 pid, status, usage = os.wait4(-1, os.WNOHANG if code is not None else 0)
@@ -185,7 +184,7 @@ def run(args: list[str], interval: float) -> dict[str, object]:
                 code = os.waitstatus_to_exitcode(status)
                 child.returncode = code
                 wall = time.monotonic() - start
-                grace_end = time.monotonic() + GRACE_S
+                grace_end = time.monotonic() + grace
     except KeyboardInterrupt:
         os.killpg(child.pid, signal.SIGINT)
         raise
@@ -214,9 +213,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--interval", type=float, default=0.2, help="seconds between memory samples")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    parser.add_argument("--grace", type=float, default=5.0,
+                        help="seconds a process may outlive pytest before it is named as left behind and killed")
     parser.add_argument("pytest_args", nargs="*", help="after --: pytest's arguments (default: none)")
     options = parser.parse_args()
-    figures = run(options.pytest_args, options.interval)
+    figures = run(options.pytest_args, options.interval, options.grace)
     if options.json:
         print(json.dumps(figures))
     else:
