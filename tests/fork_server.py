@@ -16,6 +16,7 @@ is what the child does (as `main` with those command-line arguments). One child 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import json
 import os
 import signal
@@ -29,6 +30,7 @@ from types import TracebackType
 from typing import IO
 
 ROOT = Path(__file__).resolve().parent.parent
+PR_SET_PDEATHSIG = 1
 
 
 class ForkServer:
@@ -107,10 +109,18 @@ class Forked:
         return self.returncode
 
 
+def die_with_parent() -> None:
+    """Be killed when the parent process dies, however it died (Linux; elsewhere nothing): a
+    test killed halfway leaves neither the server nor a child playing on behind it."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
 def serve(fd: int, run: Callable[[list[str]], None]) -> None:
     """The server's side: for each request on the socket `fd`, fork a child that runs
     `run(args)` with the request's stdout and stderr, answer its pid, reap it and answer how it
     ended. Returns when the test closes its end."""
+    die_with_parent()
     server = socket.socket(fileno=fd)
     sys.stdout.flush()
     sys.stderr.flush()
@@ -126,6 +136,7 @@ def serve(fd: int, run: Callable[[list[str]], None]) -> None:
         if pid == 0:  # the child
             code = 0
             try:
+                die_with_parent()
                 server.close()
                 os.dup2(fds[0], 1)
                 os.dup2(fds[1], 2)
