@@ -18,7 +18,7 @@ Prints:
   - PSS (proportional set size: a page shared by n processes counts 1/n in each — what the
     tree really holds; PostgreSQL's shared buffers are counted once), and
   - RSS (shared pages counted in every process: an upper bound);
-- the peak of the largest single process, and what was running at the tree's PSS peak;
+- the peak of the largest single process, and what was running at each of the tree's peaks;
 - any process still alive `--grace` seconds after pytest's exit (a leak; killed then);
 - pytest's exit code (this script exits with it).
 
@@ -123,6 +123,7 @@ class Peaks:
     single_command: str = ""
     processes: int = 0
     at_pss_peak: list[tuple[int, str]] = field(default_factory=list)
+    at_rss_peak: list[tuple[int, str]] = field(default_factory=list)
 
     def take(self, root: int) -> None:
         pids = descendants(root)
@@ -131,7 +132,10 @@ class Peaks:
         rss = sum(r for _, r, _ in sizes)
         self.samples += 1
         self.processes = max(self.processes, len(pids))
-        self.rss_kb = max(self.rss_kb, rss)
+        if rss > self.rss_kb:
+            self.rss_kb = rss
+            top = sorted(sizes, key=lambda s: -s[1])[:5]
+            self.at_rss_peak = [(r // 1024, command_of(pid)) for pid, r, _ in top]
         for pid, r, _ in sizes:
             if r > self.single_kb:
                 self.single_kb, self.single_command = r, command_of(pid)
@@ -203,6 +207,7 @@ def run(args: list[str], interval: float, grace: float = 5.0) -> dict[str, objec
         "most_processes": peaks.processes,
         "samples": peaks.samples,
         "at_pss_peak": peaks.at_pss_peak,
+        "at_rss_peak": peaks.at_rss_peak,
         "subreaper": subreaper,
         "left_behind": leftovers,
         "load_average_at_end": os.getloadavg(),
@@ -230,7 +235,9 @@ def main() -> int:
               f"load average at the end {figures['load_average_at_end']}")
         if figures["left_behind"]:
             print(f"LEFT BEHIND after pytest's exit (killed): {figures['left_behind']}")
-        print("at the PSS peak: " + "; ".join(f"{mb} MB {cmd}" for mb, cmd in figures["at_pss_peak"]))  # type: ignore[attr-defined]
+        for peak in ("pss", "rss"):
+            top = figures[f"at_{peak}_peak"]
+            print(f"at the {peak.upper()} peak: " + "; ".join(f"{mb} MB {cmd}" for mb, cmd in top))  # type: ignore[attr-defined]
     code = figures["exit_code"]
     return code if isinstance(code, int) else 1
 
