@@ -143,7 +143,7 @@ def default_pool() -> RenderPool:
     global _DEFAULT
     if _DEFAULT is None:
         raw = (os.environ.get("TTR_RENDER_WORKERS") or "").strip()
-        workers = int(raw) if raw.isdigit() else None
+        workers = int(raw) if raw.isascii() and raw.isdigit() else None
         if workers == 0:
             _DEFAULT = RenderPool(processes=False)
         else:
