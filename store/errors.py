@@ -58,6 +58,12 @@ class CommitsMissing(DatabaseUnusable):
     lost, or it was replaced by a copy taken without one."""
 
 
+class UnreadableValue(ValueError):
+    """A row of the store's own bookkeeping holds a value of a type the bot never writes: the
+    file is damaged (SQLite checks declared types and NOT NULL on writes only). The message
+    names the table, never the value."""
+
+
 class SchemaTooNew(DatabaseUnusable):
     """The database was written by a newer version of the bot; this version will not touch it."""
 

@@ -27,6 +27,7 @@ from store.errors import StoreError
 from store.migrations import migrate
 from store.repository import Clock, Store, Target, Tx
 from store.startup import (
+    READ_FAILURES,
     Kind,
     check_backup_target,
     check_contents,
@@ -89,7 +90,7 @@ class SqliteStore(Store):
             # Text arrives as bytes and the rows decode it (store/records.py): sqlite3's own
             # decoding error quotes the text, which may be a hand or the deck.
             reader_db.text_factory = bytes
-        except (sqlite3.Error, OSError) as exc:
+        except READ_FAILURES as exc:
             await _abandon(writer_db, marker)
             raise sqlite_failure(path, exc) from exc
         except BaseException:
@@ -220,11 +221,11 @@ async def backup_database(source: str | os.PathLike[str], dest: str | os.PathLik
     check_backup_target(source, Path(dest))  # before anything opens the live database
     try:
         db = await connect(source, read_only=True)
-    except sqlite3.Error as exc:
+    except READ_FAILURES as exc:
         raise sqlite_failure(source, exc) from exc
     try:
         return await backup_to(db, dest, source)
-    except sqlite3.Error as exc:
+    except (sqlite3.Error, UnicodeDecodeError) as exc:
         raise StoreError(f"The backup of {source} to {dest} failed ({exc}); nothing was written to {dest}.") from exc
     finally:
         await db.close()
@@ -242,11 +243,11 @@ async def _open_checked(path: Path, *, allow_init: bool) -> tuple[aiosqlite.Conn
     and whether the file holds no table yet."""
     try:
         db = await connect_plain(path)
-    except sqlite3.Error as exc:
+    except READ_FAILURES as exc:
         raise sqlite_failure(path, exc) from exc
     try:
         empty = await check_contents(db, path, allow_init=allow_init)
-    except sqlite3.Error as exc:
+    except READ_FAILURES as exc:
         await db.close()
         raise sqlite_failure(path, exc) from exc
     except BaseException:

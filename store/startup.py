@@ -32,6 +32,7 @@ from store.errors import (
     DatabasePathError,
     NotAGameDatabase,
     SchemaTooNew,
+    UnreadableValue,
 )
 from store.migrations import latest_version, migrate, schema_version
 
@@ -223,8 +224,24 @@ def _not_writable(path: Path, where: Path, exc: OSError | None) -> DatabaseNotWr
     )
 
 
-def sqlite_failure(path: Path, exc: sqlite3.Error | OSError) -> DatabaseDamaged | DatabaseNotWritable:
-    """The words for an SQLite (or system) error met while opening `path`."""
+# What reading a damaged file can raise besides DatabaseUnusable: SQLite's errors, the
+# system's, and ValueError — sqlite3 raises UnicodeDecodeError for text (even in SQLite's own
+# error message) that is not UTF-8, and the store's strict readers of its bookkeeping rows
+# raise UnreadableValue (a ValueError) for a value of a type it never writes.
+READ_FAILURES: tuple[type[Exception], ...] = (sqlite3.Error, OSError, ValueError)
+
+
+def sqlite_failure(path: Path, exc: Exception) -> DatabaseDamaged | DatabaseNotWritable:
+    """The words for an error (one of READ_FAILURES) met while opening `path`."""
+    if isinstance(exc, ValueError):
+        # Never quote the text itself: it may be a part of a hand or of the deck.
+        what = (f"text in it is not UTF-8: {exc.reason} at byte {exc.start}" if isinstance(exc, UnicodeDecodeError)
+                else str(exc) if isinstance(exc, UnreadableValue) else "a value the bot cannot read")
+        return DatabaseDamaged(
+            path,
+            f"SQLite finds the database {path} damaged ({what}). Stop the bot and {RESTORE_HINT}; "
+            f"`sqlite3 {path} .recover` may save more of it. Nothing was changed.",
+        )
     text = str(exc)
     code = getattr(exc, "sqlite_errorname", "")
     if code in ("SQLITE_CORRUPT", "SQLITE_NOTADB") or "malformed" in text or "not a database" in text:

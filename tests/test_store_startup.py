@@ -188,6 +188,76 @@ async def test_a_damaged_database_is_refused_with_what_to_do(tmp_path: Path) -> 
     assert digest(path) == before
 
 
+def _name_bytes(path: Path) -> list[int]:
+    """Where in the file the names SQLite keeps of its tables and indexes are written."""
+    with sqlite3.connect(path) as db:
+        names = [str(r[0]) for r in db.execute("SELECT name FROM sqlite_master")]
+    data = path.read_bytes()
+    out: set[int] = set()
+    for name in names:
+        at = data.find(name.encode())
+        while at >= 0:
+            out.update(range(at, at + len(name)))
+            at = data.find(name.encode(), at + 1)
+    return sorted(out)
+
+
+async def test_bit_flips_in_sqlites_own_names_are_damage_told_in_one_paragraph(tmp_path: Path) -> None:
+    """A flipped high bit in a table's or an index's name makes text that is not UTF-8, which
+    sqlite3 raises as UnicodeDecodeError (even from inside SQLite's own error message): it is a
+    damaged database like any other — one paragraph, nothing changed, and from bot.py exit 3."""
+    path = tmp_path / "ttr.sqlite3"
+    async with await Store.open(path) as store:
+        for channel in range(30):
+            await new_lobby(store, channel)
+    clean = path.read_bytes()
+    spots = _name_bytes(path)
+    flipped = tmp_path / "flipped" / "ttr.sqlite3"
+    flipped.parent.mkdir()
+    refused: list[bytes] = []
+    for n, spot in enumerate(spots[:: max(1, len(spots) // 24)]):
+        damaged = bytearray(clean)
+        damaged[spot] ^= 0x80 if n % 2 else 0x40
+        flipped.write_bytes(bytes(damaged))
+        for leftover in flipped.parent.iterdir():
+            if leftover != flipped:
+                leftover.unlink()
+        before = digest(flipped)
+        try:
+            await (await Store.open(flipped)).close()  # a flip SQLite never reads opens
+        except DatabaseDamaged as exc:
+            message = str(exc)
+            assert f"finds the database {flipped} damaged" in message and "\n" not in message, message
+            assert "restore a backup" in message
+            assert digest(flipped) == before
+            if "not UTF-8" in message:
+                refused.append(bytes(damaged))
+    assert len(refused) >= 4, "most of these flips are read, and refused, at the opening"
+    flipped.write_bytes(refused[0])
+    done = run_bot({"TTR_DATABASE": str(flipped)})
+    assert done.returncode == EXIT_DATABASE and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert done.stderr.startswith(f"The bot did not start. SQLite finds the database {flipped} damaged (")
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+async def test_the_stores_own_rows_holding_a_wrong_type_are_damage(tmp_path: Path) -> None:
+    """SQLite checks declared types and NOT NULL on writes only; a damaged file's bookkeeping
+    row (the commit counter, the database's id, the running mark) of another type is damage,
+    in words."""
+    for table, change in (("store_state", "UPDATE store_state SET commits = 'many'"),
+                          ("store_state", "UPDATE store_state SET db_id = x'00ff'"),
+                          ("store_state", "PRAGMA ignore_check_constraints = 1; UPDATE store_state SET running = 7")):
+        path = tmp_path / table / f"{abs(hash(change))}.sqlite3"
+        path.parent.mkdir(exist_ok=True)
+        async with await Store.open(path) as store:
+            await new_lobby(store)
+        with sqlite3.connect(path) as db:
+            db.executescript(change)
+        with pytest.raises(DatabaseDamaged) as caught:
+            await Store.open(path)
+        assert f"finds the database {path} damaged (" in str(caught.value)
+
+
 async def test_a_stale_wal_beside_a_restored_backup_is_refused(tmp_path: Path) -> None:
     live = tmp_path / "live" / "ttr.sqlite3"
     restored = tmp_path / "restored" / "ttr.sqlite3"
