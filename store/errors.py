@@ -49,6 +49,11 @@ class NotAGameDatabase(DatabaseUnusable):
         )
 
 
+class DatabaseInUse(DatabaseUnusable):
+    """Another process holds the SQLite database (its lock file, store/file_lock.py): one
+    process per SQLite file; several need PostgreSQL."""
+
+
 class DatabaseDamaged(DatabaseUnusable):
     """SQLite finds the file damaged, or a -wal file beside it does not belong to it."""
 

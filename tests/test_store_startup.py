@@ -18,6 +18,7 @@ import pytest
 import store.startup as startup
 from store import (
     DatabaseDamaged,
+    DatabaseInUse,
     DatabaseNeedsInit,
     DatabaseNotWritable,
     DatabasePathError,
@@ -288,11 +289,12 @@ async def test_a_new_database_appears_whole_or_not_at_all(tmp_path: Path, monkey
     monkeypatch.setattr(startup, "migrate", crash)
     with pytest.raises(RuntimeError):
         await Store.open(path)
-    assert list(tmp_path.iterdir()) == []  # neither a half-made database nor a leftover
+    # Neither a half-made database nor a leftover: only the lock file, which stays beside it.
+    assert [p.name for p in tmp_path.iterdir()] == ["ttr.sqlite3-lock"]
     monkeypatch.undo()
     async with await Store.open(path) as store:
         assert store.created
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["ttr.sqlite3", "ttr.sqlite3-lastcommit"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ttr.sqlite3", "ttr.sqlite3-lastcommit", "ttr.sqlite3-lock"]
 
 
 # --- permissions ------------------------------------------------------------------------
@@ -400,6 +402,49 @@ def test_bot_prints_one_message_and_exits_non_zero_then_init_makes_the_database(
     done = run_bot({"TTR_DATABASE": str(foreign)}, "--init")
     assert done.returncode == EXIT_DATABASE and "Traceback" not in done.stderr
     assert done.stderr.startswith("--init refused: ") and "not a game database" in done.stderr
+
+
+async def test_a_second_process_on_one_sqlite_file_is_refused_in_words(tmp_path: Path) -> None:
+    """One process per SQLite database: while a store has the file open, another process's
+    start (and --init) is refused in words, naming the holder and PostgreSQL, and changes
+    nothing; so is a second store in the same process. Once it closes — or its process is
+    killed — the file opens again."""
+    path = tmp_path / "ttr.sqlite3"
+    store = await Store.open(path)
+    try:
+        await new_lobby(store)
+        before = digest(path)
+        done = run_bot({"TTR_DATABASE": str(path)})
+        assert done.returncode == EXIT_DATABASE and "Traceback" not in done.stderr, done.stderr[-2000:]
+        assert done.stderr.startswith(f"The bot did not start. Another bot process (pid {os.getpid()} on ")
+        assert f"is already using the database {path}" in done.stderr and "PostgreSQL" in done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1
+        done = run_bot({"TTR_DATABASE": str(path)}, "--init")
+        assert done.returncode == EXIT_DATABASE and done.stderr.startswith("--init refused: Another bot process")
+        with pytest.raises(DatabaseInUse):
+            await Store.open(path)
+        assert digest(path) == before
+    finally:
+        await store.close()
+    async with await Store.open(path) as again:
+        assert await again.game_ids(("lobby",))
+
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import asyncio, sys; from pathlib import Path; from store import Store\n"
+        "async def main():\n"
+        "    store = await Store.open(Path(sys.argv[1]))\n"
+        "    print('ready', flush=True)\n"
+        "    await asyncio.sleep(60)\n"
+        "asyncio.run(main())"), str(path)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
+        with pytest.raises(DatabaseInUse, match=f"pid {holder.pid} on"):
+            await Store.open(path)
+    finally:
+        holder.kill()
+        holder.wait()
+    async with await Store.open(path) as after_kill:  # the lock went with the killed process
+        assert await after_kill.game_ids(("lobby",))
 
 
 def test_only_the_default_database_path_is_the_default() -> None:
