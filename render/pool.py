@@ -12,7 +12,9 @@ pictures are drawn in a pool of worker processes sized to the machine:
 - at most `2 × workers` jobs are handed to the workers at once; the rest wait their turn in
   the loop, oldest first (a bounded queue: nothing piles up inside the executor);
 - a worker that dies (killed, out of memory) breaks the executor: a new one is started and the
-  job tried once more.
+  job tried once more;
+- a worker exits as soon as the bot's process is gone, however it ended (SIGKILL included:
+  `render.parent_watch`).
 
 `RenderPool(processes=False)` is the same in threads of this process (tests that need no
 processes; a machine where processes cannot be started). TTR_RENDER_WORKERS sets the number
@@ -126,7 +128,9 @@ def _every_variant() -> tuple[str, ...]:
 
 def _prepare(variants: Sequence[str]) -> None:
     from render.jobs import start_preparing
+    from render.parent_watch import exit_with_parent
 
+    exit_with_parent()  # however the bot ends, its workers end within moments
     start_preparing(variants)
 
 
