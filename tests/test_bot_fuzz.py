@@ -19,7 +19,7 @@ import random
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.driver import Table
 from tests.fake_discord.harness import start_bot
-from tests.fake_discord.hostile import NUMBER_CHARACTERS, NUMBER_SHAPES, WHOLE_SHAPES
+from tests.fake_discord.hostile import NUMBER_CHARACTERS, NUMBER_SHAPES, WHOLE_SHAPES, ErrorRecords
 from tests.fake_discord.renderer import StubRenderer
 
 N = int(os.environ.get("TTR_FUZZ_N", "10000"))
@@ -46,14 +46,6 @@ WORDS = ["deck", "1", "5", "9", "red", "loco", "Paris", "paris - wien", "Wien â€
          "disabled", "locomotive_only", "as_locomotive_reveal"]
 
 
-class _Errors(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.ERROR)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
 
 def _garbage(rng: random.Random, name: str) -> object:
     if name in NUMERIC:
@@ -72,7 +64,7 @@ def _garbage(rng: random.Random, name: str) -> object:
 
 
 async def test_fuzz_random_interactions(tmp_path):
-    errors = _Errors()
+    errors = ErrorRecords()
     logging.getLogger().addHandler(errors)
     fake = FakeDiscord()
     await fake.start()

@@ -22,23 +22,12 @@ from bot_app.inputs import limit_of
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.driver import Table
 from tests.fake_discord.harness import start_bot
-from tests.fake_discord.hostile import flood, number_values, text_options, warm_up
+from tests.fake_discord.hostile import ErrorRecords, flood, number_values, text_options, warm_up
 from tests.fake_discord.renderer import StubRenderer
 from tests.fake_discord.steps import LoopSteps
 
 N = int(os.environ.get("TTR_HOSTILE_N", "10000"))
 MAX_STEP_MS = 50.0
-
-
-class _Errors(logging.Handler):
-    """The records logged at ERROR or above while installed."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.ERROR)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
 
 
 async def test_no_handler_holds_the_loop_on_hostile_input(tmp_path):
@@ -87,7 +76,7 @@ async def test_every_number_character_in_every_text_option_gets_an_answer_not_an
     the value in the command's other text options too (the payment's reads the route). Each is
     answered — a sentence or a list, never the apology — and nothing is logged as an error. (Each
     parser of numbers meets every one of these characters alone in tests/test_bot_inputs.py.)"""
-    errors = _Errors()
+    errors = ErrorRecords()
     logging.getLogger().addHandler(errors)
     fake = FakeDiscord()
     await fake.start()

@@ -5,6 +5,7 @@ prints figures)."""
 
 from __future__ import annotations
 
+import logging
 import random
 import sys
 import unicodedata
@@ -61,6 +62,17 @@ NUMBER_SHAPES = [("Paris - Wien ", "{}"), ("", "{}"), ("", "#{}"), ("Paris - Wie
 
 # A number as the whole of what was typed.
 WHOLE_SHAPES = ["{}", "#{}", "{}:00", "1{}"]
+
+
+class ErrorRecords(logging.Handler):
+    """The records logged at ERROR or above while it is installed on a logger."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
 
 
 @dataclass(frozen=True)
