@@ -64,8 +64,12 @@ EXIT_DATABASE = 3
 def run_demo(variant: str, players: int, seed: int, out: Path, levels: list[str], dice: bool = False) -> int:
     """Play one all-AI game through the service, store and renderer; write pictures and logs."""
     from bot_app.demo import play_demo
+    from bot_app.shutdown import run_stopping_on_sigterm
 
-    summary = asyncio.run(play_demo(variant, players, seed, out, levels, dice=dice))
+    summary = run_stopping_on_sigterm(play_demo(variant, players, seed, out, levels, dice=dice))
+    if summary is None:  # SIGTERM: stopped cleanly, as after Ctrl-C
+        print(f"The demo was stopped; {out} holds what it wrote so far.", file=sys.stderr)
+        return 0
     return 0 if summary["ended"] else 1
 
 
@@ -137,6 +141,7 @@ def run_bot(config: Config, force_sync: bool = False) -> int:
     from app import GameService
     from bot_app.client import make_bot
     from bot_app.logs import configure_logging
+    from bot_app.shutdown import run_stopping_on_sigterm
     from store import Store, StoreError
 
     async def serve() -> int:
@@ -160,7 +165,7 @@ def run_bot(config: Config, force_sync: bool = False) -> int:
 
     configure_logging(getattr(logging, config.log_level))
     try:
-        return asyncio.run(serve())
+        return run_stopping_on_sigterm(serve()) or 0  # SIGTERM stops it as Ctrl-C does: exit 0
     except KeyboardInterrupt:
         pass
     except discord.LoginFailure:

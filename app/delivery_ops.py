@@ -114,6 +114,23 @@ class DeliveryOps(ServiceBase):
             await self.store.write(tx)
             await self.loader.refresh(game_id)
 
+    async def taken_back_data(self, delivery: Delivery) -> GameSummary | None:
+        """The game, for the word to a player that the turn they were pinged for was taken
+        back (app/owed.py `taken_back`); None when that ping — the turn DM the delivery names —
+        never went out (held for their quiet hours and dropped, DMs closed), or they no longer
+        play there: then there is nothing to take back."""
+        key = delivery.payload.get("turn_dm")
+        seat = delivery.payload.get("seat")
+        turn_dm = await self.store.delivery_by_key(delivery.game_id, key) if isinstance(key, str) else None
+        if turn_dm is None or turn_dm.status != "sent" or turn_dm.user_id != delivery.user_id:
+            return None
+        async with self._lock(delivery.game_id):
+            summary = records.summary_of(await self.loader.load(delivery.game_id), delivery.user_id)
+        if not isinstance(seat, int) or not 0 <= seat < len(summary.seats) \
+                or summary.seats[seat].user_id != delivery.user_id or summary.status != "playing":
+            return None
+        return summary
+
     async def hand_data(self, delivery: Delivery) -> HandData | None:
         """A player's own view for a DM, with what only they saw at the delivery's seq; None
         when they no longer play the game."""

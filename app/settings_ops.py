@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 from collections.abc import Iterable
 
 from app import records
@@ -33,6 +34,7 @@ log = logging.getLogger("app.service")
 
 OFF_WORDS = ("off", "none", "no", "-", "0")
 PER_TURN_WORDS = ("turn", "per turn", "every turn", "off", "none", "ping")
+_HOUR = re.compile(r"[0-9]{1,2}")  # ASCII digits: str.isdigit also accepts "²", which int() refuses
 
 
 async def read_settings(store: Store, user_ids: Iterable[int | None]) -> dict[int, PlayerSettings]:
@@ -53,7 +55,7 @@ def parse_digest(value: str | int) -> int | None:
     if text in PER_TURN_WORDS:
         return None
     hour, _, minutes = text.partition(":")
-    if hour.isdigit() and (not minutes or minutes == "00") and 0 <= int(hour) <= 23:
+    if _HOUR.fullmatch(hour) and (not minutes or minutes == "00") and 0 <= int(hour) <= 23:
         return int(hour)
     raise BadSetting("Choose a ping per turn, or the hour of your daily digest (0–23, in your time zone).")
 

@@ -39,7 +39,19 @@ import aiohttp
 import discord
 
 from app import Delivery, ServiceError
-from app.owed import DIGEST, DM, DM_CLOSED, FINAL, HOST_NOTICE, NOTICE, POST, REMINDER, SEAT_DM, TURN_DM
+from app.owed import (
+    DIGEST,
+    DM,
+    DM_CLOSED,
+    FINAL,
+    HOST_NOTICE,
+    NOTICE,
+    POST,
+    REMINDER,
+    SEAT_DM,
+    TAKEN_BACK,
+    TURN_DM,
+)
 from bot_app import player_posts, posts
 
 if TYPE_CHECKING:
@@ -256,6 +268,9 @@ class Dispatcher:
         if d.kind == DIGEST:
             await self._digest(d)
             return
+        if d.kind == TAKEN_BACK:
+            await self._taken_back(d)
+            return
         summary = await self.service.game(d.game_id)
         message = player_posts.notice(d, summary) or posts.notice(d, summary)
         if d.kind == HOST_NOTICE:
@@ -287,6 +302,15 @@ class Dispatcher:
         else:
             message = await posts.hand_dm(d, hand, self.desk.renderer)
         await self._send_dm(d, d.user_id, message)
+
+    async def _taken_back(self, d: Delivery) -> None:
+        """The word that a turn this player was pinged for was taken back; dropped when the ping
+        never went out. After that turn DM in the game's lane, so its fate is settled by now."""
+        summary = await self.service.taken_back_data(d)
+        if summary is None or d.user_id is None:
+            await self.service.delivered(d.id, dropped=True, note="not pinged")
+            return
+        await self._send_dm(d, d.user_id, player_posts.taken_back(d, summary))
 
     async def _digest(self, d: Delivery) -> None:
         """A player's daily digest, listing the games waiting for them as it is sent."""

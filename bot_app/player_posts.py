@@ -112,3 +112,11 @@ def notice(delivery: Delivery, summary: GameSummary) -> Message | None:
         keeps = " — and keeps the seat until they come back with any game command" if p.get("keeps") else ""
         return Message(f"🗳️ Everyone else voted: the AI played **{name}**'s turn{keeps}.")
     return None
+
+
+def taken_back(delivery: Delivery, summary: GameSummary) -> Message:
+    """The word to a player pinged for a turn that its mover then took back (by DM)."""
+    by = delivery.payload.get("by")
+    name = summary.seats[by].name if isinstance(by, int) and 0 <= by < len(summary.seats) else "The last player"
+    return Message(f"↩️ **{name}** took back their move in game #{summary.game_id} ({thread_link(summary)}), so it is "
+                   "their turn again, not yours yet. I'll message you when it is your turn.")

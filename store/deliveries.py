@@ -134,6 +134,12 @@ class DeliveryReads:
         rows = await self._fetch(sql + " ORDER BY seq, id", params)
         return [DeliveryRow.from_row(r) for r in rows]
 
+    async def delivery_by_key(self, game_id: int, key: str) -> DeliveryRow | None:
+        """The game's delivery owed under `key` (keys are unique per game), if any."""
+        rows = await self._fetch(f"SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE game_id = ? AND key = ?",
+                                 (game_id, key))
+        return DeliveryRow.from_row(rows[0]) if rows else None
+
     async def delivery(self, delivery_id: int) -> DeliveryRow | None:
         rows = await self._fetch(f"SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE id = ?", (delivery_id,))
         return DeliveryRow.from_row(rows[0]) if rows else None
