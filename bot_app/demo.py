@@ -4,8 +4,9 @@ file) and renderer the bot uses, written out so any rule set can be tried and re
 - `log.txt`: the game's thread as players see it — every turn post (text and buttons) and
   the final results, built by the same code as the bot's posts (bot_app/posts.py);
 - `dm-<player>.txt`: what each player is told privately — their hand by direct message at the
-  start of each of their turns, what they drew, and the private answer to each of their moves
-  ("You claimed …"), as if every seat were a person with open DMs;
+  start of each of their turns, what they drew, the private answer to each of their moves
+  ("You claimed …") and, at the end, the news of the result with their place and score, as if
+  every seat were a person with open DMs;
 - `board-NNN.png` (after every turn), `hand-<player>-NNN.png` (with each turn's DM),
   `final-scores.png`, `final-tickets.png` (every ticket revealed) and `replay.gif` (the game
   claim by claim, rebuilt from the seed and the moves);
@@ -28,8 +29,8 @@ from typing import Any
 
 from app import GameService, HandData, PostData, SubmitResult
 from app.models import Delivery
-from app.owed import DM, TURN_DM, SeatInfo, owed_by_commit
-from bot_app import after_game, posts, text
+from app.owed import DM, GAME_OVER, TURN_DM, SeatInfo, owed_by_commit
+from bot_app import after_game, game_over_news, posts, text
 from bot_app.render_hooks import Renderer
 from engine.actions import action_from_json
 from engine.ai import AI_LEVELS
@@ -134,6 +135,7 @@ class _Demo:
         self.boards = 0
         self.hands = 0
         self.game = 0
+        self.news: list[HandData] = []  # the game-over news, told once the final post is out
 
     async def play(self, variant: str, players: int, seed: int, levels: list[str], options: dict[str, Any],
                    quiet: bool) -> dict[str, Any]:
@@ -196,6 +198,11 @@ class _Demo:
         buttons = _buttons(message)
         self.thread.append("\n".join([f"── post {self.boards} (board-{self.boards:03d}.png) ──", message.content,
                                       *([buttons] if buttons else []), *message.more, ""]))
+        for news in self.news:  # each player's news of the end, with a link to this final post
+            told = game_over_news.direct_message(news).content.replace(
+                game_over_news.final_post_link(news.summary), f"post {self.boards} of log.txt")
+            self.dms[news.seat].append("\n".join([f"[direct message, seq {result.seq}]", told, ""]))
+        self.news = []
 
     # --- what each player is told privately --------------------------------------------------
 
@@ -220,6 +227,10 @@ class _Demo:
                               waiting=list(result.waiting_for), seats=seats)
         summary = await self.service.game(self.game)
         for o in owed:
+            if o.kind == GAME_OVER:
+                seat = int(o.payload["seat"])
+                self.news.append(HandData(summary, seat, result.view(seat).at(result.seq, self.game), ()))
+                continue
             if o.kind not in (DM, TURN_DM):
                 continue
             seat = int(o.payload["seat"])
