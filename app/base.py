@@ -185,8 +185,10 @@ class ServiceBase:
         last = loaded.seq + len(moves)
         events = [e for m in moves for e in m.events]
         seats = self._seats_after(loaded.seats, extras.seat_changes)
-        # A turn that begins needs each player's own clock (their quiet hours, vacation).
-        infos = await seat_infos(self.store, seats, loaded.row.max_away_days) if turn_restarts(events) else None
+        # A turn that begins, or the game's end, needs each player's own clock (their quiet
+        # hours, vacation, daily digest).
+        infos = (await seat_infos(self.store, seats, loaded.row.max_away_days)
+                 if turn_restarts(events) or after.status == "over" else None)
         clocks = await self._mover_clock(loaded, moves, events, after)
         tx = self.store.tx()
         tx.advance_game(game_id, from_seq=loaded.seq, to_seq=last, status=after.status,

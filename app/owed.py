@@ -13,7 +13,11 @@ What one commit (one move, or a bot's whole turn) owes:
 - each human the game now waits for at the start of a turn: a direct message with their hand
   (`turn`), or, if their DMs are known to be closed, one notice in the thread (`dm_closed`);
 - the same humans: a reminder at half their turn limit and the limit itself (timers), unless
-  the game is paused or the AI holds their seat.
+  the game is paused or the AI holds their seat;
+- when the game ends: besides the final post, every person who played it the news — the
+  result, their place and score, a link to the final post (`game_over`): by direct message,
+  or a mention in the thread where their DMs are known to be closed; held until their quiet
+  hours end, or for their next daily digest (which carries it) if they take one.
 
 A move the mover may still take back (engine/undo.py) begins the next turn like any other —
 the next player is pinged at once: the table sees the move at once, and the window lasts until
@@ -45,6 +49,11 @@ POST, FINAL, DM, TURN_DM, DM_CLOSED, NOTICE, HOST_NOTICE = (
 # handed to a substitute (by DM), and the word to someone pinged for a turn that was then
 # taken back (by DM).
 DIGEST, SEAT_DM, TAKEN_BACK = "digest", "seat", "taken_back"
+# The news that a game ended, to each person who played it (see the module's docstring).
+GAME_OVER = "game_over"
+# How long news held for a daily digest waits after that digest was due before it goes out on
+# its own (a digest turned off meanwhile releases it at once: app/settings_ops.py).
+DIGEST_HOLD = 86400.0
 # Timer kinds.
 REMINDER, LIMIT = "reminder", "limit"
 TURN_TIMERS = (REMINDER, LIMIT)
@@ -88,6 +97,7 @@ class SeatInfo:
     stand_in: str | None = None  # the AI level holding a human's seat while they are away
     clock: PlayerClock = PlayerClock()  # when their turn clock runs (their quiet hours, vacation)
     digest: bool = False  # they take one DM a day instead of a ping per turn
+    digest_due: float | None = None  # when their next daily digest goes out
 
     @property
     def human_present(self) -> bool:
@@ -130,7 +140,7 @@ def owed_by_commit(*, last_seq: int, events: Sequence[Event], mover: SeatInfo | 
     commit's events; `mover` is the human who made the move, if a human did; `waiting_before`,
     whom the game waited for before it (an undo tells them that their turn was taken back)."""
     if after.status == "over":
-        return [Owed(FINAL, FINAL)]
+        return [Owed(FINAL, FINAL), *game_over_news(seats, now)]
     new_turn = turn_began(events)
     undone = move_undone(events)
     # An undo corrects the turn post in place (the board as it was before the move).
@@ -165,6 +175,27 @@ def taken_back(seats: Sequence[SeatInfo], waiting_before: Sequence[int], waiting
                  payload={"seat": s.seat, "by": mover, "turn_dm": f"{TURN_DM}:{last_seq - 1}:{s.seat}"})
             for s in seats if s.seat in waiting_before and s.seat not in waiting and s.human_present
             and not s.dm_closed and not s.digest]
+
+
+def game_over_news(seats: Sequence[SeatInfo], now: float | None = None) -> list[Owed]:
+    """The news of the game's end owed to each person who played it, an AI standing in for
+    them or not: a mention in the thread where their DMs are known to be closed; held for their
+    next daily digest (which carries it; on its own DIGEST_HOLD later if none did); held until
+    their quiet hours end; else a direct message at once."""
+    out = []
+    for s in seats:
+        if s.user_id is None:
+            continue
+        key, payload = f"{GAME_OVER}:{s.seat}", {"seat": s.seat}
+        if s.dm_closed:
+            out.append(Owed(GAME_OVER, key, s.user_id, {**payload, "mention": True}))
+        elif s.digest and s.digest_due is not None:
+            out.append(Owed(GAME_OVER, key, s.user_id, {**payload, "digest": True}, s.digest_due + DIGEST_HOLD))
+        elif now is not None and s.clock.stopped_at(now):
+            out.append(Owed(GAME_OVER, key, s.user_id, payload, s.clock.resumes(now)))
+        else:
+            out.append(Owed(GAME_OVER, key, s.user_id, payload))
+    return out
 
 
 def _dm(s: SeatInfo, kind: str, key: str, payload: dict[str, Any]) -> Owed:

@@ -59,15 +59,18 @@ def ping_only(data: PostData) -> discord.AllowedMentions:
     return discord.AllowedMentions(everyone=False, roles=False, users=users)
 
 
-def digest(delivery: Delivery, waiting: Sequence[tuple[GameSummary, float | None]]) -> Message:
+def digest(delivery: Delivery, waiting: Sequence[tuple[GameSummary, float | None]],
+           news: Sequence[str] = ()) -> Message:
     """A player's daily digest: every game waiting for them, with a link to its thread and
-    when the AI plays for them there."""
-    lines = [f"📬 **Your daily digest** — {len(waiting)} game{'s' if len(waiting) != 1 else ''} "
-             f"waiting for you:"]
+    when the AI plays for them there; then the news of their games that ended (`news`, one
+    line each)."""
+    count = f"{len(waiting)} game{'s' if len(waiting) != 1 else ''} waiting for you"
+    lines = [f"📬 **Your daily digest** — {count}" + (":" if waiting else ".")]
     for summary, limit in waiting:
         due = f" · the AI plays for you {when(limit)}" if limit is not None else ""
         lines.append(f"• Game #{summary.game_id} · {text.variant_title(summary.variant)} — "
                      f"{thread_link(summary)}{due}")
+    lines += news
     lines.append("Change it with `/ttr settings digest:` (a ping per turn, or another hour).")
     return Message(cut("\n".join(lines), MAX_CONTENT))
 
