@@ -27,7 +27,7 @@ from PIL import Image  # noqa: E402
 from engine.maps import available_maps, load_map  # noqa: E402
 from render.base_cache import clear_cache, get_base  # noqa: E402
 from render.board import draw_game, draw_legend, render_board  # noqa: E402
-from render.encode import png_bytes, quantize  # noqa: E402
+from render.encode import deflater_name, palette_png, png_bytes, quantize  # noqa: E402
 from render.hand import render_hand  # noqa: E402
 from render.legend import key_entries  # noqa: E402
 from render.parts import picture_parts  # noqa: E402
@@ -62,7 +62,7 @@ def main() -> None:
     if args.cpu:
         CLOCK = time.process_time
     print(f"Pillow {Image.__version__}, {args.runs} runs each, width {args.width}; times in ms "
-          f"({'process CPU' if args.cpu else 'wall'} clock)")
+          f"({'process CPU' if args.cpu else 'wall'} clock); PNG deflate: {deflater_name()}")
     print(f"{'map':8} {'size':>10} {'base':>6} {'board p50':>9} {'p90':>6} {'PNG KB':>7} "
           f"{'[copy':>6} {'game':>5} {'legend':>6} {'quant':>5} {'png]':>5} {'dice':>5} {'cblind':>6} "
           f"{'hand p50':>8} {'scores':>7}")
@@ -90,7 +90,7 @@ def main() -> None:
             t.append(CLOCK())
             q = quantize(img, base.palette)
             t.append(CLOCK())
-            q.save(io.BytesIO(), "PNG", compress_level=3)
+            palette_png(q)
             t.append(CLOCK())
             for name, a, b in zip(stages, t, t[1:], strict=False):
                 stages[name].append((b - a) * 1000)
