@@ -21,6 +21,7 @@ from render import palette as P
 from render.basemap import draw_base
 from render.geometry import BoardGeometry, BoardLayout, board_geometry, board_layout
 from render.layout import Label, place_labels
+from render.memory import give_back
 from render.parts.base import KeyEntry
 from render.sprites import RouteSprite, route_sprite
 from render.text import TextItem
@@ -85,7 +86,10 @@ def get_base(
         _CACHE[cache_key] = base
         while len(_CACHE) > MAX_BASES:
             _CACHE.popitem(last=False)
-        return base
+    # Drawing a base makes and drops far more than it keeps (labels tried, masks at twice the
+    # size): hand those pages back rather than let the allocator hold them.
+    give_back()
+    return base
 
 
 def clear_cache() -> None:

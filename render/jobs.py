@@ -103,6 +103,7 @@ def prepare_worker(variants: Sequence[str]) -> None:
     from engine.maps import load_map
     from render.board import board_image
     from render.hand import prepare_mini
+    from render.memory import give_back
 
     maps: set[str] = set()
     for variant in variants:
@@ -114,3 +115,4 @@ def prepare_worker(variants: Sequence[str]) -> None:
                 prepare_mini(load_map(state.map_id))
         except Exception:  # a base that fails here is built (or fails clearly) on first use
             log.exception("render worker: could not prepare %s", variant)
+    give_back()  # the small maps' label searches too made more than they keep

@@ -58,7 +58,7 @@ async def test_a_worker_draws_the_same_bytes_as_this_process(pool: RenderPool):
     assert await pool.run(worker_pid) != os.getpid()  # drawn in another process
 
 
-async def test_a_new_worker_takes_jobs_while_it_prepares_every_map():
+async def test_a_new_worker_takes_jobs_while_it_prepares_every_map_and_then_gives_memory_back():
     fresh = RenderPool(1)  # every variant's bases: seconds of work
     try:
         assert await fresh.run(preparing) is True  # answered at once, the preparing goes on beside
@@ -66,6 +66,11 @@ async def test_a_new_worker_takes_jobs_while_it_prepares_every_map():
         assert await fresh.run(board_png, view) == render_board(view).png
         await fresh.prepared()
         assert await fresh.run(preparing) is False
+        # all six maps prepared, the freed memory given back (render/memory.py): <= 200 MB
+        (pid,) = fresh.worker_pids()
+        with open(f"/proc/{pid}/status", encoding="ascii") as f:
+            rss_mb = next(int(line.split()[1]) for line in f if line.startswith("VmRSS:")) / 1024
+        assert rss_mb <= 200, f"a render worker with every map prepared holds {rss_mb:.0f} MB"
     finally:
         fresh.close()
 
