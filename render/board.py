@@ -23,6 +23,7 @@ from render.basemap import colour_tag_px, draw_label, paste_colour_tags, tag_spo
 from render.encode import png_bytes
 from render.legend import key_entries
 from render.parts import PicturePart, picture_parts
+from render.paste import paste
 from render.sprites import ClosedSprite, car_marks, closed_sprite, last_move_ring, sprite_glow
 from render.text import TextItem
 
@@ -94,7 +95,7 @@ def paste_route(img: Image.Image, base: BoardBase, route_id: str, seat: int) -> 
             painted.paste(style.fill, (0, 0), car.fill)
             painted.paste((255, 255, 255), (0, 0), car_marks(car, style.mark, sprite.car_w))
             car.painted[style.mark] = painted
-        img.paste(painted, car.origin, car.edge)
+        paste(img, painted, car.origin, car.edge)
 
 
 def closed_tracks(view: View, game_map: GameMap) -> list[str]:
@@ -114,7 +115,7 @@ def paste_closed(img: Image.Image, base: BoardBase, route_id: str) -> None:
     sprite = base.extra.get(key)
     if not isinstance(sprite, ClosedSprite):
         sprite = base.extra[key] = closed_sprite(base.geom.routes[route_id], base.layout.dims.k)
-    img.paste(sprite.painted, sprite.origin, sprite.mask)
+    paste(img, sprite.painted, sprite.origin, sprite.mask)
 
 
 def draw_game(
@@ -138,7 +139,7 @@ def draw_game(
     # up, glows too)
     for rid in marked:
         origin, mask = sprite_glow(base.sprite(rid), k)
-        img.paste(P.HIGHLIGHT_EDGE, origin, mask)
+        paste(img, P.HIGHLIGHT_EDGE, origin, mask)
     for rid in closed:
         paste_closed(img, base, rid)
     for rid, seat in owners.items():
@@ -169,7 +170,7 @@ def paste_rings(img: Image.Image, d: ImageDraw.ImageDraw, base: BoardBase,
     """Paste the last-move rings, drawing again on top of them the city names they cover (so
     the names stay readable)."""
     for origin, ring in rings:
-        img.paste(ring, origin, ring)
+        paste(img, ring, origin, ring)
         x0, y0 = origin
         x1, y1 = x0 + ring.width, y0 + ring.height
         for lab in base.labels:

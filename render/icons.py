@@ -13,6 +13,7 @@ import math
 from PIL import Image, ImageDraw
 
 from render import palette as P
+from render.paste import paste
 
 SUPER = 4
 WHITE: P.RGB = (255, 255, 255)
@@ -108,7 +109,7 @@ def paste_icon(img: Image.Image, kind: str, at: tuple[float, float], size: int, 
                edge: P.RGB = P.INK) -> int:
     """Paste an icon with its top-left at `at`; returns its width."""
     ic = icon(kind, size, colour, edge)
-    img.paste(ic, (round(at[0]), round(at[1])), ic)
+    paste(img, ic, (round(at[0]), round(at[1])), ic)
     return ic.width
 
 

@@ -22,6 +22,7 @@ from render import palette as P
 from render.geometry import BoardLayout
 from render.icons import die_kind, icon_width, paste_icon
 from render.parts.base import Badge, DiceRoll, KeyEntry, PicturePart
+from render.paste import paste
 from render.sprites import mark_mask
 from render.text import Font, TextItem, Writer, fit_text, font, preview_px
 from render.viewdata import scores
@@ -230,7 +231,7 @@ def draw_legend(img: Image.Image, layout: BoardLayout, game_map: GameMap, view: 
         d.rounded_rectangle((cx, sy, cx + sw_w, sy + sw_h), radius=max(2, sw_h // 5), fill=style.fill,
                             outline=style.dark, width=max(1, round(t * 0.07)))
         m = mark_mask(style.mark, max(7, round(sw_h * 0.72)))
-        img.paste((255, 255, 255), (cx + (sw_w - m.width) // 2, sy + (sw_h - m.height) // 2), m)
+        paste(img, (255, 255, 255), (cx + (sw_w - m.width) // 2, sy + (sw_h - m.height) // 2), m)
         if current:  # a pointer at the cell's left edge
             tr = round(t * 0.3)
             ty = sy + sw_h / 2

@@ -17,6 +17,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from render.palette import RGB
+from render.paste import paste
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 FONT_FILES = {
@@ -132,7 +133,7 @@ class Writer:
         if halo is None and self.image is not None:
             mask, (x0, y0, x1, y1) = text_mask(text, fnt, anchor)
             x, y = round(xy[0]), round(xy[1])
-            self.image.paste(fill, (x + x0, y + y0), mask)
+            paste(self.image, fill, (x + x0, y + y0), mask)
             ibox = (x + x0, y + y0, x + x1, y + y1)
         else:
             draw_text(self.draw, xy, text, fnt, fill, halo=halo, halo_width=halo_width, anchor=anchor)

@@ -11,6 +11,7 @@ from engine.view import View
 from render import palette as P
 from render.layout import passenger_figure_size
 from render.parts.base import Badge, PicturePart, register
+from render.paste import paste
 from render.sprites import passenger_masks
 from render.viewdata import city_passengers, player_passengers
 
@@ -51,7 +52,7 @@ class Passengers(PicturePart):
             cols = max(1, slot.font_px)
             for i, colour in enumerate(colours[: slot.count]):
                 x, y = x0 + (i % cols) * (w + gap), y0 + (i // cols) * (h + gap)
-                img.paste(_painted(base, key, colour, edge, fill), (x, y), edge)
+                paste(img, _painted(base, key, colour, edge, fill), (x, y), edge)
 
 
 def _painted(base: BoardBase, key: tuple, colour: str, edge: Image.Image, fill: Image.Image) -> Image.Image:

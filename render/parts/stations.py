@@ -10,6 +10,7 @@ from PIL import Image
 from engine.view import View
 from render import palette as P
 from render.parts.base import Badge, PicturePart, register
+from render.paste import paste
 from render.sprites import mark_mask, station_masks
 
 if TYPE_CHECKING:
@@ -39,11 +40,11 @@ class Stations(PicturePart):
                 continue
             style = P.player_style(int(seat))
             ox, oy = round(cg.center[0] - edge.width / 2), round(cg.center[1] - edge.height / 2)
-            img.paste(style.dark, (ox, oy), edge)
-            img.paste(style.fill, (ox, oy), fill)
+            paste(img, style.dark, (ox, oy), edge)
+            paste(img, style.fill, (ox, oy), fill)
             key = ("mark", style.mark, mark_px)
             m = base.extra.get(key)
             if m is None:
                 m = base.extra[key] = mark_mask(style.mark, mark_px)
             at = (round(cg.center[0] - m.width / 2), round(cg.center[1] - m.height / 2 + size * 0.08))
-            img.paste((255, 255, 255), at, m)
+            paste(img, (255, 255, 255), at, m)
