@@ -224,6 +224,17 @@ def _draw_holding_row(ctx: HandContext, row: list[Holding], at: tuple[int, int])
         x = box[2] + round(t * 1.0)
 
 
+def _taken_spaces(base: BoardBase, route_id: str) -> list[list[tuple[float, float]]]:
+    """The outline of each space of a route on the small map (kept with the base: every hand
+    draws everyone else's routes)."""
+    key = ("taken", route_id)
+    spaces = base.extra.get(key)
+    if spaces is None:
+        spaces = base.extra[key] = [rounded_rect(sp.center, sp.u, sp.length / 2, sp.width / 2 + 0.5, 1)
+                                    for sp in base.geom.routes[route_id].spaces]
+    return spaces
+
+
 def _draw_mini(ctx: HandContext, img: Image.Image, base: BoardBase, parts: tuple, colorblind: bool) -> None:
     """The small map: everyone's routes (others greyed), then the modules' marks, then the
     cities they name, ringed and labelled; with `colorblind`, the colour tag of every open
@@ -237,8 +248,8 @@ def _draw_mini(ctx: HandContext, img: Image.Image, base: BoardBase, parts: tuple
         if int(who) == ctx.seat:
             paste_route(img, base, rid, ctx.seat)
         else:
-            for sp in geom.routes[rid].spaces:  # others' routes: taken, in a quiet grey
-                d.polygon(rounded_rect(sp.center, sp.u, sp.length / 2, sp.width / 2 + 0.5, 1), fill=(128, 128, 132))
+            for points in _taken_spaces(base, rid):  # others' routes: taken, in a quiet grey
+                d.polygon(points, fill=(128, 128, 132))
     rings: dict[str, P.RGB] = {}
     for part in parts:
         for city, colour in part.mini_overlay(ctx, img, base):
