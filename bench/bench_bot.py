@@ -16,7 +16,8 @@ For every move it measures the time from the interaction that makes it (a `/ttr 
 last click of a button flow) being sent to the turn post showing that move — board PNG attached
 — arriving at the fake. It prints p50, p95 and max of those, the turn posts per second over the
 measured window, and where the CPU went: the bench's own process (bot, fake Discord and players
-together) and its child processes (render workers), per turn post. `--json` prints one JSON
+together; and split into the bot's share and the fake's and players' share, `LoopMeter`) and its
+child processes (render workers), per turn post. `--json` prints one JSON
 object instead: {"games": N, "posts_per_s": …, "p50_ms": …, "p95_ms": …, …}.
 
 On a machine shared with other work the wall clock shows the other work too; the CPU figures do
@@ -114,6 +115,52 @@ class BenchTable(Table):
         return None if mid is None else self.fake.messages.get(mid)
 
 
+class LoopMeter:
+    """The main thread's CPU time per event-loop callback, split into the fake's side (the fake
+    Discord's HTTP and gateway server, the simulated players and what they ask the service)
+    and the rest (the bot). Each callback of the loop is timed with the thread's CPU clock and
+    put on the side its owner is on: a task by the code of its outermost coroutine, a socket's
+    callback by the protocol reading it (aiohttp's server protocol: the fake; its client: the
+    bot). The bot's other threads (SQLite, the render pool's feeder) count as the bot."""
+
+    FAKE = ("/tests/fake_discord/", "/bench/bench_bot.py", "/aiohttp/web_")
+
+    def __init__(self) -> None:
+        self.fake = 0.0
+        self.bot = 0.0
+        self._run = asyncio.events.Handle._run
+
+    def side(self, handle: asyncio.Handle) -> str:
+        owner = getattr(handle._callback, "__self__", None)  # type: ignore[attr-defined]
+        where = ""
+        if isinstance(owner, asyncio.Task):
+            code = getattr(owner.get_coro(), "cr_code", None)
+            where = code.co_filename if code is not None else ""
+        elif owner is not None and hasattr(owner, "_protocol"):
+            where = type(owner._protocol).__module__.replace(".", "/")
+        return "fake" if any(part in "/" + where for part in self.FAKE) else "bot"
+
+    def __enter__(self) -> LoopMeter:
+        meter, run, clock = self, self._run, time.thread_time
+
+        def timed(handle: asyncio.Handle) -> None:
+            started = clock()
+            try:
+                run(handle)
+            finally:
+                spent = clock() - started
+                if meter.side(handle) == "fake":
+                    meter.fake += spent
+                else:
+                    meter.bot += spent
+
+        asyncio.events.Handle._run = timed  # type: ignore[method-assign]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        asyncio.events.Handle._run = self._run  # type: ignore[method-assign]
+
+
 def cpu_seconds() -> tuple[float, float, dict[int, float]]:
     """CPU time so far: this process, its children together, and each child (Linux /proc)."""
     me = time.process_time()
@@ -197,12 +244,13 @@ async def run(games: int, moves: int, think: float, seed: int, variant: str, war
 
         tasks = [asyncio.create_task(play(g)) for g in range(games)]
         await started.wait()
-        t0, (c0, k0, kids0) = time.monotonic(), cpu_seconds()
-        load0 = os.getloadavg()[0]
-        await asyncio.gather(*tasks)
-        wall = time.monotonic() - t0
-        c1, k1, kids = cpu_seconds()
-        load1 = os.getloadavg()[0]
+        with LoopMeter() as meter:
+            t0, (c0, k0, kids0) = time.monotonic(), cpu_seconds()
+            load0 = os.getloadavg()[0]
+            await asyncio.gather(*tasks)
+            wall = time.monotonic() - t0
+            c1, k1, kids = cpu_seconds()
+            load1 = os.getloadavg()[0]
     finally:
         await running.stop()
         await fake.stop()
@@ -223,6 +271,9 @@ async def run(games: int, moves: int, think: float, seed: int, variant: str, war
         "answer_p95_ms": round(1000 * sorted(answers)[int(0.95 * (len(answers) - 1))], 1) if answers else None,
         "wall_s": round(wall, 2),
         "cpu_main_ms_per_post": round(1000 * main_cpu / n, 2),
+        # the bench process without the fake Discord's and the players' share (LoopMeter)
+        "cpu_fake_ms_per_post": round(1000 * meter.fake / n, 2),
+        "cpu_bot_ms_per_post": round(1000 * (main_cpu - meter.fake) / n, 2),
         "cpu_children_ms_per_post": round(1000 * child_cpu / n, 2),
         "children": len(kids),
         "cpu_posts_per_s": round(n / cpu_bound, 1) if cpu_bound else None,
@@ -254,7 +305,8 @@ def main() -> int:
           f"board p50 {r['p50_ms']:.0f} ms, p95 {r['p95_ms']:.0f} ms, max {r['max_ms']:.0f} ms; first answer "
           f"p95 {r['answer_p95_ms']} ms")
     print(f"CPU per turn post: {r['cpu_main_ms_per_post']:.1f} ms in the bot's process (with the fake and the "
-          f"players), {r['cpu_children_ms_per_post']:.1f} ms in {r['children']} child processes → "
+          f"players; without them {r['cpu_bot_ms_per_post']:.1f}, theirs {r['cpu_fake_ms_per_post']:.1f}), "
+          f"{r['cpu_children_ms_per_post']:.1f} ms in {r['children']} child processes → "
           f"{r['cpu_posts_per_s']} posts/s on {r['cores']} idle cores; load average {r['load_avg']}")
     return 0
 

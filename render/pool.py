@@ -252,7 +252,7 @@ def prepare_from_env() -> tuple[str, ...]:
     """The variants each worker prepares when it starts, from TTR_RENDER_PREPARE: unset or
     "none", none (a map's base is built by its first picture, about a second, and kept); "all",
     every variant; else a comma-separated list of variants. Lazy by default because a worker
-    holding all six maps takes ~300 MB, and most servers play one or two of them."""
+    holding all six maps takes ~150 MB, and most servers play one or two of them."""
     raw = (os.environ.get("TTR_RENDER_PREPARE") or "").strip().lower()
     if raw in ("", "none"):
         return ()

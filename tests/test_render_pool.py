@@ -283,6 +283,10 @@ def test_bench_bot_prints_one_json_object_with_its_figures():
     figures = json.loads(lines[0])
     assert figures["games"] == 3 and figures["moves"] == 6
     assert figures["posts_per_s"] > 0 and 0 < figures["p50_ms"] <= figures["p95_ms"]
+    # the bench process's CPU split into the bot's share and the fake's and players' share
+    assert 0 < figures["cpu_fake_ms_per_post"] < figures["cpu_main_ms_per_post"]
+    split = figures["cpu_bot_ms_per_post"] + figures["cpu_fake_ms_per_post"]
+    assert abs(split - figures["cpu_main_ms_per_post"]) < 0.05
 
 
 def test_workers_prepare_the_maps_the_owner_names_and_otherwise_build_each_at_its_first_picture(monkeypatch):
