@@ -9,7 +9,7 @@ from typing import Any
 
 from bot_app.words import TOPIC_ORDER, wording_of
 from engine.errors import IllegalAction
-from engine.variants import available_variants
+from engine.rulesets import available_variants
 
 # Every topic some rule set has (for an autocomplete before the variant is known).
 TOPICS = TOPIC_ORDER
@@ -17,7 +17,7 @@ DEFAULT_VARIANT = "usa"
 
 
 def _players(variant: str, options: Mapping[str, Any]) -> int:
-    from engine.variants import build_ruleset
+    from engine.rulesets import build_ruleset
 
     for n in range(2, 7):
         try:

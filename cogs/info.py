@@ -20,7 +20,7 @@ from bot_app.replay_requests import ReplayRequests
 from bot_app.rules_text import DEFAULT_VARIANT, TOPICS, rules_for, topics_for
 from bot_app.settings_help import settings_help
 from cogs.base import TtrCog
-from engine.variants import available_variants
+from engine.rulesets import available_variants
 
 if TYPE_CHECKING:
     from bot_app.client import TtrBot

@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.rules.dice.tokens import DiceTokens
 from engine.rules.dice.tunnels import DiceTunnels
-from engine.variants import ruleset_for
+from engine.rulesets import ruleset_for
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.driver import Table, _cid
 from tests.fake_discord.harness import RunningBot, start_bot

@@ -9,7 +9,7 @@ import pytest
 
 from bot_app.rules_text import rules_for, topics_for
 from engine.maps import load_map
-from engine.variants import available_variants, build_ruleset
+from engine.rulesets import available_variants, build_ruleset
 
 TABLES = [(v, dice) for v in available_variants() for dice in (False, True)]
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from engine import tournament
+from tools import tournament
 
 TIMINGS = ("decision_p50_s", "decision_p95_s", "decision_max_s")
 

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import pytest
 
+from ai.levels import make_ai
 from engine.actions import Undo
-from engine.ai import make_ai
 from engine.events import PUBLIC
 from engine.game import actors, apply, legal_actions, new_game, replay, view
+from engine.rulesets import available_variants
 from engine.state import GameState
 from engine.undo import KEY, can_undo
-from engine.variants import available_variants
 
 TABLES = [(variant, options) for variant in available_variants()
           for options in ({"undo": True}, {"undo": True, "dice": True})]

@@ -1,7 +1,7 @@
 """A balance report over many self-play games: which routes are claimed, which tickets are
 completed, who gets the bonuses, how the scores spread.
 
-    python -m engine.selfplay --variant ussr --players 4 --games 500 --ai greedy --seed 1 --balance
+    python -m tools.selfplay --variant ussr --players 4 --games 500 --ai greedy --seed 1 --balance
 
 The figures show flaws in a board: a route nobody ever claims, a ticket that is hardly ever
 completed, a bonus that always goes to everybody.
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from engine.maps import load_map
 
 if TYPE_CHECKING:
-    from engine.selfplay import GameRecord
+    from tools.selfplay import GameRecord
 
 
 @dataclass

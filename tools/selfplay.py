@@ -1,6 +1,6 @@
 """Self-play: AI players play whole games, for figures and for finding bugs.
 
-    python -m engine.selfplay --variant europe --players 4 --games 100 --seed 1
+    python -m tools.selfplay --variant europe --players 4 --games 100 --seed 1
 
 prints games per second, turns per game, the average score, the ticket completion rate and
 how the games ended.
@@ -15,13 +15,13 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from ai.levels import AI_LEVELS, make_ai
 from engine.actions import Action
-from engine.ai import AI_LEVELS, make_ai
 from engine.errors import IllegalAction
 from engine.events import Event
 from engine.game import actors, apply, legal_actions, new_game, view
+from engine.rulesets import available_variants
 from engine.state import GameState
-from engine.variants import available_variants
 
 # A game that takes more decisions than this is reported as stalled (a bug to look at).
 MAX_DECISIONS = 20_000
@@ -97,8 +97,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     wins: Counter[str] = Counter()
     balance = None
     if args.balance:
-        from engine.balance import BalanceReport
-        from engine.variants import build_ruleset
+        from engine.rulesets import build_ruleset
+        from tools.balance import BalanceReport
 
         balance = BalanceReport(build_ruleset(args.variant, args.players, options).map_id)
     for i in range(args.games):

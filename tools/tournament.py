@@ -1,7 +1,7 @@
 """Tournaments between computer players.
 
-    python -m engine.tournament --variant usa --players 2 --games 400 --ai hard,greedy --seed 1
-    python -m engine.tournament --variant europe --players 4 --games 100 --ai hard,greedy,greedy,greedy --json
+    python -m tools.tournament --variant usa --players 2 --games 400 --ai hard,greedy --seed 1
+    python -m tools.tournament --variant europe --players 4 --games 100 --ai hard,greedy,greedy,greedy --json
 
 `--ai` names one agent per seat (cycled when shorter than the table): a level (easy, normal,
 hard, random, greedy) or an agent of engine/agents (route_focus, destination_hungry,
@@ -29,13 +29,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ai.levels import make_ai
 from engine.actions import Action
-from engine.ai import make_ai
 from engine.errors import IllegalAction
 from engine.events import Event
 from engine.game import actors, apply, legal_actions, new_game, view
+from engine.rulesets import available_variants
 from engine.state import GameState
-from engine.variants import available_variants
 
 MAX_DECISIONS = 20_000  # a game longer than this is a bug: it is reported as stalled
 

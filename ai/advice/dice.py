@@ -1,13 +1,15 @@
-"""The greedy computer player's choices under the Dice Expansion (engine/rules/dice/).
-
-Called by `GreedyAI.choose` for the dice decisions (`dice_roll`, `dice_action`, `dice_tunnel`,
-`dice_token`); like the AI it sees only the view, the legal actions and the public map.
+"""Advice on the Dice Expansion (engine/rules/dice/): the dice turn (`dice_roll`,
+`dice_action`: roll, re-roll, claim, buy a token, draw tickets), the tunnel dice
+(`dice_tunnel`) and the token bought after the action (`dice_token`). Like every computer
+player it sees only the view, the legal actions and the public map.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+from ai.advice import Advice, Decision
 from engine.actions import Action, ClaimRoute, GiveUpTunnel, Pass, PayTunnel
 from engine.maps import GameMap
 from engine.rules.dice import (
@@ -20,11 +22,15 @@ from engine.rules.dice import (
     DiceView,
     DrawTicketsWithDice,
     RerollDice,
+    roll,
     route_type,
+    tokens,
+    tunnels,
 )
 from engine.view import View
 
-DICE_KINDS = ("dice_roll", "dice_action", "dice_tunnel", "dice_token")
+if TYPE_CHECKING:
+    from ai.greedy import GreedyAI
 
 
 def _cost(payment: Sequence[tuple[str, int]]) -> int:
@@ -68,50 +74,83 @@ def _enabling_buy(view: View, game_map: GameMap, buys: list[BuyToken], wanted: s
     return None
 
 
-def choose_dice(view: View, game_map: GameMap, legal: Sequence[Action], wanted: set[str]) -> Action:
-    kind = view.pending.kind
-    seat = view.you
-    assert seat is not None
-    me = view.players[seat]
-    if kind == "dice_tunnel":
-        pays = [a for a in legal if isinstance(a, PayTunnel)]
+class DiceTurnAdvice(Advice):
+    """A dice turn: claim a wanted route, else buy the token that lets one be claimed, else
+    draw tickets when every ticket is done, else re-roll for the faces wanted, else claim
+    anything late in the game, else pass."""
+
+    rule = roll.__name__
+    actions = (RerollDice, ClaimRoute, BuyToken, DrawTicketsWithDice, Pass)
+
+    def decide(self, ai: GreedyAI, decision: Decision) -> Action | None:
+        if decision.view.pending.kind not in ("dice_roll", "dice_action"):
+            return None
+        view, game_map, legal, seat = decision.view, decision.game_map, decision.legal, decision.seat
+        wanted = ai.wanted_routes(view, game_map, seat)
+        me = view.players[seat]
+        claims = [a for a in legal if isinstance(a, ClaimRoute)]
+
+        def best(options: list[ClaimRoute]) -> ClaimRoute:
+            return max(options, key=lambda a: (game_map.routes[a.route].length, -_cost(a.payment), a.route))
+
+        wanted_claims = [a for a in claims if a.route in wanted]
+        if wanted_claims:
+            return best(wanted_claims)
+        enabling = _enabling_buy(view, game_map, [a for a in legal if isinstance(a, BuyToken)], wanted)
+        if enabling is not None:
+            return enabling
+        tickets = [a for a in legal if isinstance(a, DrawTicketsWithDice)]
+        if not wanted and tickets and me.trains > 12:
+            # Every ticket done: draw one or two more with station faces first.
+            # Where a mix is announced (Germany), short tickets: easier to finish late in the game.
+            return min(tickets, key=lambda a: (abs(sum(n for _, n in a.payment) - 2), dict(a.payment).get(WILD, 0),
+                                               -dict(a.mix).get("short", 0)))
+        rerolls = [a for a in legal if isinstance(a, RerollDice)]
+        if rerolls:
+            wanted_type = _needed_type(game_map, wanted) or (SINGLE if me.trains > 12 else None)
+            part = view.part(DiceView)
+            dice = list(part.unused[seat]) if part is not None else []
+            keep = {wanted_type, WILD} if wanted_type else {SINGLE, DOUBLE, WILD}
+            if not wanted and me.trains > 12:
+                keep.add(STATION)
+            kept = tuple(sorted(face for face in dice if face in keep))
+            match = [a for a in rerolls if a.keep == kept]
+            if match:
+                return match[0]
+        if claims and (not wanted or me.trains <= 12):
+            return best(claims)
+        return next(a for a in legal if isinstance(a, Pass))
+
+
+class DiceTunnelsAdvice(Advice):
+    """The tunnel dice asked for more: pay with the cheapest faces, or give the tunnel up."""
+
+    rule = tunnels.__name__
+    actions = (PayTunnel, GiveUpTunnel)
+
+    def decide(self, ai: GreedyAI, decision: Decision) -> Action | None:
+        if decision.view.pending.kind != "dice_tunnel":
+            return None
+        pays = [a for a in decision.legal if isinstance(a, PayTunnel)]
         if pays:
             return min(pays, key=lambda a: _cost(a.payment))
-        return next(a for a in legal if isinstance(a, GiveUpTunnel))
-    if kind == "dice_token":
-        buys = [a for a in legal if isinstance(a, BuyToken)]
-        target = _needed_type(game_map, wanted) or SINGLE
+        return next(a for a in decision.legal if isinstance(a, GiveUpTunnel))
+
+
+class DiceTokensAdvice(Advice):
+    """After the action: buy the token of the type the wanted routes need most."""
+
+    rule = tokens.__name__
+    actions = (BuyToken, Pass)
+
+    def decide(self, ai: GreedyAI, decision: Decision) -> Action | None:
+        if decision.view.pending.kind != "dice_token":
+            return None
+        wanted = ai.wanted_routes(decision.view, decision.game_map, decision.seat)
+        buys = [a for a in decision.legal if isinstance(a, BuyToken)]
+        target = _needed_type(decision.game_map, wanted) or SINGLE
         buys.sort(key=lambda a: (a.token != target, _cost(a.payment)))
-        return buys[0] if buys else next(a for a in legal if isinstance(a, Pass))
-    claims = [a for a in legal if isinstance(a, ClaimRoute)]
+        return buys[0] if buys else next(a for a in decision.legal if isinstance(a, Pass))
 
-    def best(options: list[ClaimRoute]) -> ClaimRoute:
-        return max(options, key=lambda a: (game_map.routes[a.route].length, -_cost(a.payment), a.route))
 
-    wanted_claims = [a for a in claims if a.route in wanted]
-    if wanted_claims:
-        return best(wanted_claims)
-    enabling = _enabling_buy(view, game_map, [a for a in legal if isinstance(a, BuyToken)], wanted)
-    if enabling is not None:
-        return enabling
-    tickets = [a for a in legal if isinstance(a, DrawTicketsWithDice)]
-    if not wanted and tickets and me.trains > 12:
-        # Every ticket done: draw one or two more with station faces first.
-        # Where a mix is announced (Germany), short tickets: easier to finish late in the game.
-        return min(tickets, key=lambda a: (abs(sum(n for _, n in a.payment) - 2), dict(a.payment).get(WILD, 0),
-                                           -dict(a.mix).get("short", 0)))
-    rerolls = [a for a in legal if isinstance(a, RerollDice)]
-    if rerolls:
-        wanted_type = _needed_type(game_map, wanted) or (SINGLE if me.trains > 12 else None)
-        part = view.part(DiceView)
-        dice = list(part.unused[seat]) if part is not None else []
-        keep = {wanted_type, WILD} if wanted_type else {SINGLE, DOUBLE, WILD}
-        if not wanted and me.trains > 12:
-            keep.add(STATION)
-        kept = tuple(sorted(face for face in dice if face in keep))
-        match = [a for a in rerolls if a.keep == kept]
-        if match:
-            return match[0]
-    if claims and (not wanted or me.trains <= 12):
-        return best(claims)
-    return next(a for a in legal if isinstance(a, Pass))
+ADVICE = (DiceTurnAdvice(), DiceTunnelsAdvice(), DiceTokensAdvice())

@@ -1,18 +1,20 @@
-"""The greedy AI's Alsace decisions: tourist cards (keep, Lucky Devil), calling time, burn 5,
-and the routes its tourist cards want. Sees only the view and the legal actions."""
+"""Advice on Alsace's tourist cards (engine/rules/tourist_cards.py): which tickets and tourist
+cards to keep, whom a Lucky Devil spares, and the routes the cards still want. Sees only the
+view and the legal actions."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ai.advice import Advice, Decision
 from engine.actions import Action, KeepTickets
-from engine.rules.burn_five import BurnFive
+from engine.rules import tourist_cards
 from engine.rules.tourist_cards import PlayLuckyDevil, TouristView
 from engine.view import View
 
 if TYPE_CHECKING:
-    from engine.ai import GreedyAI
+    from ai.greedy import GreedyAI
     from engine.maps import GameMap
 
 
@@ -68,39 +70,29 @@ def _tourist_value(view: View, game_map: GameMap, seat: int, card_id: str) -> fl
     return -card["points"] if target is None else card["points"] - 1.6 * target[0]
 
 
-def choose_alsace(ai: GreedyAI, view: View, game_map: GameMap, legal: Sequence[Action]) -> Action | None:
-    seat = view.you
-    assert seat is not None
-    kinds = {a.TYPE for a in legal}
-    if "play_lucky_devil" in kinds:
-        # Discard the attraction that is hardest to reach for its points; none if all are good.
-        devils = [a for a in legal if isinstance(a, PlayLuckyDevil)]
-        targets = [a for a in devils if a.discard]
-        if not targets:
-            return devils[0]
-        worst = min(targets, key=lambda a: (_tourist_value(view, game_map, seat, a.discard), a.discard))
-        return worst
-    if "call_time" in kinds:
-        # Call when further turns cannot finish anything of ours (nothing wanted, or it costs
-        # more wagons than are left).
-        me = view.players[seat]
-        wanted = ai._wanted_routes(view, game_map, seat)
-        call = not wanted or min(game_map.routes[r].length for r in wanted) > me.trains
-        return next(a for a in legal if a.TYPE == "call_time" and getattr(a, "call", None) is call)
-    offers = view.pending.offers
-    if "keep_tickets" in kinds and offers and isinstance(offers[seat], Mapping):
-        return _keep(ai, view, game_map, [a for a in legal if isinstance(a, KeepTickets)])
-    # Burn 5 rarely: only with a hoard of unneeded colours.
-    if "burn_five" in kinds and view.pending.kind == "turn" and view.players[seat].hand_size >= 24:
-        wanted = ai._wanted_routes(view, game_map, seat)
-        if any(getattr(a, "route", None) in wanted for a in legal if a.TYPE == "claim_route"):
-            return None  # build first
-        needed = {game_map.routes[r].color for r in wanted}
-        burns = [a for a in legal if isinstance(a, BurnFive)
-                 and not any(name in needed or name == "loco" for name, _ in a.payment)]
-        if burns:
-            return burns[0]
-    return None
+class TouristCardsAdvice(Advice):
+    """Lucky Devils first (the offer's keep comes after them), then the keep of tickets and
+    tourist cards together; the routes into the towns still to visit."""
+
+    rule = tourist_cards.__name__
+    actions = (PlayLuckyDevil, KeepTickets)
+
+    def decide(self, ai: GreedyAI, decision: Decision) -> Action | None:
+        view, game_map, legal, seat = decision.view, decision.game_map, decision.legal, decision.seat
+        if "play_lucky_devil" in decision.kinds:
+            # Discard the attraction that is hardest to reach for its points; none if all are good.
+            devils = [a for a in legal if isinstance(a, PlayLuckyDevil)]
+            targets = [a for a in devils if a.discard]
+            if not targets:
+                return devils[0]
+            return min(targets, key=lambda a: (_tourist_value(view, game_map, seat, a.discard), a.discard))
+        offers = view.pending.offers
+        if "keep_tickets" in decision.kinds and offers and isinstance(offers[seat], Mapping):
+            return _keep(ai, view, game_map, [a for a in legal if isinstance(a, KeepTickets)])
+        return None
+
+    def wanted(self, view: View, game_map: GameMap, seat: int) -> set[str]:
+        return tourist_wanted(view, game_map, seat)
 
 
 def _keep(ai: GreedyAI, view: View, game_map: GameMap, options: list[KeepTickets]) -> Action:
@@ -110,7 +102,7 @@ def _keep(ai: GreedyAI, view: View, game_map: GameMap, options: list[KeepTickets
     setup = view.pending.setup
     ticket_value = {}
     for t in offer["tickets"]:
-        cost = ai._ticket_cost(view, game_map, seat, t)
+        cost = ai.ticket_cost(view, game_map, seat, t)
         points = game_map.tickets[t].points
         ticket_value[t] = points - 1.6 * cost if cost is not None else -points
     tourist_value = {c: _tourist_value(view, game_map, seat, c) for c in offer["tourist"]}
@@ -130,4 +122,4 @@ def _keep(ai: GreedyAI, view: View, game_map: GameMap, options: list[KeepTickets
     return max(options, key=lambda o: sum(ticket_value.get(k, 0) + tourist_value.get(k, 0) for k in o.keep))
 
 
-
+ADVICE = (TouristCardsAdvice(),)

@@ -7,7 +7,7 @@
 - `search`: the "hard" AI, a determinised Monte Carlo search under hidden information.
 
 Like every AI here they read only `view` and `legal_actions`. `make_agent(name, seed)` builds
-one by name; `engine.ai.make_ai` maps the levels players choose (easy, normal, hard) onto them.
+one by name; `ai.levels.make_ai` maps the levels players choose (easy, normal, hard) onto them.
 """
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ from typing import Any
 
 # name -> (module, class); imported on first use.
 AGENTS: dict[str, tuple[str, str]] = {
-    "random": ("engine.ai", "RandomAI"),
-    "greedy": ("engine.ai", "GreedyAI"),
-    "route_focus": ("engine.agents.route_focus", "RouteFocusAI"),
-    "destination_hungry": ("engine.agents.destination_hungry", "DestinationHungryAI"),
-    "one_step": ("engine.agents.one_step", "OneStepAI"),
-    "long_route": ("engine.agents.long_route", "LongRouteAI"),
-    "planner": ("engine.agents.planner", "PlannerAI"),
-    "search": ("engine.agents.search", "SearchAI"),
+    "random": ("ai.random_player", "RandomAI"),
+    "greedy": ("ai.greedy", "GreedyAI"),
+    "route_focus": ("ai.agents.route_focus", "RouteFocusAI"),
+    "destination_hungry": ("ai.agents.destination_hungry", "DestinationHungryAI"),
+    "one_step": ("ai.agents.one_step", "OneStepAI"),
+    "long_route": ("ai.agents.long_route", "LongRouteAI"),
+    "planner": ("ai.agents.planner", "PlannerAI"),
+    "search": ("ai.agents.search", "SearchAI"),
 }
 
 

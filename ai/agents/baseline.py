@@ -3,8 +3,8 @@ a few small tools for the decisions where their styles differ (the turn, keeping
 
 A baseline handles a decision itself only on a plain turn (draw, claim, tickets) or a plain
 choice of tickets; everything else — tunnels, stations, passengers, the Controller, Alsace's
-tourist cards and calls, the Dice Expansion's dice — goes to `GreedyAI.choose`, which asks the
-agent's own `_wanted_routes`, so each style still shows there.
+tourist cards and calls, the Dice Expansion's dice — goes to `GreedyAI.choose` and the rules'
+advice (ai/advice/), which ask the agent's own `_wanted_routes`, so each style still shows there.
 """
 
 from __future__ import annotations
@@ -12,13 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from ai.agents.planning import MapInfo, closed_groups, map_info, payment_cost, shortest_path
+from ai.greedy import GreedyAI
 from engine.actions import Action, ClaimRoute, DrawCard, DrawTickets, KeepTickets
-from engine.agents.planning import MapInfo, closed_groups, map_info, payment_cost, shortest_path
-from engine.ai import GreedyAI
 from engine.cards import GRAY, LOCO, Cards
 from engine.view import View
-
-TURN_KINDS = {"draw_card", "claim_route", "draw_tickets", "pass", "build_station", "play_controller", "burn_five"}
 
 
 @dataclass
@@ -104,9 +102,11 @@ def route_colours(info: MapInfo, route_id: str, hand: dict[str, int]) -> list[st
     return [c for c, _ in sorted(hand.items(), key=lambda kv: (-kv[1], kv[0])) if c != LOCO] or []
 
 
-def plain_turn(view: View, legal: Sequence[Action]) -> bool:
-    """A turn of the base game's kind (not a dice turn, not a variant's own decision)."""
-    return view.pending.kind in ("turn", "second_card") and {a.TYPE for a in legal} <= TURN_KINDS
+def plain_turn(view: View) -> bool:
+    """A turn of the base game's kind (not a dice turn, not a variant's own decision): what
+    a baseline plays in its own style; a move it does not make there (a station, the USSR
+    Controller, Alsace's burn 5) is left to the greedy AI and the rules' advice."""
+    return view.pending.kind in ("turn", "second_card")
 
 
 def plain_keep(view: View, legal: Sequence[Action]) -> list[KeepTickets]:
@@ -129,14 +129,14 @@ class BaselineAI(GreedyAI):
         keeps = plain_keep(view, legal)
         if keeps:
             return self.keep(view, keeps)
-        if plain_turn(view, legal):
+        if plain_turn(view):
             action = self.turn(view, legal, turn_choices(legal))
             if action is not None:
                 return action
         return super().choose(view, legal)
 
     def keep(self, view: View, options: list[KeepTickets]) -> Action:
-        return GreedyAI._keep(self, view, info_of(view).game_map, options)
+        return self.keep_tickets(view, info_of(view).game_map, options)
 
     def turn(self, view: View, legal: Sequence[Action], choices: TurnChoices) -> Action | None:
         """The agent's move on a plain turn (None: the greedy AI's)."""

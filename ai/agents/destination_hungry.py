@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ai.agents.baseline import BaselineAI, TurnChoices, cheapest_payment, draw_colour, info_of
+from ai.agents.planning import Plan, closed_groups, colour_needs, deficits, plan_network
+from ai.greedy import advised_wanted
 from engine.actions import Action, KeepTickets
-from engine.agents.baseline import BaselineAI, TurnChoices, cheapest_payment, draw_colour, info_of
-from engine.agents.planning import Plan, closed_groups, colour_needs, deficits, plan_network
 from engine.maps import GameMap
 from engine.view import View
 
@@ -80,12 +81,6 @@ class DestinationHungryAI(BaselineAI):
 
     def _wanted_routes(self, view: View, game_map: GameMap, seat: int) -> set[str]:
         if view.you == seat and view.players[seat].tickets is not None:
-            return set(self._plan(view).routes) | _tourist(view, game_map, seat)
+            return set(self._plan(view).routes) | advised_wanted(view, game_map, seat)
         return super()._wanted_routes(view, game_map, seat)
-
-
-def _tourist(view: View, game_map: GameMap, seat: int) -> set[str]:
-    from engine.alsace_ai import tourist_wanted
-
-    return tourist_wanted(view, game_map, seat)
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from engine.agents.planning import MapInfo, shortest_path
+from ai.agents.planning import MapInfo, shortest_path
 from engine.game import new_game
 from engine.maps import GameMap
 from engine.rng import Rng
@@ -28,8 +28,8 @@ from engine.rules.dice.purse import DiceView
 from engine.rules.passengers import PassengersView
 from engine.rules.tourist_cards import DECK_KEY, TOURIST, TouristView
 from engine.rules.train_cards import TrainCardDraw
+from engine.rulesets import build_ruleset
 from engine.state import GameState, copy_data
-from engine.variants import build_ruleset
 from engine.view import View
 
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
+from ai.agents.baseline import BaselineAI, TurnChoices, cheapest_payment, draw_colour, info_of, route_colours
+from ai.agents.planning import MapInfo, closed_groups, plan_network
+from ai.greedy import advised_wanted
 from engine.actions import Action, KeepTickets
-from engine.agents.baseline import BaselineAI, TurnChoices, cheapest_payment, draw_colour, info_of, route_colours
-from engine.agents.planning import MapInfo, closed_groups, plan_network
 from engine.maps import GameMap
 from engine.view import View
 
@@ -89,7 +90,5 @@ class LongRouteAI(BaselineAI):
 
     def _wanted_routes(self, view: View, game_map: GameMap, seat: int) -> set[str]:
         if view.you == seat and view.players[seat].tickets is not None:
-            from engine.alsace_ai import tourist_wanted
-
-            return set(self._routes(view)) | tourist_wanted(view, game_map, seat)
+            return set(self._routes(view)) | advised_wanted(view, game_map, seat)
         return super()._wanted_routes(view, game_map, seat)

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ai.agents.baseline import BaselineAI, TurnChoices, info_of, ticket_path
+from ai.agents.planning import Connectivity, MapInfo, colour_needs, deficits, payment_cost, route_points
 from engine.actions import Action, ClaimRoute
-from engine.agents.baseline import BaselineAI, TurnChoices, info_of, ticket_path
-from engine.agents.planning import Connectivity, MapInfo, colour_needs, deficits, payment_cost, route_points
 from engine.cards import LOCO
 from engine.view import View
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from engine.actions import Action, ClaimRoute, DrawCard, DrawTickets, KeepTickets, Pass
-from engine.agents.planning import (
+from ai.advice import advice_of_view
+from ai.agents.planning import (
     Connectivity,
     MapInfo,
     Plan,
@@ -30,8 +30,8 @@ from engine.agents.planning import (
     plan_network,
     route_points,
 )
-from engine.ai import GreedyAI
-from engine.alsace_ai import tourist_wanted
+from ai.greedy import GreedyAI, advised_wanted
+from engine.actions import Action, ClaimRoute, DrawCard, DrawTickets, KeepTickets, Pass
 from engine.cards import LOCO, Cards
 from engine.maps import GameMap
 from engine.view import View
@@ -250,8 +250,7 @@ class PlannerAI(GreedyAI):
         assert view is not None and view.you is not None, "the planner reads its own view"
         kinds = {a.TYPE for a in legal}
         kind = view.pending.kind
-        if kind in ("turn", "second_card") and kinds <= {"draw_card", "claim_route", "draw_tickets", "pass",
-                                                         "build_station"}:
+        if kind in ("turn", "second_card") and not _advised(view, legal):
             return self.turn(view, legal)
         if "keep_tickets" in kinds and isinstance(view.pending.offers[view.you] if view.pending.offers else None,
                                                   list):
@@ -278,12 +277,19 @@ class PlannerAI(GreedyAI):
         intent = decide_turn(seen, claims, slots, blind, second=view.pending.kind == "second_card")
         return intent_action(intent, view.you or 0, legal)
 
-    # The greedy AI's variant decisions ask for the routes wanted: the plan's (and, in Alsace,
-    # a route into each tourist town still to visit).
+    # The greedy AI's variant decisions ask for the routes wanted: the plan's (and those the
+    # rules' advice wants: in Alsace, a route into each tourist town still to visit).
     def _wanted_routes(self, view: View, game_map: GameMap, seat: int) -> set[str]:
         if view.you == seat and view.players[seat].tickets is not None:
-            return set(seen_from_view(view).plan().routes) | tourist_wanted(view, game_map, seat)
+            return set(seen_from_view(view).plan().routes) | advised_wanted(view, game_map, seat)
         return super()._wanted_routes(view, game_map, seat)
+
+
+def _advised(view: View, legal: Sequence[Action]) -> bool:
+    """Whether a move of a rule's own advice is legal (the USSR Controller, Alsace's burn 5):
+    the planner plans claims, draws and tickets, and leaves such a turn to that advice."""
+    advised = tuple(t for advice in advice_of_view(view) for t in advice.actions)
+    return any(isinstance(a, advised) for a in legal)
 
 
 def intent_action(intent: Intent, seat: int, legal: Sequence[Action]) -> Action:

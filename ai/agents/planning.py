@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from engine.cards import COLOURS, GRAY, LOCO, Cards
 from engine.maps import GameMap, Route, load_map
-from engine.variants import build_ruleset
+from engine.rulesets import build_ruleset
 
 # A claim costs a turn of its own: paths of fewer, longer routes are better at equal trains.
 CLAIM_OVERHEAD = 2.0

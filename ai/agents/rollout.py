@@ -11,6 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ai.agents.planner import Seen, decide_turn, endgame
+from ai.agents.planning import (
+    MapInfo,
+    Plan,
+    closed_groups,
+    plan_network,
+    shortest_path,
+)
+from ai.costs import card_cost
 from engine.actions import (
     Action,
     ClaimRoute,
@@ -21,15 +30,6 @@ from engine.actions import (
     Pass,
     PayTunnel,
 )
-from engine.agents.planner import Seen, decide_turn, endgame
-from engine.agents.planning import (
-    MapInfo,
-    Plan,
-    closed_groups,
-    plan_network,
-    shortest_path,
-)
-from engine.ai import _card_cost
 from engine.cards import LOCO, Cards
 from engine.errors import IllegalAction
 from engine.game import actors, apply, legal_actions, legal_actions_of
@@ -38,8 +38,8 @@ from engine.rules.passengers import TakePassenger
 from engine.rules.tourist_cards import PlayLuckyDevil
 from engine.rules.train_cards import TrainCardDraw
 from engine.ruleset import RuleSet
+from engine.rulesets import ruleset_for
 from engine.state import GameState
-from engine.variants import ruleset_for
 
 # Keep a drawn ticket when its extra trains cost less than its points by this factor.
 KEEP_TRAIN_COST = 0.6
@@ -140,7 +140,7 @@ class RolloutPolicy:
         if kind == "tunnel" or kind == "dice_tunnel":
             pays = [a for a in legal if isinstance(a, PayTunnel)]
             if pays:
-                return min(pays, key=lambda a: _card_cost(a.payment))
+                return min(pays, key=lambda a: card_cost(a.payment))
             return next(a for a in legal if isinstance(a, GiveUpTunnel))
         if isinstance(first, PlayLuckyDevil):
             return first

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ai.agents.baseline import BaselineAI, TurnChoices, cheapest_payment, draw_colour, info_of, route_colours
 from engine.actions import Action
-from engine.agents.baseline import BaselineAI, TurnChoices, cheapest_payment, draw_colour, info_of, route_colours
 from engine.view import View
 
 # New tickets only with this many trains left.

@@ -24,11 +24,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ai.agents.determinize import CannotSample, sample_state
+from ai.agents.planner import PlannerAI, Seen, claim_gain, keep_value, seen_from_view
+from ai.agents.planning import Connectivity, payment_cost
+from ai.agents.rollout import new_policy, play_out
 from engine.actions import Action, ClaimRoute, DrawCard, DrawTickets, KeepTickets
-from engine.agents.determinize import CannotSample, sample_state
-from engine.agents.planner import PlannerAI, Seen, claim_gain, keep_value, seen_from_view
-from engine.agents.planning import Connectivity, payment_cost
-from engine.agents.rollout import new_policy, play_out
 from engine.errors import IllegalAction
 from engine.game import apply
 from engine.rng import Rng, seed_state

@@ -15,8 +15,8 @@ from bot_app.words.core import CoreWords
 from engine.actions import Action
 from engine.events import HIDDEN, PRIVATE, PUBLIC, Event
 from engine.ruleset import RuleSet
+from engine.rulesets import build_ruleset
 from engine.scoring import score_line_names
-from engine.variants import build_ruleset
 from engine.view import View
 
 # /ttr rules topics, in the order they are listed; a game lists those its rules have words for.

@@ -15,7 +15,7 @@ from engine.scoring import add_points
 from engine.state import copy_data
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core import Game
     from engine.maps import GameMap
 
 # Where returned tickets go.

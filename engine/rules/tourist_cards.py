@@ -24,7 +24,7 @@ from engine.rules.tickets import BOTTOM, DestinationTickets
 from engine.scoring import add_points
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core import Game
     from engine.maps import GameMap
     from engine.state import GameState
 

@@ -1,32 +1,27 @@
-"""The rule sets, by the names players use (usa, europe, nordic, germany, ussr, alsace).
+"""The rule-set registry: every module of this package declares one rule set's record
+(`VARIANT`, an `engine.variant.Variant`), and the registry collects them all.
 
-Each builder returns a RuleSet: settings plus the rule modules that make up the variant.
+A rule set is added by adding its module here (and its board to maps/): no list names the
+rule sets. The registry finds the modules with `pkgutil` the first time it is asked, checks
+that each declares a record and that no id is taken twice, and orders them by the records'
+`order` (the order players see them in).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from functools import lru_cache
-from types import ModuleType
+import importlib
+import json
+import pkgutil
+from collections.abc import Mapping
+from functools import cache, lru_cache
 from typing import Any
 
 from engine.errors import IllegalAction
-from engine.rules.dice import DICE_OPTIONS, with_dice
+from engine.options import TableOption
+from engine.rules.dice import DICE_OPTIONS, DICE_TABLE_OPTIONS, with_dice
 from engine.ruleset import RuleSet
-from engine.rulesets import alsace, europe, germany, nordic, usa, ussr
 from engine.state import GameState, canonical_json
-
-# Each rule set module has `build(players, options)` and may declare `OPTIONS`, its own table
-# options with their defaults (e.g. a rule with two readings, AMBIGUITIES "make it an option").
-MODULES: dict[str, ModuleType] = {
-    "usa": usa,
-    "europe": europe,
-    "nordic": nordic,
-    "germany": germany,
-    "ussr": ussr,
-    "alsace": alsace,
-}
-BUILDERS: dict[str, Callable[[int, Mapping[str, Any]], RuleSet]] = {name: m.build for name, m in MODULES.items()}
+from engine.variant import Variant
 
 # Options every rule set understands, with their defaults. `first_player`: the seat (0-based)
 # the host chose to begin; None draws it with the game's generator (README "First player",
@@ -38,9 +33,49 @@ BUILDERS: dict[str, Callable[[int, Mapping[str, Any]], RuleSet]] = {name: m.buil
 COMMON_OPTIONS: dict[str, Any] = {"dice": False, "first_player": None, "undo": False, "stand_in_level": "greedy"}
 
 
+@cache
+def _records() -> dict[str, Variant]:
+    found: dict[str, Variant] = {}
+    for info in pkgutil.iter_modules(__path__):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        record = getattr(module, "VARIANT", None)
+        if not isinstance(record, Variant):
+            raise TypeError(f"{module.__name__} declares no VARIANT (an engine.variant.Variant)")
+        if record.id in found:
+            raise ValueError(f"the rule-set id {record.id!r} is declared by two modules")
+        found[record.id] = record
+    return {r.id: r for r in sorted(found.values(), key=lambda r: (r.order, r.id))}
+
+
+def variants() -> list[Variant]:
+    """Every rule set's record, in the order players see them."""
+    return list(_records().values())
+
+
 def available_variants() -> list[str]:
     """The variant names that can be played now."""
-    return list(BUILDERS)
+    return list(_records())
+
+
+def variant(name: str) -> Variant:
+    """The record of the rule set called `name`; a clear sentence if there is none."""
+    record = _records().get(name)
+    if record is None:
+        raise IllegalAction(
+            f"There is no variant called {name!r}; choose one of {', '.join(available_variants())}.",
+            "unknown_variant",
+        )
+    return record
+
+
+def table_options() -> tuple[TableOption, ...]:
+    """Every table option a host may set: each rule set's own, then the Dice Expansion's."""
+    return (*(o for r in variants() for o in r.options), *DICE_TABLE_OPTIONS)
+
+
+def option_keys() -> set[str]:
+    """Every option the engine accepts, for any table."""
+    return set(COMMON_OPTIONS) | set(DICE_OPTIONS) | {o.key for r in variants() for o in r.options}
 
 
 def build_ruleset(variant: str, players: int, options: Mapping[str, Any] | None = None) -> RuleSet:
@@ -49,21 +84,12 @@ def build_ruleset(variant: str, players: int, options: Mapping[str, Any] | None 
 
 
 @lru_cache(maxsize=256)
-def _cached_ruleset(variant: str, players: int, options_json: str) -> RuleSet:
-    import json
-
+def _cached_ruleset(name: str, players: int, options_json: str) -> RuleSet:
     options = json.loads(options_json)
-    builder = BUILDERS.get(variant)
-    if builder is None:
-        raise IllegalAction(
-            f"There is no variant called {variant!r}; choose one of {', '.join(available_variants())}.",
-            "unknown_variant",
-        )
-    unknown = sorted(
-        set(options) - set(COMMON_OPTIONS) - set(DICE_OPTIONS) - set(getattr(MODULES[variant], "OPTIONS", {}))
-    )
+    record = variant(name)
+    unknown = sorted(set(options) - set(COMMON_OPTIONS) - set(DICE_OPTIONS) - set(record.defaults()))
     if unknown:
-        raise IllegalAction(f"The {variant} rules have no option {unknown[0]!r}.", "unknown_option")
+        raise IllegalAction(f"The {name} rules have no option {unknown[0]!r}.", "unknown_option")
     unknown_dice = sorted(set(options) & set(DICE_OPTIONS))
     if unknown_dice and not options.get("dice"):
         raise IllegalAction(f"The option {unknown_dice[0]!r} needs the Dice Expansion (dice: true).", "unknown_option")
@@ -71,12 +97,12 @@ def _cached_ruleset(variant: str, players: int, options_json: str) -> RuleSet:
     if first is not None and (not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < players):
         seat = f"seat {first + 1}" if isinstance(first, int) and not isinstance(first, bool) else repr(first)
         raise IllegalAction(f"The first player must be one of seats 1 to {players}, not {seat}.", "bad_option")
-    rules = builder(players, options)
+    rules = record.build(players, options)
     if options.get("dice"):
         rules = with_dice(rules, options)
     if not rules.min_players <= players <= rules.max_players:
         raise IllegalAction(
-            f"{variant} is played by {rules.min_players} to {rules.max_players} players, not {players}.",
+            f"{name} is played by {rules.min_players} to {rules.max_players} players, not {players}.",
             "bad_player_count",
         )
     return rules

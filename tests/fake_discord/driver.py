@@ -8,8 +8,8 @@ import asyncio
 import re
 from typing import Any
 
+from ai.levels import make_ai
 from engine.actions import Action
-from engine.ai import make_ai
 
 from .server import FakeDiscord, Interaction, User, custom_ids, select_options
 

@@ -5,8 +5,8 @@ available"), so this script *is* the board: towns with their real latitude and l
 projection that places them for drawing, and the routes, tickets and tourist deck as readable
 tables. Change the tables here and re-run; never edit the JSON.
 
-    python maps/build_alsace.py            # write maps/alsace.json (re-validated on the way out)
-    python maps/build_alsace.py --report   # print the board's figures, write nothing
+    python -m tools.maps.build_alsace            # write maps/alsace.json (re-validated on the way out)
+    python -m tools.maps.build_alsace --report   # print the board's figures, write nothing
 
 How the board was made (also in maps/README.md, "Alsace"):
 
@@ -44,7 +44,9 @@ from pathlib import Path
 
 import networkx as nx
 
-REPO = Path(__file__).resolve().parent.parent
+from engine.maps import dump_map_json, parse_map
+
+REPO = Path(__file__).resolve().parents[2]
 OUT = REPO / "maps" / "alsace.json"
 
 ROUTE_POINTS = {"1": 1, "2": 2, "3": 4, "4": 7, "5": 10, "6": 15, "7": 18, "8": 21, "9": 27}
@@ -313,7 +315,7 @@ def build() -> dict:
                      "their real latitude and longitude, tagged with country and French region; routes follow "
                      "real railways and roads; tunnels cross the Vosges and the Jura. The tourist deck is the "
                      "seed's list (shared/seeds/alsace-fan-expansion.txt). See maps/README.md, section Alsace."),
-            "generated_by": "maps/build_alsace.py",
+            "generated_by": "tools/maps/build_alsace.py",
             "seed": "shared/seeds/alsace-fan-expansion.txt",
             "coordinates": (f"x = {MARGIN:g} + (longitude - {LON0:g}) * {X_SCALE:g}; "
                             f"y = {MARGIN:g} + ({LAT0:g} - latitude) * {Y_SCALE:g}; "
@@ -355,17 +357,10 @@ def report(data: dict) -> None:
 
 def dump(data: dict) -> str:
     """The shipped map text (engine.maps.dump_map_json: one city/route/ticket per line)."""
-    if str(REPO) not in sys.path:
-        sys.path.insert(0, str(REPO))
-    from engine.maps import dump_map_json
-
     return dump_map_json(data)
 
 
 def main(argv: list[str]) -> int:
-    sys.path.insert(0, str(REPO))
-    from engine.maps import parse_map
-
     data = build()
     parse_map(data, "maps/alsace.json")
     if "--report" in argv:

@@ -4,8 +4,8 @@ No public data exists for the USSR fan board, so this script *is* the board: the
 with their real latitude and longitude, the projection that places them for drawing, and the
 routes and tickets as readable tables. Change the tables here and re-run; never edit the JSON.
 
-    python maps/build_ussr.py            # write maps/ussr.json (re-validated on the way out)
-    python maps/build_ussr.py --report   # print the board's figures, write nothing
+    python -m tools.maps.build_ussr            # write maps/ussr.json (re-validated on the way out)
+    python -m tools.maps.build_ussr --report   # print the board's figures, write nothing
 
 How the board was made (also in maps/README.md, "USSR"):
 
@@ -41,7 +41,10 @@ from pathlib import Path
 
 import networkx as nx
 
-REPO = Path(__file__).resolve().parent.parent
+from engine.maps import dump_map_json, parse_map
+from tools.maps import seas
+
+REPO = Path(__file__).resolve().parents[2]
 OUT = REPO / "maps" / "ussr.json"
 
 # The route scoring table (rules/README.md, AMBIGUITIES U1). 7 -> 18 is not printed anywhere.
@@ -360,7 +363,7 @@ def build() -> dict:
                      "longitude; routes follow real railways and real sea crossings; the seed rulebook "
                      "(shared/seeds/ussr-fan-expansion.txt) fixes the triple route Novosibirsk-Krasnoyarsk and "
                      "45 short + 12 long tickets. See maps/README.md, section USSR."),
-            "generated_by": "maps/build_ussr.py",
+            "generated_by": "tools/maps/build_ussr.py",
             "seed": "shared/seeds/ussr-fan-expansion.txt",
             "coordinates": ("x piecewise linear in longitude through the knots "
                             + ", ".join(f"{lon:g}E->{x:g}" for lon, x in LON_KNOTS)
@@ -373,7 +376,7 @@ def build() -> dict:
         "cities": cities,
         "routes": routes,
         "tickets": parse_tickets(routes),
-        "extras": {"drawing": {"seas": _seas().project_seas("ussr", project_anywhere, WIDTH, HEIGHT)}},
+        "extras": {"drawing": {"seas": seas.project_seas("ussr", project_anywhere, WIDTH, HEIGHT)}},
     }
 
 
@@ -388,19 +391,6 @@ def project_anywhere(lon: float, lat: float) -> tuple[float, float]:
     else:
         (lon0, x0), (lon1, x1) = next((a, b) for a, b in zip(knots, knots[1:], strict=False) if lon <= b[0])
     return x0 + (lon - lon0) * (x1 - x0) / (lon1 - lon0), Y_TOP + (LAT_TOP - lat) * LAT_SCALE
-
-
-def _seas():
-    """maps/seas.py (the seas of every board, drawing data), loaded by path so that this
-    script runs from anywhere."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("map_seas", Path(__file__).resolve().parent / "seas.py")
-    module = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    sys.modules.setdefault("map_seas", module)
-    spec.loader.exec_module(module)
-    return module
 
 
 def report(data: dict) -> None:
@@ -429,17 +419,10 @@ def report(data: dict) -> None:
 
 def dump(data: dict) -> str:
     """The shipped map text (engine.maps.dump_map_json: one city/route/ticket per line)."""
-    if str(REPO) not in sys.path:
-        sys.path.insert(0, str(REPO))
-    from engine.maps import dump_map_json
-
     return dump_map_json(data)
 
 
 def main(argv: list[str]) -> int:
-    sys.path.insert(0, str(REPO))
-    from engine.maps import parse_map
-
     data = build()
     parse_map(data, "maps/ussr.json")
     if "--report" in argv:

@@ -4,7 +4,7 @@ Run once from the repository root; its output (maps/usa.json, maps/europe.json,
 maps/nordic.json, maps/germany.json) is committed. The script is kept for provenance:
 it shows exactly how each shipped file was derived from the reference data.
 
-    python maps/convert_reference.py [REFERENCE_DIR]
+    python -m tools.maps.convert_reference [REFERENCE_DIR]
 
 REFERENCE_DIR defaults to maps/reference/ (a copy of shared/reference-maps/). The schema is described in
 maps/README.md. Every written map is re-read and checked with engine.maps.parse_map.
@@ -18,7 +18,9 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from engine.maps import dump_map_json, parse_map
+
+REPO = Path(__file__).resolve().parents[2]
 DEFAULT_REFERENCE_DIR = REPO / "maps" / "reference"
 
 # The route scoring table (rules/README.md). 7 -> 18 is not printed in any source found.
@@ -177,14 +179,14 @@ def convert(map_id: str, ref: dict) -> dict:
     provenance = {
         "note": (f"Copied from the project's verified reference data "
                  f"(shared/reference-maps/{map_id}.json), which was extracted from the "
-                 f"source below, and converted to this schema by maps/convert_reference.py. "
+                 f"source below, and converted to this schema by tools/maps/convert_reference.py. "
                  f"Cities, routes and tickets are unchanged apart from ids, deck names "
                  f"(no deck -> 'main'), aliases and project tags."),
         "reference_file": f"shared/reference-maps/{map_id}.json",
         "reference_name": ref["name"],
         "coordinates": ref["coordinates"],
         "source": ref["source"],
-        "converted_by": "maps/convert_reference.py",
+        "converted_by": "tools/maps/convert_reference.py",
     }
     extras: dict = {}
     if "passengers" in ref:
@@ -210,23 +212,17 @@ def convert(map_id: str, ref: dict) -> dict:
 
 def dump(data: dict) -> str:
     """The shipped map text (engine.maps.dump_map_json: one city/route/ticket per line)."""
-    if str(REPO) not in sys.path:
-        sys.path.insert(0, str(REPO))
-    from engine.maps import dump_map_json
-
     return dump_map_json(data)
 
 
 def main(argv: list[str]) -> int:
     ref_dir = Path(argv[1]) if len(argv) > 1 else DEFAULT_REFERENCE_DIR
-    sys.path.insert(0, str(REPO))
-    from engine.maps import parse_map
 
     for map_id in MAPS:
         ref = json.loads((ref_dir / f"{map_id}.json").read_text(encoding="utf-8"))
         data = convert(map_id, ref)
         out = REPO / "maps" / f"{map_id}.json"
-        if out.exists():  # the seas are drawing data written by maps/seas.py: kept as they are
+        if out.exists():  # the seas are drawing data written by tools/maps/seas.py: kept as they are
             drawing = json.loads(out.read_text(encoding="utf-8")).get("extras", {}).get("drawing")
             if drawing is not None:
                 data["extras"]["drawing"] = drawing

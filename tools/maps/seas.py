@@ -4,12 +4,12 @@ The pictures draw a map's seas from these outlines (`render.basemap`); the rules
 them. Each sea is written here once, in real geography (longitude, latitude), and placed on a
 board the way the board's cities are:
 
-* USSR (`maps/build_ussr.py` calls `project_seas("ussr", project)`): through the board's own
+* USSR (`tools/maps/build_ussr.py` calls `project_seas("ussr", project)`): through the board's own
   projection, since its cities were placed from latitude and longitude.
 * Europe and Nordic (BGA board pixels, a stylised geography): through a smooth warp fitted to
   the board's cities (a thin-plate spline from each city's real position to its place on the
-  board), so that a coast passes its port cities as on the printed board. `python
-  maps/seas.py` writes them into maps/europe.json and maps/nordic.json, leaving every other
+  board), so that a coast passes its port cities as on the printed board. `python -m
+  tools.maps.seas` writes them into maps/europe.json and maps/nordic.json, leaving every other
   byte of those files as it was; `--check` only reports.
 
 Outlines are clipped to the drawing space and rounded to whole units. The map validator
@@ -26,7 +26,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from engine.maps import dump_map_json, parse_map
+
+REPO = Path(__file__).resolve().parents[2]
 
 LonLat = tuple[float, float]
 Point = tuple[float, float]
@@ -478,9 +480,6 @@ def board_warp(map_id: str, data: dict) -> Callable[[float, float], Point]:
 
 def write(map_id: str, check_only: bool = False) -> str:
     """Put the seas into maps/<map_id>.json (every other byte unchanged)."""
-    sys.path.insert(0, str(REPO))
-    from engine.maps import dump_map_json, parse_map
-
     path = REPO / "maps" / f"{map_id}.json"
     text = path.read_text(encoding="utf-8")
     data = json.loads(text)

@@ -22,7 +22,7 @@ ends. Tokens may be discarded in any of these decisions.
 
 from engine.rules.dice.claims import DiceClaims
 from engine.rules.dice.discard import DiceTokenDiscard, DiscardTokens
-from engine.rules.dice.expansion import DICE_OPTIONS, with_dice
+from engine.rules.dice.expansion import DICE_OPTIONS, DICE_TABLE_OPTIONS, with_dice
 from engine.rules.dice.faces import (
     BLANK,
     DOUBLE,
@@ -47,6 +47,7 @@ __all__ = [
     "DiceView",
     "BLANK",
     "DICE_OPTIONS",
+    "DICE_TABLE_OPTIONS",
     "DOUBLE",
     "SINGLE",
     "STATION",

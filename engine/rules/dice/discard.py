@@ -24,7 +24,7 @@ from engine.rules.dice.purse import dice_data, tokens
 from engine.rules.module import RuleModule
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core import Game
 
 
 @register

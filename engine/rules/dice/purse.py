@@ -16,7 +16,7 @@ from engine.errors import IllegalAction
 from engine.rules.dice.faces import DOUBLE, SINGLE, TOKEN, TOKEN_SUPPLY, WILD, face_counts
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core import Game
     from engine.state import GameState
 
 

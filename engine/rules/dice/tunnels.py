@@ -30,7 +30,7 @@ from engine.rules.module import RuleModule
 from engine.rules.routes import complete_claim
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core import Game
 
 
 def begin_dice_tunnel(game: Game, seat: int, route: Route, payment: Cards) -> None:
