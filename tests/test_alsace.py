@@ -15,8 +15,9 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from engine.core import Game
 from engine.errors import IllegalAction
-from engine.game import Game, apply, legal_actions, new_game, view
+from engine.game import apply, legal_actions, new_game, view
 from engine.graph import train_distances
 from engine.maps import load_map
 from engine.rules.tourist_cards import TouristView
