@@ -2,10 +2,13 @@
 composed the way the rules are.
 
 An `Advice` is keyed by the rule module it advises on (`rule`: e.g. "engine.rules.controller")
-and says what the greedy player does about that rule: a decision the rule opens (`decide`),
+and says what the computer players do about that rule: a decision the rule opens (`decide`),
 a move of the rule's own on a turn with no wanted route to claim (`instead_of_drawing`), the
-routes the rule's goals want (`wanted`). `advice_for(rules)` is the advice of a rule set's
-modules, in the rule set's order: the greedy player loops over it and knows no variant.
+routes the rule's goals want (`wanted`); for the search AI, the rule's move in a playout of a
+sampled game (`playout`), how to rebuild the rule's part of the view in a sampled game
+(`part`, `sample`), and whether a game under the rule can be searched at all (`searchable`).
+`advice_for(rules)` is the advice of a rule set's modules, in the rule set's order: the players
+loop over it and know no variant.
 
 Each module of this package declares `ADVICE`, a tuple of its advice; the registry finds them
 with `pkgutil` the first time it is asked. Adding a rule's advice is adding its module here.
@@ -20,14 +23,18 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, ClassVar
 
+from ai.sampling import CannotSample
 from engine.actions import Action
 from engine.maps import GameMap
 from engine.rulesets import build_ruleset
 from engine.view import View
 
 if TYPE_CHECKING:
+    from ai.agents.rollout import RolloutPolicy
     from ai.greedy import GreedyAI
+    from engine.rng import Rng
     from engine.ruleset import RuleSet
+    from engine.state import GameState
 
 
 @dataclass(frozen=True)
@@ -45,14 +52,18 @@ class Decision:
 
 
 class Advice:
-    """The greedy player's play of one rule; every hook does nothing unless overridden.
+    """The computer players' play of one rule; every hook does nothing unless overridden.
 
     `actions` names the action types this advice chooses among, so that a player with plans
     of its own (the baseline agents, the planner) can leave a decision that offers one of them
-    to the advice."""
+    to the advice. `part` is the type of the rule's own part of the view (`RuleModule.view_part`)
+    that `sample` rebuilds; `searchable` is False for a rule under which the search AI plays its
+    planner's move without searching (the view lacks what a sampled game would need)."""
 
     rule: ClassVar[str] = ""  # the rule module advised on (its __name__)
     actions: ClassVar[tuple[type[Action], ...]] = ()
+    part: ClassVar[type | None] = None
+    searchable: ClassVar[bool] = True
 
     def decide(self, ai: GreedyAI, decision: Decision) -> Action | None:
         """The move for a decision this rule opened (None: not this rule's decision)."""
@@ -66,6 +77,17 @@ class Advice:
     def wanted(self, view: View, game_map: GameMap, seat: int) -> set[str]:
         """The routes this rule's goals want claimed (beyond the tickets')."""
         return set()
+
+    def playout(self, policy: RolloutPolicy, state: GameState, seat: int, legal: Sequence[Action]) -> Action | None:
+        """The move in a playout of a sampled game (ai/agents/rollout.py, reading the state)
+        for a decision this rule opened (None: not this rule's decision)."""
+        return None
+
+    def sample(self, state: GameState, part: object, view: View, rng: Rng, game_map: GameMap) -> None:
+        """Write this rule's data into a sampled state (ai/agents/determinize.py) from its part
+        of the view (of type `part`), dealing what the view does not show at random; raise
+        `CannotSample` where it cannot be guessed."""
+        raise CannotSample(f"no sampler for {type(part).__name__}")
 
 
 @cache
@@ -115,3 +137,8 @@ def advice_of_view(view: View) -> tuple[Advice, ...]:
         return advice
     except TypeError:  # an option value that cannot be a dict key
         return advice_for(build_ruleset(view.variant, len(view.players), view.options))
+
+
+def can_search(view: View) -> bool:
+    """Whether the search AI may search a game under the rules `view` shows."""
+    return all(a.searchable for a in advice_of_view(view))

@@ -3,6 +3,7 @@ finish anything of the player's own."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ai.advice import Advice, Decision
@@ -11,7 +12,9 @@ from engine.rules import call_time
 from engine.rules.call_time import CallTime
 
 if TYPE_CHECKING:
+    from ai.agents.rollout import RolloutPolicy
     from ai.greedy import GreedyAI
+    from engine.state import GameState
 
 
 class CallTimeAdvice(Advice):
@@ -28,6 +31,15 @@ class CallTimeAdvice(Advice):
         wanted = ai.wanted_routes(view, game_map, seat)
         call = not wanted or min(game_map.routes[r].length for r in wanted) > me.trains
         return next(a for a in decision.legal if a.TYPE == "call_time" and getattr(a, "call", None) is call)
+
+    def playout(self, policy: RolloutPolicy, state: GameState, seat: int, legal: Sequence[Action]) -> Action | None:
+        if not isinstance(legal[0], CallTime):
+            return None
+        # The same question, put to the playout's plan for the seat.
+        plan = policy.plan(state, seat)
+        trains = state.players[seat].trains
+        call = not plan.routes or min(policy.info.lengths[r] for r in plan.routes) > trains
+        return next(a for a in legal if isinstance(a, CallTime) and a.call is call)
 
 
 ADVICE = (CallTimeAdvice(),)

@@ -2,6 +2,10 @@
 `dice_action`: roll, re-roll, claim, buy a token, draw tickets), the tunnel dice
 (`dice_tunnel`) and the token bought after the action (`dice_token`). Like every computer
 player it sees only the view, the legal actions and the public map.
+
+The search AI does not search a dice game: a dice turn keeps bookkeeping the view does not
+show (what was bought, whether the player acted), so a sampled game could not go on from it;
+the search plays its planner's move there (`searchable`), and no playout reaches a dice turn.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ai.advice import Advice, Decision
+from ai.sampling import CannotSample
 from engine.actions import Action, ClaimRoute, GiveUpTunnel, Pass, PayTunnel
 from engine.maps import GameMap
 from engine.rules.dice import (
@@ -31,6 +36,8 @@ from engine.view import View
 
 if TYPE_CHECKING:
     from ai.greedy import GreedyAI
+    from engine.rng import Rng
+    from engine.state import GameState
 
 
 def _cost(payment: Sequence[tuple[str, int]]) -> int:
@@ -81,6 +88,8 @@ class DiceTurnAdvice(Advice):
 
     rule = roll.__name__
     actions = (RerollDice, ClaimRoute, BuyToken, DrawTicketsWithDice, Pass)
+    part = DiceView
+    searchable = False
 
     def decide(self, ai: GreedyAI, decision: Decision) -> Action | None:
         if decision.view.pending.kind not in ("dice_roll", "dice_action"):
@@ -120,6 +129,9 @@ class DiceTurnAdvice(Advice):
         if claims and (not wanted or me.trains <= 12):
             return best(claims)
         return next(a for a in legal if isinstance(a, Pass))
+
+    def sample(self, state: GameState, part: object, view: View, rng: Rng, game_map: GameMap) -> None:
+        raise CannotSample("the Dice Expansion")
 
 
 class DiceTunnelsAdvice(Advice):

@@ -1,21 +1,27 @@
 """Advice on Alsace's tourist cards (engine/rules/tourist_cards.py): which tickets and tourist
-cards to keep, whom a Lucky Devil spares, and the routes the cards still want. Sees only the
-view and the legal actions."""
+cards to keep, whom a Lucky Devil spares, and the routes the cards still want; in a playout,
+the first Lucky Devil offered; in a sampled game, the other players' tourist cards and the
+deck dealt from the cards the view leaves possible. Sees only the view and the legal
+actions."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ai.advice import Advice, Decision
+from ai.sampling import CannotSample, deal
 from engine.actions import Action, KeepTickets
 from engine.rules import tourist_cards
-from engine.rules.tourist_cards import PlayLuckyDevil, TouristView
+from engine.rules.tourist_cards import DECK_KEY, TOURIST, PlayLuckyDevil, TouristView
 from engine.view import View
 
 if TYPE_CHECKING:
+    from ai.agents.rollout import RolloutPolicy
     from ai.greedy import GreedyAI
     from engine.maps import GameMap
+    from engine.rng import Rng
+    from engine.state import GameState
 
 
 def _cards(game_map: GameMap) -> dict[str, dict[str, Any]]:
@@ -76,6 +82,7 @@ class TouristCardsAdvice(Advice):
 
     rule = tourist_cards.__name__
     actions = (PlayLuckyDevil, KeepTickets)
+    part = TouristView
 
     def decide(self, ai: GreedyAI, decision: Decision) -> Action | None:
         view, game_map, legal, seat = decision.view, decision.game_map, decision.legal, decision.seat
@@ -93,6 +100,33 @@ class TouristCardsAdvice(Advice):
 
     def wanted(self, view: View, game_map: GameMap, seat: int) -> set[str]:
         return tourist_wanted(view, game_map, seat)
+
+    def playout(self, policy: RolloutPolicy, state: GameState, seat: int, legal: Sequence[Action]) -> Action | None:
+        return legal[0] if isinstance(legal[0], PlayLuckyDevil) else None
+
+    def sample(self, state: GameState, part: object, view: View, rng: Rng, game_map: GameMap) -> None:
+        assert isinstance(part, TouristView)
+        seat = view.you
+        assert seat is not None
+        cards = [c["id"] for c in game_map.extras.get("tourist_cards", ())]
+        mine = list(part.mine or ())
+        offer = view.pending.offers[seat] if view.pending.offers is not None else None
+        offered = list(offer.get("tourist", [])) + list(offer.get("devils", [])) if isinstance(offer, Mapping) else []
+        pool = [c for c in cards if c not in mine and c not in offered]
+        rng.shuffle(pool)
+        for p, count in zip(state.players, part.counts, strict=True):
+            p.public["tourist_cards"] = count
+            p.private[TOURIST] = mine if p.seat == seat else deal(pool, count)
+        # Another player's open offer mixes tickets and tourist cards in proportions the view
+        # does not show (the simultaneous opening choice): not sampled.
+        offers = view.pending.offers or ()
+        if any(o is not None for i, o in enumerate(offers) if i != seat):
+            raise CannotSample("another player's tourist offer")
+        deal(pool, min(part.out_of_game, len(pool)))
+        deck = deal(pool, part.deck)
+        state.secret[DECK_KEY] = deck
+        state.extra[DECK_KEY] = len(deck)
+        state.extra["tourist_out_of_game"] = part.out_of_game
 
 
 def _keep(ai: GreedyAI, view: View, game_map: GameMap, options: list[KeepTickets]) -> Action:

@@ -11,31 +11,25 @@ cards. It reads nothing but the view and the public rules, so a view of a state 
 secrets were scrambled gives the same samples.
 
 The state is made by dealing a fresh game of the same table (so every rule module's data has
-its place) and overwriting it; each rule module that keeps data of its own has a writer here,
-keyed by the type of its part of the view.
+its place) and overwriting it; a rule module that keeps data of its own shows it as a part of
+the view, and that rule's advice rebuilds it (`Advice.part`, `Advice.sample`: ai/advice/).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ai.advice import advice_of_view
 from ai.agents.planning import MapInfo, shortest_path
+from ai.sampling import CannotSample, deal
 from engine.game import new_game
 from engine.maps import GameMap
 from engine.rng import Rng
-from engine.rules.dice.purse import DiceView
-from engine.rules.passengers import PassengersView
-from engine.rules.tourist_cards import DECK_KEY, TOURIST, TouristView
 from engine.rules.train_cards import TrainCardDraw
 from engine.rulesets import build_ruleset
 from engine.state import GameState, copy_data
 from engine.view import View
-
-
-class CannotSample(Exception):
-    """The view holds something the sampler does not know how to rebuild (a rule module's
-    part without a writer): the caller plays without searching."""
 
 
 def _deck_cards(view: View) -> list[str]:
@@ -107,13 +101,6 @@ def _weighted_pick(rng: Rng, items: list[str], weights: list[float], n: int) -> 
     return out
 
 
-def _deal(rng: Rng, pool: list[str], n: int) -> list[str]:
-    """n cards off a shuffled pool (fewer if the pool runs out)."""
-    taken = pool[-n:] if n else []
-    del pool[len(pool) - len(taken):]
-    return taken
-
-
 def sample_state(view: View, rng: Rng, info: MapInfo) -> GameState:
     """One full state consistent with `view` (see the module text)."""
     seat = view.you
@@ -166,11 +153,11 @@ def sample_state(view: View, rng: Rng, info: MapInfo) -> GameState:
             p.hand = dict(me.hand or {})
         else:
             hand: dict[str, int] = {}
-            for card in _deal(rng, pool, pv.hand_size):
+            for card in deal(pool, pv.hand_size):
                 hand[card] = hand.get(card, 0) + 1
             p.hand = hand
-    state.discard = _deal(rng, pool, view.discard)
-    state.deck = _deal(rng, pool, view.deck)
+    state.discard = deal(pool, view.discard)
+    state.deck = deal(pool, view.deck)
     rng.shuffle(state.deck)
 
     # --- tickets: the unseen ones go to the other players, then into the decks
@@ -212,12 +199,13 @@ def sample_state(view: View, rng: Rng, info: MapInfo) -> GameState:
     state.ticket_decks = decks
     state.pending = pending
 
-    # --- rule modules' own data
+    # --- rule modules' own data, each rebuilt by its rule's advice
+    samplers = {advice.part: advice for advice in advice_of_view(view) if advice.part is not None}
     for part in view.parts:
-        writer = _WRITERS.get(type(part))
-        if writer is None:
-            raise CannotSample(f"no writer for {type(part).__name__}")
-        writer(state, part, view, rng, game_map)
+        sampler = samplers.get(type(part))
+        if sampler is None:
+            raise CannotSample(f"no advice samples {type(part).__name__}")
+        sampler.sample(state, part, view, rng, game_map)
     state.secret.pop("returned_tickets", None)
     state.rng = rng.next_u64()
     return state
@@ -225,53 +213,7 @@ def sample_state(view: View, rng: Rng, info: MapInfo) -> GameState:
 
 def _sample_offer(rng: Rng, unseen: list[str], size: int, game_map: GameMap, state: GameState) -> Any:
     """Another player's offer of `size` cards: tickets from those unseen (tourist offers are
-    filled by the tourist writer)."""
+    filled by the tourist cards' advice)."""
     picked = unseen[-size:] if size else []
     del unseen[len(unseen) - len(picked):]
     return list(picked)
-
-
-# --- writers for the rule modules' parts -----------------------------------------------------
-
-
-def _write_passengers(state: GameState, part: PassengersView, view: View, rng: Rng, game_map: GameMap) -> None:
-    state.extra["passengers"] = {space: dict(colours) for space, colours in part.waiting.items()}
-    for p, held in zip(state.players, part.held, strict=True):
-        p.public["passengers"] = dict(held)
-
-
-def _write_tourist(state: GameState, part: TouristView, view: View, rng: Rng, game_map: GameMap) -> None:
-    seat = view.you
-    assert seat is not None
-    cards = [c["id"] for c in game_map.extras.get("tourist_cards", ())]
-    mine = list(part.mine or ())
-    offer = view.pending.offers[seat] if view.pending.offers is not None else None
-    offered = list(offer.get("tourist", [])) + list(offer.get("devils", [])) if isinstance(offer, Mapping) else []
-    pool = [c for c in cards if c not in mine and c not in offered]
-    rng.shuffle(pool)
-    for p, count in zip(state.players, part.counts, strict=True):
-        p.public["tourist_cards"] = count
-        p.private[TOURIST] = mine if p.seat == seat else _deal(rng, pool, count)
-    # Another player's open offer mixes tickets and tourist cards in proportions the view does
-    # not show (the simultaneous opening choice): not sampled.
-    offers = view.pending.offers or ()
-    if any(o is not None for i, o in enumerate(offers) if i != seat):
-        raise CannotSample("another player's tourist offer")
-    _deal(rng, pool, min(part.out_of_game, len(pool)))
-    deck = _deal(rng, pool, part.deck)
-    state.secret[DECK_KEY] = deck
-    state.extra[DECK_KEY] = len(deck)
-    state.extra["tourist_out_of_game"] = part.out_of_game
-
-
-def _write_dice(state: GameState, part: DiceView, view: View, rng: Rng, game_map: GameMap) -> None:
-    # A dice turn keeps bookkeeping the view does not show (what was bought, whether the player
-    # acted): the search leaves the Dice Expansion to the planner.
-    raise CannotSample("the Dice Expansion")
-
-
-_WRITERS: dict[type, Callable[[GameState, Any, View, Rng, GameMap], None]] = {
-    PassengersView: _write_passengers,
-    TouristView: _write_tourist,
-    DiceView: _write_dice,
-}

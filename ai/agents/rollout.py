@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ai.advice import advice_for
 from ai.agents.planner import Seen, decide_turn, endgame
 from ai.agents.planning import (
     MapInfo,
@@ -19,23 +20,17 @@ from ai.agents.planning import (
     plan_network,
     shortest_path,
 )
-from ai.costs import card_cost
 from engine.actions import (
     Action,
     ClaimRoute,
     DrawCard,
     DrawTickets,
-    GiveUpTunnel,
     KeepTickets,
     Pass,
-    PayTunnel,
 )
 from engine.cards import LOCO, Cards
 from engine.errors import IllegalAction
 from engine.game import actors, apply, legal_actions, legal_actions_of
-from engine.rules.call_time import CallTime
-from engine.rules.passengers import TakePassenger
-from engine.rules.tourist_cards import PlayLuckyDevil
 from engine.rules.train_cards import TrainCardDraw
 from engine.ruleset import RuleSet
 from engine.rulesets import ruleset_for
@@ -56,6 +51,9 @@ class RolloutPolicy:
         self.loco_second = bool(draw and draw.faceup_loco_second)
         self.plans: dict[int, tuple[tuple[str, ...], Plan]] = {}
         self.doubles_open = True
+        # Each rule's own decisions (a tunnel's extra, a Lucky Devil, a passenger, calling
+        # time) are its advice's (ai/advice/, `Advice.playout`).
+        self.advice = advice_for(rules)
 
     # --- plans ---------------------------------------------------------------------------
     def plan(self, state: GameState, seat: int) -> Plan:
@@ -92,7 +90,7 @@ class RolloutPolicy:
             return self.turn(state, seat, second=False)
         if kind == "second_card":
             return self.turn(state, seat, second=True)
-        return self.other(state, seat, kind or "")
+        return self.other(state, seat)
 
     def turn(self, state: GameState, seat: int, second: bool) -> Action:
         seen = self.seen(state, seat)
@@ -130,33 +128,23 @@ class RolloutPolicy:
             return DrawTickets(seat)
         return self.fallback(state, seat)
 
-    def other(self, state: GameState, seat: int, kind: str) -> Action:
+    def other(self, state: GameState, seat: int) -> Action:
         legal = legal_actions(state, seat)
         if not legal:
             return Pass(seat)
         if len(legal) == 1:
             return legal[0]
+        for advice in self.advice:
+            action = advice.playout(self, state, seat, legal)
+            if action is not None:
+                return action
         first = legal[0]
-        if kind == "tunnel" or kind == "dice_tunnel":
-            pays = [a for a in legal if isinstance(a, PayTunnel)]
-            if pays:
-                return min(pays, key=lambda a: card_cost(a.payment))
-            return next(a for a in legal if isinstance(a, GiveUpTunnel))
-        if isinstance(first, PlayLuckyDevil):
-            return first
         if any(isinstance(a, KeepTickets) for a in legal):
             return self.keep(state, seat, [a for a in legal if isinstance(a, KeepTickets)])
         if isinstance(first, DrawTickets):  # an announced mix: mostly short tickets
             want_long = 1 if state.pending.get("setup") else 0
             return max((a for a in legal if isinstance(a, DrawTickets)),
                        key=lambda a: (-abs(dict(a.mix).get("long", 0) - want_long), dict(a.mix).get("short", 0)))
-        if isinstance(first, TakePassenger):
-            return first
-        if isinstance(first, CallTime):
-            plan = self.plan(state, seat)
-            trains = state.players[seat].trains
-            call = not plan.routes or min(self.info.lengths[r] for r in plan.routes) > trains
-            return next(a for a in legal if isinstance(a, CallTime) and a.call is call)
         return first
 
     def keep(self, state: GameState, seat: int, options: list[KeepTickets]) -> Action:

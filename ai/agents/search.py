@@ -24,10 +24,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ai.agents.determinize import CannotSample, sample_state
+from ai.advice import can_search
+from ai.agents.determinize import sample_state
 from ai.agents.planner import PlannerAI, Seen, claim_gain, keep_value, seen_from_view
 from ai.agents.planning import Connectivity, payment_cost
 from ai.agents.rollout import new_policy, play_out
+from ai.sampling import CannotSample
 from engine.actions import Action, ClaimRoute, DrawCard, DrawTickets, KeepTickets
 from engine.errors import IllegalAction
 from engine.game import apply
@@ -101,7 +103,7 @@ class SearchAI(PlannerAI):
         game: which tickets to keep, and whether to take more tickets once the plan is done.
         Elsewhere the planner's move stands."""
         kind = view.pending.kind
-        if view.options.get("dice"):
+        if not can_search(view):  # a rule whose games a sample cannot go on (the dice)
             return [default]
         if kind == "turn":
             return self._turn_candidates(view, legal, default)
