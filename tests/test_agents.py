@@ -1,4 +1,4 @@
-"""The computer players of engine/agents: every agent finishes a game on every variant, with and
+"""The computer players of ai/agents: every agent finishes a game on every variant, with and
 without dice, keeping every invariant; the hard AI is deterministic and never reads a secret;
 the levels a host chooses reach `make_ai`."""
 

@@ -1,4 +1,4 @@
-"""The tournament command (engine/tournament.py): seats swap between games, every deal is played
+"""The tournament command (tools/tournament.py): seats swap between games, every deal is played
 with each rotation, the same seed plays the same games, `--json` prints exactly one JSON
 object of the promised shape, and the text report names every agent's figures."""
 
