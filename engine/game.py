@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from engine.ruleset import RuleSet
 
 A = TypeVar("A", bound=Action)
+T = TypeVar("T")
 
 
 class Game:
@@ -51,6 +52,10 @@ class Game:
         # Set when the end is triggered during this action, so that the triggering turn itself
         # does not count as one of the final turns.
         self.triggered_now = False
+        # Set when this action did something that cannot be taken back without the mover
+        # knowing more than before: a card left the top of a hidden pile, the discards became
+        # the new deck, a die was rolled or a random pick made (engine/undo.py).
+        self.irreversible = False
 
     # --- people -------------------------------------------------------------------------
     @property
@@ -77,8 +82,15 @@ class Game:
         """A hidden event: kept for replay checks, shown to nobody."""
         self.events.append(Event(kind, data, HIDDEN))
 
+    # --- hidden piles -------------------------------------------------------------------
+    # The end of a pile's list is its top.
+    def take_top(self, pile: list[T]) -> T:
+        """The top card of a hidden pile (the train deck, a ticket deck, a variant's deck).
+        Whoever is shown it, the move can no longer be taken back."""
+        self.irreversible = True
+        return pile.pop()
+
     # --- the train deck -----------------------------------------------------------------
-    # The end of `deck` is its top.
     def draw_train_card(self) -> str | None:
         """The top card of the train deck, reshuffling the discards in when it is empty;
         None when both are empty."""
@@ -87,10 +99,14 @@ class Game:
             if not s.discard:
                 return None
             self.reshuffle_discards()
-        return s.deck.pop()
+        return self.take_top(s.deck)
 
     def reshuffle_discards(self) -> None:
+        """The discards, shuffled, become the deck. Irreversible: taken back, the same
+        generator would shuffle them the same way again, and whoever saw the cards drawn from
+        this deck would know the next ones."""
         s = self.state
+        self.irreversible = True
         s.deck = s.discard + s.deck
         s.discard = []
         self.chance.shuffle(s.deck)
@@ -286,14 +302,13 @@ def apply(
         raise IllegalAction(f"Right now you must {game.rules.prompt(kind)}.", "wrong_step")
     game.state.passes_in_a_row = 0
     before_text = undo.before_move(state, action) if state.options.get("undo") else None
-    watched = None
     if before_text is not None:
-        watched = undo.WatchedChance(game.chance)
-        game.chance = watched
+        game.chance = undo.WatchedChance(game)
     handler.apply(game, action)
+    irreversible = game.irreversible
     after, events = game.finish()
-    if watched is not None:
-        undo.after_move(state, before_text, action, after, events, watched.used)
+    if before_text is not None:
+        undo.after_move(before_text, action, after, events, irreversible)
     return after, events
 
 
