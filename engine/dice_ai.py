@@ -1,7 +1,7 @@
 """The greedy computer player's choices under the Dice Expansion (engine/rules/dice/).
 
 Called by `GreedyAI.choose` for the dice decisions (`dice_roll`, `dice_action`, `dice_tunnel`,
-`dice_token`); like the AI it sees only the view, the legal actions and the public map.
+`dice_token`, `dice_discard`); like the AI it sees only the view, the legal actions and the public map.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from engine.rules.dice import (
 )
 from engine.view import View
 
-DICE_KINDS = ("dice_roll", "dice_action", "dice_tunnel", "dice_token")
+DICE_KINDS = ("dice_roll", "dice_action", "dice_tunnel", "dice_token", "dice_discard")
 
 
 def _cost(payment: Sequence[tuple[str, int]]) -> int:
@@ -78,6 +78,8 @@ def choose_dice(view: View, game_map: GameMap, legal: Sequence[Action], wanted: 
         if pays:
             return min(pays, key=lambda a: _cost(a.payment))
         return next(a for a in legal if isinstance(a, GiveUpTunnel))
+    if kind == "dice_discard":  # a token kept is a space paid later: never throw one away
+        return next(a for a in legal if isinstance(a, Pass))
     if kind == "dice_token":
         buys = [a for a in legal if isinstance(a, BuyToken)]
         target = _needed_type(game_map, wanted) or SINGLE
