@@ -159,6 +159,8 @@ class Table:
             return its
         # tickets and everything else: the button for its type, maybe a menu, then Confirm
         verb = f":{seq}:tix" if t == "draw_tickets" else f":{seq}:xt:{t}"
+        if t == "draw_tickets" and not any(c.endswith(verb) for _, c in custom_ids(post)):
+            verb = ":kt"  # an announced opening deal (Germany): the mix is chosen under Choose tickets
         panel = await go(await fake.click(user, int(post["id"]), _cid(post, verb)))
         if select_options(panel):
             sel = select_options(panel)[0][0]
