@@ -53,6 +53,7 @@ class TableOption:
     describe: str  # Discord's description of the option (100 characters at most)
     values: tuple[tuple[Any, str], ...]  # each allowed value, in words
     dice: bool = False  # only with the Dice Expansion
+    cards: bool = False  # only with train cards: the Dice Expansion sets them aside, and this rule with them
     needs: str | None = None  # only on a board with TUNNELS or a LONG_ROUTE
 
     @property
@@ -75,7 +76,8 @@ OPTIONS: tuple[TableOption, ...] = (
     TableOption(
         "controller_tunnel", TUNNEL_PAYMENT, "a Controller in a tunnel check",
         "USSR: what a Controller revealed in a tunnel check costs",
-        ((LOCOMOTIVE_ONLY, "one more locomotive"), (AS_LOCOMOTIVE_REVEAL, "like a revealed locomotive"))),
+        ((LOCOMOTIVE_ONLY, "one more locomotive"), (AS_LOCOMOTIVE_REVEAL, "like a revealed locomotive")),
+        cards=True),
     TableOption(
         "dice_tokens", "dice_token_exchanges_per_turn", "tokens",
         "Dice: tokens a player may buy per turn, 2 dice each",
@@ -110,13 +112,15 @@ def _has(variant: str, needs: str) -> bool:
 
 
 def _variants_with(option: TableOption) -> list[str]:
-    return [v for v in available_variants() if applies(option, v, dice=True)]
+    return [v for v in available_variants() if any(applies(option, v, dice=d) for d in (False, True))]
 
 
 def applies(option: TableOption, variant: str, *, dice: bool) -> bool:
     """Whether `option` means something at a table of `variant` (with or without dice)."""
     if option.dice:
         return dice and (option.needs is None or _has(variant, option.needs))
+    if option.cards and dice:
+        return False
     return option.key in getattr(MODULES.get(variant), "OPTIONS", {})
 
 
@@ -125,6 +129,9 @@ def _why_not(option: TableOption, variant: str, dice: bool) -> str:
     if option.dice and not dice:
         return (f"`{option.name}` is an option of the Dice Expansion: add `dice: True`, or leave `{option.name}` "
                 "out.")
+    if option.cards and dice and applies(option, variant, dice=False):
+        return (f"`{option.name}` is about train cards, which the Dice Expansion sets aside: leave `{option.name}` "
+                "out, or `dice` off.")
     if option.needs == TUNNELS:
         return f"`{option.name}` is for maps with tunnels; {title} has none."
     if option.needs == LONG_ROUTE:

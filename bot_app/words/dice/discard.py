@@ -35,6 +35,12 @@ class TokenDiscardWords(Words):
     waiting = {"dice_discard": "🗑️ {who}: the tunnel was not claimed — discard tokens, or keep them, to end "
                                "your turn."}
 
+    def topics(self, c: Ctx) -> dict[str, list[str]]:
+        return {"dice": [
+            "You may put tokens back in the supply during your own turn, to take other ones later: the Discard tokens "
+            "button, at any step of your turn. After a tunnel that failed or was given up, the tokens you laid come "
+            "back and the turn waits for that choice before it ends (when you hold tokens)."]}
+
     def turn_options(self, c: Ctx) -> list[str]:
         return ["During your turn, and at its end, you may **discard tokens** you no longer want, back to the "
                 "supply (after a tunnel that failed or was given up, the turn waits for that choice when you "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot_app.words.base import Ctx, Doing, Event, Words, count_of, data, deferred, plural, presents, public
 from bot_app.words.dice.faces import faces_paid
-from bot_app.words.tickets import mix_text, then_kept, tickets_drawn
+from bot_app.words.tickets import announced_mix, draw_decks, mix_text, then_kept, tickets_drawn
 from engine.actions import Action
 from engine.cards import count
 from engine.events import PRIVATE
@@ -42,5 +42,6 @@ class DiceTicketWords(Words):
     actions = {"draw_tickets_dice": Doing(label, "Tickets", "🎫")}
 
     def turn_options(self, c: Ctx) -> list[str]:
-        return ["**Draw destination tickets**: one for each 🏠 station die you spend (a wild may stand in); keep any "
-                "of them, or none."]
+        mix = announced_mix(c)
+        return [f"**Draw destination tickets**{draw_decks(c)}: one for each 🏠 station die you spend (a wild may "
+                f"stand in){'; ' + mix if mix else ''}; keep any of them, or none."]
