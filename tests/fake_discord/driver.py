@@ -33,8 +33,10 @@ class Table:
 
     @classmethod
     async def open(cls, fake: FakeDiscord, service: Any, host: User, others: list[User], variant: str = "europe",
-                   ai_seats: int = 0, dice: bool = False) -> Table:
+                   ai_seats: int = 0, dice: bool = False, **table: Any) -> Table:
+        """A table opened with /ttr new (`table`: more of its options, e.g. tunnel_dice=3) and started."""
         options: dict[str, Any] = {"dice": True} if dice else {}
+        options.update(table)
         it = await fake.answered(await fake.slash(host, "new", variant=variant, seats=1 + len(others) + ai_seats,
                                                   **options))
         lobby_id = it.original_id
