@@ -15,7 +15,12 @@ plays a whole game between computer players (with --dice, on the Dice Expansion)
 same service, store (a temporary SQLite file) and renderer, and writes into DIR (default
 demo-out/) the game's thread as players read it (log.txt), each player's private messages
 (dm-<player>.txt) and hand pictures, the board after every turn, the final score picture and
-the move log. No token needed.
+the move log. No token needed. A second demo into the same DIR replaces the first; a DIR
+holding files no demo wrote is refused.
+
+A mistaken flag (a player count the rule set does not seat, an unknown AI level, more levels
+than players, an --out that cannot be written, a demo flag without --demo) gets one sentence
+and exit status 2, before anything is played or written.
 
     python bot.py --sync
 
@@ -64,9 +69,45 @@ EXIT_DATABASE = 3
 def run_demo(variant: str, players: int, seed: int, out: Path, levels: list[str], dice: bool = False) -> int:
     """Play one all-AI game through the service, store and renderer; write pictures and logs."""
     from bot_app.demo import play_demo
+    from bot_app.shutdown import run_stopping_on_sigterm
 
-    summary = asyncio.run(play_demo(variant, players, seed, out, levels, dice=dice))
+    summary = run_stopping_on_sigterm(play_demo(variant, players, seed, out, levels, dice=dice))
+    if summary is None:  # SIGTERM: stopped cleanly, as after Ctrl-C
+        print(f"The demo was stopped; {out} holds what it wrote so far.", file=sys.stderr)
+        return 0
     return 0 if summary["ended"] else 1
+
+
+# The flags that only mean something with --demo, and their defaults.
+DEMO_DEFAULTS = {"variant": "europe", "players": 3, "seed": 1, "dice": False, "out": Path("demo-out"),
+                 "ai": "greedy"}
+
+
+def demo_refusal(args: argparse.Namespace) -> str | None:
+    """Why the demo cannot be played as asked (one sentence), or None; a demo flag without
+    --demo is a mistake too. An --out that is usable is made ready (an earlier demo's files
+    removed) here, before anything is played."""
+    given = [name for name in DEMO_DEFAULTS if getattr(args, name) is not None]
+    if not args.demo:
+        if given:
+            return f"--{given[0]} only means something with --demo (python bot.py --demo --{given[0]} …)."
+        return None
+    for name, default in DEMO_DEFAULTS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, default)
+    from bot_app.demo import DemoRefused, check_table, prepare_out
+
+    try:
+        check_table(args.variant, args.players, demo_levels(args.ai), args.dice)
+        prepare_out(args.out)
+    except DemoRefused as exc:
+        return str(exc)
+    return None
+
+
+def demo_levels(text: str) -> list[str]:
+    """--ai's comma-separated levels, as written ("easy, hard" too)."""
+    return [level.strip() for level in text.split(",")]
 
 
 def run_backup(dest: Path) -> int:
@@ -132,11 +173,13 @@ def run_init(path: Path | str) -> int:
 
 def run_bot(config: Config, force_sync: bool = False) -> int:
     """Log in and serve until stopped (Ctrl-C or SIGTERM)."""
+    import aiohttp
     import discord
 
     from app import GameService
     from bot_app.client import make_bot
     from bot_app.logs import configure_logging
+    from bot_app.shutdown import run_stopping_on_sigterm
     from store import Store, StoreError
 
     async def serve() -> int:
@@ -160,12 +203,18 @@ def run_bot(config: Config, force_sync: bool = False) -> int:
 
     configure_logging(getattr(logging, config.log_level))
     try:
-        return asyncio.run(serve())
+        return run_stopping_on_sigterm(serve()) or 0  # SIGTERM stops it as Ctrl-C does: exit 0
     except KeyboardInterrupt:
         pass
     except discord.LoginFailure:
         print("Discord refused the token (DISCORD_TOKEN): reset it in the Developer Portal and try again.",
               file=sys.stderr)
+        return 1
+    except (aiohttp.ClientConnectionError, TimeoutError, discord.GatewayNotFound) as exc:
+        # Logging in is the one step discord.py does not retry; once connected it reconnects itself.
+        why = str(exc) or type(exc).__name__
+        print(f"The bot could not reach Discord ({why}): check this machine's connection to discord.com, "
+              "then start it again.", file=sys.stderr)
         return 1
     return 0
 
@@ -178,12 +227,14 @@ def is_default_database(path: Path | str) -> bool:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Ticket to Ride for Discord")
     parser.add_argument("--demo", action="store_true", help="play an offline all-AI game (no token needed)")
-    parser.add_argument("--variant", default="europe", choices=available_variants())
-    parser.add_argument("--players", type=int, default=3)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--dice", action="store_true", help="with --demo: play with the Dice Expansion")
-    parser.add_argument("--out", type=Path, default=Path("demo-out"))
-    parser.add_argument("--ai", default="greedy", help=f"AI level per seat, comma-separated ({', '.join(AI_LEVELS)})")
+    parser.add_argument("--variant", choices=available_variants(), help="with --demo: the rule set (default europe)")
+    parser.add_argument("--players", type=int, help="with --demo: how many seats (default 3)")
+    parser.add_argument("--seed", type=int, help="with --demo: the deal and the AIs' choices (default 1)")
+    parser.add_argument("--dice", action="store_const", const=True, help="with --demo: play with the Dice Expansion")
+    parser.add_argument("--out", type=Path, help="with --demo: the folder it writes (default demo-out; an earlier "
+                                                 "demo's files there are replaced)")
+    parser.add_argument("--ai", help=f"with --demo: the AI level of every seat, or one per seat, comma-separated "
+                                     f"({', '.join(AI_LEVELS)}; default greedy)")
     parser.add_argument("--backup", type=Path, metavar="PATH",
                         help="copy the live game database ($TTR_DATABASE or data/ttr.sqlite3) to PATH and exit")
     parser.add_argument("--init", action="store_true",
@@ -195,6 +246,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sync", action="store_true",
                         help="send the slash commands to Discord at start-up even if they did not change")
     args = parser.parse_args(argv)
+    refusal = demo_refusal(args)
+    if refusal is not None:
+        parser.error(refusal)  # one sentence (after the usage line), exit status 2
     load_dotenv(ROOT / ".env")
     if args.backup is not None:
         return run_backup(args.backup)
@@ -205,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_init(default_target())
     if args.demo:
-        return run_demo(args.variant, args.players, args.seed, args.out, args.ai.split(","), args.dice)
+        return run_demo(args.variant, args.players, args.seed, args.out, demo_levels(args.ai), args.dice)
     try:
         config = Config.from_env()
     except ValueError as exc:

@@ -50,7 +50,7 @@ def seat_info(seat: Seat, mine: PlayerSettings | None, max_away_days: float) -> 
     if mine is None or seat.user_id is None:
         return SeatInfo(seat.seat, seat.user_id, seat.dm_closed, seat.stand_in)
     return SeatInfo(seat.seat, seat.user_id, seat.dm_closed, seat.stand_in, clock_of(mine, max_away_days),
-                    mine.digest_hour is not None)
+                    mine.digest_hour is not None, mine.digest_due)
 
 
 async def settings_rows(store: Store, user_ids: Iterable[int | None]) -> dict[int, PlayerSettings]:

@@ -33,15 +33,33 @@ from typing import Any
 
 from app import records
 from app.availability import seat_infos
-from app.errors import StaleAction
+from app.errors import ServiceError, StaleAction
 from app.limits import Limits
 from app.loader import GameLoader, Loaded
 from app.models import Seat, SubmitResult
-from app.owed import LIMIT, REMINDER, Owed, SeatInfo, owed_by_commit, turn_restarts, turn_timers
+from app.owed import (
+    HELD_CLOCK,
+    LIMIT,
+    NEVER,
+    REMINDER,
+    Owed,
+    SeatInfo,
+    TimeRanOut,
+    TurnTimer,
+    held_clock,
+    move_undone,
+    owed_by_commit,
+    restored_clock,
+    turn_began,
+    turn_key,
+    turn_restarts,
+    turn_timers,
+)
 from engine.actions import Action
 from engine.events import Event
 from engine.game import actors
 from engine.state import GameState, canonical_json
+from engine.undo import can_undo
 from store import Store, Tx, WriteConflict
 
 log = logging.getLogger("app.service")
@@ -78,6 +96,17 @@ class CommitExtras:
     seat_changes: dict[int, SeatChange] = field(default_factory=dict)
     notes: list[dict[str, Any]] = field(default_factory=list)
     owed: list[Owed] = field(default_factory=list)  # more deliveries (a vote's outcome, …)
+
+
+@dataclass(slots=True)
+class MoverClock:
+    """The mover's turn clock across a move they may take back: `hold`, the payload of the
+    HELD_CLOCK timer that keeps it; `restored`, the timers an undo gives back (None: a full
+    turn's)."""
+
+    seat: int
+    hold: dict[str, Any] | None = None
+    restored: list[TurnTimer] | None = None
 
 
 class ServiceBase:
@@ -156,8 +185,11 @@ class ServiceBase:
         last = loaded.seq + len(moves)
         events = [e for m in moves for e in m.events]
         seats = self._seats_after(loaded.seats, extras.seat_changes)
-        # A turn that begins needs each player's own clock (their quiet hours, vacation).
-        infos = await seat_infos(self.store, seats, loaded.row.max_away_days) if turn_restarts(events) else None
+        # A turn that begins, or the game's end, needs each player's own clock (their quiet
+        # hours, vacation, daily digest).
+        infos = (await seat_infos(self.store, seats, loaded.row.max_away_days)
+                 if turn_restarts(events) or after.status == "over" else None)
+        clocks = await self._mover_clock(loaded, moves, events, after)
         tx = self.store.tx()
         tx.advance_game(game_id, from_seq=loaded.seq, to_seq=last, status=after.status,
                         waiting_json=canonical_json(actors(after)), from_status=loaded.state.status)
@@ -178,7 +210,7 @@ class ServiceBase:
             tx.cancel_timers(game_id)
             tx.add_results(records.results(loaded, after, tx.now))
         mover = seats[moves[0].seat] if moves[0].user_id is not None else None
-        self._owe(tx, loaded, last, events, mover, after, seats, extras.notes, infos)
+        self._owe(tx, loaded, last, events, mover, after, seats, extras.notes, infos, clocks)
         for o in extras.owed:
             tx.owe(game_id, last, o.kind, o.key, user_id=o.user_id, payload_json=canonical_json(dict(o.payload)))
         try:
@@ -203,27 +235,59 @@ class ServiceBase:
             log.info("game %d: over after %d moves", game_id, last)
         return records.result(game_id, last, moves[-1].seat, after, events, moves[-1].action)
 
+    async def _mover_clock(self, loaded: Loaded, moves: Sequence[Move], events: Sequence[Event],
+                           after: GameState) -> MoverClock:
+        """The mover's turn clock across a move they may take back (app/owed.py): what to hold
+        when a person's move begins the next turn but stays undoable, what to give back when
+        it is taken back. Raises ServiceError when it is too late to take it back (their limit
+        passed while the move stood)."""
+        seat = moves[0].seat
+        if moves[0].user_id is None or not (move_undone(events) or turn_began(events) and can_undo(after, seat)):
+            return MoverClock(seat)
+        pending = await self.store.pending_timers(loaded.row.id)
+        if not move_undone(events):
+            timers = [(t.kind, t.seat, t.due_at, records.timer(t).payload) for t in pending]
+            return MoverClock(seat, hold=held_clock(seat, loaded.state, timers))
+        held = next((records.timer(t).payload for t in pending if t.kind == HELD_CLOCK and t.seat == seat), None)
+        try:
+            restored = restored_clock(seat, after, held, self.clock())
+        except TimeRanOut:
+            raise ServiceError("Too late to take that back: your time for that turn ran out while the move stood, "
+                               "so it stays.", "too_late") from None
+        return MoverClock(seat, restored=restored)
+
     def _owe(self, tx: Tx, loaded: Loaded, last: int, events: Sequence[Event], mover: Seat | None,
              after: GameState, seats: Sequence[Seat], notes: Sequence[Mapping[str, Any]] = (),
-             infos: Sequence[SeatInfo] | None = None) -> None:
+             infos: Sequence[SeatInfo] | None = None, clocks: MoverClock | None = None) -> None:
         """Add to `tx` what a commit (or the start) owes: deliveries and the new turn's timers.
         `infos`: the seats with their players' clocks (read by the caller when a turn begins;
-        without them every clock runs all the time)."""
+        without them every clock runs all the time); `clocks`: the mover's clock across a move
+        they may take back."""
         game_id = loaded.row.id
         waiting = actors(after)
         infos = list(infos) if infos is not None else [_info(s) for s in seats]
         for owed in owed_by_commit(last_seq=last, events=events, mover=_info(mover) if mover else None,
-                                   after=after, waiting=waiting, seats=infos, now=tx.now):
+                                   after=after, waiting=waiting, seats=infos, now=tx.now,
+                                   waiting_before=actors(loaded.state)):
             payload = dict(owed.payload, notes=list(notes)) if notes and owed.kind == "post" else dict(owed.payload)
             tx.owe(game_id, last, owed.kind, owed.key, user_id=owed.user_id, payload_json=canonical_json(payload),
                    due_at=owed.due_at)
         if turn_restarts(events):
             tx.cancel_timers(game_id, kind=REMINDER)
             tx.cancel_timers(game_id, kind=LIMIT)
-            tx.clear_skip_votes(game_id)  # votes are for one turn
+        if turn_began(events):
+            # Votes are for one turn; those against a mover who may still take the move back
+            # (their turn again) stay, and count again if they do.
+            undoable = clocks is not None and clocks.hold is not None
+            tx.clear_skip_votes(game_id, keep_turn=canonical_json(turn_key(loaded.state)) if undoable else None)
+        restored = {clocks.seat: clocks.restored} if clocks is not None and clocks.restored is not None else None
         for t in turn_timers(events=events, after=after, waiting=waiting, seats=infos, now=tx.now,
-                             turn_hours=loaded.row.turn_hours, paused=loaded.row.paused_reason is not None):
+                             turn_hours=loaded.row.turn_hours, paused=loaded.row.paused_reason is not None,
+                             restored=restored):
             tx.schedule_timer(game_id, t.kind, t.due_at, seat=t.seat, payload_json=canonical_json(dict(t.payload)))
+        if clocks is not None and clocks.hold is not None:
+            tx.schedule_timer(game_id, HELD_CLOCK, NEVER, seat=clocks.seat, for_seq=last,
+                              payload_json=canonical_json(clocks.hold))
 
     @staticmethod
     def _seats_after(seats: tuple[Seat, ...], changes: Mapping[int, SeatChange]) -> tuple[Seat, ...]:

@@ -14,7 +14,8 @@ has had their whole turn of running time (their quiet hours and vacation do not 
 their settings changed meanwhile, the limit moves on instead), and a reminder never goes out
 in their quiet hours or while they are away (it waits until they end), nor to a player who
 takes a daily digest. The digests themselves are stored per player (`digest_due`) and sent
-here once a day each: one DM listing every game waiting for them.
+here once a day each: one DM listing every game waiting for them, and carrying the news of
+every game of theirs that ended since the last one (held for it: app/owed.py).
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from app.owed import (
     timers_for_turn,
 )
 from app.player_clock import local_day
-from app.settings_ops import digest_due
+from app.settings_ops import digest_due, held_for_digest
 from engine.game import actors
 from engine.state import canonical_json
 from store import WriteConflict
@@ -223,18 +224,24 @@ class ClockOps(MoveOps):
             assert row.digest_due is not None
             mine = (await settings_rows(self.store, [row.user_id]))[row.user_id]
             waiting = await self.games_waiting_for(row.user_id)
+            # The news of games that ended since the last digest rides with this one.
+            news = await held_for_digest(self.store, row.user_id)
             tx = self.store.tx()
             tx.advance_digest(row.user_id, row.digest_due, digest_due(mine, max(now, row.digest_due)) or now + 86400)
-            if waiting:
-                game_id, seq = waiting[0]
+            if waiting or news:
+                game_id, seq = waiting[0] if waiting else (news[0].game_id, news[0].seq)
                 day = local_day(mine.timezone, row.digest_due)
+                payload: dict[str, Any] = {"day": day}
+                if news:
+                    payload["news"] = [d.id for d in news]
+                    tx.carried([d.id for d in news], f"in the daily digest of {day}")
                 tx.owe(game_id, seq, DIGEST, f"{DIGEST}:{row.user_id}:{day}", user_id=row.user_id,
-                       payload_json=canonical_json({"day": day}))
+                       payload_json=canonical_json(payload))
             try:
                 await self.store.write(tx)
             except WriteConflict:
                 continue  # sent by another process meanwhile
-            sent += bool(waiting)
+            sent += bool(waiting or news)
         if sent:
             self.deliveries_waiting.set()
         return sent

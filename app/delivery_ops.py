@@ -19,7 +19,7 @@ from app.availability import away_until, unreachable
 from app.base import ACTIVE, ServiceBase
 from app.errors import ServiceError
 from app.models import Delivery, GameSummary, HandData, PlayerSettings, PostData
-from app.owed import DIGEST, DM_CLOSED, FINAL, HOST_NOTICE, LIMIT, POST, SEAT_DM
+from app.owed import DIGEST, DM_CLOSED, FINAL, GAME_OVER, HOST_NOTICE, LIMIT, POST, SEAT_DM
 from app.replays import final_timeline
 from app.settings_ops import board_colorblind, read_settings
 from engine.events import PUBLIC, Event
@@ -114,6 +114,23 @@ class DeliveryOps(ServiceBase):
             await self.store.write(tx)
             await self.loader.refresh(game_id)
 
+    async def taken_back_data(self, delivery: Delivery) -> GameSummary | None:
+        """The game, for the word to a player that the turn they were pinged for was taken
+        back (app/owed.py `taken_back`); None when that ping — the turn DM the delivery names —
+        never went out (held for their quiet hours and dropped, DMs closed), or they no longer
+        play there: then there is nothing to take back."""
+        key = delivery.payload.get("turn_dm")
+        seat = delivery.payload.get("seat")
+        turn_dm = await self.store.delivery_by_key(delivery.game_id, key) if isinstance(key, str) else None
+        if turn_dm is None or turn_dm.status != "sent" or turn_dm.user_id != delivery.user_id:
+            return None
+        async with self._lock(delivery.game_id):
+            summary = records.summary_of(await self.loader.load(delivery.game_id), delivery.user_id)
+        if not isinstance(seat, int) or not 0 <= seat < len(summary.seats) \
+                or summary.seats[seat].user_id != delivery.user_id or summary.status != "playing":
+            return None
+        return summary
+
     async def hand_data(self, delivery: Delivery) -> HandData | None:
         """A player's own view for a DM, with what only they saw at the delivery's seq; None
         when they no longer play the game."""
@@ -151,6 +168,24 @@ class DeliveryOps(ServiceBase):
                           if t.kind == LIMIT and t.seat == seat), None)
             out.append((summary, limit))
         return out
+
+    async def digest_news(self, delivery: Delivery) -> list[HandData]:
+        """The news of ended games a daily digest carries (app/clocks.py), each drawn from the
+        player's own view of that game as the digest is sent."""
+        out = []
+        for news in await self._carried(delivery):
+            hand = await self.hand_data(news)
+            if hand is not None:
+                out.append(hand)
+        return out
+
+    async def _carried(self, delivery: Delivery) -> list[Delivery]:
+        """The game-over news a delivery was to bring: itself, or what a digest carries."""
+        if delivery.kind == GAME_OVER:
+            return [delivery]
+        ids = delivery.payload.get("news") if delivery.kind == DIGEST else None
+        rows = [await self.store.delivery(i) for i in ids if isinstance(i, int)] if isinstance(ids, list) else []
+        return [records.delivery(r) for r in rows if r is not None and r.kind == GAME_OVER]
 
     async def delivered(self, delivery_id: int, message_id: int | None = None, *, dropped: bool = False,
                         note: str | None = None) -> None:
@@ -201,13 +236,21 @@ class DeliveryOps(ServiceBase):
 
     async def dm_refused(self, delivery: Delivery) -> None:
         """Discord will not DM this player (their DMs are closed): the DM is dropped, they are
-        not DMed again in any game until they ask, and the thread gets one notice."""
+        not DMed again in any game until they ask, and the thread gets one notice (none for a
+        game that is over: no hand to keep a button away). News of a game's end that the DM was
+        to bring (itself, or carried by a digest) becomes a mention in that game's thread."""
         if delivery.user_id is None:
             raise ServiceError("That delivery is not a direct message.", "not_a_dm")
         tx = self.store.tx()
         tx.delivered(delivery.id, None, DROPPED, "DMs closed")
         tx.set_dm_closed_for_user(delivery.user_id, True)
-        tx.owe(delivery.game_id, delivery.seq, DM_CLOSED, f"{DM_CLOSED}:{delivery.user_id}", user_id=delivery.user_id)
+        if delivery.kind != GAME_OVER:
+            tx.owe(delivery.game_id, delivery.seq, DM_CLOSED, f"{DM_CLOSED}:{delivery.user_id}",
+                   user_id=delivery.user_id)
+        for news in await self._carried(delivery):
+            seat = news.payload.get("seat")
+            tx.owe(news.game_id, news.seq, GAME_OVER, f"{GAME_OVER}:{seat}:mention", user_id=news.user_id,
+                   payload_json=canonical_json({"seat": seat, "mention": True}))
         try:
             await self.store.write(tx)
         except WriteConflict:

@@ -25,15 +25,13 @@ log = logging.getLogger("app.service")
 
 async def timeline_of(store: Store, loaded: Loaded) -> tuple[TimelineStep, ...]:
     """The public timeline of a loaded, finished game (replayed in a worker thread)."""
+    seed = _rebuildable(loaded)
     row = loaded.row
-    if row.rules_version != RULES_VERSION or row.seed is None:
-        raise ServiceError(f"Game #{row.id} was played under older rules; its replay cannot be rebuilt.",
-                           "old_rules")
     rows = await store.actions(row.id)
     actions = [json.loads(r.action_json) for r in rows[1:]]
     options = json.loads(row.options_json)
     names = [s.name for s in loaded.seats]
-    steps = await asyncio.to_thread(public_timeline, row.variant, len(names), row.seed, actions, options, names)
+    steps = await asyncio.to_thread(public_timeline, row.variant, len(names), seed, actions, options, names)
     return tuple(steps)
 
 
@@ -52,6 +50,12 @@ async def final_timeline(store: Store, loaded: Loaded) -> tuple[TimelineStep, ..
 class ReplayOps(ServiceBase):
     """Replays of finished games."""
 
+    async def check_replay(self, game_id: int) -> None:
+        """Refuse, in a sentence, the replay of a game still being played or played under older
+        rules (cheap: before anything is drawn or said in public)."""
+        async with self._lock(game_id):
+            _replayable(await self.loader.load(game_id))
+
     async def replay_timeline(self, game_id: int) -> tuple[TimelineStep, ...]:
         """The public pictures of a finished game, one per claim or station (for `/ttr
         replay`). The caller checks that the game may be reached from where it is asked
@@ -59,7 +63,20 @@ class ReplayOps(ServiceBase):
         sentence."""
         async with self._lock(game_id):
             loaded = await self.loader.load(game_id)
-            if loaded.state.status != "over":
-                raise ServiceError(f"Game #{game_id} is not over yet: its replay is posted when it ends.",
-                                   "not_over")
+            _replayable(loaded)
             return await timeline_of(self.store, loaded)
+
+
+def _replayable(loaded: Loaded) -> None:
+    if loaded.state.status != "over":
+        raise ServiceError(f"Game #{loaded.row.id} is not over yet: its replay is posted when it ends.", "not_over")
+    _rebuildable(loaded)
+
+
+def _rebuildable(loaded: Loaded) -> int:
+    """The game's seed, when this engine can replay its log."""
+    row = loaded.row
+    if row.rules_version != RULES_VERSION or row.seed is None:
+        raise ServiceError(f"Game #{row.id} was played under older rules; its replay cannot be rebuilt.",
+                           "old_rules")
+    return row.seed

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 from collections.abc import Iterable
 
 from app import records
@@ -24,21 +25,29 @@ from app.availability import away_until, clock_of, settings_of_row, settings_row
 from app.base import ACTIVE, ServiceBase
 from app.errors import ServiceError
 from app.models import PlayerSettings
-from app.owed import POST, TURN_TIMERS, retimed
+from app.owed import DIGEST_HOLD, GAME_OVER, POST, TURN_TIMERS, retimed
 from app.player_clock import DAY, MOST_AWAY_DAYS, UTC, BadSetting, next_local_hour, parse_quiet_hours, zone
 from engine.state import canonical_json
 from store import Store
+from store.records import DeliveryRow
 
 log = logging.getLogger("app.service")
 
 OFF_WORDS = ("off", "none", "no", "-", "0")
 PER_TURN_WORDS = ("turn", "per turn", "every turn", "off", "none", "ping")
+_HOUR = re.compile(r"[0-9]{1,2}")  # ASCII digits: str.isdigit also accepts "²", which int() refuses
 
 
 async def read_settings(store: Store, user_ids: Iterable[int | None]) -> dict[int, PlayerSettings]:
     """The preferences of these players (AI seats, None, are left out); `dms` is not read here
     (it lives on the seats)."""
     return await settings_rows(store, user_ids)
+
+
+async def held_for_digest(store: Store, user_id: int) -> list[DeliveryRow]:
+    """The news of ended games waiting for this player's next daily digest."""
+    return [d for d in await store.pending_of_user(user_id, GAME_OVER)
+            if records.delivery(d).payload.get("digest")]
 
 
 def board_colorblind(settings: dict[int, PlayerSettings]) -> bool:
@@ -53,7 +62,7 @@ def parse_digest(value: str | int) -> int | None:
     if text in PER_TURN_WORDS:
         return None
     hour, _, minutes = text.partition(":")
-    if hour.isdigit() and (not minutes or minutes == "00") and 0 <= int(hour) <= 23:
+    if _HOUR.fullmatch(hour) and (not minutes or minutes == "00") and 0 <= int(hour) <= 23:
         return int(hour)
     raise BadSetting("Choose a ping per turn, or the hour of your daily digest (0–23, in your time zone).")
 
@@ -133,7 +142,11 @@ class SettingsOps(ServiceBase):
             tx.set_away(user_id, new.away_from, new.away_until)
         if (new.digest_hour, new.digest_due) != (old.digest_hour, old.digest_due):
             tx.set_digest(user_id, new.digest_hour, new.digest_due)
+            # News of ended games held for the digest follows it: to the next one, or out now.
+            for held in await held_for_digest(self.store, user_id):
+                tx.due_again(held.id, now if new.digest_due is None else new.digest_due + DIGEST_HOLD)
         await self.store.write(tx)
+        self.deliveries_waiting.set()
         self.timers_changed.set()  # a digest may be due sooner
         if clock_changed:
             await self._retime(user_id, old, new)

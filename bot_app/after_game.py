@@ -34,6 +34,11 @@ def replay_caption(game_id: int, title: str, pictures: int) -> str:
             "stations, one picture each, then the final board.")
 
 
+def replay_shown(game_id: int, link: str) -> str:
+    """The private answer to `/ttr replay` when the channel just got that replay."""
+    return f"🎞️ The replay of game #{game_id} was just posted here: {link}"
+
+
 NO_GAME_GIVEN = "Which game? Give `game:` (its number), or use `/ttr replay` in the game's thread."
 
 

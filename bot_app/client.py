@@ -35,6 +35,8 @@ EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.info", "cogs.admin", "cogs.settin
 # Commands that do not end a player's vacation (reading the rules or the results; /ttr settings
 # decides for itself: changing another setting ends it, setting the vacation does not).
 NOT_GAME_COMMANDS = frozenset({"settings", "rules", "stats", "games", "leaderboard"})
+# At a stop (Ctrl-C, SIGTERM), how long the commands being answered may take to finish.
+SETTLE_SECONDS = 10.0
 
 
 class TtrBot(commands.Bot):
@@ -118,6 +120,10 @@ class TtrBot(commands.Bot):
                 log.exception("game %d: could not resume", game_id)
 
     async def close(self) -> None:
+        # No new interaction arrives once the connection's loop has stopped; the ones being
+        # answered finish (their move stored, their answer sent) before the service closes.
+        if not await self.desk.settle(SETTLE_SECONDS):
+            log.warning("stopping with commands still being answered")
         for task in self._tasks:
             task.cancel()
         # Let them stop before the HTTP session closes under them (what they were delivering

@@ -54,7 +54,7 @@ class Config:
         database: Path | str = (raw_database if raw_database.startswith(("postgresql://", "postgres://"))
                                 else Path(raw_database or DEFAULT_DATABASE))
         guild_raw = (env.get("GUILD_ID") or "").strip()
-        if guild_raw and not guild_raw.isdigit():
+        if guild_raw and not _digits(guild_raw):
             raise ValueError(f"GUILD_ID must be a server id (digits), not {guild_raw!r}")
         level = (env.get("LOG_LEVEL") or "INFO").strip().upper()
         if not isinstance(logging.getLevelName(level), int):
@@ -75,6 +75,11 @@ class Config:
         return (guild_id >> 22) % self.shard_count in self.shard_ids
 
 
+def _digits(text: str) -> bool:
+    """ASCII digits only: str.isdigit also accepts "²", which int() refuses."""
+    return text.isascii() and text.isdigit()
+
+
 def _shards(env: Mapping[str, str], database: Path | str) -> tuple[tuple[int, ...] | None, int | None]:
     """TTR_SHARD_IDS ("0,1" or "0-3") and TTR_SHARD_COUNT. Only some of the shards in this
     process means other processes serve the rest, on one database: that must be PostgreSQL."""
@@ -82,7 +87,7 @@ def _shards(env: Mapping[str, str], database: Path | str) -> tuple[tuple[int, ..
     count_raw = (env.get("TTR_SHARD_COUNT") or "").strip()
     if not ids_raw and not count_raw:
         return None, None
-    if not count_raw.isdigit() or int(count_raw) < 1:
+    if not _digits(count_raw) or int(count_raw) < 1:
         raise ValueError(f"TTR_SHARD_COUNT must be the number of shards (1 or more), not {count_raw[:20]!r}"
                          + (" (TTR_SHARD_IDS needs it)" if not count_raw else ""))
     count = int(count_raw)
@@ -91,7 +96,7 @@ def _shards(env: Mapping[str, str], database: Path | str) -> tuple[tuple[int, ..
     ids: list[int] = []
     for part in ids_raw.split(","):
         first, dash, last = part.strip().partition("-")
-        if not first.isdigit() or (dash and not last.isdigit()):
+        if not _digits(first) or (dash and not _digits(last)):
             raise ValueError(f"TTR_SHARD_IDS must be shard numbers like 0,1 or 0-3, not {ids_raw[:40]!r}")
         ids.extend(range(int(first), int(last if dash else first) + 1))
     if not ids or any(i >= count for i in ids) or len(set(ids)) != len(ids):

@@ -9,9 +9,10 @@ after a crash too, since they wait in the database. For each game, in order:
   database heard, the retry gets the same message back instead of posting twice (Discord keeps
   nonces a few minutes). An archived thread (Discord archives after 7 days of silence) is
   reopened by posting anew instead of editing;
-- direct messages (a player's hand, a seat handed to a substitute, a daily digest), and notices
-  in the thread. A turn post pings only the players who may be pinged now (not in their quiet
-  hours, not away, not taking a daily digest instead), and says who is away until when.
+- direct messages (a player's hand, a seat handed to a substitute, a daily digest, the news
+  that a game ended), and notices in the thread. A turn post pings only the players who may
+  be pinged now (not in their quiet hours, not away, not taking a daily digest instead), and
+  says who is away until when.
 
 What Discord says decides what happens next:
 
@@ -39,8 +40,21 @@ import aiohttp
 import discord
 
 from app import Delivery, ServiceError
-from app.owed import DIGEST, DM, DM_CLOSED, FINAL, HOST_NOTICE, NOTICE, POST, REMINDER, SEAT_DM, TURN_DM
-from bot_app import player_posts, posts
+from app.owed import (
+    DIGEST,
+    DM,
+    DM_CLOSED,
+    FINAL,
+    GAME_OVER,
+    HOST_NOTICE,
+    NOTICE,
+    POST,
+    REMINDER,
+    SEAT_DM,
+    TAKEN_BACK,
+    TURN_DM,
+)
+from bot_app import game_over_news, player_posts, posts
 
 if TYPE_CHECKING:
     from bot_app.desk import Desk
@@ -256,6 +270,12 @@ class Dispatcher:
         if d.kind == DIGEST:
             await self._digest(d)
             return
+        if d.kind == TAKEN_BACK:
+            await self._taken_back(d)
+            return
+        if d.kind == GAME_OVER:
+            await self._game_over(d)
+            return
         summary = await self.service.game(d.game_id)
         message = player_posts.notice(d, summary) or posts.notice(d, summary)
         if d.kind == HOST_NOTICE:
@@ -288,16 +308,53 @@ class Dispatcher:
             message = await posts.hand_dm(d, hand, self.desk.renderer)
         await self._send_dm(d, d.user_id, message)
 
+    async def _taken_back(self, d: Delivery) -> None:
+        """The word that a turn this player was pinged for was taken back; dropped when the ping
+        never went out. After that turn DM in the game's lane, so its fate is settled by now."""
+        summary = await self.service.taken_back_data(d)
+        if summary is None or d.user_id is None:
+            await self.service.delivered(d.id, dropped=True, note="not pinged")
+            return
+        await self._send_dm(d, d.user_id, player_posts.taken_back(d, summary))
+
     async def _digest(self, d: Delivery) -> None:
-        """A player's daily digest, listing the games waiting for them as it is sent."""
+        """A player's daily digest, listing the games waiting for them as it is sent, and the
+        news of the games of theirs that ended since the last one."""
         waiting = await self.service.digest_data(d)
-        if not waiting or d.user_id is None:
+        news = await self.service.digest_news(d)
+        if not (waiting or news) or d.user_id is None:
             await self.service.delivered(d.id, dropped=True, note="no game waits")
             return
         if await self.service.dms_known_closed(d.user_id):
-            await self.service.delivered(d.id, dropped=True, note="DMs closed")
+            if news:  # the news still reaches them: a mention in each game's thread
+                await self.service.dm_refused(d)
+            else:
+                await self.service.delivered(d.id, dropped=True, note="DMs closed")
             return
-        await self._send_dm(d, d.user_id, player_posts.digest(d, waiting))
+        lines = [game_over_news.digest_line(n) for n in news]
+        await self._send_dm(d, d.user_id, player_posts.digest(d, waiting, lines))
+
+    async def _game_over(self, d: Delivery) -> None:
+        """The news of a game's end to one player: by DM, or a mention in the thread where
+        their DMs are closed (a DM Discord refuses with 50007 becomes that mention too)."""
+        news = await self.service.hand_data(d)
+        if news is None or d.user_id is None:
+            await self.service.delivered(d.id, dropped=True, note="no longer seated")
+            return
+        if d.payload.get("mention") or news.summary.seats[news.seat].dm_closed:
+            thread_id = news.summary.thread_id
+            if thread_id is None:
+                await self.service.delivered(d.id, dropped=True, note="no thread")
+                return
+            message = game_over_news.mention(d.user_id, news)
+            thread = self.client.get_partial_messageable(thread_id, type=discord.ChannelType.public_thread)
+            only_them = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(d.user_id)])
+            sent = await _refusals(thread_id, thread.send(message.content, nonce=_nonce(d.id),
+                                                          allowed_mentions=only_them))
+            self.sent += 1
+            await self.service.delivered(d.id, sent.id)
+            return
+        await self._send_dm(d, d.user_id, game_over_news.direct_message(news))
 
     async def _send_dm(self, d: Delivery, user_id: int, message: posts.Message) -> None:
         try:

@@ -4,12 +4,16 @@ file) and renderer the bot uses, written out so any rule set can be tried and re
 - `log.txt`: the game's thread as players see it — every turn post (text and buttons) and
   the final results, built by the same code as the bot's posts (bot_app/posts.py);
 - `dm-<player>.txt`: what each player is told privately — their hand by direct message at the
-  start of each of their turns, what they drew, and the private answer to each of their moves
-  ("You claimed …"), as if every seat were a person with open DMs;
+  start of each of their turns, what they drew, the private answer to each of their moves
+  ("You claimed …") and, at the end, the news of the result with their place and score, as if
+  every seat were a person with open DMs;
 - `board-NNN.png` (after every turn), `hand-<player>-NNN.png` (with each turn's DM),
   `final-scores.png`, `final-tickets.png` (every ticket revealed) and `replay.gif` (the game
   claim by claim, rebuilt from the seed and the moves);
 - `game-log.txt` (one line per move, as /ttr log shows them) and `game-log.json` (the moves).
+
+A second run into the same folder first removes what the first wrote, so the folder always
+holds one game; a folder holding anything else is refused rather than emptied (`prepare_out`).
 """
 
 from __future__ import annotations
@@ -25,14 +29,67 @@ from typing import Any
 
 from app import GameService, HandData, PostData, SubmitResult
 from app.models import Delivery
-from app.owed import DM, TURN_DM, SeatInfo, owed_by_commit
-from bot_app import after_game, posts, text
+from app.owed import DM, GAME_OVER, TURN_DM, SeatInfo, owed_by_commit
+from bot_app import after_game, game_over_news, posts, text
 from bot_app.render_hooks import Renderer
 from engine.actions import action_from_json
+from engine.ai import AI_LEVELS
+from engine.errors import IllegalAction
 from engine.events import Event
 from engine.game import actors, legal_actions
 from engine.game import view as engine_view
+from engine.variants import build_ruleset
 from engine.view import View
+
+# What a demo writes into its folder (the module's docstring), and nothing else.
+DEMO_FILES = re.compile(r"(log\.txt|game-log\.txt|game-log\.json|dm-[a-z0-9-]+\.txt|board-\d+\.png"
+                        r"|hand-[a-z0-9-]+-\d+\.png|final-scores\.png|final-tickets\.png|"
+                        + re.escape(after_game.REPLAY_FILE) + ")")
+
+
+class DemoRefused(ValueError):
+    """A demo that cannot be played as asked; the message says why in one sentence."""
+
+
+def check_table(variant: str, players: int, levels: Sequence[str], dice: bool = False,
+                options: Mapping[str, Any] | None = None) -> None:
+    """Refuse, in one sentence, a demo table the rules or the AI levels do not allow: a player
+    count the rule set does not seat, an unknown level, more levels than seats (or a number of
+    levels that is neither one for all nor one per seat)."""
+    try:
+        build_ruleset(variant, players, {**dict(options or {}), **({"dice": True} if dice else {})})
+    except IllegalAction as exc:
+        raise DemoRefused(str(exc)) from None
+    unknown = [level for level in levels if level not in AI_LEVELS]
+    if unknown:
+        raise DemoRefused(f"There is no AI level {unknown[0]!r}; choose one of {', '.join(AI_LEVELS)}.")
+    if len(levels) not in (1, players):
+        raise DemoRefused(f"{len(levels)} AI levels for {players} players: give one level for every seat, "
+                          "or one for them all.")
+
+
+def prepare_out(out: Path) -> None:
+    """Make `out` ready for a new demo: made when missing, emptied of what an earlier demo wrote
+    there (so two games never mix), and checked to be writable. A folder holding anything a
+    demo does not write is refused, not emptied: it is somebody else's."""
+    if out.exists() and not out.is_dir():
+        raise DemoRefused(f"{out} is a file, not a folder: give --out a folder.")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        entries = list(out.iterdir())
+    except OSError as exc:
+        raise DemoRefused(f"The demo cannot write to {out}: {exc.strerror or exc}.") from None
+    foreign = sorted(e.name for e in entries if not (e.is_file() and DEMO_FILES.fullmatch(e.name)))
+    if foreign:
+        raise DemoRefused(f"{out} holds {foreign[0]!r}, which no demo wrote: give --out an empty or new folder "
+                          "(or one an earlier demo wrote).")
+    try:
+        for entry in entries:
+            entry.unlink()
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as exc:
+        raise DemoRefused(f"The demo cannot write to {out}: {exc.strerror or exc}.") from None
 
 
 async def play_demo(variant: str, players: int, seed: int, out: Path, levels: list[str],
@@ -40,9 +97,10 @@ async def play_demo(variant: str, players: int, seed: int, out: Path, levels: li
                     options: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Play one all-AI game and write it to `out` (see the module docstring). `dice` plays it
     with the Dice Expansion; `options` are any other table options."""
+    check_table(variant, players, levels, dice, options)
+    prepare_out(out)
     own = renderer is None
     renderer = renderer or Renderer(only=(variant,))  # its workers prepare this variant only
-    out.mkdir(parents=True, exist_ok=True)
     table = {**dict(options or {}), **({"dice": True} if dice else {})}
     tmp = Path(tempfile.mkdtemp(prefix="ttr-demo-"))
     try:
@@ -77,6 +135,7 @@ class _Demo:
         self.boards = 0
         self.hands = 0
         self.game = 0
+        self.news: list[HandData] = []  # the game-over news, told once the final post is out
 
     async def play(self, variant: str, players: int, seed: int, levels: list[str], options: dict[str, Any],
                    quiet: bool) -> dict[str, Any]:
@@ -85,7 +144,7 @@ class _Demo:
                                            host_plays=False)
         g = self.game = lobby.game_id
         for i in range(players):
-            await service.add_ai(g, 0, levels[i % len(levels)], expected_seats=i)
+            await service.add_ai(g, 0, levels[i] if len(levels) == players else levels[0], expected_seats=i)
         result = await service.start(g, 0)
         names = [s.name for s in (await service.game(g)).seats]
         self.dms = {seat: [] for seat in range(players)}
@@ -139,6 +198,11 @@ class _Demo:
         buttons = _buttons(message)
         self.thread.append("\n".join([f"── post {self.boards} (board-{self.boards:03d}.png) ──", message.content,
                                       *([buttons] if buttons else []), *message.more, ""]))
+        for news in self.news:  # each player's news of the end, with a link to this final post
+            told = game_over_news.direct_message(news).content.replace(
+                game_over_news.final_post_link(news.summary), f"post {self.boards} of log.txt")
+            self.dms[news.seat].append("\n".join([f"[direct message, seq {result.seq}]", told, ""]))
+        self.news = []
 
     # --- what each player is told privately --------------------------------------------------
 
@@ -163,6 +227,10 @@ class _Demo:
                               waiting=list(result.waiting_for), seats=seats)
         summary = await self.service.game(self.game)
         for o in owed:
+            if o.kind == GAME_OVER:
+                seat = int(o.payload["seat"])
+                self.news.append(HandData(summary, seat, result.view(seat).at(result.seq, self.game), ()))
+                continue
             if o.kind not in (DM, TURN_DM):
                 continue
             seat = int(o.payload["seat"])

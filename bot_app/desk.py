@@ -9,6 +9,7 @@ here: the service stores them with the move, and the dispatcher (bot_app.deliver
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
 from collections.abc import Callable, Iterator
@@ -46,6 +47,14 @@ class Desk:
             yield
         finally:
             self._handlers -= 1
+
+    async def settle(self, timeout: float) -> bool:
+        """Wait, at most `timeout` seconds, until no handler is running (a stop lets the
+        commands being answered finish); True when none is."""
+        deadline = time.monotonic() + timeout
+        while self._handlers and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        return not self._handlers
 
     @property
     def busy(self) -> int:

@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from bot_app.inputs import is_number
 from engine.errors import excerpt
 from engine.maps import COLOR_SYNONYMS, COLORS, City, GameMap, Route, fold
 from engine.maps.folding import fold_transliterated
@@ -340,7 +341,7 @@ _QUALIFIER_WORDS = {*COLORS, *COLOR_SYNONYMS, "tunnel", "ferry", "track", "route
 
 def _is_qualifier(word: str) -> bool:
     w = word.strip(".,;:").casefold()
-    return w in _QUALIFIER_WORDS or w.lstrip("#").isdigit()
+    return w in _QUALIFIER_WORDS or is_number(w.lstrip("#"))
 
 
 def _parse_qualifiers(words: list[str]) -> dict[str, Any] | None:
@@ -366,16 +367,16 @@ def _parse_qualifiers(words: list[str]) -> dict[str, Any] | None:
             wanted["tunnel"] = True
         elif w == "ferry":
             wanted["ferry"] = True
-        elif w == "track" and nxt.lstrip("#").isdigit():
+        elif w == "track" and is_number(nxt.lstrip("#")):
             ok = put("track", int(nxt.lstrip("#")))
             i += 1
-        elif w.startswith("#") and w[1:].isdigit():
+        elif w.startswith("#") and is_number(w[1:]):
             ok = put("track", int(w[1:]))
-        elif w.isdigit() and nxt in ("locomotive", "locomotives", "loco", "locos"):
+        elif is_number(w) and nxt in ("locomotive", "locomotives", "loco", "locos"):
             ok = put("locos", int(w))
             wanted["ferry"] = wanted["ferry"] or int(w) > 0
             i += 1
-        elif w.isdigit():
+        elif is_number(w):
             ok = put("length", int(w))
         elif w not in _QUALIFIER_WORDS:
             return None

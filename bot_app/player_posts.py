@@ -59,15 +59,18 @@ def ping_only(data: PostData) -> discord.AllowedMentions:
     return discord.AllowedMentions(everyone=False, roles=False, users=users)
 
 
-def digest(delivery: Delivery, waiting: Sequence[tuple[GameSummary, float | None]]) -> Message:
+def digest(delivery: Delivery, waiting: Sequence[tuple[GameSummary, float | None]],
+           news: Sequence[str] = ()) -> Message:
     """A player's daily digest: every game waiting for them, with a link to its thread and
-    when the AI plays for them there."""
-    lines = [f"📬 **Your daily digest** — {len(waiting)} game{'s' if len(waiting) != 1 else ''} "
-             f"waiting for you:"]
+    when the AI plays for them there; then the news of their games that ended (`news`, one
+    line each)."""
+    count = f"{len(waiting)} game{'s' if len(waiting) != 1 else ''} waiting for you"
+    lines = [f"📬 **Your daily digest** — {count}" + (":" if waiting else ".")]
     for summary, limit in waiting:
         due = f" · the AI plays for you {when(limit)}" if limit is not None else ""
         lines.append(f"• Game #{summary.game_id} · {text.variant_title(summary.variant)} — "
                      f"{thread_link(summary)}{due}")
+    lines += news
     lines.append("Change it with `/ttr settings digest:` (a ping per turn, or another hour).")
     return Message(cut("\n".join(lines), MAX_CONTENT))
 
@@ -112,3 +115,11 @@ def notice(delivery: Delivery, summary: GameSummary) -> Message | None:
         keeps = " — and keeps the seat until they come back with any game command" if p.get("keeps") else ""
         return Message(f"🗳️ Everyone else voted: the AI played **{name}**'s turn{keeps}.")
     return None
+
+
+def taken_back(delivery: Delivery, summary: GameSummary) -> Message:
+    """The word to a player pinged for a turn that its mover then took back (by DM)."""
+    by = delivery.payload.get("by")
+    name = summary.seats[by].name if isinstance(by, int) and 0 <= by < len(summary.seats) else "The last player"
+    return Message(f"↩️ **{name}** took back their move in game #{summary.game_id} ({thread_link(summary)}), so it is "
+                   "their turn again, not yours yet. I'll message you when it is your turn.")

@@ -116,13 +116,13 @@ class Renderer:
         return await self._draw(tickets_png, view)
 
     async def replay(self, steps: Sequence[TimelineStep]) -> bytes:
-        """The replay GIF of a finished game from its public timeline (at most 8 MB; drawn in a
-        worker, not kept in the LRU)."""
+        """The replay GIF of a finished game from its public timeline (at most 8 MB; drawn in
+        the pool's slow lane, so that it never delays a turn post; not kept in the LRU)."""
         from render.jobs import replay_gif
-        from render.pool import render_async
+        from render.pool import render_slow
 
         assert all(step.view.you is None for step in steps), "a replay shows public views only"
-        return await render_async(replay_gif, tuple(steps), pool=self.pool)
+        return await render_slow(replay_gif, tuple(steps), pool=self.pool)
 
     async def stats(self, card: StatsCard) -> bytes:
         """A player's record on a server as a picture (`/ttr stats`)."""

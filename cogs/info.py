@@ -3,6 +3,7 @@ replay show only what anyone may see, so they work for spectators as well as pla
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
 from collections.abc import Iterable
@@ -17,7 +18,7 @@ from bot_app import after_game, text
 from bot_app.answers import Refusal
 from bot_app.games import GAME_TITLE_RE, Game, parse_game, reach, resolve_game
 from bot_app.inputs import MediumText
-from bot_app.replay_requests import ReplayRequests
+from bot_app.replay_requests import Replay, ReplayRequests, draw_replay
 from bot_app.rules_text import DEFAULT_VARIANT, TOPICS, game_rules_options, options_note, rules_for, topics_for
 from bot_app.settings_help import settings_help
 from cogs.base import TtrCog
@@ -34,7 +35,7 @@ SETTINGS_TOPIC = "settings"
 class InfoCog(TtrCog):
     def __init__(self, bot: TtrBot) -> None:
         super().__init__(bot)
-        self.replays = ReplayRequests()
+        self.replays: ReplayRequests[Replay] = ReplayRequests()
 
     @app_commands.command(name="board", description="Post the board (public)")
     async def board(self, interaction: discord.Interaction, game: Game | None = None) -> None:
@@ -83,14 +84,26 @@ class InfoCog(TtrCog):
     async def replay(self, interaction: discord.Interaction, game: Game | None = None) -> None:
         async def work() -> None:
             g = game if game is not None else await _thread_game(interaction)
-            self.replays.check(interaction.user.id, g)  # before any work: one replay at a time each
-            steps = await self.desk.service.replay_timeline(g)  # refuses a game still played
-            await self.desk.answers.defer(interaction, ephemeral=False)
-            view = steps[-1].view
-            gif = await self.replays.gif(interaction.user.id, g, lambda: self.desk.renderer.replay(steps))
-            title = text.variant_title(view.variant, view.options)
-            await interaction.followup.send(after_game.replay_caption(g, title, len(steps)),
-                                            file=discord.File(io.BytesIO(gif), after_game.REPLAY_FILE))
+            self.replays.check(interaction.user.id, g)  # before any work: bounded, one at a time each
+            await self.desk.service.check_replay(g)  # refuses a game still played
+            here = interaction.channel_id
+            shown = self.replays.shown_in(g, here)
+            if shown is not None:  # the channel has it (or is getting it): no second copy
+                await self.desk.answers.defer(interaction)
+                await interaction.followup.send(after_game.replay_shown(g, await asyncio.shield(shown)),
+                                                ephemeral=True)
+                return
+            posting = self.replays.showing(g, here)
+            try:
+                await self.desk.answers.defer(interaction, ephemeral=False)
+                replay = await self.replays.replay(interaction.user.id, g, lambda: draw_replay(self.desk, g))
+                posted = await interaction.followup.send(
+                    after_game.replay_caption(g, replay.title, replay.pictures),
+                    file=discord.File(io.BytesIO(replay.gif), after_game.REPLAY_FILE), wait=True)
+            except BaseException:
+                self.replays.not_shown(posting)  # those waiting for it hear so
+                raise
+            posting.set_result(f"https://discord.com/channels/{interaction.guild_id or '@me'}/{here}/{posted.id}")
 
         await self.run(work())
 

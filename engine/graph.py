@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import heapq
-from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -136,12 +136,22 @@ def connected(edges: Sequence[Edge], a: str, b: str, dead_ends: Collection[str] 
     other endpoint reaches any route that leads into it.  A city is connected
     to itself (a dead end only if some route leads into it).
     """
+    return connectivity(edges, dead_ends)(a, b)
+
+
+def connectivity(edges: Sequence[Edge], dead_ends: Collection[str] = ()) -> Callable[[str, str], bool]:
+    """`connected` for many pairs of cities over the same routes (a player's tickets): the
+    routes are joined once, and each pair is then two lookups."""
     iedges = _normalise(edges, dead_ends)
     uf = _UnionFind()
     for _, u, v, _ in iedges:
         uf.union(u, v)
-    roots_a = {uf.find(n) for n in _copies(a, iedges, dead_ends)}
-    return any(uf.find(n) in roots_a for n in _copies(b, iedges, dead_ends))
+
+    def joined(a: str, b: str) -> bool:
+        roots_a = {uf.find(n) for n in _copies(a, iedges, dead_ends)}
+        return any(uf.find(n) in roots_a for n in _copies(b, iedges, dead_ends))
+
+    return joined
 
 
 # ---------------------------------------------------------------------------

@@ -6,15 +6,19 @@ board the way the board's cities are:
 
 * USSR (`maps/build_ussr.py` calls `project_seas("ussr", project)`): through the board's own
   projection, since its cities were placed from latitude and longitude.
-* Europe and Nordic (BGA board pixels, a stylised geography): through a smooth warp fitted to
-  the board's cities (a thin-plate spline from each city's real position to its place on the
-  board), so that a coast passes its port cities as on the printed board. `python
-  maps/seas.py` writes them into maps/europe.json and maps/nordic.json, leaving every other
-  byte of those files as it was; `--check` only reports.
+* Europe, Nordic, USA and Germany (BGA board pixels, a stylised geography): through a smooth
+  warp fitted to the board's cities (a thin-plate spline from each city's real position to its
+  place on the board), so that a coast passes its port cities as on the printed board. A
+  small sea the warp would bend out of shape or lay under the routes (USA's Great Lakes, Lake
+  Constance) is placed instead by an affine map through a few pins (`Anchored`): it keeps its
+  real shape, set where the board's routes leave it room. `python maps/seas.py` writes them
+  into those four files, leaving every other byte as it was; `--check` only reports.
 
 Outlines are clipped to the drawing space and rounded to whole units. The map validator
 checks them (`engine/maps/validate.py`); `tests/test_map_seas.py` checks that ferries cross
-the water, that no city lies in it and that ports are on the coast.
+the water, that no city lies in it, that ports are on the coast and that every sea shows on
+the board (the renderer keeps a strip of land under every route and drops the little pockets
+of water that cuts off).
 """
 
 from __future__ import annotations
@@ -202,6 +206,137 @@ PACIFIC: list[LonLat] = [
     (170, 40), (150.0, 46.0),
 ]
 
+# USA: the Pacific with the Gulf of California (Baja California is land between them), the
+# Gulf of Mexico, the Atlantic with Chesapeake and Delaware Bays, Long Island Sound and Cape Cod
+# Bay, and the five Great Lakes (Georgian Bay with Huron; Manitoulin Island left to the land).
+US_PACIFIC: list[LonLat] = [
+    (-140, 58), (-131.5, 55.0), (-130.3, 54.3), (-129.0, 53.0), (-128.1, 52.2), (-127.8, 51.2), (-128.4, 50.8),
+    (-127.4, 50.1), (-126.4, 49.6), (-125.9, 49.15), (-124.9, 48.65), (-124.4, 48.5), (-124.7, 48.38),
+    (-124.6, 47.9), (-124.2, 47.2), (-124.1, 46.9), (-124.05, 46.25), (-123.95, 45.5), (-124.0, 45.0),
+    (-124.1, 44.0), (-124.4, 43.0), (-124.5, 42.0), (-124.2, 41.0), (-124.4, 40.4), (-123.8, 39.4),
+    (-123.0, 38.3), (-122.52, 37.8), (-122.5, 37.5), (-122.0, 36.95), (-121.9, 36.6), (-121.3, 35.7),
+    (-120.65, 35.1), (-120.6, 34.55), (-119.7, 34.4), (-119.2, 34.15), (-118.5, 34.03), (-118.4, 33.8),
+    (-118.1, 33.75), (-117.9, 33.6), (-117.3, 33.1), (-117.15, 32.7), (-116.6, 31.85), (-116.0, 30.5),
+    (-115.7, 29.7), (-114.5, 28.3), (-114.1, 27.7), (-112.8, 26.4), (-112.1, 24.8), (-110.9, 23.8), (-109.9, 22.9),
+    (-109.5, 23.4), (-110.3, 24.2), (-111.3, 26.0), (-112.27, 27.34), (-113.55, 28.95), (-114.3, 29.9),
+    (-114.84, 31.03), (-114.75, 31.75), (-113.5, 31.3), (-112.8, 30.3), (-111.95, 28.8), (-110.9, 27.9),
+    (-109.5, 26.0), (-108.2, 25.0), (-106.4, 23.2), (-105.3, 21.5), (-105, 15), (-140, 15),
+]
+# The board runs New Orleans–Miami straight along the Gulf, where Florida's Gulf coast and
+# the Panhandle's bays lie north of that line: this Gulf keeps south of it, as the board does.
+GULF_OF_MEXICO: list[LonLat] = [
+    (-81.8, 24.55), (-81.1, 25.1), (-82.0, 26.2), (-84.0, 27.05), (-86.0, 27.9), (-88.0, 28.75), (-89.0, 29.15),
+    (-89.4, 29.0), (-89.9, 29.25), (-90.5, 29.1), (-91.3, 29.3), (-92.3, 29.55), (-93.3, 29.75), (-94.0, 29.65),
+    (-94.7, 29.4), (-94.95, 29.55), (-95.0, 29.72), (-94.8, 29.3), (-95.3, 28.95), (-96.4, 28.4), (-97.1, 27.8),
+    (-97.3, 27.0), (-97.2, 26.0), (-97.5, 24.5), (-97.7, 22.0), (-97.0, 20.0), (-94.5, 18.3), (-91.5, 18.5),
+    (-90.4, 21.0), (-87.0, 21.6), (-84.95, 21.85), (-84.0, 22.7), (-82.4, 23.15), (-80.5, 23.1),
+]
+US_ATLANTIC: list[LonLat] = [
+    (-80.5, 23.1), (-78.0, 22.5), (-55, 20), (-55, 45), (-66.0, 45.0), (-67.0, 44.8), (-68.0, 44.4),
+    (-69.0, 44.0), (-70.2, 43.6), (-70.7, 43.1), (-70.6, 42.7), (-70.85, 42.55), (-71.0, 42.3), (-70.7, 42.2),
+    (-70.6, 41.8), (-70.25, 41.75), (-70.1, 42.05), (-69.95, 41.8), (-70.0, 41.55), (-70.7, 41.5), (-71.4, 41.45),
+    (-72.0, 41.3), (-73.0, 41.15), (-73.75, 40.85), (-73.0, 40.95), (-72.3, 41.0), (-71.85, 41.07), (-72.0, 40.9),
+    (-73.0, 40.65), (-73.95, 40.58), (-74.04, 40.62), (-74.0, 40.45), (-74.05, 40.1), (-74.4, 39.35),
+    (-74.95, 38.93), (-75.1, 39.2), (-75.55, 39.55), (-75.4, 39.1), (-75.05, 38.8), (-75.1, 38.4), (-75.6, 37.7),
+    (-75.95, 37.15), (-75.9, 37.6), (-76.1, 38.3), (-76.0, 39.0), (-76.1, 39.5), (-76.4, 39.3), (-76.5, 38.95),
+    (-76.45, 38.4), (-76.4, 38.0), (-76.3, 37.5), (-76.3, 37.0), (-76.0, 36.93), (-75.95, 36.9), (-75.7, 36.2),
+    (-75.5, 35.25), (-76.5, 34.6), (-77.0, 34.6), (-78.0, 33.9), (-79.0, 33.6), (-79.88, 32.76), (-80.6, 32.3),
+    (-80.9, 32.0), (-81.1, 31.5), (-81.4, 30.3), (-81.0, 29.3), (-80.6, 28.4), (-80.2, 27.4), (-80.05, 26.7),
+    (-80.12, 25.8), (-80.4, 25.2), (-81.1, 25.1), (-81.8, 24.55),
+]
+LAKE_SUPERIOR: list[LonLat] = [
+    (-92.05, 46.72), (-91.0, 46.75), (-90.8, 46.9), (-90.2, 46.6), (-89.5, 46.85), (-88.4, 46.95), (-88.0, 47.45),
+    (-87.75, 47.45), (-88.2, 46.9), (-87.4, 46.5), (-86.5, 46.45), (-85.5, 46.7), (-85.0, 46.75), (-84.6, 46.52),
+    (-84.8, 46.95), (-84.6, 47.6), (-85.0, 47.95), (-85.8, 48.0), (-86.4, 48.7), (-87.3, 48.8), (-88.3, 48.4),
+    (-89.25, 48.4), (-89.6, 48.0), (-90.5, 47.7), (-91.6, 47.1),
+]
+LAKE_MICHIGAN: list[LonLat] = [
+    (-87.57, 41.88), (-87.8, 42.4), (-87.85, 43.0), (-87.7, 43.7), (-87.5, 44.3), (-87.6, 44.6), (-88.0, 44.55),
+    (-87.6, 45.1), (-87.0, 45.8), (-86.6, 45.9), (-86.0, 45.95), (-85.0, 46.1), (-84.75, 45.85), (-85.0, 45.5),
+    (-85.6, 45.1), (-86.2, 44.7), (-86.4, 43.9), (-86.2, 43.2), (-86.3, 42.4), (-86.6, 42.0), (-87.0, 41.65),
+    (-87.5, 41.65),
+]
+LAKE_HURON: list[LonLat] = [
+    (-84.75, 45.85), (-84.2, 45.95), (-83.6, 46.0), (-82.6, 45.65), (-81.9, 45.55), (-81.6, 45.3), (-81.0, 46.0),
+    (-80.5, 45.9), (-80.2, 45.4), (-79.9, 44.8), (-80.0, 44.5), (-80.9, 44.6), (-81.3, 45.0), (-81.55, 45.25),
+    (-81.7, 45.0), (-81.75, 44.4), (-81.7, 43.75), (-82.0, 43.25), (-82.4, 43.0), (-82.55, 43.6), (-82.7, 44.0),
+    (-83.0, 44.05), (-83.45, 43.65), (-83.9, 43.7), (-83.6, 44.05), (-83.35, 44.3), (-83.4, 45.05), (-84.0, 45.45),
+    (-84.4, 45.65),
+]
+LAKE_ERIE: list[LonLat] = [
+    (-83.1, 42.0), (-82.5, 41.95), (-82.4, 41.68), (-81.3, 42.2), (-80.5, 42.55), (-79.8, 42.85), (-79.0, 42.88),
+    (-79.8, 42.25), (-80.1, 42.15), (-81.0, 41.85), (-81.7, 41.5), (-82.6, 41.45), (-83.45, 41.7),
+]
+LAKE_ONTARIO: list[LonLat] = [
+    (-79.8, 43.3), (-79.38, 43.6), (-78.9, 43.85), (-77.5, 43.95), (-77.0, 43.85), (-76.4, 44.2), (-76.2, 43.95),
+    (-76.2, 43.55), (-77.6, 43.28), (-79.05, 43.25),
+]
+# The Great Lakes on the board: Superior between Duluth–Sault St. Marie and Winnipeg–Sault St.
+# Marie; Michigan and Huron side by side under Duluth–Toronto, between Duluth–Chicago and
+# Chicago–Toronto (the board's routes leave them no other room); Erie and Ontario among their
+# cities. Each pin puts a real place of the shore where the board leaves the lake room.
+SUPERIOR_PINS: tuple[Pin, ...] = ("duluth", "sault_st_marie", ((-89.25, 48.4), (1075.0, 192.0)),
+                                  ((-87.4, 46.55), (1152.0, 229.0)))
+MICHIGAN_PINS: tuple[Pin, ...] = ("chicago", ((-84.75, 45.8), (1242.0, 306.0)), ((-87.9, 43.04), (1178.0, 395.0)))
+HURON_PINS: tuple[Pin, ...] = (((-84.75, 45.8), (1250.0, 300.0)), ((-82.4, 43.0), (1285.0, 348.0)),
+                               ((-79.9, 44.6), (1325.0, 305.0)))
+# Germany: the North Sea with the Wadden coast and the Ems, Jade, Weser and Elbe estuaries; the
+# Baltic along the Danish islands' south coasts, Rügen land. The board runs Kiel–Rostock straight
+# along the coast, across Lübeck Bay and Fehmarn: this Baltic keeps north of that line.
+GERMANY_NORTH_SEA: list[LonLat] = [
+    (3.5, 51.4), (4.0, 51.95), (4.5, 52.45), (4.75, 52.95), (5.0, 53.2), (5.4, 53.1), (5.9, 53.35), (6.5, 53.42),
+    (6.9, 53.35), (7.05, 53.25), (7.2, 53.2), (7.16, 53.34), (7.05, 53.45), (7.2, 53.6), (7.7, 53.68),
+    (7.95, 53.65), (8.05, 53.55), (8.1, 53.4), (8.25, 53.4), (8.3, 53.55), (8.5, 53.52), (8.52, 53.6),
+    (8.5, 53.75), (8.7, 53.87), (9.0, 53.85), (9.3, 53.8), (9.2, 53.92), (8.9, 54.0), (8.85, 54.3), (8.6, 54.32),
+    (8.95, 54.5), (8.6, 54.9), (8.65, 55.4), (8.15, 55.55), (8.1, 56.5), (4, 57.5), (0, 57), (0, 51.5),
+]
+GERMANY_BALTIC: list[LonLat] = [
+    (9.85, 55.55), (9.65, 55.25), (9.55, 55.05), (9.75, 54.95), (9.6, 54.85), (9.45, 54.8), (9.9, 54.76),
+    (10.0, 54.65), (9.85, 54.47), (10.05, 54.5), (10.16, 54.36), (10.5, 54.44), (11.0, 54.42), (11.5, 54.36),
+    (12.0, 54.3), (12.12, 54.2), (12.4, 54.33), (12.6, 54.45), (12.8, 54.45),
+    (13.1, 54.35), (13.2, 54.45), (13.4, 54.68), (13.65, 54.58), (13.6, 54.35), (13.75, 54.15), (13.9, 54.05),
+    (14.2, 53.93), (14.8, 54.1), (14.8, 55.4), (12.5, 55.3), (12.2, 55.05), (12.3, 54.95), (12.1, 54.8),
+    (11.95, 54.57), (11.55, 54.65), (11.35, 54.63), (11.0, 54.75), (10.95, 54.85), (10.75, 54.75), (10.4, 54.85),
+    (10.2, 55.05), (9.95, 55.1),
+]
+# Lake Constance: the board runs Konstanz–Lindau where the lake is; it lies in the triangle
+# that route makes with Konstanz–Schweiz and Lindau–Schweiz, its shores pinned there.
+CONSTANCE_PINS: tuple[Pin, ...] = (((8.98, 47.80), (392.0, 1628.0)), ((9.72, 47.52), (450.0, 1641.0)),
+                                   ((9.38, 47.565), (420.0, 1650.0)))
+LAKE_CONSTANCE: list[LonLat] = [
+    (8.98, 47.80), (9.10, 47.76), (9.28, 47.69), (9.48, 47.63), (9.60, 47.56), (9.72, 47.52), (9.68, 47.47),
+    (9.55, 47.50), (9.40, 47.57), (9.24, 47.63), (9.10, 47.70), (9.00, 47.76),
+]
+
+# A landmark for `Anchored`: a board city by id, or a real place and where on the board it goes.
+Pin = str | tuple[LonLat, Point]
+
+
+@dataclass(frozen=True)
+class Anchored:
+    """A sea placed by the affine map (least squares) through its `pins` instead of by the
+    board's warp: where a board squeezes the geography round a small sea (USA's Great Lakes,
+    between Duluth, Chicago and Toronto), the warp bends it out of shape or lays it under the
+    routes, while an affine map keeps its real shape. A pin is a board city (its real place to
+    its place on the board), or a real place on the lake's shore put where the board leaves it
+    room between its routes."""
+
+    outline: tuple[LonLat, ...]
+    pins: tuple[Pin, ...]
+
+    def placed(self, where: dict[str, LonLat], board: dict[str, Point]) -> Callable[[float, float], Point]:
+        pairs = [(where[p], board[p]) if isinstance(p, str) else p for p in self.pins]
+        rows = [[lon, lat, 1.0] for (lon, lat), _ in pairs]
+
+        def fit(values: list[float]) -> list[float]:
+            normal = [[sum(r[i] * r[j] for r in rows) for j in range(3)] for i in range(3)]
+            return _solve(normal, [sum(r[i] * v for r, v in zip(rows, values, strict=True)) for i in range(3)])
+
+        cx = fit([b[0] for _, b in pairs])
+        cy = fit([b[1] for _, b in pairs])
+        return lambda lon, lat: (cx[0] * lon + cx[1] * lat + cx[2], cy[0] * lon + cy[1] * lat + cy[2])
+
+
 @dataclass(frozen=True)
 class PortCoast:
     """A coast drawn on the board itself, through a string of ferry ports listed with the sea
@@ -248,7 +383,7 @@ NORDIC_NORWEGIAN_COAST = PortCoast(
     after=((900.0, 60.0), (900.0, 0.0)),
 )
 
-SEAS: dict[str, list[tuple[str, list[LonLat] | PortCoast]]] = {
+SEAS: dict[str, list[tuple[str, list[LonLat] | PortCoast | Anchored]]] = {
     "europe": [
         ("Atlantic Ocean", NORTH_ATLANTIC), ("Irish Sea", IRISH_SEA), ("The Channel", CHANNEL),
         ("North Sea", NORTH_SEA), ("Baltic Sea", EUROPE_BALTIC), ("Mediterranean Sea", MEDITERRANEAN),
@@ -257,6 +392,19 @@ SEAS: dict[str, list[tuple[str, list[LonLat] | PortCoast]]] = {
     "nordic": [
         ("Norwegian Sea", NORDIC_NORWEGIAN_COAST), ("North Sea", NORTH_SEA), ("Baltic Sea", NORDIC_BALTIC),
         ("Gulf of Bothnia", GULF_OF_BOTHNIA), ("Barents Sea", BARENTS_AND_KARA), ("White Sea", WHITE_SEA),
+    ],
+    "usa": [
+        ("Pacific Ocean", US_PACIFIC), ("Gulf of Mexico", GULF_OF_MEXICO),
+        ("Atlantic Ocean", US_ATLANTIC),
+        ("Lake Superior", Anchored(tuple(LAKE_SUPERIOR), SUPERIOR_PINS)),
+        ("Lake Michigan", Anchored(tuple(LAKE_MICHIGAN), MICHIGAN_PINS)),
+        ("Lake Huron", Anchored(tuple(LAKE_HURON), HURON_PINS)),
+        ("Lake Erie", Anchored(tuple(LAKE_ERIE), ("toronto", "pittsburgh", "chicago", "new_york"))),
+        ("Lake Ontario", Anchored(tuple(LAKE_ONTARIO), ("toronto", "montreal", "pittsburgh", "new_york"))),
+    ],
+    "germany": [
+        ("North Sea", GERMANY_NORTH_SEA), ("Baltic Sea", GERMANY_BALTIC),
+        ("Lake Constance", Anchored(tuple(LAKE_CONSTANCE), CONSTANCE_PINS)),
     ],
     "ussr": [
         ("Baltic Sea", USSR_BALTIC), ("Barents and Kara Seas", BARENTS_AND_KARA), ("White Sea", WHITE_SEA),
@@ -298,10 +446,43 @@ CITY_LONLAT: dict[str, dict[str, LonLat]] = {
         "turku": (22.27, 60.45), "tornio": (24.15, 65.85), "vaasa": (21.62, 63.10), "umea": (20.26, 63.83),
         "norrkoping": (16.19, 58.59),
     },
+    "usa": {
+        "atlanta": (-84.39, 33.75), "boston": (-71.06, 42.36), "calgary": (-114.07, 51.05),
+        "charleston": (-79.93, 32.78), "chicago": (-87.63, 41.88), "dallas": (-96.80, 32.78),
+        "denver": (-104.99, 39.74),
+        "duluth": (-92.10, 46.79), "el_paso": (-106.49, 31.76), "helena": (-112.04, 46.59), "houston": (-95.37, 29.76),
+        "kansas_city": (-94.58, 39.10), "las_vegas": (-115.14, 36.17), "little_rock": (-92.29, 34.75),
+        "los_angeles": (-118.24, 34.05), "miami": (-80.19, 25.76), "montreal": (-73.57, 45.50),
+        "nashville": (-86.78, 36.16), "new_orleans": (-90.07, 29.95), "new_york": (-74.01, 40.71),
+        "oklahoma_city": (-97.52, 35.47), "omaha": (-95.93, 41.26), "phoenix": (-112.07, 33.45),
+        "pittsburgh": (-79.99, 40.44), "portland": (-122.68, 45.52), "raleigh": (-78.64, 35.78),
+        "saint_louis": (-90.20, 38.63), "salt_lake_city": (-111.89, 40.76), "sault_st_marie": (-84.35, 46.50),
+        "san_francisco": (-122.42, 37.77), "santa_fe": (-105.94, 35.69), "seattle": (-122.33, 47.61),
+        "toronto": (-79.38, 43.65), "vancouver": (-123.12, 49.28), "washington": (-77.04, 38.91),
+        "winnipeg": (-97.14, 49.90),
+    },
+    # Germany's neighbours are spaces at the board's edges: each is placed where the board puts
+    # it (Dänemark in Jutland above Kiel, Österreich between Salzburg and Innsbruck, …).
+    "germany": {
+        "schweiz": (8.30, 47.35), "osterreich": (12.20, 47.50), "niederlande": (6.50, 52.30),
+        "frankreich": (7.40, 48.50), "danemark": (9.30, 55.30),
+        "augsburg": (10.90, 48.37), "berlin": (13.40, 52.52), "bremen": (8.80, 53.08), "bremerhaven": (8.58, 53.55),
+        "chemnitz": (12.92, 50.83), "dortmund": (7.47, 51.51), "dresden": (13.74, 51.05), "dusseldorf": (6.77, 51.23),
+        "emden": (7.21, 53.37), "erfurt": (11.03, 50.98), "frankfurt": (8.68, 50.11), "freiburg": (7.85, 47.99),
+        "hamburg": (9.99, 53.55), "hannover": (9.73, 52.37), "karlsruhe": (8.40, 49.01), "kassel": (9.48, 51.31),
+        "kiel": (10.13, 54.32), "koblenz": (7.59, 50.36), "koln": (6.96, 50.94), "konstanz": (9.17, 47.66),
+        "leipzig": (12.37, 51.34), "lindau": (9.68, 47.55), "magdeburg": (11.63, 52.13), "mainz": (8.27, 50.00),
+        "mannheim": (8.47, 49.49), "munchen": (11.58, 48.14), "munster": (7.63, 51.96), "nurnberg": (11.08, 49.45),
+        "regensburg": (12.10, 49.01), "rostock": (12.10, 54.09), "saarbrucken": (7.00, 49.24),
+        "schwerin": (11.42, 53.63), "stuttgart": (9.18, 48.78), "ulm": (9.99, 48.40), "wurzburg": (9.93, 49.79),
+    },
 }
 
+# The boards drawn from BGA's board pixels, whose seas this script writes.
+STYLISED = ("europe", "nordic", "usa", "germany")
+
 # How closely the warp follows the cities (0: exactly; larger: smoother, closer to affine).
-SMOOTHING = {"europe": 0.02, "nordic": 0.02}
+SMOOTHING = {"europe": 0.02, "nordic": 0.02, "usa": 0.02, "germany": 0.02}
 
 
 # --- geometry ----------------------------------------------------------------------------------
@@ -400,6 +581,9 @@ def project_seas(map_id: str, project: Callable[[float, float], Point], width: f
     for name, outline in SEAS[map_id]:
         if isinstance(outline, PortCoast):
             poly = clip(outline.outline(cities or {}), width, height)
+        elif isinstance(outline, Anchored):
+            placed = outline.placed(CITY_LONLAT[map_id], cities or {})
+            poly = simplify(clip([placed(lon, lat) for lon, lat in densify(outline.outline)], width, height), 0.8)
         else:
             poly = simplify(clip([project(lon, lat) for lon, lat in densify(outline)], width, height), 0.8)
         pts = outline_json(poly)
@@ -502,7 +686,7 @@ def write(map_id: str, check_only: bool = False) -> str:
 
 def main(argv: list[str]) -> int:
     check = "--check" in argv
-    for map_id in ("europe", "nordic"):
+    for map_id in STYLISED:
         write(map_id, check_only=check)
         print(f"{'checked' if check else 'wrote'} maps/{map_id}.json")
     return 0

@@ -125,7 +125,7 @@ def overlay_colours() -> list[P.RGB]:
     for st in P.PLAYER_STYLES:
         out += [st.fill, st.dark, st.light, mix(st.fill, st.dark, 0.5), mix(st.fill, (255, 255, 255), 0.5)]
     out += [P.HIGHLIGHT, P.HIGHLIGHT_EDGE, mix(P.HIGHLIGHT, P.LAND, 0.5), mix(P.HIGHLIGHT, P.SEA, 0.5)]
-    out += [P.GOOD, P.BAD, (255, 255, 255), P.INK, P.INK_SOFT, P.PANEL, P.PANEL_EDGE]
+    out += [P.GOOD, P.BAD, (255, 255, 255), P.INK, P.INK_SOFT, P.PANEL, P.PANEL_EDGE, P.CLOSED_FILL, P.CLOSED_HATCH]
     for t in (0.15, 0.3, 0.45, 0.6, 0.75, 0.9):  # text on the legend panel
         out.append(mix(P.INK, P.PANEL, t))
     for c in ("red", "black", "yellow", "blue", "green", "white"):  # passengers

@@ -332,6 +332,15 @@ def draw_space_sample(img: Image.Image, layout: BoardLayout, kind: str, c: Point
     elif kind == "ferry":
         d.polygon(rounded_rect(c, (1.0, 0.0), half, sw / 2, 1.6 * k), fill=P.ROUTE_RGB["gray"], outline=P.SPACE_EDGE)
         _loco_mark(d, c, sw * 0.42)
+    elif kind == "closed":
+        from render.sprites import hatched
+
+        polys = [rounded_rect((half + 2, sw / 2 + 2), (1.0, 0.0), half, sw / 2, 1.6 * k)]
+        size = (round(2 * half + 4), round(sw + 4))
+        patch = hatched(size, k)
+        mask = Image.new("L", size, 0)
+        ImageDraw.Draw(mask).polygon(polys[0], fill=255)
+        img.paste(patch, (round(c[0] - half - 2), round(c[1] - sw / 2 - 2)), mask)
     elif kind == "country":
         r = sw * 0.62
         d.polygon(rounded_rect(c, (1.0, 0.0), r, r, r * 0.35), fill=P.COUNTRY_FILL, outline=P.COUNTRY_EDGE,

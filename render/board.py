@@ -23,7 +23,7 @@ from render.basemap import colour_tag_px, draw_label, paste_colour_tags, tag_spo
 from render.encode import png_bytes
 from render.legend import key_entries
 from render.parts import PicturePart, picture_parts
-from render.sprites import car_marks, last_move_ring, sprite_glow
+from render.sprites import ClosedSprite, car_marks, closed_sprite, last_move_ring, sprite_glow
 from render.text import TextItem
 
 
@@ -97,6 +97,26 @@ def paste_route(img: Image.Image, base: BoardBase, route_id: str, seat: int) -> 
         img.paste(painted, car.origin, car.edge)
 
 
+def closed_tracks(view: View, game_map: GameMap) -> list[str]:
+    """The tracks nobody may claim any more although nobody owns them: in a game with fewer
+    players than the rule set's count for doubles, once one track of a double (or triple)
+    route is claimed its other tracks are closed (engine/rules/routes.py, `blocked_reason`)."""
+    if len(view.players) >= view.doubles_from_players:
+        return []
+    owners = view.route_owner
+    return sorted({t.id for rid in owners if rid in game_map.routes
+                   for t in game_map.parallel_tracks(rid) if t.id not in owners})
+
+
+def paste_closed(img: Image.Image, base: BoardBase, route_id: str) -> None:
+    """Cover a closed track with its hatched patch (built once per base and route)."""
+    key = ("closed", route_id)
+    sprite = base.extra.get(key)
+    if not isinstance(sprite, ClosedSprite):
+        sprite = base.extra[key] = closed_sprite(base.geom.routes[route_id], base.layout.dims.k)
+    img.paste(sprite.painted, sprite.origin, sprite.mask)
+
+
 def draw_game(
     img: Image.Image,
     base: BoardBase,
@@ -106,26 +126,31 @@ def draw_game(
     parts: Sequence[PicturePart] = (),
     colorblind: bool = False,
 ) -> None:
-    """Trains, the rule modules' marks (stations, passengers) and the last move, on a copy
-    of the base; with `colorblind`, a tag with its colour's letter on every open route."""
+    """Trains, closed tracks, the rule modules' marks (stations, passengers) and the last
+    move, on a copy of the base; with `colorblind`, a tag with its colour's letter on every
+    route still open."""
     geom = base.geom
     k = base.layout.dims.k
     owners = view.route_owner
+    closed = [rid for rid in closed_tracks(view, base.game_map) if rid in geom.routes]
     marked = [rid for rid in highlight_routes if rid in geom.routes]
     # the last move's halo goes under the cars (a highlighted open route, e.g. a tunnel given
     # up, glows too)
     for rid in marked:
         origin, mask = sprite_glow(base.sprite(rid), k)
         img.paste(P.HIGHLIGHT_EDGE, origin, mask)
+    for rid in closed:
+        paste_closed(img, base, rid)
     for rid, seat in owners.items():
         if rid in geom.routes:
             paste_route(img, base, rid, int(seat))
-    if colorblind:  # the colour of each route still open (a claimed one shows its owner)
+    if colorblind:  # the colour of each route still open (a claimed or closed one has none to give)
         spots = base.extra.get("tag_spots")
         if spots is None:
             spots = base.extra["tag_spots"] = tag_spots(base.game_map, geom)
+        shut = set(closed)
         paste_colour_tags(img, base.game_map, spots, colour_tag_px(base.layout.width),
-                          [rid for rid in spots if rid not in owners])
+                          [rid for rid in spots if rid not in owners and rid not in shut])
     for part in parts:
         part.overlay(img, base, view)
     d = ImageDraw.Draw(img)
@@ -198,4 +223,5 @@ def _ring_sprite(points: list[tuple[float, float]], k: float) -> tuple[tuple[int
 def draw_legend(img: Image.Image, base: BoardBase, view: View) -> list[TextItem]:
     """The players' panel (the key is part of the base); returns its text."""
     parts = picture_parts(view)
-    return legend.draw_legend(img, base.layout, base.game_map, view, parts, key_entries(base.game_map, parts))
+    return legend.draw_legend(img, base.layout, base.game_map, view, parts,
+                              key_entries(base.game_map, parts))

@@ -119,11 +119,12 @@ def hand_image(view: View, game_map: GameMap, seat: int, *,
     blocks: list[HandBlock] = [b for part in parts for b in part.hand_blocks(ctx)]
     head_h = round(t * 1.9)
     gap = round(t * 1.1)
-    top = MARGIN + round(t * 1.6) + round(t * 1.9)
+    width = MARGIN * 3 + LEFT_W + mw
+    holding = holding_rows(ctx, holdings(ctx, parts), width - 2 * MARGIN)
+    top = MARGIN + round(t * 1.9) + len(holding) * round(t * HOLDING_ROW)
     left_h = top + sum(head_h + b.height(ctx, LEFT_W) + gap for b in blocks)
     caption_h = round(t * 1.6)
     height = max(left_h, top + mh + caption_h + MARGIN) + MARGIN
-    width = MARGIN * 3 + LEFT_W + mw
     img = Image.new("RGB", (width, height), P.PAPER)
     d = ImageDraw.Draw(img)
     w = Writer(d, "hand", img)
@@ -143,7 +144,9 @@ def hand_image(view: View, game_map: GameMap, seat: int, *,
            P.INK, anchor="lm")
     w.text((width - MARGIN, y + sw_h / 2), board, ctx.body, P.INK_SOFT, anchor="rm")
     y += round(t * 1.9)
-    _draw_holding(ctx, parts, (MARGIN, y), width - MARGIN)
+    for row in holding:
+        _draw_holding_row(ctx, row, (MARGIN, y))
+        y += round(t * HOLDING_ROW)
     y = top
 
     # the blocks, one under the other
@@ -167,24 +170,57 @@ def hand_image(view: View, game_map: GameMap, seat: int, *,
     return img, list(ctx.shared.get("statuses", [])), w.items
 
 
-def _draw_holding(ctx: HandContext, parts: tuple, at: tuple[int, int], right: int) -> None:
-    """One line under the title: trains left, then each module's badges (cards, stations,
-    tickets, tokens), each an icon and a count with its word."""
+@dataclass(frozen=True)
+class Holding:
+    """One thing the player holds, as the line under the title shows it: an icon and words."""
+
+    icon: str
+    what: str
+    colour: P.RGB | None = None
+
+
+HOLDING_ROW = 1.6  # the height of a line of holdings, in text sizes
+
+
+def holdings(ctx: HandContext, parts: tuple) -> list[Holding]:
+    """Trains left, then each module's badges (cards, stations, tickets, tokens, passengers)."""
+    me = ctx.view.players[ctx.seat]
+    out = [Holding("trains", f"{me.trains} trains")]
+    for part in parts:
+        out += [Holding(b.icon, b.what, b.colour) for b in part.badges(ctx.view, ctx.seat)]
+    return out
+
+
+def _holding_width(ctx: HandContext, item: Holding) -> int:
+    return icon_width(item.icon, round(ctx.text_px * 1.05)) + 6 + round(ctx.body.getlength(item.what))
+
+
+def holding_rows(ctx: HandContext, items: list[Holding], width: int) -> list[list[Holding]]:
+    """The holdings in lines of at most `width` pixels, in order: as many lines as they need,
+    so that nothing the player holds is left out of their own picture (Germany's passengers
+    come in up to six colours)."""
+    space = round(ctx.text_px * 1.0)
+    rows: list[list[Holding]] = [[]]
+    used = 0
+    for item in items:
+        w = _holding_width(ctx, item)
+        if rows[-1] and used + space + w > width:
+            rows.append([])
+            used = 0
+        used += (space if rows[-1] else 0) + w
+        rows[-1].append(item)
+    return rows
+
+
+def _draw_holding_row(ctx: HandContext, row: list[Holding], at: tuple[int, int]) -> None:
+    """One line of holdings, each an icon and its words."""
     x, y = at
     t = ctx.text_px
     size = round(t * 1.05)
-    me = ctx.view.players[ctx.seat]
-    items = [("trains", me.trains, f"{me.trains} trains", None)]
-    for part in parts:
-        for b in part.badges(ctx.view, ctx.seat):
-            items.append((b.icon, b.count, b.what, b.colour))
-    for kind, _count, what, colour in items:
-        wdt = icon_width(kind, size) + 6 + ctx.body.getlength(what)
-        if x + wdt > right:
-            break
-        paste_icon(ctx.img, kind, (x, y + (t * 1.3 - size) / 2), size, colour or P.INK)
-        x += icon_width(kind, size) + 6
-        box = ctx.writer.text((x, y + t * 0.65), what, ctx.body, P.INK, anchor="lm")
+    for item in row:
+        paste_icon(ctx.img, item.icon, (x, y + (t * 1.3 - size) / 2), size, item.colour or P.INK)
+        x += icon_width(item.icon, size) + 6
+        box = ctx.writer.text((x, y + t * 0.65), item.what, ctx.body, P.INK, anchor="lm")
         x = box[2] + round(t * 1.0)
 
 

@@ -82,8 +82,15 @@ class _Grid:
 
     def hits(self, rect: Rect) -> int:
         """How many obstacles overlap `rect`."""
+        return sum(1 for _ in self._overlapping(rect))
+
+    def clear(self, rect: Rect) -> bool:
+        """Whether no obstacle overlaps `rect` (stops at the first that does: the label search
+        asks this of thousands of spots)."""
+        return next(self._overlapping(rect), None) is None
+
+    def _overlapping(self, rect: Rect) -> Iterator[int]:
         seen: set[int] = set()
-        n = 0
         for key in self._keys(rect):
             for idx in self.cells.get(key, ()):
                 if idx in seen:
@@ -98,8 +105,7 @@ class _Grid:
                     or (kind == "poly" and poly_rect_overlap(shape, rect, bbox))  # type: ignore[arg-type]
                     or (kind == "circle" and circle_rect_overlap(shape[0], shape[1], rect))  # type: ignore[index]
                 ):
-                    n += 1
-        return n
+                    yield idx
 
 
 def grow(poly: Poly, by: float) -> Poly:
@@ -349,7 +355,7 @@ def _free_spots(item: _Item, geom: BoardGeometry, grid: _Grid, inner: Rect) -> l
         mine = _rect_dist(item.anchor, c.box)
         return all(_rect_dist(p, c.box) > mine for p in dots)
 
-    return [c for c in item.candidates if _inside(c.box, inner) and own(c) and grid.hits(c.box) == 0]
+    return [c for c in item.candidates if _inside(c.box, inner) and own(c) and grid.clear(c.box)]
 
 
 def _inside(b: Rect, inner: Rect) -> bool:
@@ -441,11 +447,11 @@ def _near_spots(item: _Item, geom: BoardGeometry, grid: _Grid, inner: Rect, vari
             continue
         if any(_rect_dist(p, box) < dist for p in near_dots):
             continue  # would read as another city's name
-        if grid.hits(box):
+        if not grid.clear(box):
             continue
         top_off = proto.box[1] + halo - proto.origin[1]
         cand = _cand(x0, y0, bw, bh, halo, top_off, lines, px, proto.line_h, 100 + vi)
-        if grid.hits(cand.box):
+        if not grid.clear(cand.box):
             continue
         yield cand, box  # the caller checks both boxes against the placed labels
 
@@ -476,14 +482,14 @@ def _far_spots(item: _Item, grid: _Grid, inner: Rect, variant: tuple[int, tuple[
         top_off = proto.box[1] + halo - proto.origin[1]
         cand = _cand(x0, y0, bw, bh, halo, top_off, lines, px, proto.line_h, 150 + vi)
         b = cand.box
-        if not _inside(b, inner) or grid.hits(b):
+        if not _inside(b, inner) or not grid.clear(b):
             continue
         end = (min(max(ax, b[0]), b[2]), min(max(ay, b[1]), b[3]))
         length = ((end[0] - ax) ** 2 + (end[1] - ay) ** 2) ** 0.5
         ux, uy = (end[0] - ax) / length, (end[1] - ay) / length
         start = (ax + ux * (item.radius + 2.5), ay + uy * (item.radius + 2.5))
         line = _line_boxes(start, end)
-        if any(grid.hits(box) for box in line):
+        if not all(grid.clear(box) for box in line):
             continue
         cand.leader = (start, end)
         yield cand, line
@@ -526,7 +532,7 @@ def _search_box(item: _Item, geom: BoardGeometry, grid: _Grid, inner: Rect, k: f
                 continue
             if clashes(box) or any(_rect_dist(p, box) < dist for p in dots):
                 continue
-            if grid.hits(box):
+            if not grid.clear(box):
                 continue
             return _Candidate(box, (box[0], box[1]), (), cols, bh, 200)
     return None

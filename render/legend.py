@@ -31,7 +31,8 @@ Box = tuple[int, int, int, int]
 
 @dataclass(frozen=True)
 class LegendBoxes:
-    """Where the legend's parts go: the status box, one cell per player, the key."""
+    """Where the legend's parts go: the status box, one cell per player, the key (drawn in
+    the cached base), and the table's own key entries (`table`, drawn on every render)."""
 
     text_px: int
     info: Box
@@ -39,6 +40,7 @@ class LegendBoxes:
     key: Box
     key_rows: int
     key_col_w: int
+    table: Box | None = None
 
 
 def key_entries(game_map: GameMap, parts: Sequence[PicturePart]) -> tuple[KeyEntry, ...]:
@@ -55,8 +57,22 @@ def key_entries(game_map: GameMap, parts: Sequence[PicturePart]) -> tuple[KeyEnt
     return tuple(out)
 
 
-def legend_boxes(layout: BoardLayout, n_players: int, entries: Sequence[KeyEntry]) -> LegendBoxes:
-    """Place the status box, the players' cells and the key inside the legend."""
+CLOSED_KEY = KeyEntry("closed", "closed track")
+
+
+def table_entries(view: View, game_map: GameMap) -> tuple[KeyEntry, ...]:
+    """What only some tables of a map show, so not in the map's cached key: a closed track,
+    at a table too small for double routes on a map that has them."""
+    if len(view.players) < view.doubles_from_players and any(r.parallel_group for r in game_map.routes.values()):
+        return (CLOSED_KEY,)
+    return ()
+
+
+def legend_boxes(layout: BoardLayout, n_players: int, entries: Sequence[KeyEntry],
+                 table: Sequence[KeyEntry] = ()) -> LegendBoxes:
+    """Place the status box, the players' cells and the key inside the legend; the table's
+    own entries go beside the key (a column to its left, or rows above it), where the key's
+    own entries stay put: the key is drawn once into the base."""
     t = preview_px(layout.width)
     lx0, ly0, lx1, ly1 = layout.legend_box
     pad = max(4, round(t * 0.25))
@@ -65,32 +81,35 @@ def legend_boxes(layout: BoardLayout, n_players: int, entries: Sequence[KeyEntry
     sample_w = _key_sample_w(layout)
     row_h = round(t * 1.3)
     col_w = sample_w + round(t * 0.4) + max((round(key_f.getlength(e.text)) for e in entries), default=0)
+    table_w = sample_w + round(t * 0.4) + max((round(key_f.getlength(e.text)) for e in table), default=0)
     if layout.legend_side == "bottom":
         inner_h = (ly1 - pad) - (ly0 + pad)
         rows = max(1, inner_h // row_h)
         cols = max(1, math.ceil(len(entries) / rows))
         key_w = cols * col_w + (cols - 1) * pad
-        info_w = round(t * 8.6)
+        info_w = max(round(t * 8.6), status_width(t))
         info = (lx0 + pad * 2, ly0 + pad, lx0 + pad * 2 + info_w, ly1 - pad)
         keyb = (lx1 - pad * 2 - key_w, ly0 + pad, lx1 - pad * 2, ly1 - pad)
-        avail = keyb[0] - info[2] - 2 * pad
+        tableb = (keyb[0] - pad - table_w, keyb[1], keyb[0] - pad, keyb[3]) if table else None
+        avail = (tableb or keyb)[0] - info[2] - 2 * pad
         cell = min(avail / n, t * 12.0)
         cells = []
         for i in range(n):
             x0 = info[2] + pad * 2 + round(i * cell)
             cells.append((x0, ly0 + pad, x0 + round(cell) - pad, ly1 - pad))
-        return LegendBoxes(t, info, tuple(cells), keyb, rows, col_w)
+        return LegendBoxes(t, info, tuple(cells), keyb, rows, col_w, tableb)
     info_h = round(t * 4.3)
     key_h = len(entries) * row_h
     info = (lx0 + pad * 2, ly0 + pad * 2, lx1 - pad * 2, ly0 + pad * 2 + info_h)
     keyb = (lx0 + pad * 2, ly1 - pad * 2 - key_h, lx1 - pad * 2, ly1 - pad * 2)
-    avail = keyb[1] - info[3] - 3 * pad
+    tableb = (keyb[0], keyb[1] - len(table) * row_h, keyb[2], keyb[1]) if table else None
+    avail = (tableb or keyb)[1] - info[3] - 3 * pad
     cell = min(avail / n, t * 6.5)
     cells = []
     for i in range(n):
         y0 = info[3] + pad * 2 + round(i * cell)
         cells.append((lx0 + pad * 2, y0, lx1 - pad * 2, y0 + round(cell) - pad))
-    return LegendBoxes(t, info, tuple(cells), keyb, max(1, len(entries)), col_w)
+    return LegendBoxes(t, info, tuple(cells), keyb, max(1, len(entries)), col_w, tableb)
 
 
 def _key_sample_w(layout: BoardLayout) -> int:
@@ -104,19 +123,25 @@ def _key_sample_w(layout: BoardLayout) -> int:
 
 def draw_key(img: Image.Image, layout: BoardLayout, entries: Sequence[KeyEntry]) -> list[TextItem]:
     """The symbol key; returns the text it drew."""
+    boxes = legend_boxes(layout, 1, entries)
+    w = Writer(ImageDraw.Draw(img), "key", img)
+    _key_rows(img, w, layout, entries, boxes.key[:2], boxes.key_rows, boxes.key_col_w)
+    return w.items
+
+
+def _key_rows(img: Image.Image, w: Writer, layout: BoardLayout, entries: Sequence[KeyEntry], at: tuple[int, int],
+              rows: int, col_w: int) -> None:
+    """Key entries from `at`, a sample and its words each, in columns of `rows`."""
     from render.basemap import draw_glow_sample, draw_space_sample
 
-    boxes = legend_boxes(layout, 1, entries)
-    d = ImageDraw.Draw(img)
-    w = Writer(d, "key", img)
-    t = boxes.text_px
+    t = preview_px(layout.width)
     fnt = font(t, "regular")
     row = round(t * 1.3)
-    x0, y0 = boxes.key[0], boxes.key[1]
+    x0, y0 = at
     sample_w = _key_sample_w(layout)
     for i, entry in enumerate(entries):
-        col, r = divmod(i, boxes.key_rows)
-        x = x0 + col * (boxes.key_col_w + max(4, round(t * 0.25)))
+        col, r = divmod(i, rows)
+        x = x0 + col * (col_w + max(4, round(t * 0.25)))
         cy = y0 + r * row + row / 2
         c = (x + sample_w / 2, cy)
         if entry.kind == "glow":
@@ -124,7 +149,6 @@ def draw_key(img: Image.Image, layout: BoardLayout, entries: Sequence[KeyEntry])
         else:
             draw_space_sample(img, layout, entry.kind, c, sample_w)
         w.text((x + sample_w + round(t * 0.4), cy), entry.text, fnt, P.INK, anchor="lm")
-    return w.items
 
 
 # ---------------------------------------------------------------------------------------------
@@ -132,19 +156,39 @@ def draw_key(img: Image.Image, layout: BoardLayout, entries: Sequence[KeyEntry])
 # ---------------------------------------------------------------------------------------------
 
 
-def status_lines(view: View) -> tuple[str, str]:
-    """(headline, detail) for the status box."""
+# The status box's fixed words: it is made wide enough for them (player names are cut to fit).
+SETUP_STATUS = ("Choosing tickets", "everyone at once")
+GAME_OVER = "Game over"
+MOST_LAST_TURNS = 5  # a last round has at most one turn per player
+
+
+def last_round(left: int) -> tuple[str, ...]:
+    """The detail line of the last round, longest first: the longest that fits is drawn."""
+    return f"Last round: {left} turn{'s' if left != 1 else ''} left", f"Last round: {left} to go"
+
+
+def status_width(t: int) -> int:
+    """The width the status box needs for its fixed words at text size `t`, each whole
+    (a last round in its shortest form)."""
+    head_f, body_f = font(t, "bold"), font(t, "regular")
+    return math.ceil(max(head_f.getlength(SETUP_STATUS[0]), head_f.getlength(GAME_OVER),
+                         body_f.getlength(SETUP_STATUS[1]), body_f.getlength(last_round(MOST_LAST_TURNS)[-1])))
+
+
+def status_lines(view: View) -> tuple[str, tuple[str, ...]]:
+    """(headline, detail) for the status box; the detail in one or more wordings, longest
+    first (the longest that fits is drawn)."""
     if view.status == "over":
         result = view.result or {}
         winners = [view.name(s) for s in result.get("winners", [])]
         detail = ("Winner: " if len(winners) == 1 else "Winners: ") + " & ".join(winners) if winners else ""
-        return "Game over", detail
+        return GAME_OVER, (detail,)
     if view.status == "setup":
-        return "Choosing tickets", "everyone at once"
+        return SETUP_STATUS[0], (SETUP_STATUS[1],)
     left = view.final_turns_left
     if left is not None:
-        return f"{view.name(view.current)} to play", f"Last round: {left} turn{'s' if left != 1 else ''} left"
-    return f"{view.name(view.current)} to play", f"Turn {view.turn + 1}"
+        return f"{view.name(view.current)} to play", last_round(left)
+    return f"{view.name(view.current)} to play", (f"Turn {view.turn + 1}",)
 
 
 def draw_legend(img: Image.Image, layout: BoardLayout, game_map: GameMap, view: View,
@@ -152,10 +196,13 @@ def draw_legend(img: Image.Image, layout: BoardLayout, game_map: GameMap, view: 
     """The status box and the players' cells; returns the text drawn."""
     if layout.legend_side == "none":
         return []
-    boxes = legend_boxes(layout, len(view.players), entries)
+    table = table_entries(view, game_map)
+    boxes = legend_boxes(layout, len(view.players), entries, table)
     t = boxes.text_px
     d = ImageDraw.Draw(img)
     w = Writer(d, "legend", img)
+    if boxes.table is not None:
+        _key_rows(img, w, layout, table, boxes.table[:2], len(table), boxes.table[2] - boxes.table[0])
     _draw_status(img, w, boxes, game_map, view, parts)
     pts = scores(view)
     over = view.status == "over"
@@ -255,12 +302,13 @@ def _draw_status(img: Image.Image, w: Writer, boxes: LegendBoxes, game_map: Game
     t = boxes.text_px
     x0, y0, x1, y1 = boxes.info
     iw = x1 - x0
-    head, detail = status_lines(view)
+    head, details = status_lines(view)
     head_f = font(t, "bold")
     body_f = font(t, "regular")
     y = y0
     w.text((x0, y), fit_text(head, head_f, iw), head_f, P.INK)
     y += round(t * 1.35)
+    detail = next((d for d in details if body_f.getlength(d) <= iw), details[-1])
     w.text((x0, y), fit_text(detail, body_f, iw), body_f, P.INK)
     y += round(t * 1.25)
     rolls: list[DiceRoll] = [r for part in parts for r in part.status(view)]

@@ -103,6 +103,10 @@ SPACE_EDGE: RGB = (70, 66, 60)
 TUNNEL_EDGE: RGB = (20, 20, 22)
 CITY_FILL: RGB = (255, 252, 240)
 CITY_EDGE: RGB = (60, 40, 30)
+# A track closed to everyone (the twin of a claimed double route, in a game too small for both):
+# its colour covered in a pale grey, hatched across.
+CLOSED_FILL: RGB = (222, 219, 210)
+CLOSED_HATCH: RGB = (122, 118, 112)
 HIGHLIGHT: RGB = (255, 225, 0)
 HIGHLIGHT_EDGE: RGB = (230, 40, 30)
 GOOD: RGB = (36, 140, 60)

@@ -31,7 +31,7 @@ from engine.timeline import TimelineStep
 from render import legend
 from render import palette as P
 from render.base_cache import BoardBase, get_base
-from render.board import _city_ring, _route_ring, paste_rings, paste_route
+from render.board import _city_ring, _route_ring, closed_tracks, paste_closed, paste_rings, paste_route
 from render.legend import key_entries
 from render.parts import picture_parts
 from render.sprites import sprite_glow
@@ -158,13 +158,19 @@ class _Trains:
         self.base = base
         self.image = base.image.copy()
         self.drawn: dict[str, int] = {}
+        self.closed: set[str] = set()
 
     def frame(self, step: TimelineStep) -> Image.Image:
-        """A copy of the trains as they stand after `step`, ready for its marks."""
+        """A copy of the trains (and the tracks they closed) as they stand after `step`, ready
+        for its marks."""
         owners = {rid: int(seat) for rid, seat in step.view.route_owner.items() if rid in self.base.geom.routes}
-        if any(owners.get(rid) != seat for rid, seat in self.drawn.items()):
+        closed = {rid for rid in closed_tracks(step.view, self.base.game_map) if rid in self.base.geom.routes}
+        if any(owners.get(rid) != seat for rid, seat in self.drawn.items()) or not self.closed <= closed:
             self.image = self.base.image.copy()  # a route left the board: start again from the base
-            self.drawn = {}
+            self.drawn, self.closed = {}, set()
+        for rid in sorted(closed - self.closed):
+            paste_closed(self.image, self.base, rid)
+            self.closed.add(rid)
         for rid, seat in owners.items():
             if rid not in self.drawn:
                 paste_route(self.image, self.base, rid, seat)

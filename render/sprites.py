@@ -198,3 +198,37 @@ def passenger_masks(w: int, h: int) -> tuple[Image.Image, Image.Image]:
     edge = _mask(figure(0), (0, 0), (w, h))
     fill = _mask(figure(max(0.6, w * 0.12)), (0, 0), (w, h))
     return edge, fill
+
+
+def hatched(size: tuple[int, int], k: float) -> Image.Image:
+    """A pale grey patch hatched across (a closed track's look), `size` pixels."""
+    from render import palette as P
+
+    img = Image.new("RGB", size, P.CLOSED_FILL)
+    d = ImageDraw.Draw(img)
+    step = max(4, round(6 * k))
+    width = max(1, round(1.5 * k))
+    w, h = size
+    for c in range(-h, w + h, step):
+        d.line((c, h, c + h, 0), fill=P.CLOSED_HATCH, width=width)
+    return img
+
+
+@dataclass
+class ClosedSprite:
+    """A closed track: every space covered by one hatched patch through one mask."""
+
+    origin: tuple[int, int]
+    painted: Image.Image
+    mask: Image.Image
+
+
+def closed_sprite(rg: RouteGeom, k: float) -> ClosedSprite:
+    """The look of a track nobody may claim any more, covering its spaces (a little wider,
+    so that the route's colour does not show round the edge)."""
+    polys = [rounded_rect(sp.center, sp.u, sp.length / 2 - max(0.3, 0.4 * k), sp.width / 2 + max(0.6, 1.0 * k),
+                          2.2 * k) for sp in rg.spaces]
+    boxes = [poly_bbox(tuple(poly)) for poly in polys]
+    x0, y0 = math.floor(min(b[0] for b in boxes)) - 1, math.floor(min(b[1] for b in boxes)) - 1
+    size = (math.ceil(max(b[2] for b in boxes)) + 1 - x0, math.ceil(max(b[3] for b in boxes)) + 1 - y0)
+    return ClosedSprite((x0, y0), hatched(size, k), _mask(polys, (x0, y0), size))

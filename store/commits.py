@@ -31,7 +31,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from store.errors import CommitsMissing
+from store.errors import CommitsMissing, UnreadableValue
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +111,11 @@ async def store_state(db: aiosqlite.Connection) -> tuple[str, int, bool] | None:
     if not rows:
         return None
     db_id, commits, running = rows[0]
-    return str(db_id), int(commits), bool(running)
+    # Read strictly: a damaged file can hold any type in any column (SQLite checks NOT NULL and
+    # the declared types only on writes); the opening reports this as damage.
+    if not isinstance(db_id, str) or not isinstance(commits, int) or running not in (0, 1):
+        raise UnreadableValue("store_state holds values the bot never writes")
+    return db_id, commits, bool(running)
 
 
 async def check_commits(db: aiosqlite.Connection, path: Path, last: LastCommit | None, wal_present: bool) -> None:

@@ -74,6 +74,22 @@ class DeliveryWrites:
             (self.now, game_id, *kinds),
         )
 
+    def carried(self, delivery_ids: Sequence[int], note: str) -> None:
+        """Pending deliveries another one carries (news held for a daily digest): settled as
+        sent, with a `note` saying by what. One already settled stays as it was."""
+        if not delivery_ids:
+            return
+        marks = ", ".join("?" for _ in delivery_ids)
+        self.add(
+            f"UPDATE deliveries SET status = 'sent', last_error = ?, done_at = ?, attempts = attempts + 1"
+            f" WHERE id IN ({marks}) AND status = 'pending'",
+            (note, self.now, *delivery_ids),
+        )
+
+    def due_again(self, delivery_id: int, due_at: float) -> None:
+        """A pending delivery falls due at `due_at` instead (news held for a digest that moved)."""
+        self.add("UPDATE deliveries SET due_at = ? WHERE id = ? AND status = 'pending'", (due_at, delivery_id))
+
     def set_turn_post(self, game_id: int, message_id: int | None, seq: int | None) -> None:
         """The message in the game's thread that shows the current turn (and the seq it shows)."""
         self.add("UPDATE games SET turn_post_id = ?, turn_post_seq = ? WHERE id = ?", (message_id, seq, game_id))
@@ -132,6 +148,19 @@ class DeliveryReads:
             sql += " AND status = ?"
             params.append(status)
         rows = await self._fetch(sql + " ORDER BY seq, id", params)
+        return [DeliveryRow.from_row(r) for r in rows]
+
+    async def delivery_by_key(self, game_id: int, key: str) -> DeliveryRow | None:
+        """The game's delivery owed under `key` (keys are unique per game), if any."""
+        rows = await self._fetch(f"SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE game_id = ? AND key = ?",
+                                 (game_id, key))
+        return DeliveryRow.from_row(rows[0]) if rows else None
+
+    async def pending_of_user(self, user_id: int, kind: str) -> list[DeliveryRow]:
+        """A user's pending deliveries of one kind, in every game, oldest first."""
+        rows = await self._fetch(
+            f"SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE user_id = ? AND kind = ? AND status = 'pending'"
+            " ORDER BY created_at, id", (user_id, kind))
         return [DeliveryRow.from_row(r) for r in rows]
 
     async def delivery(self, delivery_id: int) -> DeliveryRow | None:

@@ -49,6 +49,11 @@ class NotAGameDatabase(DatabaseUnusable):
         )
 
 
+class DatabaseInUse(DatabaseUnusable):
+    """Another process holds the SQLite database (its lock file, store/file_lock.py): one
+    process per SQLite file; several need PostgreSQL."""
+
+
 class DatabaseDamaged(DatabaseUnusable):
     """SQLite finds the file damaged, or a -wal file beside it does not belong to it."""
 
@@ -56,6 +61,12 @@ class DatabaseDamaged(DatabaseUnusable):
 class CommitsMissing(DatabaseUnusable):
     """The database holds fewer commits than the bot recorded making in it: its -wal file was
     lost, or it was replaced by a copy taken without one."""
+
+
+class UnreadableValue(ValueError):
+    """A row of the store's own bookkeeping holds a value of a type the bot never writes: the
+    file is damaged (SQLite checks declared types and NOT NULL on writes only). The message
+    names the table, never the value."""
 
 
 class SchemaTooNew(DatabaseUnusable):

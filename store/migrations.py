@@ -32,7 +32,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from store.errors import MigrationError, NotAGameDatabase, SchemaTooNew
+from store.errors import MigrationError, NotAGameDatabase, SchemaTooNew, UnreadableValue
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
@@ -156,7 +156,10 @@ async def applied_versions(db: aiosqlite.Connection) -> set[int]:
     )
     if not rows:
         return set()
-    return {int(r[0]) for r in await db.execute_fetchall("SELECT version FROM schema_version")}
+    versions = [r[0] for r in await db.execute_fetchall("SELECT version FROM schema_version")]
+    if not all(isinstance(v, int) for v in versions):  # a damaged file (the opening says so)
+        raise UnreadableValue("schema_version holds a version that is not a whole number")
+    return set(versions)
 
 
 async def migrate(db: aiosqlite.Connection, label: str, clock: Callable[[], float],

@@ -40,9 +40,13 @@ class SeatWrites:
             (game_id, seat, voter, turn, self.now),
         )
 
-    def clear_skip_votes(self, game_id: int) -> None:
-        """A turn has ended: its votes are gone."""
-        self.add("DELETE FROM skip_votes WHERE game_id = ?", (game_id,))
+    def clear_skip_votes(self, game_id: int, *, keep_turn: str | None = None) -> None:
+        """A turn has begun: the votes of the turns before are gone, but those of `keep_turn`
+        (the turn just ended, while its move may still be taken back)."""
+        if keep_turn is None:
+            self.add("DELETE FROM skip_votes WHERE game_id = ?", (game_id,))
+        else:
+            self.add("DELETE FROM skip_votes WHERE game_id = ? AND turn <> ?", (game_id, keep_turn))
 
 
 class SeatReads:

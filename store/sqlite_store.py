@@ -24,14 +24,17 @@ import aiosqlite
 from store.commits import CommitMarker, check_commits, mark_closed, mark_open
 from store.db import configure, connect, connect_plain
 from store.errors import StoreError
+from store.file_lock import DatabaseLock, lock_path
 from store.migrations import migrate
 from store.repository import Clock, Store, Target, Tx
 from store.startup import (
+    READ_FAILURES,
     Kind,
     check_backup_target,
     check_contents,
     create_database,
     inspect_path,
+    not_writable,
     sqlite_failure,
 )
 from store.writer import GroupCommitWriter, TxResult, thread_runner
@@ -44,8 +47,10 @@ class SqliteStore(Store):
     connection. Open it with `Store.open(path)`, close it with `close` (or `async with`)."""
 
     def __init__(self, path: Path, writer_db: aiosqlite.Connection, reader_db: aiosqlite.Connection,
-                 clock: Clock, version: int, max_batch: int, marker: CommitMarker | None = None) -> None:
+                 clock: Clock, version: int, max_batch: int, marker: CommitMarker | None = None,
+                 lock: DatabaseLock | None = None) -> None:
         self.path = path
+        self._lock = lock  # this process's hold on the file (store/file_lock.py), released by close
         self.label = str(path)
         self.clock = clock
         self.schema_version = version
@@ -69,12 +74,18 @@ class SqliteStore(Store):
         a folder or file the bot may not write, a file that is not a game database (another
         program's, not SQLite, damaged), a database from a newer bot (SchemaTooNew), and an
         empty file (0 bytes, or SQLite without tables) unless `allow_init` — an empty file is
-        more likely a failed copy than a wish for a new database."""
+        more likely a failed copy than a wish for a new database. A file another process has
+        open as its store is refused too (DatabaseInUse): one process per SQLite database."""
         found = await asyncio.to_thread(inspect_path, path, create_folder=create_folder, allow_init=allow_init)
-        created = found.kind is not Kind.SQLITE
-        if created:
-            await create_database(path, clock, replace_empty=found.kind is Kind.EMPTY)
-        writer_db, empty = await _open_checked(path, allow_init=allow_init)
+        lock = await asyncio.to_thread(_hold, path)
+        try:
+            created = found.kind is not Kind.SQLITE
+            if created:
+                await create_database(path, clock, replace_empty=found.kind is Kind.EMPTY)
+            writer_db, empty = await _open_checked(path, allow_init=allow_init)
+        except BaseException:
+            lock.release()
+            raise
         created = created or empty
         marker = None
         try:
@@ -89,13 +100,13 @@ class SqliteStore(Store):
             # Text arrives as bytes and the rows decode it (store/records.py): sqlite3's own
             # decoding error quotes the text, which may be a hand or the deck.
             reader_db.text_factory = bytes
-        except (sqlite3.Error, OSError) as exc:
-            await _abandon(writer_db, marker)
+        except READ_FAILURES as exc:
+            await _abandon(writer_db, marker, lock)
             raise sqlite_failure(path, exc) from exc
         except BaseException:
-            await _abandon(writer_db, marker)
+            await _abandon(writer_db, marker, lock)
             raise
-        store = cls(path, writer_db, reader_db, clock, version, max_batch, marker)
+        store = cls(path, writer_db, reader_db, clock, version, max_batch, marker, lock)
         store.created = created
         store._writer.start()
         if created:
@@ -119,7 +130,11 @@ class SqliteStore(Store):
             finally:
                 if self._marker is not None:
                     self._marker.close()
-                await self._writer_db.close()
+                try:
+                    await self._writer_db.close()
+                finally:
+                    if self._lock is not None:
+                        self._lock.release()
 
     @property
     def writer_stats(self) -> tuple[int, int]:
@@ -220,21 +235,33 @@ async def backup_database(source: str | os.PathLike[str], dest: str | os.PathLik
     check_backup_target(source, Path(dest))  # before anything opens the live database
     try:
         db = await connect(source, read_only=True)
-    except sqlite3.Error as exc:
+    except READ_FAILURES as exc:
         raise sqlite_failure(source, exc) from exc
     try:
         return await backup_to(db, dest, source)
-    except sqlite3.Error as exc:
+    except (sqlite3.Error, UnicodeDecodeError) as exc:
         raise StoreError(f"The backup of {source} to {dest} failed ({exc}); nothing was written to {dest}.") from exc
     finally:
         await db.close()
 
 
-async def _abandon(db: aiosqlite.Connection, marker: CommitMarker | None) -> None:
+async def _abandon(db: aiosqlite.Connection, marker: CommitMarker | None, lock: DatabaseLock) -> None:
     """Close what a failed `Store.open` had opened."""
     if marker is not None:
         marker.close()
-    await db.close()
+    try:
+        await db.close()
+    finally:
+        lock.release()
+
+
+def _hold(path: Path) -> DatabaseLock:
+    """This process's lock on the database at `path` (its folder was checked: it exists and is
+    writable), or DatabaseInUse."""
+    try:
+        return DatabaseLock.hold(path)
+    except OSError as exc:
+        raise not_writable(path, lock_path(path), exc) from None
 
 
 async def _open_checked(path: Path, *, allow_init: bool) -> tuple[aiosqlite.Connection, bool]:
@@ -242,11 +269,11 @@ async def _open_checked(path: Path, *, allow_init: bool) -> tuple[aiosqlite.Conn
     and whether the file holds no table yet."""
     try:
         db = await connect_plain(path)
-    except sqlite3.Error as exc:
+    except READ_FAILURES as exc:
         raise sqlite_failure(path, exc) from exc
     try:
         empty = await check_contents(db, path, allow_init=allow_init)
-    except sqlite3.Error as exc:
+    except READ_FAILURES as exc:
         await db.close()
         raise sqlite_failure(path, exc) from exc
     except BaseException:

@@ -32,7 +32,9 @@ from store.errors import (
     DatabasePathError,
     NotAGameDatabase,
     SchemaTooNew,
+    UnreadableValue,
 )
+from store.file_lock import SUFFIX as LOCK
 from store.migrations import latest_version, migrate, schema_version
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -81,7 +83,7 @@ def inspect_path(path: Path, *, create_folder: bool, allow_init: bool) -> Found:
     try:
         return _inspect(path, create_folder=create_folder, allow_init=allow_init)
     except OSError as exc:  # a folder on the way that may not be looked into, say
-        raise _not_writable(path, Path(exc.filename) if exc.filename else path.parent, exc) from None
+        raise not_writable(path, Path(exc.filename) if exc.filename else path.parent, exc) from None
 
 
 def _inspect(path: Path, *, create_folder: bool, allow_init: bool) -> Found:
@@ -128,7 +130,7 @@ def _inspect(path: Path, *, create_folder: bool, allow_init: bool) -> Found:
         with path.open("rb") as f:
             header = f.read(100)
     except OSError as exc:
-        raise _not_writable(path, folder, exc) from None
+        raise not_writable(path, folder, exc) from None
     if not header.startswith(SQLITE_MAGIC):
         raise NotAGameDatabase(
             path,
@@ -179,17 +181,18 @@ def _check_folder(path: Path, folder: Path, create_folder: bool) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise _not_writable(path, existing, exc) from None
+        raise not_writable(path, existing, exc) from None
 
 
 def _check_writable(path: Path, folder: Path) -> None:
     # SQLite creates and deletes the -wal and -shm files beside the database, so the folder
     # must be writable even when the file already is.
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise _not_writable(path, folder, None)
-    for file in (path, companion(path, "-wal"), companion(path, "-shm"), companion(path, LASTCOMMIT)):
+        raise not_writable(path, folder, None)
+    for file in (path, companion(path, "-wal"), companion(path, "-shm"), companion(path, LASTCOMMIT),
+                 companion(path, LOCK)):
         if file.exists() and not os.access(file, os.R_OK | os.W_OK):
-            raise _not_writable(path, file, None)
+            raise not_writable(path, file, None)
 
 
 def _read_only_fs(where: Path) -> bool:
@@ -199,7 +202,8 @@ def _read_only_fs(where: Path) -> bool:
         return False
 
 
-def _not_writable(path: Path, where: Path, exc: OSError | None) -> DatabaseNotWritable:
+def not_writable(path: Path, where: Path, exc: OSError | None) -> DatabaseNotWritable:
+    """The words for a file or folder of the database (`where`) the bot may not use."""
     why = f" ({exc.strerror})" if exc is not None and exc.strerror else ""
     if _read_only_fs(where if where.exists() else where.parent):
         return DatabaseNotWritable(
@@ -223,8 +227,24 @@ def _not_writable(path: Path, where: Path, exc: OSError | None) -> DatabaseNotWr
     )
 
 
-def sqlite_failure(path: Path, exc: sqlite3.Error | OSError) -> DatabaseDamaged | DatabaseNotWritable:
-    """The words for an SQLite (or system) error met while opening `path`."""
+# What reading a damaged file can raise besides DatabaseUnusable: SQLite's errors, the
+# system's, and ValueError — sqlite3 raises UnicodeDecodeError for text (even in SQLite's own
+# error message) that is not UTF-8, and the store's strict readers of its bookkeeping rows
+# raise UnreadableValue (a ValueError) for a value of a type it never writes.
+READ_FAILURES: tuple[type[Exception], ...] = (sqlite3.Error, OSError, ValueError)
+
+
+def sqlite_failure(path: Path, exc: Exception) -> DatabaseDamaged | DatabaseNotWritable:
+    """The words for an error (one of READ_FAILURES) met while opening `path`."""
+    if isinstance(exc, ValueError):
+        # Never quote the text itself: it may be a part of a hand or of the deck.
+        what = (f"text in it is not UTF-8: {exc.reason} at byte {exc.start}" if isinstance(exc, UnicodeDecodeError)
+                else str(exc) if isinstance(exc, UnreadableValue) else "a value the bot cannot read")
+        return DatabaseDamaged(
+            path,
+            f"SQLite finds the database {path} damaged ({what}). Stop the bot and {RESTORE_HINT}; "
+            f"`sqlite3 {path} .recover` may save more of it. Nothing was changed.",
+        )
     text = str(exc)
     code = getattr(exc, "sqlite_errorname", "")
     if code in ("SQLITE_CORRUPT", "SQLITE_NOTADB") or "malformed" in text or "not a database" in text:
@@ -320,7 +340,7 @@ def _sync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-LIVE_SUFFIXES = ("", "-wal", "-shm", "-journal", LASTCOMMIT)
+LIVE_SUFFIXES = ("", "-wal", "-shm", "-journal", LASTCOMMIT, LOCK)
 
 
 def check_backup_target(source: Path, dest: Path) -> None:

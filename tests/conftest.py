@@ -12,15 +12,18 @@ to install them; with TTR_REQUIRE_POSTGRES=1 (CI: .ci/run) a missing server fail
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import os
+import queue
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.databases import BACKENDS, Database, pg_admin
+from tests.databases import BACKENDS, Database
 from tests.pg_cluster import Cluster, NoServer
 
 REQUIRE_POSTGRES = os.environ.get("TTR_REQUIRE_POSTGRES", "") not in ("", "0")
@@ -44,6 +47,67 @@ def pg_cluster() -> Iterator[Cluster]:
         cluster.stop()
 
 
+class Databases:
+    """Empty databases on the session's server, each made before a test asks for it: a thread
+    keeps one spare (CREATE DATABASE copies the template, ~150 ms) and drops the used ones,
+    while the tests run, through one connection of its own."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        self.cluster = cluster
+        self._work: queue.Queue[tuple[str, str] | None] = queue.Queue()
+        self._made: queue.Queue[str | BaseException] = queue.Queue()
+        self._thread = threading.Thread(target=lambda: asyncio.run(self._serve()), name="test-databases", daemon=True)
+        self._thread.start()
+        self._order()
+
+    def _order(self) -> None:
+        self._work.put(("CREATE", f"t{os.getpid()}_{next(_names)}"))
+
+    def take(self) -> str:
+        """A new empty database's name (the next one is made meanwhile)."""
+        self._order()
+        made = self._made.get(timeout=120)
+        if isinstance(made, BaseException):
+            raise made
+        return made
+
+    def drop(self, name: str) -> None:
+        """Drop it (soon, in the background; with its connections, as a test may leave one)."""
+        self._work.put(("DROP", name))
+
+    def close(self) -> None:
+        self._work.put(None)
+        self._thread.join(timeout=60)
+
+    async def _serve(self) -> None:
+        import asyncpg
+
+        conn = await asyncpg.connect(self.cluster.url("postgres"))
+        try:
+            while (job := await asyncio.to_thread(self._work.get)) is not None:
+                verb, name = job
+                try:
+                    if verb == "CREATE":
+                        await conn.execute(f"CREATE DATABASE {name}")
+                        self._made.put(name)
+                    else:
+                        await conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+                except Exception as exc:  # handed to the test that waits for a database
+                    if verb == "CREATE":
+                        self._made.put(exc)
+        finally:
+            await conn.close()
+
+
+@pytest.fixture(scope="session")
+def pg_databases(pg_cluster: Cluster) -> Iterator[Databases]:
+    databases = Databases(pg_cluster)
+    try:
+        yield databases
+    finally:
+        databases.close()
+
+
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     if _skipped_because:
         terminalreporter.write_line(f"PostgreSQL half of the suite skipped: {_skipped_because[0]}")
@@ -53,11 +117,10 @@ def new_database(request: pytest.FixtureRequest, kind: str, tmp_path: Path, name
     """A new empty database of `kind` (dropped at the end of the test)."""
     if kind == "sqlite":
         return Database(kind, tmp_path / "data" / f"{name}.sqlite3")
-    cluster: Cluster = request.getfixturevalue("pg_cluster")
-    db_name = f"t{os.getpid()}_{next(_names)}"
-    pg_admin(cluster, f"CREATE DATABASE {db_name}")
-    request.addfinalizer(lambda: pg_admin(cluster, f"DROP DATABASE IF EXISTS {db_name} WITH (FORCE)"))
-    return Database(kind, cluster.url(db_name))
+    databases: Databases = request.getfixturevalue("pg_databases")
+    db_name = databases.take()
+    request.addfinalizer(lambda: databases.drop(db_name))
+    return Database(kind, databases.cluster.url(db_name))
 
 
 @pytest.fixture(params=BACKENDS)

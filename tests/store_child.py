@@ -2,6 +2,11 @@
 until SIGKILL stops it at some random moment.
 
     python tests/store_child.py DB SEED [WORKERS]
+    python tests/store_child.py --fork-server FD       (tests/fork_server.py: ForkServer)
+
+The second form imports all of that once and then forks a child per request that comes on the
+Unix socket FD (a child that has nothing left to import is ready in milliseconds, not in 0.4 s:
+the crash test starts 120 of them).
 
 Output, one line each, flushed at once (so the parent knows exactly what was acknowledged
 before the kill):
@@ -78,5 +83,30 @@ async def main(db: str, seed: int, workers: int) -> None:
     ))
 
 
+def run(args: list[str]) -> None:
+    """The child's work, from its command-line arguments: DB SEED [WORKERS]."""
+    asyncio.run(main(args[0], int(args[1]), int(args[2]) if len(args) > 2 else 3))
+
+
+def preload() -> None:
+    """What a forked child would otherwise load first: both back ends' drivers and the maps."""
+    import contextlib
+
+    import aiosqlite  # noqa: F401
+
+    from engine.maps import load_map
+
+    with contextlib.suppress(ImportError):
+        import asyncpg  # noqa: F401
+    for map_id in ("usa", "europe"):
+        load_map(map_id)
+
+
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 3))
+    if sys.argv[1] == "--fork-server":
+        from tests.fork_server import serve
+
+        preload()
+        serve(int(sys.argv[2]), run)
+    else:
+        run(sys.argv[1:])

@@ -1,7 +1,8 @@
 """Fuzz: 10,000 random interactions against a running game through the real client and the
 fake Discord — any command with garbage options, random users (players, a bystander),
 random channels, presses on any component ever posted (stale ones included) with random menu
-values, autocomplete — mixed with real moves so the game goes through all its phases.
+values, autocomplete (a tenth of the texts a Unicode digit or number where numbers go) — mixed
+with real moves so the game goes through all its phases.
 
 Checked after every interaction: it was answered; a refusal changed nothing (every game's
 status, seq, seats and waiting list are as before); no error was logged anywhere.
@@ -18,6 +19,7 @@ import random
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.driver import Table
 from tests.fake_discord.harness import start_bot
+from tests.fake_discord.hostile import NUMBER_CHARACTERS, NUMBER_SHAPES, WHOLE_SHAPES, ErrorRecords
 from tests.fake_discord.renderer import StubRenderer
 
 N = int(os.environ.get("TTR_FUZZ_N", "10000"))
@@ -44,14 +46,6 @@ WORDS = ["deck", "1", "5", "9", "red", "loco", "Paris", "paris - wien", "Wien �
          "disabled", "locomotive_only", "as_locomotive_reveal"]
 
 
-class _Errors(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.ERROR)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
 
 def _garbage(rng: random.Random, name: str) -> object:
     if name in NUMERIC:
@@ -63,11 +57,14 @@ def _garbage(rng: random.Random, name: str) -> object:
     r = rng.random()
     if r < 0.6:
         return rng.choice(WORDS)
+    if r < 0.7:  # a Unicode digit or number where players type numbers ("Wien - München ²", "#٣", "Ⅻ")
+        prefix, shape = rng.choice([*NUMBER_SHAPES, *(("", w) for w in WHOLE_SHAPES)])
+        return prefix + shape.format(rng.choice(NUMBER_CHARACTERS))
     return "".join(chr(rng.randrange(32, 0x2FFF)) for _ in range(rng.randrange(0, 40)))
 
 
 async def test_fuzz_random_interactions(tmp_path):
-    errors = _Errors()
+    errors = ErrorRecords()
     logging.getLogger().addHandler(errors)
     fake = FakeDiscord()
     await fake.start()
@@ -134,7 +131,7 @@ async def test_fuzz_random_interactions(tmp_path):
                 it = await fake.autocomplete(user, sub, focused, channel_id=channel,
                                              **{focused: str(_garbage(rng, "x"))})
             else:
-                with_components = [m for m in fake.messages.values() if m.get("components")]
+                with_components = fake.messages_with_components()
                 msg = rng.choice(with_components)
                 comps = [c for row in msg["components"] for c in row.get("components", []) if c.get("custom_id")]
                 comp = rng.choice(comps)

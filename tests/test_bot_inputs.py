@@ -4,6 +4,7 @@ log holds no interaction or bot token."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 import re
@@ -139,3 +140,82 @@ async def test_debug_logging_never_prints_a_token(tmp_path):
     leaked = [t for t in tokens if re.search(rf"\b{t}\b", text)]
     assert not leaked, leaked[:3]  # … and none holds an interaction token
     assert "fake-token" not in text
+
+
+def test_every_reader_of_a_typed_number_takes_every_unicode_number_character_in_words():
+    """Each place that reads a number out of what someone typed or configured gets every
+    character Unicode counts as a digit or a number (Nd, No, Nl), alone and in the shapes
+    numbers take there; each answers a value, a refusal in words or "no such thing" — never
+    int()'s ValueError ("²".isdigit() is true, int("²") fails)."""
+    from app.player_clock import BadSetting, parse_quiet_hours
+    from app.settings_ops import parse_digest
+    from bot_app.answers import Refusal
+    from bot_app.config import Config
+    from bot_app.games import parse_game
+    from bot_app.moves_text import parse_payment
+    from bot_app.names import find_city, find_route
+    from bot_app.table_options import first_seat
+    from cogs.admin import _seat_named
+    from engine.maps import load_map
+    from tests.fake_discord.hostile import NUMBER_CHARACTERS
+
+    europe = load_map("europe")
+    route_shapes = ["Wien - München {}", "Wien - München #{}", "Wien - München track {}", "Wien - München {} loco",
+                    "{} Wien - München", "Wien - München ({} red)"]
+    for c in NUMBER_CHARACTERS:
+        assert is_number(c) is ("0" <= c <= "9")
+        for shape in route_shapes:
+            route = find_route(europe, shape.format(c))
+            assert route is None or route.id in europe.routes
+        assert find_city(europe, c) is None
+        for typed in (c, f"#{c}", f"{c}:00", f"1{c}", f" {c} "):
+            with contextlib.suppress(BadSetting):
+                assert parse_digest(typed) in range(24)
+            with contextlib.suppress(Refusal):
+                assert parse_game(typed) >= 0
+            with contextlib.suppress(Refusal):
+                assert first_seat(typed, 4) in (None, 0, 1, 2, 3)
+            assert _seat_named((), typed) is None
+        for typed in (f"{c}-7", f"23:{c}-08:00", f"2{c}-8"):
+            with contextlib.suppress(BadSetting):
+                parse_quiet_hours(typed)
+        assert parse_payment(f"red{c}") in ({"?": 1}, {"red": int(c)} if c.isdecimal() else {"?": 1})
+        for name in ("GUILD_ID", "TTR_SHARD_COUNT", "TTR_SHARD_IDS"):
+            env = {"DISCORD_TOKEN": "x", name: c, **({"TTR_SHARD_COUNT": "2"} if name == "TTR_SHARD_IDS" else {}),
+                   "TTR_DATABASE": "postgresql://bot@localhost/ttr"}
+            try:
+                Config.from_env(env)
+            except ValueError as exc:
+                assert "invalid literal" not in str(exc), (name, c, exc)
+
+
+async def test_a_superscript_after_a_route_is_answered_in_a_sentence_and_its_payments_listed(tmp_path):
+    """`/ttr claim route:"Seattle Portland ²"`: a plain sentence (no such route), and the
+    payment's autocomplete for it answers (a list) — before, both met int("²")."""
+    fake = FakeDiscord()
+    await fake.start()
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+    running = await start_bot(fake, tmp_path / "superscript.sqlite3", renderer=StubRenderer())
+    try:
+        table = await Table.open(fake, running.service, alice, [bob], variant="usa")
+        table.desk = running.bot.desk
+        for _ in range(2):
+            await table.play_one([alice, bob])
+        summary = await table.summary()
+        mover = alice if summary.seats[summary.waiting_for[0]].user_id == alice.id else bob
+        it = await fake.answered(await fake.slash(mover, "claim", channel_id=table.thread_id,
+                                                  route="Seattle Portland ²"))
+        await fake.wait_until(lambda: running.bot.desk.busy == 0)
+        reply = fake.reply_messages(it)[-1]["content"]
+        assert reply == "🚫 I don't know that route; pick one from the list (near: Portland, Seattle).", reply
+        it = await fake.answered(await fake.autocomplete(mover, "claim", "payment", channel_id=table.thread_id,
+                                                         route="Seattle Portland ²", payment=""))
+        assert it.callback["data"]["choices"] == []
+        it = await fake.answered(await fake.autocomplete(mover, "claim", "payment", channel_id=table.thread_id,
+                                                         route="Seattle - Portland", payment="²"))
+        assert isinstance(it.callback["data"]["choices"], list)
+        assert (await table.summary()).seq == summary.seq
+        assert not fake.errors
+    finally:
+        await running.stop()
+        await fake.stop()

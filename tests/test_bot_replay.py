@@ -5,6 +5,7 @@ elsewhere; bad input and a game still being played get one private sentence."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 
@@ -102,6 +103,56 @@ async def test_replay_in_the_final_post_and_on_demand(tmp_path) -> None:
         assert not fake.errors
         for interaction in fake.interactions.values():  # each answered (or deferred) within Discord's 3 s
             assert interaction.latency is not None and interaction.latency < DEADLINE
+    finally:
+        await running.stop()
+        await fake.stop()
+
+
+class _SlowStub(StubRenderer):
+    """The stub renderer, with a replay that takes a moment (as a real one takes seconds)."""
+
+    async def replay(self, steps):  # type: ignore[no-untyped-def]
+        await asyncio.sleep(0.3)
+        return await super().replay(steps)
+
+
+async def test_thirty_people_asking_for_one_replay_at_once_get_one_drawing(tmp_path) -> None:
+    fake = FakeDiscord()
+    await fake.start()
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+    crowd = [fake.add_user(f"Watcher {n}") for n in range(30)]
+    stub = _SlowStub()
+    running = await start_bot(fake, tmp_path / "ttr.sqlite3", renderer=stub, seed=3)
+    try:
+        table = await Table.open(fake, running.service, alice, [bob], variant="usa")
+        g = table.game_id
+        await _finish(running.service, g)
+        await fake.wait_until(lambda: stub.replayed and running.bot.desk.busy == 0, timeout=30)
+        drawn = len(stub.replayed)  # the final post's
+        asked = await asyncio.gather(*(fake.slash(u, "replay", game=f"#{g}") for u in crowd))
+        for it in asked:
+            await fake.answered(it, timeout=30)
+
+        def answers() -> list[dict]:
+            return [fake.reply_messages(it)[-1] for it in asked
+                    if fake.reply_messages(it) and fake.reply_messages(it)[-1]["content"]]
+
+        await fake.wait_until(lambda: running.bot.desk.busy == 0 and len(answers()) == len(asked), timeout=30)
+        assert len(stub.replayed) == drawn + 1  # one drawing for all thirty
+        # … and one post of it in the channel; everyone else is pointed to that post, privately.
+        posts = [m for m in answers() if any(a["filename"] == "replay.gif" for a in m["attachments"])]
+        assert len(posts) == 1 and not posts[0]["flags"] & 64
+        link = f"https://discord.com/channels/{fake.guild_id}/{fake.channel_id}/{posts[0]['id']}"
+        pointers = [m for m in answers() if m is not posts[0]]
+        assert len(pointers) == 29
+        assert all(m["flags"] & 64 and m["content"] == f"🎞️ The replay of game #{g} was just posted here: {link}"
+                   for m in pointers), (pointers[0]["flags"], pointers[0]["content"], link)
+        # In the game's thread, another channel, it is posted again (from the replays kept).
+        it = await fake.answered(await fake.slash(alice, "replay", channel_id=table.thread_id), timeout=30)
+        await fake.wait_until(lambda: any(a["filename"] == "replay.gif" for m in fake.reply_messages(it)
+                                          for a in m["attachments"]), timeout=30)
+        assert len(stub.replayed) == drawn + 1
+        assert not fake.errors
     finally:
         await running.stop()
         await fake.stop()

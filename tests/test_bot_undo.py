@@ -99,6 +99,14 @@ async def test_undo_puts_the_board_back_and_corrects_the_turn_post_in_place(tmp_
         assert claim.route not in (await running.service.view(g, None)).route_owner
         summary = await table.summary()
         assert summary.waiting_for == (seat,) and summary.seq == seq + 2
+        # The next player, pinged for the turn by DM, is told it was taken back — once.
+        other = next(u for u in users if u.id != user.id)
+        dms = [m["content"] for m in fake.messages.values() if int(m["channel_id"]) == fake.dm_channel(other)]
+        assert any(c.startswith(f"It's your turn in game #{g}") for c in dms), dms
+        told = [c for c in dms if "took back their move" in c]
+        assert told == [f"↩️ **{name}** took back their move in game #{g} (https://discord.com/channels/"
+                        f"{fake.guild_id}/{table.thread_id}), so it is their turn again, not yours yet. I'll message "
+                        "you when it is your turn."], dms
 
         # The answer replaced the button; nothing more to take back.
         assert not [c for c in str(confirmation["components"]).split("'") if c.endswith(":undo")]

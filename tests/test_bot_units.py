@@ -236,10 +236,17 @@ async def test_demo_plays_through_service_store_and_renderer(tmp_path):
         assert "It's your turn in game" in dms and "**Your hand in game" in dms and "▶ You chose to " in dms
         assert sorted(out.glob(f"hand-{name}-*.png"))
     assert len(list(out.glob("hand-*.png"))) == summary["hands"]
-    # The same seed gives the same game (and the same words).
-    again = await play_demo("usa", 2, 5, tmp_path / "again", ["greedy"], renderer=StubRenderer(), quiet=True)
+    # The same seed gives the same game (and the same words); played into the same folder, it
+    # replaces what was there (an earlier, longer game's files too), never mixes two games.
+    (out / "board-999.png").write_bytes(b"an earlier game")
+    (out / "dm-bot-5.txt").write_text("an earlier game", encoding="utf-8")
+    (out / "hand-bot-5-400.png").write_bytes(b"an earlier game")
+    again = await play_demo("usa", 2, 5, out, ["greedy"], renderer=StubRenderer(), quiet=True)
     assert again["moves"] == summary["moves"]
-    assert (tmp_path / "again" / "log.txt").read_text(encoding="utf-8") == thread
+    assert (out / "log.txt").read_text(encoding="utf-8") == thread
+    assert len(list(out.glob("board-*.png"))) == again["boards"] and not (out / "board-999.png").exists()
+    assert sorted(p.name for p in out.glob("dm-*.txt")) == ["dm-bot-1.txt", "dm-bot-2.txt"]
+    assert len(list(out.glob("hand-*.png"))) == again["hands"]
 
 
 async def test_demo_plays_with_dice_and_says_the_roll(tmp_path):

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from engine.graph import Edge, TicketOutcome, best_ticket_outcome, connected, longest_trail
+from engine.graph import Edge, TicketOutcome, best_ticket_outcome, connected, connectivity, longest_trail
 
 # ---------------------------------------------------------------------------
 # Longest continuous path
@@ -157,6 +157,38 @@ def test_a_country_without_routes_is_not_reached() -> None:
     assert not connected([("ab", "A", "B", 1)], "A", "Schweiz", COUNTRIES)
     assert not connected([], "Schweiz", "Schweiz", COUNTRIES)
     assert connected([], "A", "A", COUNTRIES)
+
+
+def _reached(edges: list[Edge], a: str, b: str, dead_ends: set[str]) -> bool:
+    """Brute force: a walk from `a` to `b` along the routes that passes through no dead end."""
+    if a == b:
+        return a not in dead_ends or any(a in (x, y) for _, x, y, _ in edges)
+    seen, todo = {a}, [a]
+    while todo:
+        city = todo.pop()
+        if city in dead_ends and city != a:
+            continue
+        for _, x, y, _ in edges:
+            for here, there in ((x, y), (y, x)):
+                if here == city and there not in seen:
+                    seen.add(there)
+                    todo.append(there)
+    return b in seen
+
+
+def test_the_routes_joined_once_answer_every_pair_of_cities() -> None:
+    """`connectivity` (one join for a player's every ticket) agrees with a brute-force walk for
+    every pair of cities, countries and cities off the network included, asked one after another."""
+    rng = random.Random(5)
+    for _ in range(60):
+        cities = [f"c{i}" for i in range(rng.randint(2, 9))] + sorted(COUNTRIES)
+        edges: list[Edge] = []
+        for i in range(rng.randint(0, 12)):
+            a, b = rng.sample(cities, 2)
+            edges.append((f"r{i}", a, b, rng.randint(1, 6)))
+        joined = connectivity(edges, COUNTRIES)
+        for a, b in itertools.product([*cities, "elsewhere"], repeat=2):
+            assert joined(a, b) == _reached(edges, a, b, COUNTRIES) == connected(edges, a, b, COUNTRIES), (edges, a, b)
 
 
 # ---------------------------------------------------------------------------

@@ -4,17 +4,32 @@ another label, a route space or a city dot, and no two routes' spaces overlap.""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 
 import pytest
 
 from engine.maps import available_maps, load_map, parse_map
-from render.base_cache import build_base
+from render.base_cache import BoardBase, build_base
 from render.board import render_board
 from render.geometry import circle_rect_overlap, poly_bbox, poly_rect_overlap, rects_overlap
 from tools.samples import sample_view
 
 MAPS = available_maps()
 WIDTHS = [1600, 800]
+
+
+@pytest.fixture(scope="module")
+def bases() -> Callable[[str, int], BoardBase]:
+    """Each map's base at each width, drawn from scratch once for the tests of this module
+    that read it (a base takes about a second; three tests read each one)."""
+    built: dict[tuple[str, int], BoardBase] = {}
+
+    def base(map_id: str, width: int) -> BoardBase:
+        if (map_id, width) not in built:
+            built[map_id, width] = build_base(load_map(map_id), width)
+        return built[map_id, width]
+
+    return base
 
 
 def _polys_overlap(p: tuple, q: tuple) -> bool:
@@ -60,8 +75,8 @@ def _check(base) -> list[str]:
 
 @pytest.mark.parametrize("map_id", MAPS)
 @pytest.mark.parametrize("width", WIDTHS)
-def test_labels_never_overlap(map_id: str, width: int) -> None:
-    base = build_base(load_map(map_id), width)
+def test_labels_never_overlap(map_id: str, width: int, bases: Callable[[str, int], BoardBase]) -> None:
+    base = bases(map_id, width)
     assert _check(base) == []
 
 
@@ -73,9 +88,9 @@ def test_hand_minimap_labels_never_overlap(map_id: str) -> None:
 
 
 @pytest.mark.parametrize("map_id", MAPS)
-def test_routes_never_overlap(map_id: str) -> None:
+def test_routes_never_overlap(map_id: str, bases: Callable[[str, int], BoardBase]) -> None:
     """Double and triple routes lie side by side; routes meeting at a city do not cross there."""
-    base = build_base(load_map(map_id), 1600)
+    base = bases(map_id, 1600)
     spaces = [(rid, sp.corners, poly_bbox(sp.corners)) for rid, rg in base.geom.routes.items() for sp in rg.spaces]
     clashes = set()
     for (r1, p1, b1), (r2, p2, b2) in itertools.combinations(spaces, 2):
@@ -85,9 +100,9 @@ def test_routes_never_overlap(map_id: str) -> None:
 
 
 @pytest.mark.parametrize("map_id", MAPS)
-def test_every_route_has_its_spaces(map_id: str) -> None:
+def test_every_route_has_its_spaces(map_id: str, bases: Callable[[str, int], BoardBase]) -> None:
     game_map = load_map(map_id)
-    base = build_base(game_map, 1600)
+    base = bases(map_id, 1600)
     for rid, route in game_map.routes.items():
         spaces = base.geom.routes[rid].spaces
         assert len(spaces) == route.length

@@ -114,6 +114,26 @@ async def test_no_more_jobs_than_twice_the_workers_are_handed_out_at_once():
     assert threads.in_flight == 4 and most <= 2  # two threads; the rest waited in the loop
 
 
+async def test_slow_pictures_have_a_lane_of_their_own_at_a_lower_priority(pool: RenderPool):
+    """A replay (here: a job sleeping two seconds, twice) waits in the slow lane: its own
+    worker, at a lower priority, one job at a time — while the pictures players wait for go on
+    in the other lane meanwhile."""
+    import time
+
+    slow = [asyncio.ensure_future(pool.run_slow(time.sleep, 2.0)) for _ in range(2)]
+    await asyncio.sleep(0.5)
+    done_meanwhile = [await pool.run(worker_pid) for _ in range(5)]
+    assert not all(task.done() for task in slow)  # the turn posts did not wait for the replays
+    await asyncio.gather(*slow)
+    assert set(done_meanwhile) == set(pool.worker_pids())
+    assert pool.slow_worker_pids() and not set(pool.slow_worker_pids()) & set(pool.worker_pids())
+    if hasattr(os, "SCHED_IDLE"):
+        assert await pool.run(os.sched_getscheduler, 0) == os.SCHED_OTHER
+        assert await pool.run_slow(os.sched_getscheduler, 0) == os.SCHED_IDLE
+    else:
+        assert await pool.run_slow(os.nice, 0) == 19
+
+
 # --- the caches -----------------------------------------------------------------------------------
 
 

@@ -22,7 +22,7 @@ from engine.undo import can_undo
 from render.base_cache import clear_cache
 from render.board import render_board
 from render.encode import png_bytes
-from render.replay import MAX_BYTES, render_replay, step_ms
+from render.replay import MAX_BYTES, ReplayPicture, render_replay, step_ms
 from tests.test_render_golden import compare
 from tools.samples import NAMES
 
@@ -40,6 +40,43 @@ def germany() -> GameRecord:
 @pytest.fixture(scope="module")
 def germany_steps(germany: GameRecord):
     return public_timeline("germany", 5, SEED, germany.actions, names=NAMES[:5])
+
+
+@pytest.fixture(scope="module")
+def germany_replay(germany_steps) -> ReplayPicture:
+    """The replay of that game at the board's width (drawn once for the tests that only read it)."""
+    return render_replay(germany_steps)
+
+
+@dataclasses.dataclass
+class Played:
+    """A GIF as a viewer plays it: its frame count, each frame's duration, and the first and
+    last frames as they are shown (every frame put together with the ones before it)."""
+
+    frames: int
+    durations: list[int]
+    first: Image.Image
+    last: Image.Image
+
+
+def play(gif: bytes) -> Played:
+    """Decode every frame of `gif` in turn, keeping only the first and last as RGB (a 5-player
+    Germany replay has hundreds of 1600×1996 frames: all of them as RGB would take gigabytes)."""
+    durations: list[int] = []
+    first = last = None
+    with Image.open(io.BytesIO(gif)) as image:
+        for frame in ImageSequence.Iterator(image):
+            durations.append(frame.info.get("duration", 0))
+            if first is None:
+                first = frame.convert("RGB")
+        last = image.convert("RGB")
+    assert first is not None and last is not None
+    return Played(len(durations), durations, first, last)
+
+
+@pytest.fixture(scope="module")
+def germany_played(germany_replay: ReplayPicture) -> Played:
+    return play(germany_replay.gif)
 
 
 def _shown_moves(variant: str, players: int, seed: int, actions, options=None) -> Counter[str]:
@@ -108,26 +145,24 @@ def test_a_move_taken_back_is_not_in_the_replay() -> None:
     assert len(claimed) == len(set(claimed)) == len(state.route_owner)
 
 
-def test_the_gif_plays_every_picture_and_ends_on_the_final_board(germany_steps) -> None:
-    pic = render_replay(germany_steps)
+def test_the_gif_plays_every_picture_and_ends_on_the_final_board(germany_steps, germany_replay,
+                                                                 germany_played) -> None:
+    pic, played = germany_replay, germany_played
     gif = Image.open(io.BytesIO(pic.gif))
     assert gif.format == "GIF" and gif.size == pic.size and gif.info.get("loop") == 0
-    frames = [f.convert("RGB") for f in ImageSequence.Iterator(gif)]
-    durations = [f.info.get("duration", 0) for f in ImageSequence.Iterator(Image.open(io.BytesIO(pic.gif)))]
+    durations = played.durations
     assert sum(durations) >= 5000 + 1200 + step_ms(len(germany_steps) - 2) * (len(germany_steps) - 2) - 100
     assert durations[-1] >= 5000 - 20 * 7  # the final board holds (after its last part, 20 ms each)
-    assert len(frames) >= pic.frames == len(germany_steps)
+    assert played.frames >= pic.frames == len(germany_steps)
     # the frames were written as changes only: put together they are the pictures drawn
-    for decoded, drawn in ((frames[0], pic.first), (frames[-1], pic.last)):
+    for decoded, drawn in ((played.first, pic.first), (played.last, pic.last)):
         diff = ImageChops.difference(decoded, drawn)
         assert sum(ImageStat.Stat(diff).mean) / 3 < 1.5  # palette rounding only
 
 
-def test_golden_first_and_last_frames_of_a_five_player_germany_game(germany_steps) -> None:
-    pic = render_replay(germany_steps)
-    frames = [f.convert("RGB") for f in ImageSequence.Iterator(Image.open(io.BytesIO(pic.gif)))]
-    compare("replay_germany_first", png_bytes(frames[0]))
-    compare("replay_germany_last", png_bytes(frames[-1]))
+def test_golden_first_and_last_frames_of_a_five_player_germany_game(germany_played) -> None:
+    compare("replay_germany_first", png_bytes(germany_played.first))
+    compare("replay_germany_last", png_bytes(germany_played.last))
 
 
 def test_the_largest_replay_fits_discord_and_is_built_in_time(germany) -> None:
@@ -142,8 +177,8 @@ def test_the_largest_replay_fits_discord_and_is_built_in_time(germany) -> None:
     assert spent <= 5.0, f"{spent:.2f} s"
 
 
-def test_a_replay_too_big_is_drawn_narrower(germany_steps) -> None:
-    wide = render_replay(germany_steps)
+def test_a_replay_too_big_is_drawn_narrower(germany_steps, germany_replay) -> None:
+    wide = germany_replay
     small = render_replay(germany_steps, max_bytes=len(wide.gif) // 2)
     assert small.size[0] < wide.size[0] and len(small.gif) < len(wide.gif)
 
@@ -155,6 +190,6 @@ def test_a_route_taken_off_the_board_leaves_the_replay(germany_steps) -> None:
     assert set(earlier.view.route_owner) < set(later.view.route_owner)
     steps = [germany_steps[0], later, dataclasses.replace(earlier, routes=())]
     pic = render_replay(steps)
-    shown = [f.convert("RGB") for f in ImageSequence.Iterator(Image.open(io.BytesIO(pic.gif)))][-1]
+    shown = play(pic.gif).last
     board = render_board(earlier.view).image
     assert sum(ImageStat.Stat(ImageChops.difference(shown, board)).mean) / 3 < 1.5

@@ -21,7 +21,7 @@ from engine.events import HIDDEN, PRIVATE, PUBLIC
 from engine.game import replay
 from engine.state import RULES_VERSION, GameState, canonical_json
 from tests.clock import Clock
-from tests.databases import SQLITE_ONLY, Database
+from tests.databases import POSTGRES_ONLY, SQLITE_ONLY, Database
 
 UNLIMITED = Limits.unlimited()  # these tests open many tables quickly; test_limits.py tests the caps
 
@@ -166,6 +166,7 @@ async def test_an_old_button_gets_that_already_happened_and_changes_nothing(serv
     assert await service.view(started.game_id, HOST) == before
 
 
+@POSTGRES_ONLY
 async def test_two_bot_processes_racing_on_one_game_apply_the_move_once(database: Database, clock: Clock) -> None:
     first = await GameService.open(database.target, clock=clock, limits=UNLIMITED)
     second = await GameService.open(database.target, clock=clock, limits=UNLIMITED)

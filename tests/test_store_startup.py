@@ -18,6 +18,7 @@ import pytest
 import store.startup as startup
 from store import (
     DatabaseDamaged,
+    DatabaseInUse,
     DatabaseNeedsInit,
     DatabaseNotWritable,
     DatabasePathError,
@@ -188,6 +189,76 @@ async def test_a_damaged_database_is_refused_with_what_to_do(tmp_path: Path) -> 
     assert digest(path) == before
 
 
+def _name_bytes(path: Path) -> list[int]:
+    """Where in the file the names SQLite keeps of its tables and indexes are written."""
+    with sqlite3.connect(path) as db:
+        names = [str(r[0]) for r in db.execute("SELECT name FROM sqlite_master")]
+    data = path.read_bytes()
+    out: set[int] = set()
+    for name in names:
+        at = data.find(name.encode())
+        while at >= 0:
+            out.update(range(at, at + len(name)))
+            at = data.find(name.encode(), at + 1)
+    return sorted(out)
+
+
+async def test_bit_flips_in_sqlites_own_names_are_damage_told_in_one_paragraph(tmp_path: Path) -> None:
+    """A flipped high bit in a table's or an index's name makes text that is not UTF-8, which
+    sqlite3 raises as UnicodeDecodeError (even from inside SQLite's own error message): it is a
+    damaged database like any other — one paragraph, nothing changed, and from bot.py exit 3."""
+    path = tmp_path / "ttr.sqlite3"
+    async with await Store.open(path) as store:
+        for channel in range(30):
+            await new_lobby(store, channel)
+    clean = path.read_bytes()
+    spots = _name_bytes(path)
+    flipped = tmp_path / "flipped" / "ttr.sqlite3"
+    flipped.parent.mkdir()
+    refused: list[bytes] = []
+    for n, spot in enumerate(spots[:: max(1, len(spots) // 24)]):
+        damaged = bytearray(clean)
+        damaged[spot] ^= 0x80 if n % 2 else 0x40
+        flipped.write_bytes(bytes(damaged))
+        for leftover in flipped.parent.iterdir():
+            if leftover != flipped:
+                leftover.unlink()
+        before = digest(flipped)
+        try:
+            await (await Store.open(flipped)).close()  # a flip SQLite never reads opens
+        except DatabaseDamaged as exc:
+            message = str(exc)
+            assert f"finds the database {flipped} damaged" in message and "\n" not in message, message
+            assert "restore a backup" in message
+            assert digest(flipped) == before
+            if "not UTF-8" in message:
+                refused.append(bytes(damaged))
+    assert len(refused) >= 4, "most of these flips are read, and refused, at the opening"
+    flipped.write_bytes(refused[0])
+    done = run_bot({"TTR_DATABASE": str(flipped)})
+    assert done.returncode == EXIT_DATABASE and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert done.stderr.startswith(f"The bot did not start. SQLite finds the database {flipped} damaged (")
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+async def test_the_stores_own_rows_holding_a_wrong_type_are_damage(tmp_path: Path) -> None:
+    """SQLite checks declared types and NOT NULL on writes only; a damaged file's bookkeeping
+    row (the commit counter, the database's id, the running mark) of another type is damage,
+    in words."""
+    for table, change in (("store_state", "UPDATE store_state SET commits = 'many'"),
+                          ("store_state", "UPDATE store_state SET db_id = x'00ff'"),
+                          ("store_state", "PRAGMA ignore_check_constraints = 1; UPDATE store_state SET running = 7")):
+        path = tmp_path / table / f"{abs(hash(change))}.sqlite3"
+        path.parent.mkdir(exist_ok=True)
+        async with await Store.open(path) as store:
+            await new_lobby(store)
+        with sqlite3.connect(path) as db:
+            db.executescript(change)
+        with pytest.raises(DatabaseDamaged) as caught:
+            await Store.open(path)
+        assert f"finds the database {path} damaged (" in str(caught.value)
+
+
 async def test_a_stale_wal_beside_a_restored_backup_is_refused(tmp_path: Path) -> None:
     live = tmp_path / "live" / "ttr.sqlite3"
     restored = tmp_path / "restored" / "ttr.sqlite3"
@@ -218,11 +289,12 @@ async def test_a_new_database_appears_whole_or_not_at_all(tmp_path: Path, monkey
     monkeypatch.setattr(startup, "migrate", crash)
     with pytest.raises(RuntimeError):
         await Store.open(path)
-    assert list(tmp_path.iterdir()) == []  # neither a half-made database nor a leftover
+    # Neither a half-made database nor a leftover: only the lock file, which stays beside it.
+    assert [p.name for p in tmp_path.iterdir()] == ["ttr.sqlite3-lock"]
     monkeypatch.undo()
     async with await Store.open(path) as store:
         assert store.created
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["ttr.sqlite3", "ttr.sqlite3-lastcommit"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ttr.sqlite3", "ttr.sqlite3-lastcommit", "ttr.sqlite3-lock"]
 
 
 # --- permissions ------------------------------------------------------------------------
@@ -330,6 +402,49 @@ def test_bot_prints_one_message_and_exits_non_zero_then_init_makes_the_database(
     done = run_bot({"TTR_DATABASE": str(foreign)}, "--init")
     assert done.returncode == EXIT_DATABASE and "Traceback" not in done.stderr
     assert done.stderr.startswith("--init refused: ") and "not a game database" in done.stderr
+
+
+async def test_a_second_process_on_one_sqlite_file_is_refused_in_words(tmp_path: Path) -> None:
+    """One process per SQLite database: while a store has the file open, another process's
+    start (and --init) is refused in words, naming the holder and PostgreSQL, and changes
+    nothing; so is a second store in the same process. Once it closes — or its process is
+    killed — the file opens again."""
+    path = tmp_path / "ttr.sqlite3"
+    store = await Store.open(path)
+    try:
+        await new_lobby(store)
+        before = digest(path)
+        done = run_bot({"TTR_DATABASE": str(path)})
+        assert done.returncode == EXIT_DATABASE and "Traceback" not in done.stderr, done.stderr[-2000:]
+        assert done.stderr.startswith(f"The bot did not start. Another bot process (pid {os.getpid()} on ")
+        assert f"is already using the database {path}" in done.stderr and "PostgreSQL" in done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1
+        done = run_bot({"TTR_DATABASE": str(path)}, "--init")
+        assert done.returncode == EXIT_DATABASE and done.stderr.startswith("--init refused: Another bot process")
+        with pytest.raises(DatabaseInUse):
+            await Store.open(path)
+        assert digest(path) == before
+    finally:
+        await store.close()
+    async with await Store.open(path) as again:
+        assert await again.game_ids(("lobby",))
+
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import asyncio, sys; from pathlib import Path; from store import Store\n"
+        "async def main():\n"
+        "    store = await Store.open(Path(sys.argv[1]))\n"
+        "    print('ready', flush=True)\n"
+        "    await asyncio.sleep(60)\n"
+        "asyncio.run(main())"), str(path)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
+        with pytest.raises(DatabaseInUse, match=f"pid {holder.pid} on"):
+            await Store.open(path)
+    finally:
+        holder.kill()
+        holder.wait()
+    async with await Store.open(path) as after_kill:  # the lock went with the killed process
+        assert await after_kill.game_ids(("lobby",))
 
 
 def test_only_the_default_database_path_is_the_default() -> None:

@@ -209,13 +209,17 @@ async def test_every_option_reaches_the_game_and_its_rules(service):
         assert (await service.view(lobby.game_id, None)).options == options
 
 
-async def test_the_host_chosen_first_player_begins_and_survives_a_reload(service, database):
-    game_id = await _started(service, "usa", T.table_options("usa", False, 3, {}, "3"), seats=3)
-    view = await service.view(game_id, None)
-    assert view.first_player == 2 and view.current == 2
-    # Loading the game again replays it from its seed and options: the same first player.
-    service.loader.forget(game_id)
-    assert (await service.view(game_id, None)).first_player == 2
+async def test_the_host_chosen_first_player_begins_and_survives_a_reload(database):
+    service = await GameService.open(database.target, limits=Limits.unlimited())
+    try:
+        game_id = await _started(service, "usa", T.table_options("usa", False, 3, {}, "3"), seats=3)
+        view = await service.view(game_id, None)
+        assert view.first_player == 2 and view.current == 2
+        # Loading the game again replays it from its seed and options: the same first player.
+        service.loader.forget(game_id)
+        assert (await service.view(game_id, None)).first_player == 2
+    finally:
+        await service.close()  # one process per SQLite file: the restart comes after
     reopened = await GameService.open(database.target, limits=Limits.unlimited())
     try:
         assert (await reopened.view(game_id, None)).first_player == 2

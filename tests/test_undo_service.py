@@ -10,14 +10,14 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from app import Actor, GameService, Limits
+from app import Actor, GameService, Limits, ServiceError, SubmitResult
 from engine.errors import IllegalAction
 from engine.game import replay
 from engine.state import GameState
 from tests.clock import Clock
 from tests.databases import Database
 
-ANN, BEN = 11, 12
+ANN, BEN, CAT = 11, 12, 13
 HOUR = 3600.0
 
 
@@ -33,15 +33,16 @@ async def service(database: Database, clock: Clock) -> AsyncIterator[GameService
     await svc.close()
 
 
-async def _to_first_claim(service: GameService) -> tuple[int, int, int]:
-    """A 2-player USA game (both keep their opening tickets), played until someone can claim.
-    Returns (game id, the user whose turn it is, that user's seat)."""
+async def _to_first_claim(service: GameService, users: tuple[int, ...] = (ANN, BEN)) -> tuple[int, int, int]:
+    """A USA game of these users (all keep their opening tickets; 2 by default), played until
+    someone can claim. Returns (game id, the user whose turn it is, that user's seat)."""
     lobby = await service.create_lobby(guild_id=1, channel_id=1, host_user_id=ANN, host_name="ann",
-                                       variant="usa", seats_wanted=2, turn_hours=10.0)
-    await service.join(lobby.game_id, BEN, "ben")
+                                       variant="usa", seats_wanted=len(users), turn_hours=10.0)
+    for user in users[1:]:
+        await service.join(lobby.game_id, user, f"user {user}")
     started = await service.start(lobby.game_id, ANN)
     g = started.game_id
-    for user in (ANN, BEN):
+    for user in users:
         legal = await service.legal_actions(g, user)
         seq = (await service.game(g)).seq
         await service.submit(g, Actor.user(user), legal[0], seq)
@@ -63,11 +64,13 @@ async def test_a_claim_taken_back_is_a_log_entry_that_restores_the_turn_and_the_
     g, mover, seat = await _to_first_claim(service)
     before = await service.view(g, mover)
     claim = next(a for a in await service.legal_actions(g, mover) if a.TYPE == "claim_route")
+    timers_before = sorted((t.kind, t.due_at) for t in await service.pending_timers(g) if t.seat == seat)
     claimed = await service.submit(g, Actor.user(mover), claim, before.seq)
     other = 1 - seat
     assert claimed.waiting_for == (other,)
     assert (await service.view(g, mover)).can_undo
-    assert [t.seat for t in await service.pending_timers(g)] == [other, other]
+    assert [(t.kind, t.seat) for t in await service.pending_timers(g) if t.kind in ("reminder", "limit")] \
+        == [("reminder", other), ("limit", other)]
 
     clock.now += HOUR
     undone = await service.submit(g, Actor.user(mover), {"type": "undo"}, claimed.seq)
@@ -75,10 +78,11 @@ async def test_a_claim_taken_back_is_a_log_entry_that_restores_the_turn_and_the_
     after = await service.view(g, mover)
     assert after.players == before.players and after.route_owner == before.route_owner
     assert not after.can_undo
-    # The mover's clock starts afresh; the other player's timers are gone.
+    # The mover's clock is as it was — the hour the move stood counts — and the other player's
+    # timers are gone.
     timers = await service.pending_timers(g)
     assert sorted((t.kind, t.seat) for t in timers) == [("limit", seat), ("reminder", seat)]
-    assert min(t.due_at for t in timers) == pytest.approx(clock.now + 5 * HOUR)
+    assert sorted((t.kind, t.due_at) for t in timers) == timers_before
     # The turn post is corrected in place, and the mover gets their hand back by DM.
     owed = [d for d in await service.deliveries(g) if d.seq == undone.seq]
     posts = [d for d in owed if d.kind == "post"]
@@ -123,3 +127,57 @@ async def test_an_undo_survives_a_restart(database: Database, clock: Clock) -> N
         assert undone.waiting_for == (seat,)
     finally:
         await restarted.close()
+
+
+async def _claim(service: GameService, g: int, mover: int) -> SubmitResult:
+    claim = next(a for a in await service.legal_actions(g, mover) if a.TYPE == "claim_route")
+    return await service.submit(g, Actor.user(mover), claim, (await service.game(g)).seq)
+
+
+async def test_claiming_and_taking_back_never_moves_the_movers_limit(service: GameService, clock: Clock) -> None:
+    """Claim, take back, claim, take back …: each undo gives the turn back, not time. The
+    mover's limit stays where it was; once it has passed while a move stood, the move stays."""
+    g, mover, seat = await _to_first_claim(service)
+    limit = next(t.due_at for t in await service.pending_timers(g) if t.kind == "limit" and t.seat == seat)
+    for _ in range(3):
+        claimed = await _claim(service, g, mover)
+        clock.now += 2 * HOUR
+        await service.submit(g, Actor.user(mover), {"type": "undo"}, claimed.seq)
+        timers = {t.kind: t.due_at for t in await service.pending_timers(g) if t.seat == seat}
+        assert timers["limit"] == limit
+        assert "reminder" not in timers or timers["reminder"] > clock.now  # one gone by is not repeated
+    claimed = await _claim(service, g, mover)
+    clock.now = limit + 60
+    with pytest.raises(ServiceError, match="Too late to take that back") as refused:
+        await service.submit(g, Actor.user(mover), {"type": "undo"}, claimed.seq)
+    assert refused.value.code == "too_late"
+    summary = await service.game(g)
+    assert summary.seq == claimed.seq and summary.waiting_for == (1 - seat,)
+
+
+async def test_votes_to_skip_the_mover_still_count_after_they_take_a_move_back(service: GameService) -> None:
+    g, mover, seat = await _to_first_claim(service, (ANN, BEN, CAT))
+    first, second = [u for u in (ANN, BEN, CAT) if u != mover]
+    vote = await service.vote_skip(g, first, seat)
+    assert (vote.votes, vote.needed, vote.played) == (1, 2, False)
+    claimed = await _claim(service, g, mover)
+    await service.submit(g, Actor.user(mover), {"type": "undo"}, claimed.seq)
+    vote = await service.vote_skip(g, second, seat)
+    assert (vote.votes, vote.needed, vote.played) == (2, 2, True)  # the first vote still counted
+    assert seat not in (await service.game(g)).waiting_for
+
+
+async def test_the_player_pinged_for_a_turn_taken_back_is_told(service: GameService) -> None:
+    g, mover, seat = await _to_first_claim(service)
+    other = 1 - seat
+    claimed = await _claim(service, g, mover)
+    pinged = [d for d in await service.deliveries(g) if d.seq == claimed.seq and d.kind == "turn"]
+    assert [d.payload["seat"] for d in pinged] == [other]
+    undone = await service.submit(g, Actor.user(mover), {"type": "undo"}, claimed.seq)
+    told = [d for d in await service.deliveries(g) if d.seq == undone.seq and d.kind == "taken_back"]
+    assert len(told) == 1 and told[0].user_id == (await service.game(g)).seats[other].user_id
+    assert dict(told[0].payload) == {"seat": other, "by": seat, "turn_dm": pinged[0].key}
+    # Sent only if that ping went out: it has not here (no dispatcher ran).
+    assert await service.taken_back_data(told[0]) is None
+    await service.delivered(pinged[0].id, 1)
+    assert (await service.taken_back_data(told[0])) is not None

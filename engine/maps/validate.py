@@ -165,7 +165,7 @@ def parse_map(data: dict, source: str) -> GameMap:
 
     route_points: dict[int, int] = {}
     for key, value in data["route_points"].items():
-        length = int(key) if (_is_int(key) or (isinstance(key, str) and key.isdigit())) else None
+        length = int(key) if (_is_int(key) or (isinstance(key, str) and key.isascii() and key.isdigit())) else None
         where = f"route_points '{key}'"
         if length is None or length < 1:
             raise c.fail(where, "lengths must be whole numbers from 1 up")

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.actions import Action, DrawTickets, KeepTickets
 from engine.errors import IllegalAction, excerpt
-from engine.graph import TicketOutcome, best_ticket_outcomes, connected
+from engine.graph import TicketOutcome, best_ticket_outcomes, connectivity
 from engine.rules.module import RuleModule
 from engine.scoring import add_points
 from engine.state import copy_data
@@ -359,9 +359,9 @@ def completed_tickets(game_map: GameMap, routes: Iterable[str], tickets: Iterabl
              for rid in routes if rid in game_map.routes]
     if not edges:
         return frozenset()
-    dead = game_map.country_ids
+    joined = connectivity(edges, game_map.country_ids)
     return frozenset(t for t in tickets if t in game_map.tickets
-                     and connected(edges, game_map.tickets[t].a, game_map.tickets[t].b, dead))
+                     and joined(game_map.tickets[t].a, game_map.tickets[t].b))
 
 
 def own_edges(game: Game, seat: int) -> list[tuple[str, str, str, int]]:

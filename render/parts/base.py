@@ -48,7 +48,7 @@ class Badge:
 
 @dataclass(frozen=True)
 class KeyEntry:
-    """One symbol of the board's key: `kind` is "tunnel", "ferry", "country" or "glow"."""
+    """One symbol of the board's key: `kind` is "tunnel", "ferry", "country", "closed" or "glow"."""
 
     kind: str
     text: str

@@ -149,6 +149,10 @@ class FakeDiscord:
         self.channels: dict[int, dict[str, Any]] = {
             self.channel_id: self._text_channel(self.channel_id, self.guild_id)}
         self.messages: dict[int, dict[str, Any]] = {}  # message id → message payload
+        # Indexes of `messages`, so that a long test (the fuzz: thousands of messages) looks
+        # them up without reading them all each time. They may name deleted messages.
+        self._in_channel: dict[int, dict[int, None]] = {}  # channel id → its message ids, oldest first
+        self._with_components: set[int] = set()  # ids of messages posted or edited with components
         self.files: dict[int, list[tuple[str, bytes]]] = {}  # message id → attachments' bytes
         self.written: dict[int, float] = {}  # message id → when it was last posted or edited (monotonic)
         self.interactions: dict[str, Interaction] = {}  # token → interaction
@@ -234,6 +238,9 @@ class FakeDiscord:
     async def wait_until(self, predicate: Callable[[], Any], timeout: float = 10.0) -> Any:
         """Wait until predicate() is truthy (checked after every request the bot makes)."""
         deadline = time.monotonic() + timeout
+        # Woken by every request; polled too, for conditions outside the fake (the bot done
+        # with its work after its last request): first after 1 ms, then less often, up to 10 ms.
+        poll = 0.001
         async with self.changed:
             while True:
                 value = predicate()
@@ -242,9 +249,10 @@ class FakeDiscord:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     raise TimeoutError("the fake Discord waited in vain")
-                # woken by every request; polled too, for conditions outside the fake
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.changed.wait(), min(left, 0.01))
+                try:
+                    await asyncio.wait_for(self.changed.wait(), min(left, poll))
+                except TimeoutError:
+                    poll = min(poll * 2, 0.01)
 
     # ------------------------------------------------------------------ failing like Discord
 
@@ -855,6 +863,9 @@ class FakeDiscord:
         where = f"message {msg['id']} in {channel_id}"
         sink.append(PublicItem(where, msg.get("content") or ""))
         sink.append(PublicItem(where + " components", json.dumps(msg.get("components") or [])))
+        self._in_channel.setdefault(channel_id, {})[int(msg["id"])] = None
+        if msg.get("components"):
+            self._with_components.add(int(msg["id"]))
         for name, data in files:
             sink.append(PublicItem(where + f" file {name}", name, data))
 
@@ -923,7 +934,13 @@ class FakeDiscord:
     # ------------------------------------------------------------------ looking at what happened
 
     def thread_messages(self, thread_id: int) -> list[dict[str, Any]]:
-        return [m for m in self.messages.values() if int(m["channel_id"]) == thread_id]
+        """The messages of a channel or thread, oldest first."""
+        return [self.messages[mid] for mid in self._in_channel.get(thread_id, ()) if mid in self.messages]
+
+    def messages_with_components(self) -> list[dict[str, Any]]:
+        """Every message that has components now, oldest first."""
+        return [self.messages[mid] for mid in sorted(self._with_components)
+                if mid in self.messages and self.messages[mid].get("components")]
 
     def dms_to(self, user: User) -> list[dict[str, Any]]:
         cids = {cid for cid, c in self.channels.items() if c["type"] == 1 and c["recipients"][0]["id"] == str(user.id)}
