@@ -50,6 +50,7 @@ class TableOption:
     values: tuple[tuple[Any, str], ...]  # each allowed value, in words
     default: Any  # the engine's default
     dice: bool = False  # only with the Dice Expansion
+    cards: bool = False  # only with train cards: the Dice Expansion sets them aside, and this rule with them
     needs: str | None = None  # only on a board with TUNNELS or a LONG_ROUTE
 
     def words(self, value: Any) -> str:
@@ -63,7 +64,7 @@ def _catalogue() -> tuple[TableOption, ...]:
     owner = {o.key: r.title for r in variants() for o in r.options}
     return tuple(
         TableOption(o.name, o.key, o.title, f"{owner.get(o.key, 'Dice')}: {o.describe}", o.values, o.default,
-                    dice=o.key in DICE_OPTIONS, needs=o.needs)
+                    dice=o.key in DICE_OPTIONS, cards=o.cards, needs=o.needs)
         for o in rulesets.table_options())
 
 
@@ -85,13 +86,15 @@ def _has(variant: str, needs: str) -> bool:
 
 
 def _variants_with(option: TableOption) -> list[str]:
-    return [v for v in available_variants() if applies(option, v, dice=True)]
+    return [v for v in available_variants() if any(applies(option, v, dice=d) for d in (False, True))]
 
 
 def applies(option: TableOption, variant: str, *, dice: bool) -> bool:
     """Whether `option` means something at a table of `variant` (with or without dice)."""
     if option.dice:
         return dice and (option.needs is None or _has(variant, option.needs))
+    if option.cards and dice:
+        return False
     return any(option.key == o.key for r in variants() if r.id == variant for o in r.options)
 
 
@@ -100,6 +103,9 @@ def _why_not(option: TableOption, variant: str, dice: bool) -> str:
     if option.dice and not dice:
         return (f"`{option.name}` is an option of the Dice Expansion: add `dice: True`, or leave `{option.name}` "
                 "out.")
+    if option.cards and dice and applies(option, variant, dice=False):
+        return (f"`{option.name}` is about train cards, which the Dice Expansion sets aside: leave `{option.name}` "
+                "out, or `dice` off.")
     if option.needs == TUNNELS:
         return f"`{option.name}` is for maps with tunnels; {title} has none."
     if option.needs == LONG_ROUTE:

@@ -13,7 +13,7 @@ rules and hands each `Game` the rule set it was built with.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.actions import Action, Pass
 from engine.cards import Cards
@@ -27,6 +27,9 @@ if TYPE_CHECKING:
     from engine.chance import Chance, ChanceSource
     from engine.maps import GameMap
     from engine.ruleset import RuleSet
+
+
+T = TypeVar("T")
 
 
 class Game:
@@ -47,6 +50,10 @@ class Game:
         # Set when the end is triggered during this action, so that the triggering turn itself
         # does not count as one of the final turns.
         self.triggered_now = False
+        # Set when this action did something that cannot be taken back without the mover
+        # knowing more than before: a card left the top of a hidden pile, the discards became
+        # the new deck, a die was rolled or a random pick made (engine/undo.py).
+        self.irreversible = False
 
     # --- people -------------------------------------------------------------------------
     @property
@@ -73,8 +80,15 @@ class Game:
         """A hidden event: kept for replay checks, shown to nobody."""
         self.events.append(Event(kind, data, HIDDEN))
 
+    # --- hidden piles -------------------------------------------------------------------
+    # The end of a pile's list is its top.
+    def take_top(self, pile: list[T]) -> T:
+        """The top card of a hidden pile (the train deck, a ticket deck, a variant's deck).
+        Whoever is shown it, the move can no longer be taken back."""
+        self.irreversible = True
+        return pile.pop()
+
     # --- the train deck -----------------------------------------------------------------
-    # The end of `deck` is its top.
     def draw_train_card(self) -> str | None:
         """The top card of the train deck, reshuffling the discards in when it is empty;
         None when both are empty."""
@@ -83,10 +97,14 @@ class Game:
             if not s.discard:
                 return None
             self.reshuffle_discards()
-        return s.deck.pop()
+        return self.take_top(s.deck)
 
     def reshuffle_discards(self) -> None:
+        """The discards, shuffled, become the deck. Irreversible: taken back, the same
+        generator would shuffle them the same way again, and whoever saw the cards drawn from
+        this deck would know the next ones."""
         s = self.state
+        self.irreversible = True
         s.deck = s.discard + s.deck
         s.discard = []
         self.chance.shuffle(s.deck)

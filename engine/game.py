@@ -142,14 +142,13 @@ def apply(
         raise IllegalAction(f"Right now you must {game.rules.prompt(kind)}.", "wrong_step")
     game.state.passes_in_a_row = 0
     before_text = undo.before_move(state, action) if state.options.get("undo") else None
-    watched = None
     if before_text is not None:
-        watched = undo.WatchedChance(game.chance)
-        game.chance = watched
+        game.chance = undo.WatchedChance(game)
     handler.apply(game, action)
+    irreversible = game.irreversible
     after, events = game.finish()
-    if watched is not None:
-        undo.after_move(state, before_text, action, after, events, watched.used)
+    if before_text is not None:
+        undo.after_move(before_text, action, after, events, irreversible)
     return after, events
 
 

@@ -24,3 +24,4 @@ class TableOption:
     title: str  # how a table's summary names it
     describe: str  # what it decides, in one line (the bot puts the rule set's title before it)
     needs: str | None = None  # only on a board with TUNNELS or a LONG_ROUTE (None: every board)
+    cards: bool = False  # only with train cards: the Dice Expansion sets them aside, and this rule with them

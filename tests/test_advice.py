@@ -15,7 +15,7 @@ from ai.advice import Advice, advice_for, advice_of_view, can_search, registered
 from ai.advice.burn_five import BurnFiveAdvice
 from ai.advice.call_time import CallTimeAdvice
 from ai.advice.controller import ControllerAdvice
-from ai.advice.dice import DiceTokensAdvice, DiceTunnelsAdvice, DiceTurnAdvice
+from ai.advice.dice import DiceDiscardAdvice, DiceTokensAdvice, DiceTunnelsAdvice, DiceTurnAdvice
 from ai.advice.passengers import PassengersAdvice
 from ai.advice.tourist_cards import TouristCardsAdvice
 from ai.advice.tunnels import TunnelsAdvice
@@ -58,7 +58,7 @@ def test_a_rule_sets_advice_is_its_modules_advice_in_its_order():
     assert alsace == [TunnelsAdvice, BurnFiveAdvice, TouristCardsAdvice, CallTimeAdvice]
     # The Dice Expansion drops the card tunnels and brings its own advice, dice first.
     dice = _kinds(build_ruleset("ussr", 3, {"dice": True}))
-    assert dice[:3] == [DiceTurnAdvice, DiceTunnelsAdvice, DiceTokensAdvice]
+    assert dice[:4] == [DiceTurnAdvice, DiceTunnelsAdvice, DiceTokensAdvice, DiceDiscardAdvice]
     assert TunnelsAdvice not in dice and ControllerAdvice not in dice
 
 

@@ -123,6 +123,9 @@ REFUSED: list[tuple[dict[str, Any], str]] = [
     ({"variant": "europe", "stations": True}, "`stations` is an option of Alsace only, not of Europe."),
     ({"variant": "usa", "controller_tunnel": "as_locomotive_reveal"},
      "`controller_tunnel` is an option of USSR only, not of USA."),
+    ({"variant": "ussr", "dice": True, "controller_tunnel": "as_locomotive_reveal"},
+     "`controller_tunnel` is about train cards, which the Dice Expansion sets aside: leave `controller_tunnel` out, "
+     "or `dice` off."),
     ({"variant": "europe", "dice_tokens": 2},
      "`dice_tokens` is an option of the Dice Expansion: add `dice: True`, or leave `dice_tokens` out."),
     ({"variant": "germany", "dice": True, "tunnel_dice": 3},

@@ -1,7 +1,8 @@
 """Advice on the Dice Expansion (engine/rules/dice/): the dice turn (`dice_roll`,
 `dice_action`: roll, re-roll, claim, buy a token, draw tickets), the tunnel dice
-(`dice_tunnel`) and the token bought after the action (`dice_token`). Like every computer
-player it sees only the view, the legal actions and the public map.
+(`dice_tunnel`), the token bought after the action (`dice_token`) and the end of a turn whose
+tunnel failed (`dice_discard`). Like every computer player it sees only the view, the legal
+actions and the public map.
 
 The search AI does not search a dice game: a dice turn keeps bookkeeping the view does not
 show (what was bought, whether the player acted), so a sampled game could not go on from it;
@@ -27,6 +28,7 @@ from engine.rules.dice import (
     DiceView,
     DrawTicketsWithDice,
     RerollDice,
+    discard,
     roll,
     route_type,
     tokens,
@@ -165,4 +167,17 @@ class DiceTokensAdvice(Advice):
         return buys[0] if buys else next(a for a in decision.legal if isinstance(a, Pass))
 
 
-ADVICE = (DiceTurnAdvice(), DiceTunnelsAdvice(), DiceTokensAdvice())
+class DiceDiscardAdvice(Advice):
+    """The end of a turn whose tunnel failed or was given up: keep every token."""
+
+    rule = discard.__name__
+    actions = (Pass,)
+
+    def decide(self, ai: GreedyAI, decision: Decision) -> Action | None:
+        if decision.view.pending.kind != discard.END_OF_TURN:
+            return None
+        # A token kept is a space paid later: never throw one away.
+        return next(a for a in decision.legal if isinstance(a, Pass))
+
+
+ADVICE = (DiceTurnAdvice(), DiceTunnelsAdvice(), DiceTokensAdvice(), DiceDiscardAdvice())

@@ -92,7 +92,7 @@ class DestinationTickets(RuleModule):
         deck = game.state.ticket_decks.get(deck_name, [])
         taken = []
         for _ in range(min(n, len(deck))):
-            taken.append(deck.pop())
+            taken.append(game.take_top(deck))
         return taken
 
     # --- the choice ---------------------------------------------------------------------

@@ -155,7 +155,7 @@ class TouristCards(DestinationTickets):
         info = tourist_info(game)
         deck = game.state.secret[DECK_KEY]
         for _ in range(min(n_tourist, len(deck))):
-            card = deck.pop()
+            card = game.take_top(deck)
             offer["devils" if info[card]["kind"] == LUCKY_DEVIL else "tourist"].append(card)
         game.state.extra[DECK_KEY] = len(deck)
         return offer

@@ -109,6 +109,6 @@ VARIANT = Variant(
         TableOption(TUNNEL_PAYMENT, LOCOMOTIVE_ONLY,
                     ((LOCOMOTIVE_ONLY, "one more locomotive"), (AS_LOCOMOTIVE_REVEAL, "like a revealed locomotive")),
                     name="controller_tunnel", title="a Controller in a tunnel check",
-                    describe="what a Controller revealed in a tunnel check costs"),
+                    describe="what a Controller revealed in a tunnel check costs", cards=True),
     ),
 )
