@@ -58,9 +58,9 @@ import os
 import sys
 from pathlib import Path
 
+from ai.levels import AI_LEVELS
 from bot_app.config import DEFAULT_DATABASE, NO_TOKEN_HELP, ROOT, Config, load_dotenv
-from engine.ai import AI_LEVELS
-from engine.variants import available_variants
+from engine.rulesets import available_variants
 
 # The exit status when the game database cannot be used (it was left as it was).
 EXIT_DATABASE = 3

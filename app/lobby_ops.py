@@ -13,6 +13,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
+from ai.levels import AI_LEVELS, OFFERED_LEVELS
 from app import records
 from app.availability import seat_infos
 from app.base import ServiceBase
@@ -20,10 +21,9 @@ from app.errors import GameNotFound, LimitReached, LobbyError, StaleAction
 from app.loader import Loaded, seat_of_row
 from app.models import Lobby, Seat, SubmitResult
 from app.player_clock import MOST_AWAY_DAYS
-from engine.ai import AI_LEVELS, OFFERED_LEVELS
 from engine.game import actors, new_game
+from engine.rulesets import build_ruleset
 from engine.state import canonical_json
-from engine.variants import build_ruleset
 from store import GameRow, Tx, WriteConflict
 
 log = logging.getLogger("app.service")

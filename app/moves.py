@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ai.levels import AI_LEVELS, decision_seed, make_ai
 from app import records
 from app.base import CommitExtras, Move, SeatChange, ServiceBase
 from app.errors import NotAPlayer, ServiceError, StaleAction
@@ -19,7 +20,6 @@ from app.loader import Loaded
 from app.models import Actor, Seat, SubmitResult
 from app.owed import turn_began
 from engine.actions import Action
-from engine.ai import AI_LEVELS, decision_seed, make_ai
 from engine.game import actors, apply
 from engine.game import legal_actions as legal_for
 from engine.game import view as view_for

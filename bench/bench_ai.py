@@ -30,9 +30,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import tournament  # noqa: E402
-from engine.tournament import GameResult, SeatResult  # noqa: E402
-from engine.variants import available_variants, build_ruleset  # noqa: E402
+from engine.rulesets import available_variants, build_ruleset  # noqa: E402
+from tools import tournament  # noqa: E402
+from tools.tournament import GameResult, SeatResult  # noqa: E402
 
 BASELINES = ("route_focus", "destination_hungry", "one_step", "long_route")
 PAIRINGS: list[tuple[str, str, int, tuple[str, ...]]] = [

@@ -20,11 +20,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.selfplay import play_game  # noqa: E402
+from engine.rulesets import available_variants, build_ruleset  # noqa: E402
 from engine.timeline import public_timeline  # noqa: E402
-from engine.variants import available_variants, build_ruleset  # noqa: E402
 from render.base_cache import clear_cache  # noqa: E402
 from render.replay import MAX_BYTES, render_replay  # noqa: E402
+from tools.selfplay import play_game  # noqa: E402
 
 
 def players_for(variant: str) -> int:

@@ -29,9 +29,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.ai import make_ai  # noqa: E402
+from ai.levels import make_ai  # noqa: E402
 from engine.game import actors, apply, legal_actions, new_game, view  # noqa: E402
-from engine.selfplay import play_game  # noqa: E402
+from tools.selfplay import play_game  # noqa: E402
 
 
 def one_round(variant: str, players: int, games: int, ai: str, options: dict[str, Any],
@@ -119,7 +119,7 @@ def main() -> None:
     parser.add_argument("--first-round", type=int, default=0, help="number the rounds from this one (their seeds)")
     args = parser.parse_args()
     if args.all:
-        from engine.variants import available_variants
+        from engine.rulesets import available_variants
 
         variants = args.variants.split(",") if args.variants else available_variants()
         print(f"{args.rounds} rounds of {args.games} games per row, {args.ai} AI, CPU time, medians in games/s")

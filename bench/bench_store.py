@@ -44,9 +44,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app import Actor, GameService, Limits  # noqa: E402
-from engine.selfplay import play_game  # noqa: E402
 from engine.state import GameState  # noqa: E402
 from store import Store  # noqa: E402
+from tools.selfplay import play_game  # noqa: E402
 
 VARIANTS = ("usa", "europe")
 

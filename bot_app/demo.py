@@ -27,18 +27,18 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ai.levels import AI_LEVELS
 from app import GameService, HandData, PostData, SubmitResult
 from app.models import Delivery
 from app.owed import DM, GAME_OVER, TURN_DM, SeatInfo, owed_by_commit
 from bot_app import after_game, game_over_news, posts, text
 from bot_app.render_hooks import Renderer
 from engine.actions import action_from_json
-from engine.ai import AI_LEVELS
 from engine.errors import IllegalAction
 from engine.events import Event
 from engine.game import actors, legal_actions
 from engine.game import view as engine_view
-from engine.variants import build_ruleset
+from engine.rulesets import build_ruleset
 from engine.view import View
 
 # What a demo writes into its folder (the module's docstring), and nothing else.

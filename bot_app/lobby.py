@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 import discord
 
+from ai.levels import AI_LEVELS, OFFERED_LEVELS
 from app import Lobby
 from app.player_clock import MOST_AWAY_DAYS
 from bot_app import ids, table_options, text
@@ -19,8 +20,7 @@ from bot_app.answers import Refusal
 from bot_app.components import button, view_of
 from bot_app.desk import Desk
 from bot_app.inputs import excerpt, is_number
-from engine.ai import AI_LEVELS, OFFERED_LEVELS
-from engine.variants import available_variants
+from engine.rulesets import available_variants
 
 log = logging.getLogger("bot_app")
 

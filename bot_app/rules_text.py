@@ -1,15 +1,18 @@
 """/ttr rules: a rule set's rules, short, by topic. The text is the rule modules' own words
 (`bot_app.words`), so it follows the rules a table really plays — its map's route points and
-tunnels, its options, the Dice Expansion — and lists only the topics that rule set has."""
+tunnels, every one of its options, the Dice Expansion, its number of players — and lists only
+the topics that rule set has."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from bot_app.table_options import BY_KEY, UNDO
 from bot_app.words import TOPIC_ORDER, wording_of
 from engine.errors import IllegalAction
-from engine.variants import available_variants
+from engine.rules.dice import DICE_OPTIONS
+from engine.rulesets import available_variants
 
 # Every topic some rule set has (for an autocomplete before the variant is known).
 TOPICS = TOPIC_ORDER
@@ -17,7 +20,7 @@ DEFAULT_VARIANT = "usa"
 
 
 def _players(variant: str, options: Mapping[str, Any]) -> int:
-    from engine.variants import build_ruleset
+    from engine.rulesets import build_ruleset
 
     for n in range(2, 7):
         try:
@@ -29,21 +32,47 @@ def _players(variant: str, options: Mapping[str, Any]) -> int:
     return 2
 
 
-def topics_for(variant: str, options: Mapping[str, Any] | None = None) -> dict[str, str]:
-    """The topics of a rule set (with these table options), in reading order."""
+def topics_for(variant: str, options: Mapping[str, Any] | None = None, players: int | None = None) -> dict[str, str]:
+    """The topics of a rule set (with these table options, for this many players: the fewest
+    the rule set allows unless given), in reading order."""
     opts = dict(options or {})
-    return wording_of(variant, _players(variant, opts), opts).topics()
+    undo = opts.get(UNDO)
+    return wording_of(variant, players or _players(variant, opts), opts).topics(
+        undo=undo if isinstance(undo, bool) else None)
 
 
-def rules_for(variant: str, topic: str | None, options: Mapping[str, Any] | None = None) -> str:
+def rules_for(variant: str, topic: str | None, options: Mapping[str, Any] | None = None,
+              players: int | None = None) -> str:
     """One topic of a rule set's rules; for a topic it does not have, the list of those it
     has."""
     if variant not in available_variants():
         return f"There is no variant called {variant[:30]!r}; choose one of {', '.join(available_variants())}."
-    topics = topics_for(variant, options)
+    topics = topics_for(variant, options, players)
     wanted = (topic or "overview").strip().lower().replace(" ", "-")
     if wanted in ("first", "first-turn", "firstturn", "start"):
         wanted = "first-turn"
     if wanted not in topics:
         return f"Topics for this game: {', '.join(topics)}."
     return topics[wanted] + f"\n\n*Topics: {', '.join(t for t in topics if t != wanted)}.*"
+
+
+def game_rules_options(options: Mapping[str, Any], dice: bool | None = None) -> dict[str, Any]:
+    """The options a game's rules are shown with: all of the table's (its rule set's options,
+    the Dice Expansion and its options); `dice` (the command's own option, None: the table's)
+    turns the Dice Expansion on or off — off, without the dice options."""
+    out = dict(options)
+    if dice is not None:
+        out["dice"] = dice
+    if not out.get("dice"):
+        out = {k: v for k, v in out.items() if k not in DICE_OPTIONS}
+    return out
+
+
+def options_note(options: Mapping[str, Any]) -> str:
+    """" (this table: tunnel dice: 3 tunnel faces of 6; tokens: up to 2 tokens per turn)": the
+    table options the rules text follows that are not the rule set's defaults."""
+    parts = [f"{option.title}: {option.words(value)}" for key, value in options.items()
+             if (option := BY_KEY.get(key)) is not None and value != option.default]
+    if options.get(UNDO) is False:
+        parts.insert(0, "no taking back moves")
+    return f" (this table: {'; '.join(parts)})" if parts else ""

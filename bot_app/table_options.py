@@ -1,13 +1,13 @@
 """The table options a host may choose with `/ttr new`, checked in words before the engine
 checks them again.
 
-Each option sets one engine option (what the engine accepts is in `engine.variants`: the
-common options, each rule set's `OPTIONS`, `DICE_OPTIONS`). It is offered where it means
-something: an option of a rule set only for that rule set, a dice option only with the Dice
-Expansion and, where it concerns part of a board (tunnels, a route too long for the dice), only
-on a map that has it. Every option has a small set of values, so Discord shows them as choices;
-a value that is not one of them, or an option that does not apply to the table, is refused
-with one sentence and opens nothing.
+The options are the engine's (`engine.rulesets.table_options()`: each rule set's own, declared
+in its record, then the Dice Expansion's), each with its values in words. An option is offered
+where it means something: an option of a rule set only for that rule set, a dice option only
+with the Dice Expansion and, where it concerns part of a board (tunnels, a route too long for
+the dice), only on a map that has it. Every option has a small set of values, so Discord shows
+them as choices; a value that is not one of them, or an option that does not apply to the
+table, is refused with one sentence and opens nothing.
 
 The first player is the one option that depends on the seats: "random" (the default: drawn
 with the game's seed) or a seat number of the lobby's list (seat 1 is the host).
@@ -24,11 +24,11 @@ from discord import app_commands
 from bot_app import text
 from bot_app.answers import Refusal
 from bot_app.inputs import excerpt, is_number
+from engine import rulesets
+from engine.options import LONG_ROUTE, TUNNELS
 from engine.rules.dice import DICE_OPTIONS
 from engine.rules.dice.faces import MAX_LENGTH
-from engine.rulesets.alsace import STATIONS_OPTION
-from engine.rulesets.ussr import AS_LOCOMOTIVE_REVEAL, LOCOMOTIVE_ONLY, TUNNEL_PAYMENT
-from engine.variants import COMMON_OPTIONS, MODULES, available_variants, build_ruleset
+from engine.rulesets import available_variants, build_ruleset, option_keys, variants
 
 FIRST_PLAYER = "first_player"  # the engine option (a 0-based seat); /ttr new calls it `first`
 UNDO = "undo"  # the engine option (engine/undo.py); /ttr new calls it `undo` too, on by default
@@ -37,10 +37,6 @@ UNDO = "undo"  # the engine option (engine/undo.py); /ttr new calls it `undo` to
 STAND_IN = "stand_in_level"
 RANDOM = "random"
 MOST_SEATS = 5
-
-# What part of a board an option is about (None: the whole game).
-TUNNELS = "tunnels"
-LONG_ROUTE = "long_route"
 
 
 @dataclass(frozen=True)
@@ -52,54 +48,34 @@ class TableOption:
     title: str  # how the lobby post names it
     describe: str  # Discord's description of the option (100 characters at most)
     values: tuple[tuple[Any, str], ...]  # each allowed value, in words
+    default: Any  # the engine's default
     dice: bool = False  # only with the Dice Expansion
+    cards: bool = False  # only with train cards: the Dice Expansion sets them aside, and this rule with them
     needs: str | None = None  # only on a board with TUNNELS or a LONG_ROUTE
-
-    @property
-    def default(self) -> Any:
-        """The engine's default for this option."""
-        if self.key in DICE_OPTIONS:
-            return DICE_OPTIONS[self.key]
-        return next(m.OPTIONS[self.key] for m in MODULES.values() if self.key in getattr(m, "OPTIONS", {}))
 
     def words(self, value: Any) -> str:
         """A value as the lobby post and the choices show it."""
         return next((w for v, w in self.values if v == value and type(v) is type(value)), str(value))
 
 
-OPTIONS: tuple[TableOption, ...] = (
-    TableOption(
-        "stations", STATIONS_OPTION, "stations",
-        "Alsace: play with stations (Europe's rules: 3 each, +4 for each one unbuilt)",
-        ((False, "no stations"), (True, "with stations, as in Europe"))),
-    TableOption(
-        "controller_tunnel", TUNNEL_PAYMENT, "a Controller in a tunnel check",
-        "USSR: what a Controller revealed in a tunnel check costs",
-        ((LOCOMOTIVE_ONLY, "one more locomotive"), (AS_LOCOMOTIVE_REVEAL, "like a revealed locomotive"))),
-    TableOption(
-        "dice_tokens", "dice_token_exchanges_per_turn", "tokens",
-        "Dice: tokens a player may buy per turn, 2 dice each",
-        ((1, "1 token per turn"), (2, "up to 2 tokens per turn")), dice=True),
-    TableOption(
-        "tunnel_dice", "tunnel_die_faces", "tunnel dice",
-        "Dice: how many of a tunnel die's 6 faces show a tunnel (the count is not printed; 2 by default)",
-        tuple((n, f"{n} tunnel face{'' if n == 1 else 's'} of 6") for n in range(7)),
-        dice=True, needs=TUNNELS),
-    TableOption(
-        "nine_route", "dice_nordic_9_route", "the 9-space route",
-        "Dice on Nordic Countries: Murmansk–Lieksa, too long for 8 dice and tokens",
-        (("as_8", "counts as an 8-space route"), ("disabled", "cannot be claimed")), dice=True, needs=LONG_ROUTE),
-)
+def _catalogue() -> tuple[TableOption, ...]:
+    """The engine's table options, each described after the rule set it belongs to ("Alsace:
+    …") or the Dice Expansion ("Dice: …")."""
+    owner = {o.key: r.title for r in variants() for o in r.options}
+    return tuple(
+        TableOption(o.name, o.key, o.title, f"{owner.get(o.key, 'Dice')}: {o.describe}", o.values, o.default,
+                    dice=o.key in DICE_OPTIONS, cards=o.cards, needs=o.needs)
+        for o in rulesets.table_options())
+
+
+OPTIONS: tuple[TableOption, ...] = _catalogue()
 BY_NAME = {o.name: o for o in OPTIONS}
 BY_KEY = {o.key: o for o in OPTIONS}
 
 
 def engine_options() -> set[str]:
     """Every option the engine accepts, for any table (the catalogue must offer each)."""
-    keys = set(COMMON_OPTIONS) | set(DICE_OPTIONS)
-    for module in MODULES.values():
-        keys |= set(getattr(module, "OPTIONS", {}))
-    return keys
+    return option_keys()
 
 
 def _has(variant: str, needs: str) -> bool:
@@ -110,14 +86,16 @@ def _has(variant: str, needs: str) -> bool:
 
 
 def _variants_with(option: TableOption) -> list[str]:
-    return [v for v in available_variants() if applies(option, v, dice=True)]
+    return [v for v in available_variants() if any(applies(option, v, dice=d) for d in (False, True))]
 
 
 def applies(option: TableOption, variant: str, *, dice: bool) -> bool:
     """Whether `option` means something at a table of `variant` (with or without dice)."""
     if option.dice:
         return dice and (option.needs is None or _has(variant, option.needs))
-    return option.key in getattr(MODULES.get(variant), "OPTIONS", {})
+    if option.cards and dice:
+        return False
+    return any(option.key == o.key for r in variants() if r.id == variant for o in r.options)
 
 
 def _why_not(option: TableOption, variant: str, dice: bool) -> str:
@@ -125,6 +103,9 @@ def _why_not(option: TableOption, variant: str, dice: bool) -> str:
     if option.dice and not dice:
         return (f"`{option.name}` is an option of the Dice Expansion: add `dice: True`, or leave `{option.name}` "
                 "out.")
+    if option.cards and dice and applies(option, variant, dice=False):
+        return (f"`{option.name}` is about train cards, which the Dice Expansion sets aside: leave `{option.name}` "
+                "out, or `dice` off.")
     if option.needs == TUNNELS:
         return f"`{option.name}` is for maps with tunnels; {title} has none."
     if option.needs == LONG_ROUTE:

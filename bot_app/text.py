@@ -20,12 +20,9 @@ from engine.actions import Action
 from engine.cards import card_word, describe
 from engine.events import PRIVATE, PUBLIC, Event
 from engine.maps import GameMap, load_map
+from engine.rulesets import variants
 from engine.view import View
 
-VARIANT_TITLES = {
-    "usa": "USA", "europe": "Europe", "nordic": "Nordic Countries", "germany": "Germany",
-    "ussr": "USSR", "alsace": "Alsace",
-}
 CARD_EMOJI = base.CARD_EMOJI
 MAX_CONTENT = 2000  # Discord's limit for one message's text
 # The log shown in a turn post keeps its last lines within this many characters.
@@ -37,8 +34,9 @@ def game_map(view: View) -> GameMap:
 
 
 def variant_title(variant: str, options: Mapping[str, Any] | None = None) -> str:
-    """"Europe", or "Europe + dice" for a table with the Dice Expansion."""
-    title = VARIANT_TITLES.get(variant, variant.title())
+    """A variant's title as its record gives it, with " + dice" for a table with the Dice Expansion."""
+    record = next((r for r in variants() if r.id == variant), None)
+    title = record.title if record is not None else variant.title()
     return title + (" + dice" if options and options.get("dice") else "")
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from ai.levels import OFFERED_LEVELS
 from app import Caller, Seat, ServiceError
 from bot_app import lobby
 from bot_app.answers import Refusal
@@ -18,7 +19,6 @@ from bot_app.components import MAX_OPTIONS
 from bot_app.games import Game, desk_of, parse_game, reach, resolve_game
 from bot_app.inputs import ShortText, Text, excerpt, is_number
 from cogs.base import TtrCog
-from engine.ai import OFFERED_LEVELS
 from engine.maps import fold
 
 if TYPE_CHECKING:

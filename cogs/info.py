@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -15,13 +16,14 @@ from app import GameSummary, ServiceError
 from app.availability import away_until
 from bot_app import after_game, text
 from bot_app.answers import Refusal
-from bot_app.games import GAME_TITLE_RE, Game, reach, resolve_game
+from bot_app.games import GAME_TITLE_RE, Game, parse_game, reach, resolve_game
 from bot_app.inputs import MediumText
 from bot_app.replay_requests import Replay, ReplayRequests, draw_replay
-from bot_app.rules_text import DEFAULT_VARIANT, TOPICS, rules_for, topics_for
+from bot_app.rules_text import DEFAULT_VARIANT, TOPICS, game_rules_options, options_note, rules_for, topics_for
 from bot_app.settings_help import settings_help
 from cogs.base import TtrCog
-from engine.variants import available_variants
+from engine.errors import IllegalAction
+from engine.rulesets import available_variants
 
 if TYPE_CHECKING:
     from bot_app.client import TtrBot
@@ -131,45 +133,54 @@ class InfoCog(TtrCog):
             if (topic or "").strip().lower() == SETTINGS_TOPIC:
                 await self.desk.answers.say(interaction, settings_help())
                 return
-            chosen, options, note = await self._rules_table(interaction, variant, dice, game)
+            chosen, options, players, note = await self._rules_table(interaction, variant, dice, game)
             wanted = (topic or "overview").strip().lower()
             title = f"**{text.variant_title(chosen, options)} — {wanted}**{note}"
-            await self.desk.answers.say(interaction, f"{title}\n{rules_for(chosen, topic, options)}")
+            await self.desk.answers.say(interaction, f"{title}\n{rules_for(chosen, topic, options, players)}")
 
         await self.run(work())
 
     async def _rules_table(self, interaction: discord.Interaction, variant: str | None, dice: bool | None,
-                           game: int | None) -> tuple[str, dict[str, Any], str]:
-        """Which rules to show: the variant asked for, else the game's (named, or this thread's),
-        else the base game, saying so; `dice` turns the Dice Expansion on or off."""
+                           game: int | None) -> tuple[str, dict[str, Any], int | None, str]:
+        """Which rules to show: the variant asked for, else the game's (named, or this thread's)
+        with all its options and players, else the base game, saying so; `dice` turns the Dice
+        Expansion on or off."""
         if variant is not None and variant not in available_variants():
             raise Refusal(f"There is no variant called {variant[:30]!r}; choose one of "
                           f"{', '.join(available_variants())}.")
-        options: dict[str, Any] = {}
-        chosen = variant
-        note = ""
-        if chosen is None:
-            g = game
-            if g is None:
-                with contextlib.suppress(Refusal, ServiceError):  # outside a game: no game
-                    g = await resolve_game(interaction, None)
-            if g is not None:
-                seen = await self.desk.service.view(g, None)
-                chosen, options = seen.variant, {k: v for k, v in seen.options.items() if k == "dice"}
-            else:
-                chosen = DEFAULT_VARIANT
-                note = " (the base game; `variant:` picks another)"
-        if dice is not None:
-            options["dice"] = dice
-        return chosen, {k: v for k, v in options.items() if v}, note
+        if variant is not None:
+            return variant, game_rules_options({}, dice), None, ""
+        g = game
+        if g is None:
+            with contextlib.suppress(Refusal, ServiceError):  # outside a game: no game
+                g = await resolve_game(interaction, None)
+        if g is None:
+            return (DEFAULT_VARIANT, game_rules_options({}, dice), None,
+                    " (the base game; `variant:` picks another)")
+        seen = await self.desk.service.view(g, None)
+        options = game_rules_options(seen.options, dice)
+        return seen.variant, options, len(seen.players), f" — game #{g}{options_note(options)}"
 
     @rules.autocomplete("topic")
     async def _topic(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The topics of the rules the command would show: the variant named, else the game's
+        (named, or this thread's), else every topic."""
         namespace = interaction.namespace
         variant = getattr(namespace, "variant", None)
         dice = getattr(namespace, "dice", None)
-        options = {"dice": True} if dice else {}
-        topics = topics_for(variant, options) if variant in available_variants() else {t: "" for t in TOPICS}
+        topics: Iterable[str] = TOPICS
+        if variant in available_variants():
+            topics = topics_for(variant, game_rules_options({}, dice))
+        elif variant is None:
+            with contextlib.suppress(Refusal, ServiceError, IllegalAction):
+                raw = getattr(namespace, "game", None)
+                game = None
+                if isinstance(raw, str) and raw.strip():
+                    game = parse_game(raw)
+                    await reach(interaction, game)
+                chosen, options, players, _ = await self._rules_table(interaction, None, dice, game)
+                if players is not None:
+                    topics = topics_for(chosen, options, players)
         return [app_commands.Choice(name=t, value=t) for t in (*topics, SETTINGS_TOPIC) if current.lower() in t][:25]
 
     async def _away(self, summary: GameSummary) -> str:

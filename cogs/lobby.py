@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from ai.levels import OFFERED_LEVELS
 from app.player_clock import MOST_AWAY_DAYS
 from bot_app import lobby, table_options, text
 from bot_app.games import Game, resolve_game
 from bot_app.inputs import ShortText
 from cogs.base import TtrCog
-from engine.ai import OFFERED_LEVELS
-from engine.variants import available_variants
+from engine.rulesets import available_variants
 
 if TYPE_CHECKING:
     from bot_app.client import TtrBot

@@ -21,6 +21,7 @@ from bot_app.inputs import ShortText, Text, is_number
 from bot_app.moves_text import find_key, parse_payment
 from cogs.base import TtrCog
 from engine.actions import Action, BuildStation, ClaimRoute, DrawCard, DrawTickets
+from engine.rules.dice import DrawTicketsWithDice
 
 if TYPE_CHECKING:
     from bot_app.client import TtrBot
@@ -92,7 +93,7 @@ class PlayCog(TtrCog):
         def fits(a: Action) -> bool:
             if short is None and long is None:
                 return True
-            mix = dict(a.mix) if isinstance(a, DrawTickets) else {}
+            mix = dict(a.mix) if isinstance(a, DrawTickets | DrawTicketsWithDice) else {}
             return mix.get("short", 0) == (short or 0) and mix.get("long", 0) == (long or 0)
 
         async def work() -> None:

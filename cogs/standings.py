@@ -11,7 +11,7 @@ from discord import app_commands
 from bot_app.standings_text import leaderboard_text
 from bot_app.text import variant_title
 from cogs.base import TtrCog
-from engine.variants import available_variants
+from engine.rulesets import available_variants
 
 if TYPE_CHECKING:
     from bot_app.client import TtrBot

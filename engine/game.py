@@ -1,8 +1,10 @@
-"""The core: start a game, list legal actions, apply an action, and show a player their view.
+"""The engine's front door: start a game, list legal actions, apply an action, and show a
+player their view.
 
-The core knows turns, pending decisions, the train deck and the end of the game. Everything a
-rule set adds or changes lives in the rule modules of its `RuleSet` (engine/rules/), which the
-core loops over; there is no `if variant == …` here.
+Each function works over a `RuleSet` handed in (`rules=`), or, by default, the one the
+registry (engine/rulesets/) builds for the state's variant and options — a saved game names
+its own. The turns, the train deck and the end of the game are the working copy's
+(`engine.core.Game`); what a rule set adds is in its rule modules.
 
 `apply(state, action)` is a pure function: it works on a clone and returns the new state and
 the events the action caused. Replaying a game's seed and its actions gives the same state.
@@ -15,171 +17,20 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine import undo
 from engine.actions import Action, Pass, Undo, action_from_json
-from engine.cards import Cards
+from engine.core import Game
 from engine.errors import IllegalAction
-from engine.events import HIDDEN, PRIVATE, PUBLIC, Event
-from engine.maps import GameMap
-from engine.rng import Rng, seed_state
+from engine.events import Event
+from engine.rng import seed_state
 from engine.rules.tickets import completed_tickets
-from engine.scoring import final_scores
+from engine.rulesets import build_ruleset, ruleset_for
 from engine.state import RULES_VERSION, GameState, PlayerState, copy_data
-from engine.variants import build_ruleset, ruleset_for
 from engine.view import PendingView, PlayerView, View
 
 if TYPE_CHECKING:
-    from engine.chance import Chance, ChanceSource
+    from engine.chance import ChanceSource
     from engine.ruleset import RuleSet
 
 A = TypeVar("A", bound=Action)
-
-
-class Game:
-    """A mutable working copy of a state, with the map, the rules, chance and the events
-    being collected. Rule modules receive one of these and change it in place.
-
-    Everything random draws from `chance` (engine/chance.py): the game's own generator `rng`,
-    unless a `ChanceSource` (a test's rigged dice) is given. Only `rng` is saved in the state
-    (`finish`); rules read it for nothing but the hidden shuffle records."""
-
-    def __init__(self, state: GameState, rules: RuleSet, game_map: GameMap, chance: ChanceSource | None = None) -> None:
-        self.state = state
-        self.rules = rules
-        self.map = game_map
-        self.rng = Rng(state.rng)
-        self.chance: Chance = self.rng if chance is None else chance.over(self.rng)
-        self.events: list[Event] = []
-        # Set when the end is triggered during this action, so that the triggering turn itself
-        # does not count as one of the final turns.
-        self.triggered_now = False
-
-    # --- people -------------------------------------------------------------------------
-    @property
-    def n_players(self) -> int:
-        return len(self.state.players)
-
-    def player(self, seat: int) -> PlayerState:
-        return self.state.players[seat]
-
-    def name(self, seat: int) -> str:
-        names = self.state.names
-        return names[seat] if seat < len(names) and names[seat] else f"Player {seat + 1}"
-
-    # --- events -------------------------------------------------------------------------
-    def emit(self, kind: str, **data: Any) -> None:
-        """A public event."""
-        self.events.append(Event(kind, data, PUBLIC))
-
-    def tell(self, seat: int, kind: str, **data: Any) -> None:
-        """An event only `seat` may see."""
-        self.events.append(Event(kind, data, PRIVATE, seat))
-
-    def record(self, kind: str, **data: Any) -> None:
-        """A hidden event: kept for replay checks, shown to nobody."""
-        self.events.append(Event(kind, data, HIDDEN))
-
-    # --- the train deck -----------------------------------------------------------------
-    # The end of `deck` is its top.
-    def draw_train_card(self) -> str | None:
-        """The top card of the train deck, reshuffling the discards in when it is empty;
-        None when both are empty."""
-        s = self.state
-        if not s.deck:
-            if not s.discard:
-                return None
-            self.reshuffle_discards()
-        return s.deck.pop()
-
-    def reshuffle_discards(self) -> None:
-        s = self.state
-        s.deck = s.discard + s.deck
-        s.discard = []
-        self.chance.shuffle(s.deck)
-        self.emit("deck_reshuffled", size=len(s.deck))
-        self.record("shuffle", deck=len(s.deck), rng=self.rng.state)
-
-    def train_cards_available(self) -> int:
-        return len(self.state.deck) + len(self.state.discard)
-
-    def take_cards(self, seat: int, card_set: Cards) -> None:
-        """Remove cards from a hand (the caller has checked that they are there)."""
-        hand = self.player(seat).hand
-        for name, n in card_set:
-            left = hand.get(name, 0) - n
-            if left < 0:
-                raise AssertionError(f"seat {seat} lacks {n} {name}")
-            if left:
-                hand[name] = left
-            else:
-                del hand[name]
-
-    def give_cards(self, seat: int, card_set: Cards) -> None:
-        hand = self.player(seat).hand
-        for name, n in card_set:
-            hand[name] = hand.get(name, 0) + n
-
-    def discard_cards(self, card_set: Cards) -> None:
-        for name, n in card_set:
-            self.state.discard.extend([name] * n)
-
-    # --- turns --------------------------------------------------------------------------
-    def set_pending(self, kind: str, **data: Any) -> None:
-        self.state.pending = {"kind": kind, **data}
-
-    def trigger_final_round(self, seat: int, reason: str) -> None:
-        """Start the final round: every player, the trigger player included, takes one more
-        turn. Later triggers are ignored (X5)."""
-        s = self.state
-        if s.final_turns_left is not None:
-            return
-        s.final_turns_left = self.n_players
-        self.triggered_now = True
-        self.emit("final_round", player=seat, reason=reason)
-
-    def begin_play(self, first: int) -> None:
-        """Setup is over: the first player's first turn begins."""
-        self.state.status = "playing"
-        self.start_turn(first)
-
-    def start_turn(self, seat: int) -> None:
-        s = self.state
-        s.current = seat
-        self.set_pending("turn")
-        self.emit("turn_started", player=seat, turn=s.turn)
-        for module in self.rules.hooked("on_turn_start"):
-            module.on_turn_start(self)
-
-    def end_turn(self) -> None:
-        """The current player's turn is over: run the end-of-turn rules, count down the final
-        round, and pass the turn on (or end the game).
-
-        A module may first open one more decision of the same turn (`before_turn_end`
-        returns True, e.g. the Dice Expansion's token purchase); it calls `end_turn` again
-        once that decision is resolved."""
-        s = self.state
-        for module in self.rules.hooked("before_turn_end"):
-            if module.before_turn_end(self):
-                return
-        for module in self.rules.hooked("on_turn_end"):
-            module.on_turn_end(self)
-        if s.final_turns_left is not None and not self.triggered_now:
-            s.final_turns_left -= 1
-            if s.final_turns_left <= 0:
-                self.finish_game()
-                return
-        self.triggered_now = False
-        s.turn += 1
-        self.start_turn((s.current + 1) % self.n_players)
-
-    def finish_game(self) -> None:
-        s = self.state
-        s.status = "over"
-        s.pending = {}
-        s.result = final_scores(self)
-        self.emit("game_over", result=copy_data(s.result))
-
-    def finish(self) -> tuple[GameState, list[Event]]:
-        self.state.rng = self.rng.state
-        return self.state, self.events
 
 
 # --- the public functions ---------------------------------------------------------------
@@ -193,13 +44,18 @@ def new_game(
     first_player: int | None = None,
     names: Sequence[str] | None = None,
     chance: ChanceSource | None = None,
+    *,
+    rules: RuleSet | None = None,
 ) -> tuple[GameState, list[Event]]:
     """Deal a new game. The first player is drawn with the game's generator unless given, as
     `first_player` or as the table option of that name (the host's choice, kept in the state's
     options so that a replay deals the same game).
-    `chance`: another source of chance than the seed's generator (tests, engine/chance.py)."""
+    `chance`: another source of chance than the seed's generator (tests, engine/chance.py).
+    `rules`: the rule set to play, if not the registry's for `variant` and `options` (a rule
+    set of a test's own; every later call on the game is then handed the same)."""
     opts = dict(options or {})
-    rules = build_ruleset(variant, players, opts)
+    if rules is None:
+        rules = build_ruleset(variant, players, opts)
     if first_player is None:
         first_player = opts.get("first_player")
     game_map = rules.game_map
@@ -234,14 +90,12 @@ def new_game(
     return game.finish()
 
 
-def load_game(state: GameState, chance: ChanceSource | None = None) -> Game:
-    """A working Game around a state (read-only use: it is not cloned)."""
-    rules = _ruleset(state)
+def load_game(state: GameState, chance: ChanceSource | None = None, *, rules: RuleSet | None = None) -> Game:
+    """A working Game around a state (read-only use: it is not cloned), under `rules` or the
+    rule set the state was started with."""
+    if rules is None:
+        rules = ruleset_for(state)
     return Game(state, rules, rules.game_map, chance)
-
-
-def _ruleset(state: GameState) -> RuleSet:
-    return ruleset_for(state)
 
 
 def actors(state: GameState) -> list[int]:
@@ -255,11 +109,13 @@ def actors(state: GameState) -> list[int]:
 
 
 def apply(
-    state: GameState, action: Action | Mapping[str, Any], chance: ChanceSource | None = None
+    state: GameState, action: Action | Mapping[str, Any], chance: ChanceSource | None = None, *,
+    rules: RuleSet | None = None,
 ) -> tuple[GameState, list[Event]]:
     """Apply one action and return (new state, events). An illegal action raises
     IllegalAction with one plain sentence and leaves `state` untouched. `chance`: another
-    source of chance than the state's generator (tests, engine/chance.py)."""
+    source of chance than the state's generator (tests, engine/chance.py); `rules`: the rule
+    set the game was started with, if not the registry's."""
     if not isinstance(action, Action):
         action = action_from_json(action)
     if state.status == "over":
@@ -270,76 +126,52 @@ def apply(
         return undo.apply_undo(state, action)
     waiting = actors(state)
     if action.player not in waiting:
-        game = load_game(state)
+        game = load_game(state, rules=rules)
         who = ", ".join(game.name(s) for s in waiting)
         raise IllegalAction(f"It is not your turn; the game is waiting for {who}.", "not_your_turn")
-    game = load_game(state.clone(), chance)
+    game = load_game(state.clone(), chance, rules=rules)
     undo.close(game.state)
     kind = state.pending.get("kind", "")
     handler = game.rules.handler(kind, action)
     if handler is None:
         if isinstance(action, Pass) and kind == "turn":
-            _apply_pass(game, action)
+            game.pass_turn(action)
             return game.finish()
         if not isinstance(action, Pass) and not game.rules.knows(type(action)):
             raise IllegalAction(f"You cannot {action.DOES} in this game.", "not_in_these_rules")
         raise IllegalAction(f"Right now you must {game.rules.prompt(kind)}.", "wrong_step")
     game.state.passes_in_a_row = 0
     before_text = undo.before_move(state, action) if state.options.get("undo") else None
-    watched = None
     if before_text is not None:
-        watched = undo.WatchedChance(game.chance)
-        game.chance = watched
+        game.chance = undo.WatchedChance(game)
     handler.apply(game, action)
+    irreversible = game.irreversible
     after, events = game.finish()
-    if watched is not None:
-        undo.after_move(state, before_text, action, after, events, watched.used)
+    if before_text is not None:
+        undo.after_move(before_text, action, after, events, irreversible)
     return after, events
 
 
-def _apply_pass(game: Game, action: Pass) -> None:
-    """Pass when nothing else is possible (X4). When every player has passed in a row, nothing
-    can ever change again (the game is deterministic from here), so the game ends."""
-    if _module_actions(game, action.player):
-        raise IllegalAction("You can only pass when there is nothing else you can do.", "cannot_pass")
-    s = game.state
-    game.emit("passed", player=action.player)
-    s.passes_in_a_row += 1
-    if s.passes_in_a_row >= game.n_players:
-        game.emit("deadlock", text="Nobody can do anything any more, so the game ends.")
-        game.finish_game()
-        return
-    game.end_turn()
-
-
-def _module_actions(game: Game, seat: int) -> list[Action]:
-    kind = game.state.pending.get("kind", "")
-    out: list[Action] = []
-    for module in game.rules.modules_for(kind):
-        out.extend(module.legal_actions(game, seat))
-    return out
-
-
-def legal_actions(state: GameState, seat: int) -> list[Action]:
+def legal_actions(state: GameState, seat: int, *, rules: RuleSet | None = None) -> list[Action]:
     """Every action `seat` may take now (empty when the game is not waiting for them).
 
     When nothing else is possible on a turn, the only legal action is Pass (X4)."""
     if seat not in actors(state):
         return []
-    game = load_game(state)
-    out = _module_actions(game, seat)
+    game = load_game(state, rules=rules)
+    out = game.module_actions(seat)
     if not out and state.pending.get("kind") == "turn":
         out.append(Pass(seat))
     return out
 
 
-def legal_actions_of(state: GameState, seat: int, action_type: type[A]) -> list[A]:
+def legal_actions_of(state: GameState, seat: int, action_type: type[A], *, rules: RuleSet | None = None) -> list[A]:
     """The legal actions of one type: those `legal_actions` lists of it, in its order, asking
     only the modules that handle that type now (a rollout wanting the claims need not have
     every station of the board listed as well)."""
     if seat not in actors(state):
         return []
-    game = load_game(state)
+    game = load_game(state, rules=rules)
     kind = state.pending.get("kind", "")
     out: list[A] = []
     for module in game.rules.modules_for(kind):
@@ -350,22 +182,24 @@ def legal_actions_of(state: GameState, seat: int, action_type: type[A]) -> list[
 
 def replay(variant: str, players: int, seed: int, actions: Iterable[Action | Mapping[str, Any]],
            options: Mapping[str, Any] | None = None, first_player: int | None = None,
-           names: Sequence[str] | None = None, chance: ChanceSource | None = None) -> GameState:
+           names: Sequence[str] | None = None, chance: ChanceSource | None = None, *,
+           rules: RuleSet | None = None) -> GameState:
     """The state reached by a seed and a list of actions (and the chance source the game was
-    played with, if it was not the seed's own generator)."""
-    state, _ = new_game(variant, players, seed, options, first_player, names, chance)
+    played with, if it was not the seed's own generator; the rule set, if not the registry's)."""
+    state, _ = new_game(variant, players, seed, options, first_player, names, chance, rules=rules)
     for action in actions:
-        state, _ = apply(state, action, chance)
+        state, _ = apply(state, action, chance, rules=rules)
     return state
 
 
-def view(state: GameState, seat: int | None) -> View:
+def view(state: GameState, seat: int | None, *, rules: RuleSet | None = None) -> View:
     """What the player in `seat` may know (None: what anyone may know).
 
     Their own hand, tickets and offers; only counts for everyone else; never the deck order,
     the generator or the seed (either would reveal the deck). Each rule module adds its own
     part (`RuleModule.view_part`)."""
-    rules = _ruleset(state)
+    if rules is None:
+        rules = ruleset_for(state)
     game_map = rules.game_map
     names = tuple(state.names)
     players = []

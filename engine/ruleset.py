@@ -6,10 +6,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action
+from engine.maps import load_map
+from engine.rules.module import RuleModule
 
 if TYPE_CHECKING:
     from engine.maps import GameMap, Route
-    from engine.rules.module import RuleModule
     from engine.rules.payment import PaymentRule
     from engine.rules.tie_breaks import TieBreak
 
@@ -46,9 +47,6 @@ class RuleSet:
     _map: GameMap = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        from engine.maps import load_map
-        from engine.rules.module import RuleModule
-
         handlers: dict[tuple[str, type[Action]], RuleModule] = {}
         for module in self.modules:
             for kind, types in module.actions.items():

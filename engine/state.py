@@ -20,7 +20,9 @@ import msgspec
 # Bump whenever a rule change would make an old action log replay differently.
 # 2: Germany's dice ticket draws announce their mix (D7); equal station loans go to the best
 # final score (X2).
-RULES_VERSION = 2
+# 3: a move that revealed cards from the reshuffled discards cannot be undone; a dice turn whose
+# tunnel failed or was given up ends in `dice_discard` when the player holds tokens ([D:28]).
+RULES_VERSION = 3
 
 
 def copy_data(value: Any) -> Any:

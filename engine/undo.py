@@ -2,11 +2,18 @@
 a move that revealed nothing hidden.
 
 Which moves: those whose action type says `UNDOABLE` (claiming a route, building a station,
-playing the Controller) — and only when, after the fact, the move rolled no die and made no
-random pick, took no card from the top of a hidden pile (cards shuffled under a pile, as
-Alsace's used cards are, reveal nothing), told no other player anything privately and did not
-end the game. A claim that turns out to be a tunnel reveals cards, so it cannot be undone;
-nor can a card or ticket draw ever.
+playing the Controller) — and only when, after the fact, nothing irreversible happened during
+the move: the working game (`Game.irreversible`) records every card taken from the top of a
+hidden pile (`Game.take_top`), every reshuffle of the discards into a new deck, every die
+rolled and every random pick. Nor may the move have told another player anything privately or
+ended the game. A claim that turns out to be a tunnel reveals cards, so it cannot be undone —
+even when the deck was empty and the reveal came from the reshuffled discards; nor can a card
+or ticket draw ever. Cards shuffled *under* a pile (Alsace's used cards) reveal nothing: the
+restored generator would shuffle them the same way, unseen.
+
+The record is kept where the cards move rather than worked out afterwards from the piles: an
+empty deck refilled from the discards, or a reshuffled top of the same colours, looks untouched
+to any comparison of colour names.
 
 How: just before such a move, the state as it was (without any older undo point) is kept in
 the state's `secret` part, which no view ever shows. Any later action closes the window by
@@ -27,28 +34,29 @@ from engine.state import GameState
 
 if TYPE_CHECKING:
     from engine.chance import Chance
+    from engine.core import Game
 
 KEY = "undo"
 
 
 class WatchedChance:
-    """Passes every draw on to the game's chance, remembering whether one could have shown its
-    outcome: a die or a pick can; a shuffle cannot by itself (it orders a hidden pile, and
-    whether a card then left the top of a pile is checked apart)."""
+    """Passes every draw on to the game's chance, marking the game irreversible when one could
+    have shown its outcome: a die or a pick can; a shuffle cannot by itself (it orders a hidden
+    pile; a card then taken from its top marks the game through `Game.take_top`)."""
 
-    def __init__(self, inner: Chance) -> None:
-        self.inner = inner
-        self.used = False
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.inner: Chance = game.chance
 
     def below(self, n: int) -> int:
-        self.used = True
+        self.game.irreversible = True
         return self.inner.below(n)
 
     def shuffle(self, items: MutableSequence[Any]) -> None:
         self.inner.shuffle(items)
 
     def roll(self, faces: Sequence[str]) -> str:
-        self.used = True
+        self.game.irreversible = True
         return self.inner.roll(faces)
 
 
@@ -61,25 +69,15 @@ def before_move(state: GameState, action: Action) -> str | None:
     return state.to_canonical()
 
 
-def after_move(before: GameState, before_text: str | None, action: Action, after: GameState,
-               events: Sequence[Event], chance_used: bool) -> None:
-    """Keep the undo point in `after` when the move revealed nothing hidden."""
-    if before_text is None or chance_used or after.status == "over":
+def after_move(before_text: str | None, action: Action, after: GameState, events: Sequence[Event],
+               irreversible: bool) -> None:
+    """Keep the undo point in `after` when the move did nothing irreversible (`Game.irreversible`)
+    and told nobody else anything."""
+    if before_text is None or irreversible or after.status == "over":
         return
-    if not _nothing_drawn(before.deck, after.deck):
-        return
-    for name, deck in before.ticket_decks.items():
-        if not _nothing_drawn(deck, after.ticket_decks.get(name, [])):
-            return
     if any(e.visibility == PRIVATE and e.seat != action.player for e in events):
         return
     after.secret[KEY] = {"seat": action.player, "state": before_text}
-
-
-def _nothing_drawn(before: list[str], after: list[str]) -> bool:
-    """Whether no card left the top of a hidden pile (its end is its top). Cards put under it
-    (Alsace's used cards) reveal nothing."""
-    return len(after) >= len(before) and after[len(after) - len(before):] == before
 
 
 def close(state: GameState) -> None:

@@ -187,7 +187,7 @@ class RenderPool:
 
 
 def _every_variant() -> tuple[str, ...]:
-    from engine.variants import available_variants
+    from engine.rulesets import available_variants
 
     return tuple(available_variants())
 

@@ -24,8 +24,8 @@ from engine.actions import (
 from engine.cards import COLOURS, Cards
 from engine.errors import IllegalAction
 from engine.game import actors, apply, legal_actions, load_game, new_game
+from engine.rulesets import available_variants
 from engine.state import GameState
-from engine.variants import available_variants
 
 # ---------------------------------------------------------------------------------------------
 # Decoding

@@ -1,4 +1,4 @@
-"""The computer players of engine/agents: every agent finishes a game on every variant, with and
+"""The computer players of ai/agents: every agent finishes a game on every variant, with and
 without dice, keeping every invariant; the hard AI is deterministic and never reads a secret;
 the levels a host chooses reach `make_ai`."""
 
@@ -9,18 +9,20 @@ from typing import Any
 
 import pytest
 
-from engine import tournament
+from ai.agents import AGENTS, make_agent
+from ai.agents.baseline import BaselineAI
+from ai.agents.search import LATE_TRAINS, SearchAI
+from ai.greedy import GreedyAI
+from ai.levels import AI_LEVELS, OFFERED_LEVELS, decision_seed, make_ai
+from ai.random_player import RandomAI
 from engine.actions import KeepTickets
-from engine.agents import AGENTS, make_agent
-from engine.agents.baseline import BaselineAI
-from engine.agents.search import LATE_TRAINS, SearchAI
-from engine.ai import AI_LEVELS, OFFERED_LEVELS, GreedyAI, RandomAI, decision_seed, make_ai
 from engine.game import actors, apply, legal_actions, new_game, replay, view
+from engine.rulesets import available_variants
 from engine.rulesets.alsace import STATIONS_OPTION
 from engine.rulesets.ussr import AS_LOCOMOTIVE_REVEAL, TUNNEL_PAYMENT
 from engine.state import GameState
-from engine.variants import available_variants
 from tests.test_selfplay_invariants import InvariantChecker
+from tools import tournament
 
 BASELINES = ("route_focus", "destination_hungry", "one_step", "long_route")
 AGENT_NAMES = (*BASELINES, "planner", "search")

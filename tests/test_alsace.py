@@ -15,13 +15,14 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from engine.core import Game
 from engine.errors import IllegalAction
-from engine.game import Game, apply, legal_actions, new_game, view
+from engine.game import apply, legal_actions, new_game, view
 from engine.graph import train_distances
 from engine.maps import load_map
 from engine.rules.tourist_cards import TouristView
-from engine.selfplay import play_game
-from engine.variants import build_ruleset
+from engine.rulesets import build_ruleset
+from tools.selfplay import play_game
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = (ROOT.parent / "shared" / "seeds" / "alsace-fan-expansion.txt")
@@ -35,11 +36,7 @@ def board():
 
 
 def _generator():
-    spec = importlib.util.spec_from_file_location("build_alsace", ROOT / "maps" / "build_alsace.py")
-    module = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    spec.loader.exec_module(module)
-    return module
+    return importlib.import_module("tools.maps.build_alsace")
 
 
 def _shortest(board, start: str) -> dict[str, int]:
@@ -59,7 +56,7 @@ def test_the_generator_reproduces_the_shipped_file():
 
 
 def test_the_board_says_it_is_a_reconstruction(board):
-    assert board.provenance["generated_by"] == "maps/build_alsace.py"
+    assert board.provenance["generated_by"] == "tools/maps/build_alsace.py"
     assert "reconstruction" in board.provenance["note"]
 
 

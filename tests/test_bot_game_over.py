@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import re
 
+from ai.levels import make_ai
 from app import Actor, GameService
 from app.owed import DIGEST_HOLD, GAME_OVER
 from bot_app.text import ticket_label
-from engine.ai import make_ai
 from engine.maps import load_map
 from tests.clock import BERLIN, at
 from tests.fake_discord import FakeDiscord

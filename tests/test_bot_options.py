@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.rules.dice.tokens import DiceTokens
 from engine.rules.dice.tunnels import DiceTunnels
-from engine.variants import ruleset_for
+from engine.rulesets import ruleset_for
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.driver import Table, _cid
 from tests.fake_discord.harness import RunningBot, start_bot
@@ -123,6 +123,9 @@ REFUSED: list[tuple[dict[str, Any], str]] = [
     ({"variant": "europe", "stations": True}, "`stations` is an option of Alsace only, not of Europe."),
     ({"variant": "usa", "controller_tunnel": "as_locomotive_reveal"},
      "`controller_tunnel` is an option of USSR only, not of USA."),
+    ({"variant": "ussr", "dice": True, "controller_tunnel": "as_locomotive_reveal"},
+     "`controller_tunnel` is about train cards, which the Dice Expansion sets aside: leave `controller_tunnel` out, "
+     "or `dice` off."),
     ({"variant": "europe", "dice_tokens": 2},
      "`dice_tokens` is an option of the Dice Expansion: add `dice: True`, or leave `dice_tokens` out."),
     ({"variant": "germany", "dice": True, "tunnel_dice": 3},

@@ -11,8 +11,8 @@ import re
 
 from PIL import Image, ImageSequence
 
+from ai.levels import make_ai
 from app import Actor
-from engine.ai import make_ai
 from render.replay import MAX_BYTES
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.driver import DEADLINE, Table

@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from engine.ai import make_ai
+from ai.levels import make_ai
 from engine.chance import Chance, DiceExhausted, RiggedDice
 from engine.game import actors, apply, legal_actions, load_game, new_game, replay
 from engine.rng import Rng, seed_state
 from engine.rules.dice.roll import roll
-from engine.selfplay import MAX_DECISIONS, play_game
-from engine.variants import available_variants
+from engine.rulesets import available_variants
+from tools.selfplay import MAX_DECISIONS, play_game
 
 ENGINE = Path(__file__).resolve().parent.parent / "engine"
 DICE = {"dice": True}

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.ai import AI_LEVELS
+from ai.levels import AI_LEVELS
 
 ROOT = Path(__file__).resolve().parent.parent
 USAGE = 2

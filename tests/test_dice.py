@@ -9,7 +9,7 @@ from engine.errors import IllegalAction
 from engine.game import load_game, new_game
 from engine.rules.dice import DiceRoll
 from engine.rules.dice.roll import roll
-from engine.variants import available_variants, build_ruleset
+from engine.rulesets import available_variants, build_ruleset
 
 
 @pytest.mark.parametrize("variant", available_variants())

@@ -17,9 +17,9 @@ from engine.actions import Action
 from engine.events import Event
 from engine.game import apply, load_game, new_game
 from engine.rules.tickets import ticket_outcomes
-from engine.selfplay import play_game
+from engine.rulesets import available_variants, build_ruleset
 from engine.state import GameState, PlayerState, canonical_json
-from engine.variants import available_variants, build_ruleset
+from tools.selfplay import play_game
 
 
 def reversed_dicts(value: Any) -> Any:

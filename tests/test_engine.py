@@ -22,8 +22,9 @@ from engine.cards import cards
 from engine.errors import IllegalAction
 from engine.game import actors, apply, legal_actions, legal_actions_of, new_game, replay, view
 from engine.rng import Rng, seed_state
-from engine.selfplay import play_game
+from engine.rulesets import available_variants
 from engine.state import GameState
+from tools.selfplay import play_game
 
 
 def test_generator_sequence_is_pinned() -> None:
@@ -261,7 +262,7 @@ def test_clone_copies_every_field_of_the_state_and_its_players():
 
 
 @pytest.mark.parametrize("dice", [False, True])
-@pytest.mark.parametrize("variant", ["usa", "europe", "nordic", "germany", "ussr", "alsace"])
+@pytest.mark.parametrize("variant", available_variants())
 def test_the_legal_actions_of_one_type_are_those_legal_actions_lists(variant: str, dice: bool) -> None:
     """legal_actions_of (what a rollout asks for: the claims) gives exactly the actions of that
     type that legal_actions lists, in the same order, at every step of a game."""

@@ -10,11 +10,11 @@ from __future__ import annotations
 import dataclasses
 import random
 
+from ai.levels import make_ai
 from app import Actor, GameService, Limits
 from app.owed import DIGEST, DIGEST_HOLD, GAME_OVER, SeatInfo, game_over_news
 from app.player_clock import PlayerClock
 from bot_app.game_over_news import ordinal, result_words, standing
-from engine.ai import make_ai
 from tests.clock import BERLIN, Clock, at
 from tests.databases import Database
 from tools.samples import sample_view

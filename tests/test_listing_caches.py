@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from ai.levels import make_ai
 from engine.actions import Action, ClaimRoute
-from engine.ai import make_ai
 from engine.game import actors, apply, legal_actions, new_game
 from engine.maps import load_map
 from engine.rules.dice import claims, discard, purse, roll, stations, tickets, tokens

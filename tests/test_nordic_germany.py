@@ -20,7 +20,7 @@ from engine.maps import load_map
 from engine.rng import Rng, seed_state
 from engine.rules.nordic_payment import NordicPayment, ferry_fits, joker_route_fits
 from engine.rules.passengers import PassengersView, TakePassenger, majority_points
-from engine.selfplay import play_game
+from tools.selfplay import play_game
 
 # --- player counts and components -------------------------------------------------------
 

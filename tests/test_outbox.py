@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from ai.levels import make_ai
 from app import Actor, Caller, GameService, Limits, ServiceError
 from app.delivery_ops import backoff
-from engine.ai import make_ai
 from store import Store
 from store.db import connect
 from store.migrations import migrate

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import re
 
+from ai.levels import make_ai
 from app import HandData, PostData
 from app.models import Delivery, GameSummary, Seat
 from bot_app import posts, text
-from engine.ai import make_ai
 from engine.events import PUBLIC, Event
 from engine.game import actors, apply, legal_actions, new_game, view
 from engine.rules.tourist_cards import TouristView

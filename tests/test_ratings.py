@@ -10,10 +10,10 @@ from collections.abc import AsyncIterator
 import pytest
 from openskill.models import PlackettLuce
 
+from ai.levels import make_ai
 from app import Actor, Caller, GameService, Limits, SubmitResult
 from app.ratings import MODEL, Ratings, rate
 from app.standings import SeasonError
-from engine.ai import make_ai
 from store.records import ResultRow
 from tests.clock import Clock
 from tests.databases import Database

@@ -9,8 +9,8 @@ import io
 import pytest
 from PIL import Image
 
-from engine.ai import shortest_open_path
 from engine.maps import load_map
+from engine.paths import shortest_open_path
 from render import render_async, render_board, render_hand, render_scores
 from render.hand import ticket_statuses
 from render.text import FONT_DIR, FONT_FILES, font

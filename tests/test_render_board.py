@@ -16,7 +16,6 @@ from engine.game import load_game
 from engine.game import view as engine_view
 from engine.maps import available_maps, load_map
 from engine.rules.routes import closed_routes
-from engine.selfplay import play_game
 from engine.view import View
 from render import palette as P
 from render.board import closed_tracks, render_board
@@ -25,6 +24,7 @@ from render.legend import draw_legend, key_entries, legend_boxes, table_entries
 from render.parts import picture_parts
 from render.replay import NARROWER, WIDTH
 from tools.samples import sample_view
+from tools.selfplay import play_game
 
 WIDTHS = (WIDTH, *NARROWER)
 

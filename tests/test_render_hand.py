@@ -13,7 +13,7 @@ import pytest
 
 from engine.maps import load_map
 from engine.rules.passengers import PassengersView
-from engine.variants import available_variants, build_ruleset
+from engine.rulesets import available_variants, build_ruleset
 from engine.view import View
 from render.hand import MARGIN, render_hand
 from render.parts import picture_parts

@@ -21,8 +21,7 @@ import pytest
 from engine.game import view
 from engine.maps import load_map
 from engine.rules.tourist_cards import TouristView
-from engine.selfplay import play_game
-from engine.variants import available_variants, build_ruleset
+from engine.rulesets import available_variants, build_ruleset
 from render import render_board, render_hand, render_scores
 from render.legend import key_entries, legend_boxes
 from render.parts import picture_parts, registered_names
@@ -30,6 +29,7 @@ from render.parts.base import part_for
 from render.scores import BONUSES
 from render.text import preview_px
 from tools.samples import sample_view
+from tools.selfplay import play_game
 
 VARIANTS = available_variants()
 TABLES = [(v, dice) for v in VARIANTS for dice in (False, True)]

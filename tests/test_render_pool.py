@@ -16,10 +16,11 @@ from pathlib import Path
 
 import pytest
 
+from ai.levels import make_ai
 from app import Actor
 from bot_app.render_hooks import PictureCache, Renderer
-from engine.ai import make_ai
 from engine.maps import load_map
+from engine.rulesets import available_variants
 from engine.view import View
 from render import RenderPool, render_board, render_hand, render_scores
 from render.hand import _mini_base, mini_labels
@@ -297,6 +298,6 @@ def test_workers_prepare_the_maps_the_owner_names_and_otherwise_build_each_at_it
     monkeypatch.setenv("TTR_RENDER_PREPARE", "none")
     assert prepare_from_env() == ()
     monkeypatch.setenv("TTR_RENDER_PREPARE", "all")
-    assert set(prepare_from_env()) == {"usa", "europe", "nordic", "germany", "ussr", "alsace"}
+    assert set(prepare_from_env()) == set(available_variants())
     monkeypatch.setenv("TTR_RENDER_PREPARE", " Europe, usa ,atlantis")  # an unknown name is ignored
     assert prepare_from_env() == ("europe", "usa")

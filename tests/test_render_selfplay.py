@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.variants import available_variants
+from engine.rulesets import available_variants
 from render.board import render_board
 from render.hand import render_hand
 from render.scores import render_scores
@@ -28,7 +28,7 @@ def _last_move(events) -> tuple[list[str], list[str]]:
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_every_state_of_a_self_play_game_renders(variant: str) -> None:
     from engine.game import actors, view
-    from engine.selfplay import play_game
+    from tools.selfplay import play_game
 
     seen = {"boards": 0, "hands": 0}
 

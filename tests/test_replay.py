@@ -12,11 +12,10 @@ from collections import Counter
 import pytest
 from PIL import Image, ImageChops, ImageSequence, ImageStat
 
+from ai.levels import make_ai
 from engine.actions import Undo
-from engine.ai import make_ai
 from engine.events import PUBLIC
 from engine.game import actors, apply, legal_actions, new_game, view
-from engine.selfplay import GameRecord, play_game
 from engine.timeline import public_timeline
 from engine.undo import can_undo
 from render.base_cache import clear_cache
@@ -25,6 +24,7 @@ from render.encode import png_bytes
 from render.replay import MAX_BYTES, ReplayPicture, render_replay, step_ms
 from tests.test_render_golden import compare
 from tools.samples import NAMES
+from tools.selfplay import GameRecord, play_game
 
 SEED = 11
 

@@ -16,7 +16,7 @@ from engine.graph import best_ticket_outcome, best_ticket_outcomes
 from engine.rules.dice import BuyToken, DiscardTokens, DrawTicketsWithDice
 from engine.rules.module import RuleModule
 from engine.scoring import add_points, final_scores
-from engine.selfplay import play_game
+from tools.selfplay import play_game
 
 DICE = {"dice": True}
 

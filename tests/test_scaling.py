@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
+from ai.levels import make_ai
 from app import Actor, Caller, GameService, Limits, StaleAction
 from app.copying import copy_database
 from app.delivery_ops import CLAIM_SECONDS
 from bot_app.config import Config
-from engine.ai import make_ai
 from store import Store, StoreError
 from store.copy import CopyRefused
 from tests.clock import Clock

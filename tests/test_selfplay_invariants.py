@@ -13,10 +13,10 @@ from engine.actions import Action, action_from_json
 from engine.errors import IllegalAction
 from engine.events import Event
 from engine.game import actors, apply, legal_actions, new_game, replay, view
+from engine.rulesets import available_variants, build_ruleset, ruleset_for
 from engine.scoring import score_line_names
-from engine.selfplay import play_game
 from engine.state import GameState
-from engine.variants import available_variants, build_ruleset, ruleset_for
+from tools.selfplay import play_game
 
 
 def _tables() -> list[tuple[str, int]]:

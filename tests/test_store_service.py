@@ -14,8 +14,8 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
+from ai.levels import make_ai
 from app import Actor, GameBroken, GameService, Limits, LobbyError, NotAPlayer, ServiceError, StaleAction, SubmitResult
-from engine.ai import make_ai
 from engine.errors import IllegalAction
 from engine.events import HIDDEN, PRIVATE, PUBLIC
 from engine.game import replay

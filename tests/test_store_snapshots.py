@@ -16,14 +16,14 @@ import pytest
 from app import Actor, GameService, Limits
 from app.loader import LOADS_AT_ONCE
 from engine.game import apply, new_game, replay
-from engine.selfplay import play_game
+from engine.rulesets import available_variants
 from engine.state import GameState
-from engine.variants import available_variants
 from store import SchemaTooNew, Store
 from store.migrations import Migration, to_apply
 from store.records import snapshot_digest
 from store.writer import QueueBound
 from tests.databases import SQLITE_ONLY, Database
+from tools.selfplay import play_game
 
 UNLIMITED = Limits.unlimited()
 HOST = 1000

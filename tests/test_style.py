@@ -1,5 +1,5 @@
-"""Project standards that a test can check: ruff-clean code, a pure engine, and a runtime that
-needs nothing from the tests or the tools."""
+"""Project standards that a test can check: ruff-clean code, a pure engine and computer
+players, and a runtime that needs nothing from the tests or the tools."""
 
 from __future__ import annotations
 
@@ -12,8 +12,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ROOT / "engine"
+# The rules and the computer players: pure functions of their inputs (the tools beside them,
+# self-play and the tournament, may time themselves).
+PURE = [ENGINE, ROOT / "ai"]
 # What the bot runs: these need only requirements.txt.
-RUNTIME = [ROOT / name for name in ("engine", "store", "app", "bot_app", "cogs", "render", "bot.py")]
+RUNTIME = [ROOT / name for name in ("engine", "ai", "store", "app", "bot_app", "cogs", "render", "bot.py")]
 # Test and tool code, and what only they install (requirements-dev.txt).
 NOT_AT_RUNTIME = {"yaml", "pytest", "_pytest", "tests", "tools"}
 
@@ -24,20 +27,21 @@ def test_ruff_is_clean() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_engine_imports_no_io_library() -> None:
+def _pure_files() -> list[Path]:
+    files = [p for root in PURE for p in sorted(root.rglob("*.py"))]
+    assert len(files) > 40, "the engine and the computer players were not found"
+    return files
+
+
+def test_engine_and_ai_import_no_io_library() -> None:
     banned = re.compile(r"^\s*(import|from)\s+(discord|aiosqlite|PIL|sqlite3|socket|asyncio)\b", re.M)
-    offenders = [p.name for p in ENGINE.rglob("*.py") if banned.search(p.read_text(encoding="utf-8"))]
+    offenders = [str(p.relative_to(ROOT)) for p in _pure_files() if banned.search(p.read_text(encoding="utf-8"))]
     assert offenders == []
 
 
-def test_engine_reads_no_clock_and_no_global_random() -> None:
+def test_engine_and_ai_read_no_clock_and_no_global_random() -> None:
     clock = re.compile(r"^\s*(import|from)\s+(time|datetime|random)\b", re.M)
-    # The self-play and tournament commands time themselves (and the players' decisions); they
-    # are commands, not part of the rules.
-    allowed = {"selfplay.py", "tournament.py"}
-    offenders = [
-        p.name for p in ENGINE.rglob("*.py") if p.name not in allowed and clock.search(p.read_text(encoding="utf-8"))
-    ]
+    offenders = [str(p.relative_to(ROOT)) for p in _pure_files() if clock.search(p.read_text(encoding="utf-8"))]
     assert offenders == []
 
 

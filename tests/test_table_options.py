@@ -22,7 +22,7 @@ from engine.rules.dice.tokens import DiceTokens
 from engine.rules.dice.tunnels import DiceTunnels
 from engine.rules.stations import Stations
 from engine.ruleset import RuleSet
-from engine.variants import build_ruleset, ruleset_for
+from engine.rulesets import available_variants, build_ruleset, ruleset_for
 from tests.databases import Database
 
 HOST, BOB = 100, 101
@@ -95,8 +95,7 @@ def test_every_option_the_engine_accepts_is_offered_at_new():
     for option in T.OPTIONS:
         assert len(option.describe) <= 100  # Discord's limit for a description
         assert option.default in [v for v, _ in option.values]  # the engine's default is a choice
-        assert any(T.applies(option, v, dice=d) for v in ("usa", "europe", "nordic", "germany", "ussr", "alsace")
-                   for d in (False, True))
+        assert any(T.applies(option, v, dice=d) for v in available_variants() for d in (False, True))
 
 
 @pytest.mark.parametrize(("variant", "dice", "name", "value", "words", "rules"), ACCEPTED,

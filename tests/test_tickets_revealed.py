@@ -14,7 +14,6 @@ from app import GameSummary, PostData
 from bot_app import posts
 from engine.game import view
 from engine.maps import load_map
-from engine.selfplay import play_game
 from render import palette as P
 from render.base_cache import get_base
 from render.legend import key_entries
@@ -22,6 +21,7 @@ from render.parts import picture_parts
 from render.text import preview_px
 from render.tickets import render_tickets, revealed_tickets
 from tests.fake_discord.renderer import StubRenderer
+from tools.selfplay import play_game
 
 
 @pytest.fixture(scope="module")

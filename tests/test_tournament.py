@@ -1,4 +1,4 @@
-"""The tournament command (engine/tournament.py): seats swap between games, every deal is played
+"""The tournament command (tools/tournament.py): seats swap between games, every deal is played
 with each rotation, the same seed plays the same games, `--json` prints exactly one JSON
 object of the promised shape, and the text report names every agent's figures."""
 
@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from engine import tournament
+from tools import tournament
 
 TIMINGS = ("decision_p50_s", "decision_p95_s", "decision_max_s")
 

@@ -6,15 +6,17 @@ kept state never reaches a view. The rule cases themselves are scenarios
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from engine.actions import Undo
-from engine.ai import make_ai
+from ai.levels import make_ai
+from engine.actions import Action, ClaimRoute, DrawCard, Undo
 from engine.events import PUBLIC
 from engine.game import actors, apply, legal_actions, new_game, replay, view
+from engine.rulesets import available_variants, ruleset_for
 from engine.state import GameState
 from engine.undo import KEY, can_undo
-from engine.variants import available_variants
 
 TABLES = [(variant, options) for variant in available_variants()
           for options in ({"undo": True}, {"undo": True, "dice": True})]
@@ -58,6 +60,46 @@ def test_every_undoable_move_of_a_game_comes_back_exactly_and_the_log_replays(va
     assert undone > 0, "no move of the game could be taken back"
     again = replay(variant, players, seed, log, options)
     assert again.to_canonical() == state.to_canonical()
+
+
+# Events that show a card or a die that nobody knew: a move causing one is never taken back.
+SHOWING = {"card_drawn", "deck_reshuffled", "tunnel_revealed", "tickets_drawn", "dice_rolled", "tunnel_dice_rolled"}
+
+
+def _hoarder(state: GameState, seat: int, rnd: random.Random) -> Action:
+    """Draws blind most of the time and claims every tunnel it can: the deck runs dry, and
+    tunnels are revealed from the reshuffled discards."""
+    legal = legal_actions(state, seat)
+    routes = ruleset_for(state).game_map.routes
+    tunnels = [a for a in legal if isinstance(a, ClaimRoute) and routes[a.route].tunnel]
+    blind = [a for a in legal if isinstance(a, DrawCard) and a.slot is None]
+    if tunnels:
+        return rnd.choice(tunnels)
+    if blind and rnd.random() < 0.8:
+        return blind[0]
+    return rnd.choice(legal)
+
+
+@pytest.mark.parametrize("variant", ["europe", "nordic", "ussr"])
+def test_no_move_that_showed_a_card_can_be_taken_back_even_from_reshuffled_discards(variant: str) -> None:
+    """Issue 24 item 1: with an empty deck, a tunnel's reveal came from the reshuffled
+    discards and the deck looked untouched, so the undo was accepted."""
+    players = 2 if variant == "nordic" else 3
+    reshuffled_claims = 0
+    for seed in range(12):
+        state, _ = new_game(variant, players, seed, {"undo": True})
+        rnd = random.Random(seed)
+        while not state.game_over:
+            seat = actors(state)[0]
+            action = _hoarder(state, seat, rnd)
+            after, events = apply(state, action)
+            kinds = {e.kind for e in events}
+            if isinstance(action, ClaimRoute) and "deck_reshuffled" in kinds:
+                reshuffled_claims += 1
+            if can_undo(after, seat):
+                assert not kinds & SHOWING, f"seed {seed}: {action} could be taken back after {sorted(kinds)}"
+            state = after
+    assert reshuffled_claims > 0, "no claim revealed cards from the reshuffled discards"
 
 
 def test_only_claims_stations_and_controller_cards_declare_themselves_undoable() -> None:

@@ -8,15 +8,15 @@ from collections import Counter
 
 import pytest
 
+from ai.greedy import GreedyAI
 from engine.actions import Action
-from engine.ai import GreedyAI
 from engine.errors import IllegalAction
 from engine.game import actors, apply, legal_actions, new_game, replay, view
 from engine.rules.controller import PlayController
 from engine.rules.count_bonuses import MostCountBonus
 from engine.rules.payment import PaymentRule
+from engine.rulesets import build_ruleset
 from engine.rulesets.ussr import AS_LOCOMOTIVE_REVEAL, LOCOMOTIVE_ONLY, TUNNEL_PAYMENT
-from engine.variants import build_ruleset
 from engine.view import View
 from tests.test_selfplay_invariants import InvariantChecker
 

@@ -26,16 +26,16 @@ from typing import Any
 import pytest
 
 import engine.rules
+from ai.levels import make_ai
 from bot_app import text
 from bot_app.words import Wording, wording_of, words_class
 from engine.actions import Action
-from engine.ai import make_ai
 from engine.events import Event
 from engine.game import actors, apply, legal_actions, new_game, view
 from engine.maps import load_map
 from engine.rules.module import CORE_EVENTS, RuleModule
 from engine.rules.payment import PaymentRule
-from engine.variants import available_variants, build_ruleset
+from engine.rulesets import available_variants, build_ruleset
 
 VARIANTS = available_variants()
 TABLES = [(v, dice) for v in VARIANTS for dice in (False, True)]

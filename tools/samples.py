@@ -250,7 +250,7 @@ def sample_result(view: View, game_map: GameMap, tickets: list[list[str]]) -> di
 def _rule_stations(variant: str, players: int, otherwise: bool) -> bool:
     """Whether the variant's rules have stations (`otherwise` for a made-up map)."""
     from engine.errors import IllegalAction
-    from engine.variants import build_ruleset
+    from engine.rulesets import build_ruleset
 
     for n in (players, 2, 3, 4, 5):
         try:
@@ -263,8 +263,8 @@ def _rule_stations(variant: str, players: int, otherwise: bool) -> bool:
 def _line_names(view: View) -> dict[str, str]:
     """The score lines of the view's rule set (none for a made-up map)."""
     from engine.errors import IllegalAction
+    from engine.rulesets import build_ruleset
     from engine.scoring import score_line_names
-    from engine.variants import build_ruleset
 
     for n in (len(view.players), 2, 3, 4, 5):
         try:

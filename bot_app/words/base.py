@@ -33,8 +33,8 @@ CARD_EMOJI = {
 
 
 def plural(n: int, one: str, many: str | None = None) -> str:
-    """"1 train", "2 trains", "0 trains" (`many` for irregular plurals: "die" / "dice")."""
-    return f"{n} {one if n == 1 else (many or one + 's')}"
+    """"1 train", "2 trains", "0 trains", "-1 point" (`many` for irregular plurals: "die" / "dice")."""
+    return f"{n} {one if abs(n) == 1 else (many or one + 's')}"
 
 
 def joined(parts: Iterable[str], last: str = "and") -> str:

@@ -1,6 +1,7 @@
 """The /ttr rules topics the core writes from the whole rule set: the overview, your first turn,
-what a turn is, the scoring table and the timers. Every fact comes from the rule set and its
-map (players, trains, the route points the board uses, the modules' own words)."""
+what a turn is, double and triple routes, the scoring table and the timers. Every fact comes
+from the rule set and its map (players, trains, parallel tracks, the route points the board
+uses, the modules' own words)."""
 
 from __future__ import annotations
 
@@ -13,11 +14,12 @@ if TYPE_CHECKING:
     from bot_app.words.wording import Wording
 
 
-def topics(w: Wording, c: Ctx, merged: dict[str, list[str]]) -> dict[str, list[str]]:
+def topics(w: Wording, c: Ctx, merged: dict[str, list[str]], undo: bool | None = None) -> dict[str, list[str]]:
     return {
         "overview": overview(w, c, merged),
         "first-turn": first_turn(w, c),
-        "turn": turn(w, c),
+        "turn": [*turn(w, c), *taking_back(w, c, undo)],
+        "claiming": [*merged.get("claiming", []), *parallel_tracks(c)],
         "scoring": scoring(w, c, merged.get("scoring", [])),
         "timers": timers(),
     }
@@ -68,7 +70,73 @@ def turn(w: Wording, c: Ctx) -> list[str]:
             "The buttons under the turn post show what you can do now; `/ttr move` lists every move in words."]
 
 
+def taking_back(w: Wording, c: Ctx, undo: bool | None) -> list[str]:
+    """Which moves the Undo button takes back (the rule set's moves that say `UNDOABLE`, by
+    their buttons) and when (engine/undo.py), as the table's `undo` option has it (None: no
+    table in particular; the bot opens tables with it unless the host says not)."""
+    if undo is False:
+        return ["At this table a move cannot be taken back (it was opened with `undo: False`)."]
+    kinds = [cls.TYPE for module in c.rules.modules for classes in module.actions.values() for cls in classes
+             if cls.UNDOABLE and not (cls.TYPE == "build_station" and not c.rules.stations)]
+    buttons = [next(part.actions[kind].button for part in w.all if kind in part.actions)
+               for kind in dict.fromkeys(kinds)]
+    if not buttons:
+        return []
+    hidden = "rolled dice or turned cards over" if c.dice else "turned cards over"
+    moves = joined((f"**{b}**" for b in buttons), "or")
+    text = (f"**Undo** (the button, or /ttr undo) takes back your last {moves} move until the next player acts and "
+            f"before your turn's time limit runs out — not once it {hidden} (a tunnel does) or ended the game.")
+    if undo is None:
+        text += " A table opened with `undo: False` has no taking back."
+    return [text]
+
+
+def parallel_tracks(c: Ctx) -> list[str]:
+    """Double (and triple) routes: nobody owns two tracks of one connection, and below the rule
+    set's player count for doubles the other tracks close once one is claimed (the base game,
+    [N:17-18] Nordic, [U:51-52] USSR, [G:125-127] Germany)."""
+    gmap = c.gmap
+    groups: dict[str, list[str]] = {}
+    for route in gmap.routes.values():
+        if route.parallel_group:
+            groups.setdefault(route.parallel_group, []).append(route.id)
+    if not groups:
+        return []
+    widest = max(len(ids) for ids in groups.values())
+    kinds = "Double and triple routes" if widest > 2 else "Double routes"
+
+    def name(ids: list[str]) -> str:
+        first = gmap.routes[ids[0]]
+        return f"{gmap.city_label(first.a)} – {gmap.city_label(first.b)}"
+
+    triples = sorted(name(ids) for ids in groups.values() if len(ids) > 2)
+    tracks = "two or three tracks" if widest > 2 else "two tracks"
+    where = f" (triple: {joined(triples)})" if triples else ""
+    text = (f"**{kinds}** — {tracks} side by side between the same two cities{where}: nobody may own more than "
+            "one of them.")
+    rules = c.rules
+    closed_below = rules.doubles_from_players
+    if closed_below > rules.min_players:
+        counts = list(range(rules.min_players, min(closed_below, rules.max_players + 1)))
+        games = (f"{counts[0]}-player games" if len(counts) == 1
+                 else f"games of {joined((str(n) for n in counts), 'or')} players")
+        text += f" In {games}, once one track is claimed the others are closed to everyone"
+        if closed_below < rules.max_players:
+            text += f"; with {closed_below} players or more, each may be claimed, by different players."
+        elif closed_below == rules.max_players:
+            text += f"; with {closed_below} players, each may be claimed, by different players."
+        else:
+            text += "."
+    odd = sorted(name(ids) for ids in groups.values()
+                 if len({(gmap.routes[i].length, gmap.routes[i].tunnel, gmap.routes[i].ferry_locos) for i in ids}) > 1)
+    if odd:
+        text += (f" Tracks of different lengths or kinds between the same two cities ({joined(odd)}) count as a "
+                 "double route too.")
+    return [text]
+
+
 def scoring(w: Wording, c: Ctx, bonuses: list[str]) -> list[str]:
+    """The scoring table, then the modules' own paragraphs of the topic (the bonuses)."""
     lengths = sorted({c.rules.length(r) for r in c.gmap.routes.values()})
     table = ", ".join(f"{n} → {c.gmap.points_for(n)}" for n in lengths)
     names = [name for key, name in w.line_names.items() if key != "routes"]
@@ -76,7 +144,7 @@ def scoring(w: Wording, c: Ctx, bonuses: list[str]) -> list[str]:
             f"At the end your score sheet adds: {joined(names)} — each on its own line, and the lines add up to "
             "your total."]
     text += bonuses
-    if bonuses:
+    if any(isinstance(part, BonusWords) for part in w.parts):
         text.append("Players tied for a bonus all score it; a count of 0 never wins one.")
     ties = [t.label for t in c.rules.tie_breaks]
     if ties:
@@ -91,6 +159,4 @@ def timers() -> list[str]:
         "Each turn has a time limit (set with /ttr new). Half-way you get a reminder; at the limit the AI plays that "
         "turn for you; after 3 in a row it keeps your seat until you use any game command.",
         "The host or a server manager can /ttr admin pause and /ttr admin resume the clocks, and /ttr admin kick "
-        "hands a seat to the AI.",
-        "Moves other than Draw, Claim, Tickets and Station (the Controller, burn 5, re-rolling dice, tokens, "
-        "calling time, passing) are buttons under the turn post, or /ttr move."]
+        "hands a seat to the AI."]

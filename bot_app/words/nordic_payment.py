@@ -31,6 +31,8 @@ class NordicPaymentWords(PaymentWords):
         return out
 
     def tunnel_text(self) -> list[str]:
-        return ["After you lay the cards for a tunnel, the top 3 cards of the deck are turned over; each card of "
-                "your colour, and each locomotive, costs one more card of that colour or a locomotive (no 3- or "
-                "4-card sets here). Pay, or give up: your cards come back and the turn ends."]
+        return ["After you lay the cards for a tunnel (cards of one colour, locomotives standing in for any of them), "
+                "the top 3 cards of the deck are turned over; each card of your colour, and each locomotive, costs "
+                "one more card of that colour or a locomotive (no 3- or 4-card sets here). A tunnel paid only with "
+                "locomotives asks only for the revealed locomotives, in locomotives. Pay, or give up: your cards "
+                "come back and the turn ends."]

@@ -45,5 +45,6 @@ class PaymentWords(Words):
         if r.tunnel_loco_only:
             out.append("A Controller card turned over costs one more locomotive (only a locomotive will do).")
         if r.tunnel_match_as_loco:
-            out.append("A Controller card turned over counts like a revealed locomotive.")
+            out.append("A Controller card turned over counts like a revealed locomotive: one more card of your "
+                       "colour, or a locomotive.")
         return out

@@ -72,8 +72,11 @@ class StationWords(Words):
             colour = ("of one colour" if r.colour_rule == ANY_COLOUR
                       else "of the colour of a route into that city (any colour if a grey route enters it)")
             pay = f"{costs_text(r.costs)}, {colour}; locomotives may stand in"
+        # With dice a station is the turn's one action, and two other dice may still buy a token (D14).
+        turn = ("Building one is your action for the turn (two other dice may still buy a token)" if c.dice
+                else "Building one is a whole turn")
         return {"stations": [
-            f"Each player has {plural(n, 'station')}. Building one is a whole turn: {pay}. One station per city.",
+            f"Each player has {plural(n, 'station')}. {turn}: {pay}. One station per city.",
             "At the end, each station lends its owner ONE route of another player into or out of its city, for "
             "tickets only (never for the longest path); the best choice is made for you.",
             f"Each station you never build scores +{r.unused_points}."]}

@@ -127,6 +127,25 @@ def returns_text(where: str) -> str:
         where, "go under their deck")
 
 
+def announced_mix(c: Ctx) -> str:
+    """"you say first how many long and how many short" where a ticket draw announces its mix
+    (Germany, G5), with cards or with dice (D7); empty elsewhere."""
+    tickets = c.rules.module("tickets")
+    if getattr(tickets, "announced_draw", None) is None:
+        return ""
+    return "you say first " + joined(f"how many {deck}" for deck in sorted(c.gmap.deck_names()))
+
+
+def draw_decks(c: Ctx) -> str:
+    """" from the short deck" where a board has several ticket decks and a draw takes from some
+    of them only (Europe, USSR); empty elsewhere."""
+    tickets = c.rules.module("tickets")
+    drawn = [deck for deck, _ in getattr(tickets, "draw", ())]
+    if not drawn or set(drawn) >= set(c.gmap.deck_names()):
+        return ""
+    return f" from the {joined(drawn)} deck{'s' if len(drawn) > 1 else ''}"
+
+
 @presents(DestinationTickets)
 class TicketWords(Words):
     events = {
@@ -198,7 +217,7 @@ class TicketWords(Words):
             return [f"**Draw {r.announced_draw} destination tickets**, saying first how many come from each deck "
                     f"({joined(sorted(c.gmap.deck_names()))}); keep at least {r.draw_keep}."]
         n = sum(k for _, k in r.draw)
-        return [f"**Draw {plural(n, 'destination ticket')}** and keep at least {r.draw_keep}."]
+        return [f"**Draw {plural(n, 'destination ticket')}**{draw_decks(c)} and keep at least {r.draw_keep}."]
 
     def topics(self, c: Ctx) -> dict[str, list[str]]:
         r = self.r
@@ -221,9 +240,13 @@ class TicketWords(Words):
             returns = (f"Tickets you return at the start {returns_text(r.setup_returns)}; "
                        f"tickets returned later {returns_text(r.draw_returns)}.")
         text = [deal + " Everyone chooses at once, privately.", returns]
+        boxed = [deck for deck in r.boxed_after_deal if deck in decks]
+        if boxed:
+            text.append(f"The {joined(boxed)} tickets left after the deal leave the game unseen.")
         if c.dice:
-            text.append("With dice, each station (or wild) die you spend draws one ticket, and you may keep any of "
-                        "them, or none.")
+            mix = announced_mix(c)
+            text.append(f"With dice, each station (or wild) die you spend draws one ticket{draw_decks(c)}"
+                        f"{f' ({mix})' if mix else ''}, and you may keep any of them, or none.")
         else:
             text.extend(self.turn_options(c))
         text.append("A ticket scores its value at the end if your own routes join its two cities, and loses it if "

@@ -15,8 +15,8 @@ from bot_app.words.core import CoreWords
 from engine.actions import Action
 from engine.events import HIDDEN, PRIVATE, PUBLIC, Event
 from engine.ruleset import RuleSet
+from engine.rulesets import build_ruleset
 from engine.scoring import score_line_names
-from engine.variants import build_ruleset
 from engine.view import View
 
 # /ttr rules topics, in the order they are listed; a game lists those its rules have words for.
@@ -204,8 +204,10 @@ class Wording:
 
     # --- the rules ------------------------------------------------------------------------------
 
-    def topics(self) -> dict[str, str]:
-        """/ttr rules for this rule set: topic → text, only the topics it has."""
+    def topics(self, undo: bool | None = None) -> dict[str, str]:
+        """/ttr rules for this rule set: topic → text, only the topics it has. `undo`: whether
+        the table lets a mover take a move back (a table option, not a rule: None when no table
+        is meant — the bot's tables allow it unless the host says not)."""
         c = self.ctx()
         merged: dict[str, list[str]] = {}
         for w in self.all:
@@ -213,7 +215,7 @@ class Wording:
                 merged.setdefault(topic, []).extend(paragraphs)
         from bot_app.words import core_topics
 
-        merged.update(core_topics.topics(self, c, merged))
+        merged.update(core_topics.topics(self, c, merged, undo))
         return {t: "\n".join(merged[t]) for t in TOPIC_ORDER if merged.get(t)} | {
             t: "\n".join(p) for t, p in merged.items() if t not in TOPIC_ORDER and p}
 

@@ -18,7 +18,7 @@ from engine.rules.tourist_cards import visited_cities
 from engine.scoring import add_bonus
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core import Game
 
 FRANCE = "FR"
 

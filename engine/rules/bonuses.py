@@ -11,7 +11,7 @@ from engine.rules.tickets import country_nodes, own_edges
 from engine.scoring import add_bonus
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core import Game
 
 
 def award_most(sheets: list[dict[str, Any]], values: list[int], label: str, points: int) -> None:

@@ -18,7 +18,7 @@ from engine.errors import IllegalAction
 from engine.rules.module import RuleModule
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core import Game
 
 
 @register

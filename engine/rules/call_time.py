@@ -22,7 +22,7 @@ from engine.errors import IllegalAction
 from engine.rules.module import RuleModule
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core import Game
 
 OFFER_KEY = "call_time_offer"
 
@@ -98,8 +98,6 @@ class CallTimeEnd(RuleModule):
             game.end_turn()
             return
         # Outside the final round: the core's pass, allowed only when nothing else is (X4).
-        from engine.game import _apply_pass
-
         if s.pending.get("kind") != "turn":
             raise IllegalAction("You cannot pass now.", "cannot_pass")
-        _apply_pass(game, action)
+        game.pass_turn(action)

@@ -14,7 +14,7 @@ from engine.rules.routes import blocked_reason, closed_routes, complete_claim, f
 from engine.rules.tunnels import begin_tunnel
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core import Game
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ from engine.rules.routes import (
 )
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core import Game
 
 CONTROLLER = "controller"
 REMOVE = "remove"

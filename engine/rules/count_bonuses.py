@@ -17,7 +17,7 @@ from engine.rules.bonuses import award_most
 from engine.rules.module import RuleModule
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core import Game
 
 ROUTES = "routes"
 TUNNELS = "tunnels"

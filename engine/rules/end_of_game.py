@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 from engine.rules.module import RuleModule
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core import Game
 
 
 @dataclass(frozen=True)

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from engine.actions import Action
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core import Game
     from engine.maps import GameMap
     from engine.state import GameState
 
-# The event kinds the core (engine/game.py, engine/undo.py) emits itself, whatever the rule set.
+# The event kinds the core (engine/core.py, engine/undo.py) emits itself, whatever the rule set.
 CORE_EVENTS: tuple[str, ...] = ("game_started", "turn_started", "deck_reshuffled", "shuffle", "final_round",
                                 "game_over", "passed", "deadlock", "move_undone")
 

@@ -30,7 +30,7 @@ from engine.rules.tie_breaks import TieBreak
 from engine.scoring import add_bonus
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core import Game
     from engine.maps import GameMap
     from engine.state import GameState
 

@@ -14,7 +14,7 @@ from engine.errors import IllegalAction, excerpt
 from engine.maps import City, Route
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core import Game
 
 
 def find_route(game: Game, route_id: str) -> Route:

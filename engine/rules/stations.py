@@ -14,7 +14,7 @@ from engine.rules.routes import find_city
 from engine.scoring import add_points
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core import Game
 
 ANY_COLOUR = "any"
 ROUTE_COLOUR = "route_colour"  # USSR: the colour of a route into the city (any, if one is grey)

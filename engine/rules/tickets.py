@@ -15,7 +15,7 @@ from engine.scoring import add_points
 from engine.state import copy_data
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core import Game
     from engine.maps import GameMap
 
 # Where returned tickets go.
@@ -92,7 +92,7 @@ class DestinationTickets(RuleModule):
         deck = game.state.ticket_decks.get(deck_name, [])
         taken = []
         for _ in range(min(n, len(deck))):
-            taken.append(deck.pop())
+            taken.append(game.take_top(deck))
         return taken
 
     # --- the choice ---------------------------------------------------------------------

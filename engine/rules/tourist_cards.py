@@ -24,7 +24,7 @@ from engine.rules.tickets import BOTTOM, DestinationTickets
 from engine.scoring import add_points
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core import Game
     from engine.maps import GameMap
     from engine.state import GameState
 
@@ -155,7 +155,7 @@ class TouristCards(DestinationTickets):
         info = tourist_info(game)
         deck = game.state.secret[DECK_KEY]
         for _ in range(min(n_tourist, len(deck))):
-            card = deck.pop()
+            card = game.take_top(deck)
             offer["devils" if info[card]["kind"] == LUCKY_DEVIL else "tourist"].append(card)
         game.state.extra[DECK_KEY] = len(deck)
         return offer

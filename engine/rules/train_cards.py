@@ -12,7 +12,7 @@ from engine.errors import IllegalAction
 from engine.rules.module import RuleModule
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core import Game
 
 STANDARD_DECK: tuple[tuple[str, int], ...] = tuple((c, 12) for c in COLOURS) + ((LOCO, 14),)
 

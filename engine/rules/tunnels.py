@@ -14,7 +14,7 @@ from engine.rules.payment import TunnelDemand
 from engine.rules.routes import complete_claim, route_name
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core import Game
 
 
 def begin_tunnel(game: Game, seat: int, route: Route, payment: Cards) -> None:

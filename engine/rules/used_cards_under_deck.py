@@ -12,7 +12,7 @@ from engine.rules.burn_five import put_discards_under_deck
 from engine.rules.module import RuleModule
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core import Game
 
 
 @dataclass(frozen=True)

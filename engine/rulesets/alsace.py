@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.options import TableOption
 from engine.rules.alsace_bonuses import (
     MOST_COUNTRIES,
     MOST_FRENCH_CITIES,
@@ -49,18 +50,14 @@ from engine.rules.train_cards import TrainCardDraw
 from engine.rules.tunnels import Tunnels
 from engine.rules.used_cards_under_deck import UsedCardsUnderDeck
 from engine.ruleset import RuleSet
+from engine.variant import Variant
 
 STATIONS_OPTION = "alsace_stations"
-OPTIONS: dict[str, Any] = {STATIONS_OPTION: False}
 
 
 def build(players: int, options: Mapping[str, Any]) -> RuleSet:
     stations = bool(options.get(STATIONS_OPTION, False))
-    return RuleSet(
-        name="alsace",
-        map_id="alsace",
-        min_players=2,
-        max_players=5,
+    return VARIANT.rules(
         trains=45,
         stations=3 if stations else 0,
         doubles_from_players=4,
@@ -86,3 +83,19 @@ def build(players: int, options: Mapping[str, Any]) -> RuleSet:
         payment=PaymentRule(),
         tie_breaks=(),
     )
+
+
+VARIANT = Variant(
+    id="alsace",
+    title="Alsace",
+    map_id="alsace",
+    min_players=2,
+    max_players=5,
+    build=build,
+    order=6,
+    options=(
+        TableOption(STATIONS_OPTION, False, ((False, "no stations"), (True, "with stations, as in Europe")),
+                    name="stations", title="stations",
+                    describe="play with stations (Europe's rules: 3 each, +4 for each one unbuilt)"),
+    ),
+)

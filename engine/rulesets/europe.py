@@ -15,14 +15,11 @@ from engine.rules.tie_breaks import FewestStationsUsed, HoldsBonus, MostComplete
 from engine.rules.train_cards import TrainCardDraw
 from engine.rules.tunnels import Tunnels
 from engine.ruleset import RuleSet
+from engine.variant import Variant
 
 
 def build(players: int, options: Mapping[str, Any]) -> RuleSet:
-    return RuleSet(
-        name="europe",
-        map_id="europe",
-        min_players=2,
-        max_players=5,
+    return VARIANT.rules(
         trains=45,
         stations=3,
         doubles_from_players=4,
@@ -50,3 +47,14 @@ def build(players: int, options: Mapping[str, Any]) -> RuleSet:
             HoldsBonus("European Express holder", "European Express"),
         ),
     )
+
+
+VARIANT = Variant(
+    id="europe",
+    title="Europe",
+    map_id="europe",
+    min_players=2,
+    max_players=5,
+    build=build,
+    order=2,
+)

@@ -25,14 +25,11 @@ from engine.rules.tickets import BOTTOM, SHUFFLE, DestinationTickets
 from engine.rules.tie_breaks import MostCompletedTickets
 from engine.rules.train_cards import TrainCardDraw
 from engine.ruleset import RuleSet
+from engine.variant import Variant
 
 
 def build(players: int, options: Mapping[str, Any]) -> RuleSet:
-    return RuleSet(
-        name="germany",
-        map_id="germany",
-        min_players=2,
-        max_players=5,
+    return VARIANT.rules(
         trains=45,
         stations=0,
         doubles_from_players=4,
@@ -55,3 +52,14 @@ def build(players: int, options: Mapping[str, Any]) -> RuleSet:
         payment=PaymentRule(),
         tie_breaks=(MostCompletedTickets(), MostPassengers()),
     )
+
+
+VARIANT = Variant(
+    id="germany",
+    title="Germany",
+    map_id="germany",
+    min_players=2,
+    max_players=5,
+    build=build,
+    order=4,
+)

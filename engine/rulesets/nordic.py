@@ -23,14 +23,11 @@ from engine.rules.tie_breaks import LongestPath, MostCompletedTickets
 from engine.rules.train_cards import TrainCardDraw
 from engine.rules.tunnels import Tunnels
 from engine.ruleset import RuleSet
+from engine.variant import Variant
 
 
 def build(players: int, options: Mapping[str, Any]) -> RuleSet:
-    return RuleSet(
-        name="nordic",
-        map_id="nordic",
-        min_players=2,
-        max_players=3,
+    return VARIANT.rules(
         trains=40,
         stations=0,
         doubles_from_players=3,
@@ -52,3 +49,14 @@ def build(players: int, options: Mapping[str, Any]) -> RuleSet:
         payment=NordicPayment(),
         tie_breaks=(MostCompletedTickets(), LongestPath()),
     )
+
+
+VARIANT = Variant(
+    id="nordic",
+    title="Nordic Countries",
+    map_id="nordic",
+    min_players=2,
+    max_players=3,
+    build=build,
+    order=3,
+)

@@ -14,14 +14,11 @@ from engine.rules.tie_breaks import HoldsBonus, MostCompletedTickets
 from engine.rules.train_cards import TrainCardDraw
 from engine.rules.tunnels import Tunnels
 from engine.ruleset import RuleSet
+from engine.variant import Variant
 
 
 def build(players: int, options: Mapping[str, Any]) -> RuleSet:
-    return RuleSet(
-        name="usa",
-        map_id="usa",
-        min_players=2,
-        max_players=5,
+    return VARIANT.rules(
         trains=45,
         stations=0,
         doubles_from_players=4,
@@ -36,3 +33,14 @@ def build(players: int, options: Mapping[str, Any]) -> RuleSet:
         payment=PaymentRule(),
         tie_breaks=(MostCompletedTickets(), HoldsBonus("Longest Path holder", "Longest Path")),
     )
+
+
+VARIANT = Variant(
+    id="usa",
+    title="USA",
+    map_id="usa",
+    min_players=2,
+    max_players=5,
+    build=build,
+    order=1,
+)

@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.errors import IllegalAction
+from engine.options import TableOption
 from engine.rules.bonuses import LongestPathBonus
 from engine.rules.claim_route import ClaimRoutes
 from engine.rules.controller import CONTROLLER, Controller
@@ -37,6 +38,7 @@ from engine.rules.tickets import BOX, DestinationTickets
 from engine.rules.train_cards import STANDARD_DECK, TrainCardDraw
 from engine.rules.tunnels import Tunnels
 from engine.ruleset import RuleSet
+from engine.variant import Variant
 
 # U7: a Controller revealed in a tunnel check costs one more locomotive ("locomotive_only",
 # the Controller-specific rule [U:41]), or counts like a revealed locomotive, payable in the
@@ -44,7 +46,6 @@ from engine.ruleset import RuleSet
 TUNNEL_PAYMENT = "ussr_controller_tunnel_payment"
 LOCOMOTIVE_ONLY = "locomotive_only"
 AS_LOCOMOTIVE_REVEAL = "as_locomotive_reveal"
-OPTIONS: dict[str, Any] = {TUNNEL_PAYMENT: LOCOMOTIVE_ONLY}
 
 BONUS_ROUTES = "Viva to the Soviet Railroad"
 BONUS_LONGEST = "The Longest Railway in the Soviet Union"
@@ -65,11 +66,7 @@ def payment_rule(options: Mapping[str, Any]) -> PaymentRule:
 
 
 def build(players: int, options: Mapping[str, Any]) -> RuleSet:
-    return RuleSet(
-        name="ussr",
-        map_id="ussr",
-        min_players=2,
-        max_players=5,
+    return VARIANT.rules(
         trains=45,
         stations=3,
         doubles_from_players=3,
@@ -98,3 +95,20 @@ def build(players: int, options: Mapping[str, Any]) -> RuleSet:
         payment=payment_rule(options),
         tie_breaks=(),
     )
+
+
+VARIANT = Variant(
+    id="ussr",
+    title="USSR",
+    map_id="ussr",
+    min_players=2,
+    max_players=5,
+    build=build,
+    order=5,
+    options=(
+        TableOption(TUNNEL_PAYMENT, LOCOMOTIVE_ONLY,
+                    ((LOCOMOTIVE_ONLY, "one more locomotive"), (AS_LOCOMOTIVE_REVEAL, "like a revealed locomotive")),
+                    name="controller_tunnel", title="a Controller in a tunnel check",
+                    describe="what a Controller revealed in a tunnel check costs", cards=True),
+    ),
+)

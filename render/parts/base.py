@@ -165,14 +165,14 @@ def parts_for(modules: Iterable[RuleModule]) -> tuple[PicturePart, ...]:
 
 
 def modules_of(view: View) -> tuple[RuleModule, ...]:
-    """The rule modules of the view's game (`engine.variants.build_ruleset`), or () when the
+    """The rule modules of the view's game (`engine.rulesets.build_ruleset`), or () when the
     view is of no rule set that can be built (a made-up map in a test)."""
     return _modules(view.variant, len(view.players), json.dumps(dict(view.options), sort_keys=True, default=str))
 
 
 @lru_cache(maxsize=128)
 def _modules(variant: str, players: int, options_json: str) -> tuple[RuleModule, ...]:
-    from engine.variants import build_ruleset
+    from engine.rulesets import build_ruleset
 
     options = json.loads(options_json)
     # A sample view may seat more players than the rules allow; the modules are the same.

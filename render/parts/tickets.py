@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageDraw
 
-from engine.ai import shortest_open_path
 from engine.maps import GameMap
+from engine.paths import shortest_open_path
 from engine.rules.tourist_cards import ATTRACTION, VISITOR_PASS, TouristCards, TouristView
 from engine.view import View
 from render import palette as P
@@ -39,7 +39,7 @@ class TicketStatus:
 def ticket_statuses(view: View, game_map: GameMap, seat: int) -> list[TicketStatus]:
     """Completed / open for each of the seat's tickets (completion is the engine's own answer,
     `PlayerView.completed`), with the cheapest way to finish the open ones
-    (``engine.ai.shortest_open_path``: fewest trains still to place)."""
+    (``engine.paths.shortest_open_path``: fewest trains still to place)."""
     me = view.players[seat]
     if me.tickets is None:
         return []

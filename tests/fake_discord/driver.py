@@ -8,8 +8,8 @@ import asyncio
 import re
 from typing import Any
 
+from ai.levels import make_ai
 from engine.actions import Action
-from engine.ai import make_ai
 
 from .server import FakeDiscord, Interaction, User, custom_ids, select_options
 
@@ -33,8 +33,10 @@ class Table:
 
     @classmethod
     async def open(cls, fake: FakeDiscord, service: Any, host: User, others: list[User], variant: str = "europe",
-                   ai_seats: int = 0, dice: bool = False) -> Table:
+                   ai_seats: int = 0, dice: bool = False, **table: Any) -> Table:
+        """A table opened with /ttr new (`table`: more of its options, e.g. tunnel_dice=3) and started."""
         options: dict[str, Any] = {"dice": True} if dice else {}
+        options.update(table)
         it = await fake.answered(await fake.slash(host, "new", variant=variant, seats=1 + len(others) + ai_seats,
                                                   **options))
         lobby_id = it.original_id
@@ -159,6 +161,8 @@ class Table:
             return its
         # tickets and everything else: the button for its type, maybe a menu, then Confirm
         verb = f":{seq}:tix" if t == "draw_tickets" else f":{seq}:xt:{t}"
+        if t == "draw_tickets" and not any(c.endswith(verb) for _, c in custom_ids(post)):
+            verb = ":kt"  # an announced opening deal (Germany): the mix is chosen under Choose tickets
         panel = await go(await fake.click(user, int(post["id"]), _cid(post, verb)))
         if select_options(panel):
             sel = select_options(panel)[0][0]

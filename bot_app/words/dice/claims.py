@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot_app.words.base import Ctx, Doing, Event, Words, count_of, data, plural, presents, public, their
+from bot_app.words.base import Ctx, Doing, Event, Words, count_of, data, joined, plural, presents, public, their
 from bot_app.words.dice.faces import faces_paid, roll_text
 from bot_app.words.routes import points, route_claimed
 from engine.actions import Action, ClaimRoute
@@ -114,6 +114,11 @@ class DiceClaimWords(Words):
             text.append(f"{name} counts as {n} spaces ({c.gmap.points_for(n)} points)." if n <= MAX_LENGTH
                         else f"{name} cannot be claimed with dice.")
         out = {"claiming": text}
+        closed = [r for r in longer if c.rules.length(r) > MAX_LENGTH]
+        if closed:
+            out["scoring"] = [joined(f"{c.gmap.city_label(r.a)} – {c.gmap.city_label(r.b)} ({r.length} → "
+                                     f"{c.gmap.points_for(r.length)})" for r in closed)
+                              + " cannot be claimed with dice, so nobody scores it."]
         if any(r.is_ferry for r in c.gmap.routes.values()):
             out["ferries"] = ["A ferry needs one 🌈 wild die for each locomotive mark; its other spaces take dice or "
                               "tokens of its type."]

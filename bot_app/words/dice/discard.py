@@ -1,5 +1,6 @@
 """Words for discarding route tokens (engine/rules/dice/discard.py, [D:28]): a side step of
-one's own dice turn that leaves the decision open."""
+one's own dice turn that leaves the decision open, and the end of a turn whose tunnel failed
+or was given up (`dice_discard`)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,21 @@ def label(a: Action, c: Ctx) -> str:
 @presents(DiceTokenDiscard)
 class TokenDiscardWords(Words):
     events = {"tokens_discarded": public(discarded)}
-    actions = {"discard_tokens": Doing(label, "Discard tokens", "🗑️")}
+    actions = {
+        "discard_tokens": Doing(label, "Discard tokens", "🗑️"),
+        "pass": Doing(lambda a, c: "keep your tokens and end your turn", "Keep tokens", "✅", each=True,
+                      short=lambda a, c: "Keep tokens"),
+    }
+    waiting = {"dice_discard": "🗑️ {who}: the tunnel was not claimed — discard tokens, or keep them, to end "
+                               "your turn."}
+
+    def topics(self, c: Ctx) -> dict[str, list[str]]:
+        return {"dice": [
+            "You may put tokens back in the supply during your own turn, to take other ones later: the Discard tokens "
+            "button, at any step of your turn. After a tunnel that failed or was given up, the tokens you laid come "
+            "back and the turn waits for that choice before it ends (when you hold tokens)."]}
 
     def turn_options(self, c: Ctx) -> list[str]:
-        return ["At any point of your own turn you may **discard tokens** you no longer want, back to the supply."]
+        return ["During your turn, and at its end, you may **discard tokens** you no longer want, back to the "
+                "supply (after a tunnel that failed or was given up, the turn waits for that choice when you "
+                "hold tokens)."]

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bot_app.words.base import Ctx, Doing, Event, Words, data, plural, presents, public
+from bot_app.words.base import Ctx, Doing, Event, Words, data, joined, plural, presents, public
 from bot_app.words.dice.faces import marks, roll_text, tokens_text
+from bot_app.words.tickets import announced_mix
 from engine.actions import Action
 from engine.rules.dice.purse import DiceView
 from engine.rules.dice.roll import DiceRoll, RerollDice
@@ -87,16 +88,22 @@ class DiceRollWords(Words):
         return {"dice": [
             "With the Dice Expansion there are no train cards: your 5 dice are rolled when your turn starts. Each "
             "die shows 1️⃣ single (2 faces), 2️⃣ double (2 faces), 🏠 station or 🌈 wild. You may keep any dice and "
-            "re-roll the others once (the Re-roll button); then the roll stands.",
+            "re-roll the others once (the Re-roll button); then the roll stands. The turn post shows the roll.",
             "Route colours do not matter: a route is **double** if the board prints a parallel track beside it, "
             "otherwise **single**. Each space takes a die of its type, a wild die, or a token of its type.",
-            "Then do at most one thing: claim one route, draw destination tickets (one per station die — a wild "
-            "may stand in — keep any of them, or none), or build a station where the board has them. You may also "
-            "do nothing.",
-            "In addition, two unused dice buy one 🪙 token (single or double) for a later turn. Nobody holds more "
-            "than 3 tokens of a type, and whoever starts a turn with 3 of a type takes none of it that turn. The "
-            "supply holds 15 of each.",
-            "The turn post shows the roll and everyone's tokens; your hand (/ttr hand) shows them too."]}
+            _action_paragraph(c)]}
 
     def overview(self, c: Ctx) -> list[str]:
         return ["the Dice Expansion (dice instead of train cards)"]
+
+
+def _action_paragraph(c: Ctx) -> str:
+    """The one action of a dice turn, as this rule set has them (a station only on a board with
+    stations)."""
+    mix = announced_mix(c)
+    actions = ["claim one route",
+               f"draw destination tickets (one per station die, a wild may stand in{'; ' + mix if mix else ''}; keep "
+               "any of them, or none)"]
+    if c.rules.module("stations") is not None:
+        actions.append("build a station (1, 2 or 3 station dice)")
+    return f"Then do at most one thing: {joined(actions, 'or')}. You may also do nothing."

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot_app.words.base import Ctx, Doing, Event, Words, count_of, data, deferred, plural, presents, public
 from bot_app.words.dice.faces import faces_paid
-from bot_app.words.tickets import then_kept, tickets_drawn
+from bot_app.words.tickets import announced_mix, draw_decks, mix_text, then_kept, tickets_drawn
 from engine.actions import Action
 from engine.cards import count
 from engine.events import PRIVATE
@@ -27,8 +27,11 @@ def drawn_then_kept(first: Event, second: Event, c: Ctx, who: str) -> str | None
 
 
 def label(a: Action, c: Ctx) -> str:
+    """"draw 2 destination tickets (1 short and 1 long) with 1 station die and 1 wild die": where
+    the mix is announced (Germany, D7) it tells apart draws paid with the same dice."""
     assert isinstance(a, DrawTicketsWithDice)
-    return f"draw {plural(count(a.payment), 'destination ticket')} with {faces_paid(a.payment)}"
+    mix = f" ({mix_text(a.mix)})" if a.mix else ""
+    return f"draw {plural(count(a.payment), 'destination ticket')}{mix} with {faces_paid(a.payment)}"
 
 
 @presents(DiceTickets)
@@ -39,5 +42,6 @@ class DiceTicketWords(Words):
     actions = {"draw_tickets_dice": Doing(label, "Tickets", "🎫")}
 
     def turn_options(self, c: Ctx) -> list[str]:
-        return ["**Draw destination tickets**: one for each 🏠 station die you spend (a wild may stand in); keep any "
-                "of them, or none."]
+        mix = announced_mix(c)
+        return [f"**Draw destination tickets**{draw_decks(c)}: one for each 🏠 station die you spend (a wild may "
+                f"stand in){'; ' + mix if mix else ''}; keep any of them, or none."]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot_app.words.base import Ctx, Doing, Event, Words, data, presents, public
 from bot_app.words.dice.faces import faces_paid, marks
 from engine.actions import Action
+from engine.rules.dice.faces import TOKEN_CAP, TOKEN_SUPPLY
 from engine.rules.dice.tokens import BuyToken, DiceTokens
 
 
@@ -32,7 +33,18 @@ class TokenWords(Words):
     waiting = {"dice_token": "🪙 {who}: take a token with two unused dice, or none."}
 
     def turn_options(self, c: Ctx) -> list[str]:
+        return [f"And, {self._times()}, **take a token** with two unused dice."]
+
+    def _times(self) -> str:
         module = self.module
         assert isinstance(module, DiceTokens)
-        times = "once a turn" if module.exchanges == 1 else f"up to {module.exchanges} times a turn"
-        return [f"And, {times}, **take a token** with two unused dice."]
+        return "once a turn" if module.exchanges == 1 else f"up to {module.exchanges} times a turn"
+
+    def topics(self, c: Ctx) -> dict[str, list[str]]:
+        return {"dice": [
+            f"In addition, {self._times()}, two unused dice buy one 🪙 token (single or double). Bought before your "
+            "action, it can pay for this turn's claim at once (the roll then stands: no re-roll after it); bought "
+            "after, it waits for a later turn. Each token pays one space of a route of its type. Nobody holds more "
+            f"than {TOKEN_CAP} tokens of a type, and whoever starts a turn with {TOKEN_CAP} of a type takes none of it "
+            f"that turn. The supply holds {TOKEN_SUPPLY} of each. A tunnel that fails or is given up buys no token. "
+            "The turn post shows everyone's tokens; your hand (/ttr hand) shows yours."]}

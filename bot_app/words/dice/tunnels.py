@@ -8,7 +8,10 @@ from bot_app.words.dice.faces import faces_paid
 from bot_app.words.routes import points
 from bot_app.words.tunnels import tunnel_count
 from engine.actions import Action, PayTunnel
+from engine.rules.dice.faces import N_TUNNEL_DICE, tunnel_faces
 from engine.rules.dice.tunnels import DiceTunnels
+
+TUNNEL_DIE_SIDES = len(tunnel_faces(0))
 
 
 def pay_label(a: Action, c: Ctx) -> str:
@@ -26,6 +29,16 @@ def extra_paid_then_claimed(first: Event, second: Event, c: Ctx, who: str) -> st
         return None
     return (f"{who} paid the extra with {paid_text(c, first)} and claimed the tunnel "
             f"{c.route(data(second, 'route'))} ({points(second)})")
+
+
+def tunnel_faces_text(faces: int) -> str:
+    """How many of a tunnel die's faces show a tunnel at this table (option tunnel_die_faces,
+    D10): "(2 of their 6 faces show ⛰️)"."""
+    if faces <= 0:
+        return "(but none of their 6 faces shows ⛰️ at this table: a tunnel costs only its spaces)"
+    if faces >= TUNNEL_DIE_SIDES:
+        return f"(all {TUNNEL_DIE_SIDES} faces show ⛰️ at this table: every tunnel costs {N_TUNNEL_DICE} more)"
+    return f"({faces} of their {TUNNEL_DIE_SIDES} faces {'shows' if faces == 1 else 'show'} ⛰️)"
 
 
 @presents(DiceTunnels)
@@ -46,10 +59,11 @@ class DiceTunnelWords(Words):
         if not tunnel_count(c):
             return {}
         return {"tunnels": [
-            f"This board has {plural(tunnel_count(c), 'tunnel')}. After you lay the dice for one, 3 tunnel dice are "
-            f"rolled ({module.tunnel_die_faces} of their 6 faces show ⛰️); each ⛰️ costs one more die of the route's "
-            "type, a wild die or a token. No re-roll after the tunnel dice. If you cannot or will not pay, nothing is "
-            "claimed, the tokens you laid come back, and your turn ends without a token."]}
+            f"This board has {plural(tunnel_count(c), 'tunnel')}. After you lay the dice for one, {N_TUNNEL_DICE} "
+            f"tunnel dice are rolled {tunnel_faces_text(module.tunnel_die_faces)}; each ⛰️ costs one more die of the "
+            "route's type, a wild die or a token. No re-roll after the tunnel dice. If you cannot or will not pay, "
+            "nothing is claimed, the tokens you laid come back, and your turn ends: no token is bought after it (one "
+            "bought before stays yours), but you may still discard tokens you hold."]}
 
     def overview(self, c: Ctx) -> list[str]:
         return [plural(tunnel_count(c), "tunnel")] if tunnel_count(c) else []

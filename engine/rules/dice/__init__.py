@@ -17,12 +17,13 @@ Seed: dice-expansion.txt; AMBIGUITIES D1-D15. One rule per module:
 A dice turn (all public): turn start rolls 5 dice -> `dice_roll` (re-roll once, or buy a token
 -> `dice_action`) -> at most one action, or `pass` (D12) -> a tunnel may wait in `dice_tunnel`
 -> if a token can still be bought, `dice_token` (via the `before_turn_end` hook) -> the turn
-ends. Tokens may be discarded in any of these decisions.
+ends. Tokens may be discarded in any of these decisions, and after a tunnel that failed or was
+given up the turn ends in `dice_discard` when the player holds tokens.
 """
 
 from engine.rules.dice.claims import DiceClaims
 from engine.rules.dice.discard import DiceTokenDiscard, DiscardTokens
-from engine.rules.dice.expansion import DICE_OPTIONS, with_dice
+from engine.rules.dice.expansion import DICE_OPTIONS, DICE_TABLE_OPTIONS, with_dice
 from engine.rules.dice.faces import (
     BLANK,
     DOUBLE,
@@ -47,6 +48,7 @@ __all__ = [
     "DiceView",
     "BLANK",
     "DICE_OPTIONS",
+    "DICE_TABLE_OPTIONS",
     "DOUBLE",
     "SINGLE",
     "STATION",

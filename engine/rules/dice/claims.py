@@ -29,7 +29,7 @@ from engine.rules.module import RuleModule
 from engine.rules.routes import blocked_reason, closed_routes, complete_claim, find_route, route_name
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core import Game
 
 
 # Per map and table of dice lengths: the routes dice can pay for, in groups that take the same

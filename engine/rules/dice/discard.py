@@ -3,11 +3,16 @@ turn, to draw different ones later." [D:28]
 
 `discard_tokens` (`tokens`: `{single: n, double: m}`) is legal in every dice decision of the
 player's own turn (`dice_roll`, `dice_action`, `dice_tunnel`, `dice_token`) and leaves that
-decision open: it is not an action, and it never asks for an extra step at the end of a turn.
-Discarding earlier in the turn than its very end changes nothing a player could gain: a token
-discarded at the end cannot be used that turn either, the "started the turn with 3" block is
-fixed when the turn starts (D6), and room freed under the cap of 3 could only buy back the
-tokens just discarded. The tokens go back to the supply at once.
+decision open: it is not an action. Discarding earlier in the turn than its very end changes
+nothing a player could gain: a token discarded at the end cannot be used that turn either, the
+"started the turn with 3" block is fixed when the turn starts (D6), and room freed under the
+cap of 3 could only buy back the tokens just discarded. The tokens go back to the supply at once.
+
+One turn ends without such a decision after its outcome: a tunnel that failed or was given up
+(D8 "his turn ends") gives back the tokens laid on it when no decision of the turn is left.
+So when such a turn ends with tokens in the player's hand, it waits in `dice_discard` — the
+end of the turn: `discard_tokens` (which then ends the turn) or `pass` to keep them all.
+Without it a player holding 3 of a type again would start his next turn blocked (D6).
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import dataclasses
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.actions import Action, register
+from engine.actions import Action, Pass, register
 from engine.cards import Cards, cards, count
 from engine.errors import IllegalAction
 from engine.rules.dice.faces import DOUBLE, SINGLE, TOKEN_TYPES
@@ -24,7 +29,7 @@ from engine.rules.dice.purse import dice_data, tokens
 from engine.rules.module import RuleModule
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core import Game
 
 
 @register
@@ -48,17 +53,36 @@ def _words(counts: dict[str, int], zeros: bool = True) -> str:
 _DISCARDS: dict[tuple[int, int, int], list[Action]] = {}
 
 TURN_DECISIONS = ("dice_roll", "dice_action", "dice_tunnel", "dice_token")
+# The end of a turn whose tunnel failed or was given up, while the player holds tokens.
+END_OF_TURN = "dice_discard"
 
 
 @dataclasses.dataclass(frozen=True)
 class DiceTokenDiscard(RuleModule):
-    """`discard_tokens` during one's own dice turn; the decision stays open."""
+    """`discard_tokens` during one's own dice turn (the decision stays open), and at the end of
+    a turn whose tunnel failed or was given up (`dice_discard`: discard, or `pass`)."""
 
     name: ClassVar[str] = "dice_token_discard"
     events: ClassVar[tuple[str, ...]] = ("tokens_discarded",)
-    actions: ClassVar = {kind: (DiscardTokens,) for kind in TURN_DECISIONS}
+    actions: ClassVar = {**{kind: (DiscardTokens,) for kind in TURN_DECISIONS}, END_OF_TURN: (DiscardTokens, Pass)}
+    prompts: ClassVar = {END_OF_TURN: "discard tokens or keep them, to end your turn"}
+
+    def before_turn_end(self, game: Game) -> bool:
+        turn = game.state.extra.get("dice", {}).get("turn")
+        if not turn or not turn.get("tunnel_given_up") or turn.get("discard_offered"):
+            return False
+        turn["discard_offered"] = True
+        if not any(tokens(game, turn["seat"]).values()):
+            return False
+        game.set_pending(END_OF_TURN)
+        return True
 
     def legal_actions(self, game: Game, seat: int) -> Iterable[Action]:
+        if game.state.pending.get("kind") == END_OF_TURN:
+            return [*self._discards(game, seat), Pass(seat)]
+        return self._discards(game, seat)
+
+    def _discards(self, game: Game, seat: int) -> list[Action]:
         held = tokens(game, seat)
         key = (seat, held.get(SINGLE, 0), held.get(DOUBLE, 0))
         hit = _DISCARDS.get(key)
@@ -69,6 +93,10 @@ class DiceTokenDiscard(RuleModule):
         return list(hit)
 
     def apply(self, game: Game, action: Action) -> None:
+        at_the_end = game.state.pending.get("kind") == END_OF_TURN
+        if isinstance(action, Pass):
+            game.end_turn()
+            return
         assert isinstance(action, DiscardTokens)
         seat = action.player
         odd = [name for name, _ in action.tokens if name not in TOKEN_TYPES]
@@ -86,3 +114,5 @@ class DiceTokenDiscard(RuleModule):
             held[kind] -= n
             supply[kind] += n
         game.emit("tokens_discarded", player=seat, tokens=dict(action.tokens))
+        if at_the_end:
+            game.end_turn()

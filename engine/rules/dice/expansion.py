@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import IllegalAction
 from engine.maps import load_map
+from engine.options import LONG_ROUTE, TUNNELS, TableOption
 from engine.rules.dice.claims import DiceClaims
 from engine.rules.dice.discard import DiceTokenDiscard
 from engine.rules.dice.faces import dice_length
@@ -31,12 +32,22 @@ from engine.rules.tickets import DestinationTickets
 if TYPE_CHECKING:
     from engine.ruleset import RuleSet
 
-# Table options of the Dice Expansion, with their defaults.
-DICE_OPTIONS: dict[str, Any] = {
-    "tunnel_die_faces": 2,  # D10, UNVERIFIED: tunnel faces out of 6
-    "dice_token_exchanges_per_turn": 1,  # D5
-    "dice_nordic_9_route": "as_8",  # D13: "as_8" | "disabled"
-}
+# Table options of the Dice Expansion: D10 (UNVERIFIED: tunnel faces out of 6), D5, D13.
+DICE_TABLE_OPTIONS: tuple[TableOption, ...] = (
+    TableOption(
+        "dice_token_exchanges_per_turn", 1, ((1, "1 token per turn"), (2, "up to 2 tokens per turn")),
+        name="dice_tokens", title="tokens", describe="tokens a player may buy per turn, 2 dice each"),
+    TableOption(
+        "tunnel_die_faces", 2, tuple((n, f"{n} tunnel face{'' if n == 1 else 's'} of 6") for n in range(7)),
+        name="tunnel_dice", title="tunnel dice", needs=TUNNELS,
+        describe="how many of a tunnel die's 6 faces show a tunnel (the count is not printed; 2 by default)"),
+    TableOption(
+        "dice_nordic_9_route", "as_8", (("as_8", "counts as an 8-space route"), ("disabled", "cannot be claimed")),
+        name="nine_route", title="the 9-space route", needs=LONG_ROUTE,
+        describe="a 9-space route, too long for 8 dice and tokens"),
+)
+# The same options with their defaults.
+DICE_OPTIONS: dict[str, Any] = {option.key: option.default for option in DICE_TABLE_OPTIONS}
 
 
 def with_dice(rules: RuleSet, options: Mapping[str, Any]) -> RuleSet:

@@ -11,7 +11,7 @@ from engine.cards import Cards, card_word
 from engine.maps import Route
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core import Game
 
 SINGLE = "single"
 DOUBLE = "double"

@@ -18,7 +18,7 @@ from engine.rules.routes import open_route_test
 from engine.rules.stations import _station_cities
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core import Game
 
 
 @dataclasses.dataclass(frozen=True)

@@ -2,7 +2,8 @@
 
 All public: `player.public["dice"]` (the dice not yet used this turn), `player.public["tokens"]`,
 and in `state.extra["dice"]` the token supply, the count of idle turns in a row and this turn's
-bookkeeping (`turn`: `seat`, `capped`, `acted`, `bought`, `token_done`, `no_token`).
+bookkeeping (`turn`: `seat`, `capped`, `acted`, `bought`, `token_done`, `no_token`, and after
+a tunnel failed or given up `tunnel_given_up` and `discard_offered`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from engine.errors import IllegalAction
 from engine.rules.dice.faces import DOUBLE, SINGLE, TOKEN, TOKEN_SUPPLY, WILD, face_counts
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core import Game
     from engine.state import GameState
 
 

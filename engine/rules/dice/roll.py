@@ -15,7 +15,7 @@ from engine.rules.dice.purse import DiceView, dice_data, dice_view, fresh_data, 
 from engine.rules.module import RuleModule
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core import Game
     from engine.maps import GameMap
     from engine.state import GameState
 

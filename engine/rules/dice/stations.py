@@ -18,7 +18,7 @@ from engine.rules.routes import find_city
 from engine.rules.stations import Stations, _station_cities
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core import Game
 
 
 def board_stations(game: Game) -> Stations | None:

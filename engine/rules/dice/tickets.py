@@ -22,7 +22,7 @@ from engine.rules.module import RuleModule
 from engine.rules.tickets import DestinationTickets, parse_mix
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core import Game
 
 
 @register

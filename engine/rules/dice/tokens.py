@@ -20,7 +20,7 @@ from engine.rules.dice.purse import dice_data, spend, this_turn, tokens, unused_
 from engine.rules.module import RuleModule
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core import Game
 
 
 @register

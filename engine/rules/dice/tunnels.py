@@ -30,7 +30,7 @@ from engine.rules.module import RuleModule
 from engine.rules.routes import complete_claim
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core import Game
 
 
 def begin_dice_tunnel(game: Game, seat: int, route: Route, payment: Cards) -> None:
@@ -64,7 +64,9 @@ def _give_up(game: Game, seat: int, declined: bool) -> None:
     if laid:
         tokens(game, seat)[p["type"]] += laid
         dice_data(game)["supply"][p["type"]] -= laid
-    this_turn(game)["no_token"] = True
+    turn = this_turn(game)
+    turn["no_token"] = True
+    turn["tunnel_given_up"] = True  # the tokens back in hand may still be discarded ([D:28], discard.py)
     game.emit("tunnel_abandoned", player=seat, route=p["route"], payment=dict(p["payment"]),
               reason="declined" if declined else "cannot_pay")
     game.end_turn()

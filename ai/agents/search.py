@@ -1,0 +1,218 @@
+"""The hard AI: a determinised Monte Carlo search under hidden information.
+
+Where a choice shapes the rest of the game — which tickets to keep (at the start and after a
+draw), whether to take more tickets once its plan is done, and every move of the last turns —
+it takes a handful of candidate moves — the planner's own choice and its closest rivals (other
+sets of tickets to keep, taking tickets, the routes that score most now, a card) — and scores
+each by playing the game out: it samples what it cannot see
+(`determinize.sample_state`: the other hands and tickets, the deck order), makes the move in
+the sample, lets the planner play every seat to the end (`rollout`), and reads the final score
+sheet: its total minus the best other total. Every candidate is played out on the same
+samples (common random numbers), so the comparison is between moves, not between luck. The
+move with the best mean wins; the planner's own choice wins ties and near-ties.
+
+The work is counted in moves played out, never in seconds: with the same seed and the same
+view it always makes the same move, and replays stay exact. Its randomness comes from the seed
+it is given (the bot gives a fresh one per decision) mixed with the turn number.
+
+Decisions it does not search (the second card, tunnels, passengers, the Controller's target,
+Alsace's devils and calls, the Dice Expansion) are the planner's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ai.advice import can_search
+from ai.agents.determinize import sample_state
+from ai.agents.planner import PlannerAI, Seen, claim_gain, keep_value, seen_from_view
+from ai.agents.planning import Connectivity, payment_cost
+from ai.agents.rollout import new_policy, play_out
+from ai.sampling import CannotSample
+from engine.actions import Action, ClaimRoute, DrawCard, DrawTickets, KeepTickets
+from engine.errors import IllegalAction
+from engine.game import apply
+from engine.rng import Rng, seed_state
+from engine.state import GameState
+from engine.view import View
+
+# Moves played out per searched decision (all samples and candidates together): more for the
+# opening choice of tickets, which shapes the whole game.
+BUDGET = 6000
+OPENING_BUDGET = 20000
+# At most this many samples per decision, and this many sets of tickets compared.
+MAX_SAMPLES = 64
+MAX_KEEP_CANDIDATES = 6
+# Taking more tickets is searched only with this many trains left.
+MIN_TICKET_TRAINS = 10
+# Every turn is searched once a player has this few trains left (the last turns).
+LATE_TRAINS = 8
+MAX_TURN_CANDIDATES = 5
+# Moves per playout before it is cut short (a whole game is far fewer).
+PLAYOUT_CAP = 600
+# A rival must beat the planner's own choice by this many points on average to be taken.
+PRIOR_MARGIN = 2.0
+# ... and by this many standard errors of the paired differences.
+CONFIDENCE = 1.5
+
+
+@dataclass
+class SearchReport:
+    """What the last decision did (for tests and benches)."""
+
+    searched: bool = False
+    samples: int = 0
+    moves: int = 0
+    candidates: list[Action] = field(default_factory=list)
+    values: list[float] = field(default_factory=list)
+    reason: str = ""
+
+
+class SearchAI(PlannerAI):
+    """The hard AI (see the module text)."""
+
+    level = "hard"
+    budget = BUDGET
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        self.seed = seed
+        self.report = SearchReport()
+
+    def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
+        assert view is not None and view.you is not None, "the search AI reads its own view"
+        self.report = SearchReport()
+        default = super().choose(view, legal)
+        if len(legal) <= 1:
+            self.report.reason = "one legal move"
+            return default
+        candidates = self.candidates(view, legal, default)
+        if len(candidates) <= 1:
+            self.report.reason = "one candidate"
+            return default
+        try:
+            return self.search(view, candidates)
+        except CannotSample as exc:
+            self.report.reason = f"not searched: {exc}"
+            return default
+
+    # --- candidates ----------------------------------------------------------------------
+    def candidates(self, view: View, legal: Sequence[Action], default: Action) -> list[Action]:
+        """The moves worth comparing. The search runs where a choice shapes the rest of the
+        game: which tickets to keep, and whether to take more tickets once the plan is done.
+        Elsewhere the planner's move stands."""
+        kind = view.pending.kind
+        if not can_search(view):  # a rule whose games a sample cannot go on (the dice)
+            return [default]
+        if kind == "turn":
+            return self._turn_candidates(view, legal, default)
+        if kind == "choose_tickets" and isinstance(default, KeepTickets):
+            offers = view.pending.offers
+            seat = view.you
+            if offers is None or seat is None or not isinstance(offers[seat], list):
+                return [default]
+            seen = seen_from_view(view)
+            options = [a for a in legal if isinstance(a, KeepTickets)]
+            base = seen.plan()
+            ranked = sorted(options, key=lambda a: (-keep_value(seen, a.keep, base), len(a.keep), a.keep))
+            out: list[Action] = [default]
+            out.extend(a for a in ranked if a != default)
+            return out[:MAX_KEEP_CANDIDATES]
+        return [default]
+
+    def _turn_candidates(self, view: View, legal: Sequence[Action], default: Action) -> list[Action]:
+        """On a turn the search runs when the plan is done (more tickets, or score with what is
+        held?) and in the last turns of the game (which claim, or a card, now that every move
+        counts — playouts are short then, so this is cheap)."""
+        seen = seen_from_view(view)
+        plan = seen.plan()
+        tickets = [a for a in legal if isinstance(a, DrawTickets)]
+        plan_done = (not plan.routes and bool(tickets) and seen.my_trains >= MIN_TICKET_TRAINS
+                     and view.final_turns_left is None)
+        late = view.final_turns_left is not None or min(seen.trains) <= LATE_TRAINS
+        if not (plan_done or late):
+            return [default]
+        out: list[Action] = [default]
+
+        def add(action: Action | None) -> None:
+            if action is not None and action not in out and len(out) < MAX_TURN_CANDIDATES:
+                out.append(action)
+
+        if plan_done:
+            add(tickets[0])
+        claims: dict[str, list[ClaimRoute]] = {}
+        for a in legal:
+            if isinstance(a, ClaimRoute):
+                claims.setdefault(a.route, []).append(a)
+        links = Connectivity(seen.info, seen.routes)
+        info = seen.info
+        ranked = sorted(claims, key=lambda r: (-claim_gain(seen, r, links), -info.lengths[r], r))
+        for rid in ranked[:3]:
+            add(min(claims[rid], key=lambda a: (payment_cost(a.payment, {}, seen.hand), a.payment)))
+        draws = [a for a in legal if isinstance(a, DrawCard)]
+        if draws:
+            add(PlannerAI.turn(self, view, draws))
+            add(next((a for a in draws if a.slot is None), None))
+        return out
+
+    # --- the search ----------------------------------------------------------------------
+    def search(self, view: View, candidates: list[Action]) -> Action:
+        seat = view.you
+        assert seat is not None
+        seen: Seen = seen_from_view(view)
+        rng = Rng(seed_state((self.seed * 0x9E3779B1) ^ (view.turn << 20) ^ 0x5EED))
+        values: list[list[float]] = [[] for _ in candidates]
+        samples = 0
+        moves = 0
+        budget = self.budget * OPENING_BUDGET // BUDGET if view.pending.setup else self.budget
+        while samples < MAX_SAMPLES and moves < budget:
+            state = sample_state(view, rng, seen.info)
+            samples += 1
+            for i, action in enumerate(candidates):
+                value, steps = self._play(state, action, seat, seen)
+                values[i].append(value)
+                moves += steps
+        means = [sum(v) / samples for v in values]
+        best = 0
+        for i in range(1, len(candidates)):
+            if means[i] > means[best] and _better(values[i], values[0]):
+                best = i
+        self.report = SearchReport(True, samples, moves, list(candidates), means)
+        return candidates[best]
+
+    def _play(self, state: GameState, action: Action, seat: int, seen: Seen) -> tuple[float, int]:
+        try:
+            after, _ = apply(state, action)
+        except IllegalAction:
+            return -1000.0, 1
+        policy = new_policy(after, seen.info)
+        end, steps = play_out(after, policy, PLAYOUT_CAP)
+        return evaluate(end, seat), steps + 1
+
+
+def _better(rival: list[float], default: list[float]) -> bool:
+    """Whether the rival beats the planner's choice clearly: by PRIOR_MARGIN points on average
+    over the same samples, and by CONFIDENCE standard errors of the paired differences."""
+    diffs = [a - b for a, b in zip(rival, default, strict=True)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    if n < 2:
+        return mean > PRIOR_MARGIN
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean > PRIOR_MARGIN and mean > CONFIDENCE * (var / n) ** 0.5
+
+
+def evaluate(state: GameState, seat: int) -> float:
+    """The seat's final total minus the best other total (the route points so far, for a
+    playout cut short)."""
+    if state.result is not None:
+        totals = {s["seat"]: s["total"] for s in state.result["sheets"]}
+    else:
+        totals = {p.seat: p.route_points for p in state.players}
+    mine = totals.get(seat, 0)
+    others = [v for s, v in totals.items() if s != seat]
+    return float(mine - max(others, default=0))
+
+
+__all__ = ["SearchAI", "evaluate"]
