@@ -588,7 +588,7 @@ async def wal_pages(service: GameService, clients: Clients, moves: int, path: Pa
 
 async def active(folder: Path, plans: Plans, seeds: FixedSeeds, args: argparse.Namespace) -> dict[str, Any]:
     """Issue 16's scenario: `games` games being played, each `0..depth` moves in, and a
-    service with a cache of `cache` games (the default 2,000). `clients` players move games
+    service with a cache of `cache` games (default: the service's own). `clients` players move games
     picked at random for `seconds` (after `warm` seconds unmeasured, which bring the cache to
     what a running bot's holds); then a burst: one submit to each of `burst` games, all at
     once; then (with --restart) the same players for `seconds` on a service just restarted."""
@@ -602,7 +602,7 @@ async def active(folder: Path, plans: Plans, seeds: FixedSeeds, args: argparse.N
     service = GameService(store, cache_size=args.cache, random_bits=seeds.randbits, limits=UNLIMITED)
     if args.snapshot_every and hasattr(service.loader, "snapshot_every"):
         service.loader.snapshot_every = args.snapshot_every
-    out: dict[str, Any] = {"games": args.games, "cache": args.cache, "clients": args.clients,
+    out: dict[str, Any] = {"games": args.games, "cache": service.cache_size, "clients": args.clients,
                            "snapshot_every": getattr(service.loader, "snapshot_every", 1)}
     try:
         t0 = time.perf_counter()
@@ -641,7 +641,7 @@ async def active(folder: Path, plans: Plans, seeds: FixedSeeds, args: argparse.N
         if profile is not None:
             profile.disable()
             profile.dump_stats(args.profile)
-        say(f"\n[active] {len(games)} games (mean {out['mean_depth']} moves in), cache {args.cache}, "
+        say(f"\n[active] {len(games)} games (mean {out['mean_depth']} moves in), cache {out['cache']}, "
             f"{args.clients} clients, {args.seconds:.0f} s after {args.warm:.0f} s of warm-up")
         say(f"  {out['moves_per_s']:.0f} moves/s ({out['moves']} moves, {out['moves_per_commit']} per commit; "
             f"{out['cpu_ms_per_move']} ms of CPU per move)")
@@ -720,7 +720,8 @@ async def main() -> None:
     parser.add_argument("--scenario", choices=("writers", "active"), default="writers",
                         help="writers: sections 1-4 below the title; active: many games past the cache")
     parser.add_argument("--games", type=int, default=None, help="games (writers: 1,000; active: 10,000)")
-    parser.add_argument("--cache", type=int, default=2000, help="active: the service's cache (games)")
+    parser.add_argument("--cache", type=int, default=None,
+                        help="active: the service's cache (games; default: the service's own, by its memory budget)")
     parser.add_argument("--clients", type=int, default=32, help="active: players submitting at once")
     parser.add_argument("--depth", type=int, default=80, help="active: games are 0..DEPTH moves in")
     parser.add_argument("--warm", type=float, default=5.0, help="active: unmeasured seconds before the window")
