@@ -1,8 +1,9 @@
 """The leak scan: nothing secret in anything the fake's public saw — a message's text and
 components, a thread's name, a picture. Secrets are what the test collected from the players'
 own views (their tickets in words); a hand in words ("Your hand", "Cards:") and a planned move
-(a player's plan, or the line telling them which step ran) never show in public, and a public picture is a board, a score sheet, every ticket revealed (the final post), a replay or a
-stats card, never a picture sent privately (a hand, `hand.png`; a ticket offer on the map, `offer.png`)."""
+(a player's plan, or the line telling them which step ran) never show in public, and a public
+picture is a board, a score sheet, every ticket revealed (the final post), a replay or a stats
+card, never a picture sent privately (a hand, `hand.png`; a ticket offer on the map, `offer.png`)."""
 
 from __future__ import annotations
 
