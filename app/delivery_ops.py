@@ -21,6 +21,7 @@ from app.errors import ServiceError
 from app.loader import Loaded
 from app.models import Delivery, GameSummary, HandData, OutboxData, PlayerSettings, PostData, Settlement
 from app.owed import DIGEST, DM_CLOSED, FINAL, GAME_OVER, HOST_NOTICE, LIMIT, POST, SEAT_DM
+from app.plan_runs import PLAN_DM
 from app.replays import final_timeline
 from app.settings_ops import board_colorblind
 from engine.events import PUBLIC, Event
@@ -83,7 +84,7 @@ class DeliveryOps(ServiceBase):
                 return OutboxData(dropped=exc.code)
             row = loaded.row
             from_seq = 0 if row.turn_post_seq is None else row.turn_post_seq + 1
-            after = min([from_seq - 1, *(d.seq - 1 for d in hands)])
+            after = min([from_seq - 1, *(_seqs(d)[0] - 1 for d in hands)])
             users = [s.user_id for s in loaded.seats if s.user_id is not None]
             read = await self.store.outbox_read(game_id, after_seq=after, user_ids=users,
                                                 dm_users=(d.user_id for d in hands if d.user_id is not None))
@@ -325,8 +326,14 @@ def _hand_of(loaded: Loaded, read: OutboxRead, mine: Mapping[int, PlayerSettings
     seat = delivery.payload.get("seat")
     if not isinstance(seat, int) or not 0 <= seat < len(loaded.seats) or loaded.seats[seat].user_id != delivery.user_id:
         return None
-    private = tuple(e for r in read.actions if r.seq == delivery.seq for e in _events(r.events_json)
+    # What they saw at the delivery's seq; a plan's line (app/plan_runs.py): over the entries its
+    # moves made.
+    first, last = _seqs(delivery)
+    private = tuple(e for r in read.actions if first <= r.seq <= last for e in _events(r.events_json)
                     if e.seat == seat and e.visible_to(seat) and e.visibility != PUBLIC)
+    if delivery.kind == PLAN_DM:  # everything the plan's moves did, as the player saw it
+        private = tuple(e for r in read.actions if first <= r.seq <= last for e in _events(r.events_json)
+                        if e.visible_to(seat))
     if delivery.kind == SEAT_DM:
         private = ()  # a seat handed over: its hand now, not what its last holder saw
     view = view_for(loaded.state, seat).at(loaded.seq, delivery.game_id)
@@ -341,3 +348,11 @@ def _events(events_json: str) -> list[Event]:
     except ValueError:
         return []
     return [Event.from_json(d) for d in data] if isinstance(data, list) else []
+
+
+def _seqs(delivery: Delivery) -> tuple[int, int]:
+    """The log entries a DM tells of: its own seq, or the range its payload names."""
+    first, last = delivery.payload.get("from_seq"), delivery.payload.get("to_seq")
+    if isinstance(first, int) and isinstance(last, int) and 0 < first <= last <= delivery.seq:
+        return first, last
+    return delivery.seq, delivery.seq

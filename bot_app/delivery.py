@@ -63,7 +63,8 @@ from app.owed import (
     TAKEN_BACK,
     TURN_DM,
 )
-from bot_app import game_over_news, player_posts, posts
+from app.plan_runs import PLAN_DM
+from bot_app import game_over_news, plan_words, player_posts, posts
 
 if TYPE_CHECKING:
     from bot_app.desk import Desk
@@ -74,7 +75,7 @@ CLOSED_DMS = 50007
 UNKNOWN_CHANNEL = 10003
 # The DMs of a turn, settled with its turn post in one transaction; any other kind is settled
 # on its own (what it reads — the turn post's message, a turn DM's fate — is stored by then).
-WITH_THE_POST = (DM, TURN_DM, SEAT_DM)
+WITH_THE_POST = (DM, TURN_DM, SEAT_DM, PLAN_DM)
 ARCHIVED = 50083
 UNKNOWN_MESSAGE = 10008
 # Refusals that another try will not change, and what to tell the host about each.
@@ -352,6 +353,8 @@ class Dispatcher:
             return
         if d.kind == SEAT_DM:
             message = await player_posts.seat_dm(hand, self.desk.renderer)
+        elif d.kind == PLAN_DM:
+            message = plan_words.plan_dm(d, hand)
         else:
             message = await posts.hand_dm(d, hand, self.desk.renderer)
         await self._send_dm(d, d.user_id, message, settlement, outbox.dm_channels)

@@ -4,7 +4,7 @@
 one commit; `DeliveryReads` finds what is due, and reads at once all that one game's due
 deliveries need (`outbox_read`: one call, one thread hop). Nothing here knows what a delivery
 says: the application decides what is owed (app/), the Discord layer renders and sends it
-(bot_app/). Each user's DM channel with the bot is kept here too (migration 11): a DM is sent
+(bot_app/). Each user's DM channel with the bot is kept here too (migration 12): a DM is sent
 straight to it, without asking Discord to open it first.
 """
 

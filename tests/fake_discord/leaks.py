@@ -2,7 +2,7 @@
 components, a thread's name, a picture. Secrets are what the test collected from the players'
 own views (their tickets in words); a hand in words ("Your hand", "Cards:") never shows in
 public, and a public picture is a board, a score sheet, every ticket revealed (the final post), a replay or a
-stats card, never a picture sent privately."""
+stats card, never a picture sent privately (a hand, `hand.png`; a ticket offer on the map, `offer.png`)."""
 
 from __future__ import annotations
 

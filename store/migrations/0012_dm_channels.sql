@@ -1,4 +1,4 @@
--- Migration 11: each user's direct-message channel with the bot (issue 31). discord.py keeps
+-- Migration 12: each user's direct-message channel with the bot (issue 31). discord.py keeps
 -- only the 128 most recent DM channels, so with more players most DMs would first open the
 -- channel again (a request of its own against the bot's rate limit); with the id stored, a DM
 -- is sent straight to it. A row is written when the bot opens a channel and removed when
