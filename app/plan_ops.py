@@ -19,6 +19,8 @@ from app.errors import NotAPlayer, ServiceError
 from app.loader import Loaded
 from app.plans import PlanBook, PlanError
 from app.plans.run import check_plan
+from engine.actions import ClaimRoute
+from engine.game import legal_actions_of
 from engine.state import canonical_json
 
 PLANS_AHEAD = "plans_ahead"  # the table option: how many turns a player may plan (1 or 2)
@@ -64,6 +66,20 @@ class PlanOps(ServiceBase):
             tx.put_plans(game_id, seat, user_id, canonical_json(book.to_json()))
             await self.store.write(tx)
         return book
+
+    async def plan_claims(self, game_id: int, user_id: int) -> list[ClaimRoute]:
+        """The claims `user_id` could pay for with their hand as it is now, were it their turn
+        (what a plan may offer them to claim; none with the Dice Expansion, whose dice are
+        rolled when the turn comes). Only their own hand and the board decide it."""
+        async with self._lock(game_id):
+            loaded = await self.loader.load(game_id)
+            seat = _seat(loaded, user_id)
+            state = loaded.state
+            if state.status != "playing" or state.options.get("dice"):
+                return []
+            what_if = state.clone()
+            what_if.current, what_if.pending = seat, {"kind": "turn"}
+            return legal_actions_of(what_if, seat, ClaimRoute)
 
     async def cancel_plans(self, game_id: int, user_id: int) -> bool:
         """Forget `user_id`'s plans in the game; False when they had none."""
