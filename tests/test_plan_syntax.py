@@ -86,7 +86,8 @@ def test_a_plan_in_words_names_routes_and_cards_as_the_bot_does() -> None:
     mine = view(state, 1)
     assert condition_words(Condition("route_free", route="denver-omaha"), mine) == \
         "Denver – Omaha (4 pink) is still free"
-    assert condition_words(Condition("cards", colour="loco", at_least=2), mine) == "you hold at least 2 locomotive cards"
+    assert condition_words(Condition("cards", colour="loco", at_least=2), mine) == \
+        "you hold at least 2 locomotive cards"
     assert condition_words(Condition("trains_left", whose="anyone", at_most=5), mine) == \
         "someone has at most 5 trains left"
     assert move_words(PlanMove({"type": "draw_card", "colour": "red"}), mine) == "take a face-up red card"
