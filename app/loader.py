@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
@@ -416,6 +417,13 @@ class GameLoader:
             return
         cached.row = row
         cached.seats = tuple(seat_of_row(p) for p in await self.store.players(game_id))
+
+    def turn_posted(self, game_id: int, message_id: int, seq: int) -> None:
+        """A cached game's turn post is now `message_id`, showing `seq` (just written: the
+        row needs no read again)."""
+        cached = self._cache.get(game_id)
+        if cached is not None:
+            cached.row = dataclasses.replace(cached.row, turn_post_id=message_id, turn_post_seq=seq)
 
     def remember(self, game_id: int, loaded: Loaded) -> None:
         """Put a game in the cache (a game just dealt: its snapshot at entry 0 is known good)."""
