@@ -511,9 +511,10 @@ class Floor:
 
 
 async def window(service: GameService, clients: Clients, args: argparse.Namespace, row_bytes: list[int],
-                 floor: Floor | None = None) -> dict[str, Any]:
+                 floor: Floor | None = None, profile: cProfile.Profile | None = None) -> dict[str, Any]:
     """`clients` players for `seconds`, measured: moves/s, submit latency, bytes written, and
-    (with `floor`) the plain-SQLite floor of the same statements."""
+    (with `floor`) the plain-SQLite floor of the same statements. `profile`: profiles the
+    players' seconds (its cost is in the CPU per move then)."""
     store = service.store
     await checkpoint(store)
     if floor is not None:
@@ -524,8 +525,12 @@ async def window(service: GameService, clients: Clients, args: argparse.Namespac
     reset_peak()
     io0, rows0, cpu0 = io_bytes(), row_bytes[0], time.process_time()
     tx0, commits0 = store.writer_stats
+    if profile is not None:
+        profile.enable()
     took = await clients.run(args.clients, args.seconds)
     cpu1 = time.process_time()
+    if profile is not None:
+        profile.disable()
     if floor is not None:
         floor.stop()
     await checkpoint(store)
@@ -635,11 +640,8 @@ async def active(folder: Path, plans: Plans, seeds: FixedSeeds, args: argparse.N
             await clients.run(args.clients, args.warm)
         floor = Floor(store, path) if args.floor else None
         profile = cProfile.Profile() if args.profile else None
+        out.update(await window(service, clients, args, row_bytes, floor, profile))
         if profile is not None:
-            profile.enable()
-        out.update(await window(service, clients, args, row_bytes, floor))
-        if profile is not None:
-            profile.disable()
             profile.dump_stats(args.profile)
         say(f"\n[active] {len(games)} games (mean {out['mean_depth']} moves in), cache {out['cache']}, "
             f"{args.clients} clients, {args.seconds:.0f} s after {args.warm:.0f} s of warm-up")
