@@ -5,7 +5,11 @@
                                 [--depth 80] [--seconds 20] [--burst 10000] [--restart]
                                 [--pages 3000] [--json]
 
-The second form is the "many active games" scenario (issue 16): see `active` below.
+The second form is the "many active games" scenario (issue 16): see `active` below. It also
+prints (issue 31) the plain-sqlite3 floor of its window — the same statements in the same
+commit groups run again by sqlite3 alone on a copy of the database (`Floor`) — beside the
+store's CPU per move, the -wal pages each move writes, and the bytes per cached game;
+`--profile FILE` keeps a cProfile of the window's main thread.
 
 Everything runs on a real SQLite file (WAL, synchronous=FULL) in a temporary folder on the
 same disk as DIR (default: the system's temporary folder). Prints:
