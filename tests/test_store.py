@@ -191,10 +191,10 @@ async def test_another_applications_database_is_left_alone(database: Database) -
     assert schema(database) == before and len(before) >= 1
 
 
-async def test_migration_12_keeps_the_action_log_append_only_in_a_table_of_appended_rows(tmp_path: Path) -> None:
-    # SQLite only: PostgreSQL's log is a heap table already (0012_fewer_pages.postgres.sql).
-    path = tmp_path / "v11.sqlite3"
-    await migrate_to(path, 11)
+async def test_migration_13_keeps_the_action_log_append_only_in_a_table_of_appended_rows(tmp_path: Path) -> None:
+    # SQLite only: PostgreSQL's log is a heap table already (0013_fewer_pages.postgres.sql).
+    path = tmp_path / "v12.sqlite3"
+    await migrate_to(path, 12)
     with sqlite3.connect(path) as db:
         db.execute(
             "INSERT INTO games (id, guild_id, channel_id, host_user_id, variant, seats_wanted, seed, rules_version,"
@@ -225,7 +225,7 @@ def test_migrations_are_numbered_in_order_and_each_back_end_has_its_text() -> No
     overrides = sorted(p.name for p in MIGRATIONS_DIR.glob("*.postgres.sql"))
     assert overrides == ["0001_base.postgres.sql", "0002_results.postgres.sql", "0003_store_state.postgres.sql",
                          "0004_outbox.postgres.sql", "0006_write_batches.postgres.sql",
-                         "0012_fewer_pages.postgres.sql"]
+                         "0013_fewer_pages.postgres.sql"]
     claims = migrations[4].sql_for(POSTGRES)
     assert "claimed_until DOUBLE PRECISION" in claims and " REAL" not in claims
     assert migrations[5].statements() == [] and "ttr_write" in (migrations[5].postgres_sql or "")

@@ -1,5 +1,5 @@
--- Migration 12 for PostgreSQL: the two indexes that repeated another index's start are
--- dropped, and the failed deliveries of a game get a partial index (see 0012_fewer_pages.sql;
+-- Migration 13 for PostgreSQL: the two indexes that repeated another index's start are
+-- dropped, and the failed deliveries of a game get a partial index (see 0013_fewer_pages.sql;
 -- the action log is a heap table here already, so it stays as it is).
 
 DROP INDEX deliveries_by_game;

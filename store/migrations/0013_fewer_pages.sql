@@ -1,4 +1,4 @@
--- Migration 12: fewer pages written per move (issue 31; docs/performance.md has the figures).
+-- Migration 13: fewer pages written per move (issue 31; docs/performance.md has the figures).
 --
 -- A move touches the b-trees of the tables and indexes it writes; each one whose key is the
 -- game (not the time of writing) costs about a page per move, whichever game it is. Two such
@@ -14,7 +14,7 @@
 -- moves and splits it, about two pages and a half per move. As a rowid table its rows are
 -- appended where the moves of one commit share the last pages, and only the small key
 -- (game_id, seq) is written in the game's place. (PostgreSQL's tables are heaps already:
--- its text is 0012_fewer_pages.postgres.sql.)
+-- its text is 0013_fewer_pages.postgres.sql.)
 
 DROP INDEX deliveries_by_game;
 CREATE INDEX deliveries_failed_by_game ON deliveries (game_id) WHERE status = 'failed';
