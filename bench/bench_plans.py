@@ -202,7 +202,7 @@ async def commit_cost(moves: int, rounds: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         svc = await GameService.open(Path(tmp) / "bench.sqlite3", limits=Limits.unlimited())
         try:
-            for r in range(rounds):
+            for _ in range(rounds):
                 for label, hook in (("with the plans' look-up", real), ("without", none)):
                     app.base.planned_turns = hook  # type: ignore[assignment]
                     seconds, done = await play(svc)
