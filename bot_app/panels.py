@@ -93,9 +93,10 @@ def group_key(a: Action) -> str:
 # --- buttons ----------------------------------------------------------------------------------
 
 
-def action_buttons(g: int, seq: int, legal: Sequence[Action], view: View) -> discord.ui.View:
+def action_buttons(g: int, seq: int, legal: Sequence[Action], view: View,
+                   extra: Sequence[discord.ui.Button[Any]] = ()) -> discord.ui.View:
     """The buttons of a turn post (or panel) for the legal moves, named by the words of the
-    rule that handles each kind, plus My hand."""
+    rule that handles each kind, then `extra` (the post's Zoom), then My hand."""
     w = wording(view)
     c = w.ctx(view)
     kinds: list[str] = []
@@ -117,7 +118,7 @@ def action_buttons(g: int, seq: int, legal: Sequence[Action], view: View) -> dis
             items.append(button(doing.button, ids.make(g, seq, OPENS[k]), style, doing.emoji))
         else:
             items.append(button(doing.button, ids.make(g, seq, "xt", k), style, doing.emoji))
-    items = items[:19]
+    items = items[:19] + list(extra)[:4]
     items.append(button("My hand", ids.make(g, None, "hand"), discord.ButtonStyle.secondary, "✋"))
     return view_of(*items)
 

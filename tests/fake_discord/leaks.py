@@ -1,8 +1,9 @@
 """The leak scan: nothing secret in anything the fake's public saw — a message's text and
 components, a thread's name, a picture. Secrets are what the test collected from the players'
 own views (their tickets in words); a hand in words ("Your hand", "Cards:") never shows in
-public, and a public picture is a board, a score sheet, every ticket revealed (the final post), a replay or a
-stats card, never a picture sent privately (a hand, `hand.png`; a ticket offer on the map, `offer.png`)."""
+public, and a public picture is a board (or a part of it, zoomed), a score sheet, every ticket
+revealed (the final post), a replay or a stats card, never a picture sent privately (a hand,
+`hand.png`; a ticket offer on the map, `offer.png`)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from collections.abc import Iterable
 
 from .server import FakeDiscord
 
-PUBLIC_PICTURES = ("board.png", "scores.png", "tickets.png", "replay.gif", "stats.png")
+PUBLIC_PICTURES = ("board.png", "zoom.png", "scores.png", "tickets.png", "replay.gif", "stats.png")
 
 
 def public_leaks(fake: FakeDiscord, secrets: Iterable[str], *, revealed_in: Iterable[int] = (),
