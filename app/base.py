@@ -55,6 +55,7 @@ from app.owed import (
     turn_restarts,
     turn_timers,
 )
+from app.plan_runs import planned_turns
 from engine.actions import Action
 from engine.events import Event
 from engine.game import actors
@@ -182,9 +183,15 @@ class ServiceBase:
         owe, in one transaction. The caller holds the game's lock."""
         extras = extras or CommitExtras()
         game_id = loaded.row.id
-        last = loaded.seq + len(moves)
+        own = moves  # the caller's; plans may add the turns they bring (app/plan_runs.py)
         events = [e for m in moves for e in m.events]
         seats = self._seats_after(loaded.seats, extras.seat_changes)
+        planned = await planned_turns(self.store, game_id, seats, events, after, loaded.seq + len(moves))
+        if planned is not None:
+            moves = [*moves, *(Move(seat, user, action, evs) for seat, user, action, evs in planned.played)]
+            after = planned.state
+            events = [e for m in moves for e in m.events]
+        last = loaded.seq + len(moves)
         # A turn that begins, or the game's end, needs each player's own clock (their quiet
         # hours, vacation, daily digest).
         infos = (await seat_infos(self.store, seats, loaded.row.max_away_days)
@@ -206,12 +213,16 @@ class ServiceBase:
         tx.cancel_timers_before(game_id, last)
         for seat, change in extras.seat_changes.items():
             tx.set_absence(game_id, seat, change.absent_turns, change.stand_in)
+        if planned is not None:
+            for seat, revision, rest in planned.taken:
+                tx.take_plan(game_id, seat, revision, rest)
         if after.status == "over":
             tx.cancel_timers(game_id)
+            tx.drop_plans(game_id)  # plans for turns that will not come
             tx.add_results(records.results(loaded, after, tx.now))
         mover = seats[moves[0].seat] if moves[0].user_id is not None else None
         self._owe(tx, loaded, last, events, mover, after, seats, extras.notes, infos, clocks)
-        for o in extras.owed:
+        for o in [*extras.owed, *(planned.owed if planned is not None else ())]:
             tx.owe(game_id, last, o.kind, o.key, user_id=o.user_id, payload_json=canonical_json(dict(o.payload)))
         try:
             await self.store.write(tx)
@@ -233,7 +244,9 @@ class ServiceBase:
             log.debug("game %d: %s by seat %d", game_id, m.action.TYPE, m.seat)
         if after.status == "over":
             log.info("game %d: over after %d moves", game_id, last)
-        return records.result(game_id, last, moves[-1].seat, after, events, moves[-1].action)
+        # The caller's moves, with the state after everything (the plans' moves are their
+        # players' own, told to them privately).
+        return records.result(game_id, last, own[-1].seat, after, [e for m in own for e in m.events], own[-1].action)
 
     async def _mover_clock(self, loaded: Loaded, moves: Sequence[Move], events: Sequence[Event],
                            after: GameState) -> MoverClock:

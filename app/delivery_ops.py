@@ -20,6 +20,7 @@ from app.base import ACTIVE, ServiceBase
 from app.errors import ServiceError
 from app.models import Delivery, GameSummary, HandData, PlayerSettings, PostData
 from app.owed import DIGEST, DM_CLOSED, FINAL, GAME_OVER, HOST_NOTICE, LIMIT, POST, SEAT_DM
+from app.plan_runs import PLAN_DM
 from app.replays import final_timeline
 from app.settings_ops import board_colorblind, read_settings
 from engine.events import PUBLIC, Event
@@ -140,9 +141,15 @@ class DeliveryOps(ServiceBase):
             if not isinstance(seat, int) or not 0 <= seat < len(loaded.seats) \
                     or loaded.seats[seat].user_id != delivery.user_id:
                 return None
-            entries = await self.store.actions(delivery.game_id, after_seq=delivery.seq - 1)
-            private = tuple(e for r in entries if r.seq == delivery.seq for e in _events(r.events_json)
+            # What they saw at the delivery's seq; a plan's line (app/plan_runs.py): over the
+            # entries its moves made.
+            first, last = _seqs(delivery)
+            entries = await self.store.actions(delivery.game_id, after_seq=first - 1)
+            private = tuple(e for r in entries if first <= r.seq <= last for e in _events(r.events_json)
                             if e.seat == seat and e.visible_to(seat) and e.visibility != PUBLIC)
+            if delivery.kind == PLAN_DM:  # everything the plan's moves did, as the player saw it
+                private = tuple(e for r in entries if first <= r.seq <= last for e in _events(r.events_json)
+                                if e.visible_to(seat))
             if delivery.kind == SEAT_DM:
                 private = ()  # a seat handed over: its hand now, not what its last holder saw
             view = view_for(loaded.state, seat).at(loaded.seq, delivery.game_id)
@@ -285,3 +292,11 @@ def _events(events_json: str) -> list[Event]:
     except ValueError:
         return []
     return [Event.from_json(d) for d in data] if isinstance(data, list) else []
+
+
+def _seqs(delivery: Delivery) -> tuple[int, int]:
+    """The log entries a DM tells of: its own seq, or the range its payload names."""
+    first, last = delivery.payload.get("from_seq"), delivery.payload.get("to_seq")
+    if isinstance(first, int) and isinstance(last, int) and 0 < first <= last <= delivery.seq:
+        return first, last
+    return delivery.seq, delivery.seq

@@ -54,7 +54,8 @@ from app.owed import (
     TAKEN_BACK,
     TURN_DM,
 )
-from bot_app import game_over_news, player_posts, posts
+from app.plan_runs import PLAN_DM
+from bot_app import game_over_news, plan_words, player_posts, posts
 
 if TYPE_CHECKING:
     from bot_app.desk import Desk
@@ -264,7 +265,7 @@ class Dispatcher:
     # --- everything else ----------------------------------------------------------------------
 
     async def _single(self, d: Delivery) -> None:
-        if d.kind in (DM, TURN_DM, SEAT_DM):
+        if d.kind in (DM, TURN_DM, SEAT_DM, PLAN_DM):
             await self._dm(d)
             return
         if d.kind == DIGEST:
@@ -304,6 +305,8 @@ class Dispatcher:
             return
         if d.kind == SEAT_DM:
             message = await player_posts.seat_dm(hand, self.desk.renderer)
+        elif d.kind == PLAN_DM:
+            message = plan_words.plan_dm(d, hand)
         else:
             message = await posts.hand_dm(d, hand, self.desk.renderer)
         await self._send_dm(d, d.user_id, message)

@@ -21,6 +21,7 @@ from bot_app import after_game, ids, text
 from bot_app.answers import MAX_CONTENT, cut
 from bot_app.components import button, view_of
 from bot_app.panels import action_buttons
+from bot_app.plan_button import plan_button
 from bot_app.render_hooks import Renderer
 from bot_app.zoom import zoom_button
 from engine.view import View
@@ -116,6 +117,7 @@ async def turn_post(data: PostData, renderer: Renderer) -> Message:
     if data.legal:
         zoom = zoom_button(g, gmap, routes, cities)  # the last move's area, for a phone
         buttons = action_buttons(g, summary.seq, list(data.legal), view, [zoom] if zoom is not None else [])
+        buttons.add_item(plan_button(g))  # for the players not to move (issue 29)
     else:
         buttons = view_of(
             button("Choose tickets", ids.make(g, None, "kt"), discord.ButtonStyle.primary, "🎫"),

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from store.errors import StoreError
+from store.plans import PLAN_COLUMNS
 from store.records import (
     ACTION_COLUMNS,
     DELIVERY_COLUMNS,
@@ -39,6 +40,7 @@ GAME_TABLES: tuple[tuple[str, str, str], ...] = (
     ("results", RESULT_COLUMNS, "seat"),
     ("deliveries", DELIVERY_COLUMNS, "id"),
     ("skip_votes", SKIP_VOTE_COLUMNS, "seat, voter"),
+    ("plans", PLAN_COLUMNS, "seat"),
 )
 BOT_STATE_COLUMNS = "key, value, changed_at"
 # Every table that holds data of the bot (a target with rows in any of them is not empty).
