@@ -44,10 +44,12 @@ GAME_TABLES: tuple[tuple[str, str, str], ...] = (
 )
 BOT_STATE_COLUMNS = "key, value, changed_at"
 # Every table that holds data of the bot (a target with rows in any of them is not empty).
-# Each server's leaderboard (migration 9), copied whole after the games: table, columns, order.
+# Each server's leaderboard (migration 9) and each user's DM channel (migration 12), copied
+# whole after the games: table, columns, order.
 SERVER_TABLES: tuple[tuple[str, str, str], ...] = (
     ("seasons", "guild_id, number, started_at, started_by", "guild_id, number"),
     ("guild_settings", "guild_id, rate_ai_games, updated_at", "guild_id"),
+    ("dm_channels", "user_id, channel_id, updated_at", "user_id"),
 )
 DATA_TABLES = (*(t for t, _, _ in GAME_TABLES), "bot_state", "user_settings", *(t for t, _, _ in SERVER_TABLES))
 
