@@ -35,7 +35,7 @@ from app import records
 from app.availability import seat_infos
 from app.errors import ServiceError, StaleAction
 from app.limits import Limits
-from app.loader import GameLoader, Loaded
+from app.loader import CACHE_MB, GameLoader, Loaded, games_for_memory
 from app.models import Seat, SubmitResult
 from app.owed import (
     HELD_CLOCK,
@@ -114,15 +114,18 @@ class ServiceBase:
     """Construction, locks and the commit. The service's parts (lobby, moves, clocks,
     deliveries, reading) build on it; `app.service.GameService` puts them together."""
 
-    def __init__(self, store: Store, *, clock: Callable[[], float] | None = None, cache_size: int = 2000,
+    def __init__(self, store: Store, *, clock: Callable[[], float] | None = None, cache_size: int | None = None,
                  limits: Limits | None = None, random_bits: Callable[[int], int] = secrets.randbits) -> None:
+        """`cache_size`: the games kept loaded (default: as many as fit in the cache's memory,
+        app.loader.CACHE_MB)."""
         self.store = store
         # Where deals and the AIs' choices get their randomness: real secrets in the bot, a
         # seeded generator in the offline demo (so --seed replays the same game).
         self.random_bits = random_bits
         self.clock = clock or store.clock
         self.limits = limits or Limits()
-        self.loader = GameLoader(store, cache_size, lock=self._lock)
+        self.loader = GameLoader(store, games_for_memory(CACHE_MB) if cache_size is None else cache_size,
+                                 lock=self._lock)
         # When each user last opened a table (the cooldown). Bounded; losing it in a restart
         # only forgives one cooldown.
         self._last_lobby: OrderedDict[int, float] = OrderedDict()
@@ -140,7 +143,7 @@ class ServiceBase:
 
     @classmethod
     async def open(cls, path: str | Path | None = None, *, clock: Callable[[], float] = time.time,
-                   cache_size: int = 2000, limits: Limits | None = None,
+                   cache_size: int | None = None, limits: Limits | None = None,
                    random_bits: Callable[[int], int] = secrets.randbits) -> Any:
         """Open the store at `path` — an SQLite file, or a `postgresql://` URL (default:
         $TTR_DATABASE, else data/ttr.sqlite3) — migrating it, and a service on it."""
