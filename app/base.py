@@ -225,8 +225,14 @@ class ServiceBase:
             tx.add_results(records.results(loaded, after, tx.now))
         mover = seats[moves[0].seat] if moves[0].user_id is not None else None
         self._owe(tx, loaded, last, events, mover, after, seats, extras.notes, infos, clocks)
-        for o in [*extras.owed, *(planned.owed if planned is not None else ())]:
+        for o in extras.owed:
             tx.owe(game_id, last, o.kind, o.key, user_id=o.user_id, payload_json=canonical_json(dict(o.payload)))
+        for o in planned.owed if planned is not None else ():
+            # A planner's private line waits, like a turn DM, until their quiet hours end.
+            info = next((i for i in infos or () if i.seat == o.payload.get("seat")), None)
+            due = info.clock.resumes(tx.now) if info is not None and info.clock.stopped_at(tx.now) else None
+            tx.owe(game_id, last, o.kind, o.key, user_id=o.user_id, payload_json=canonical_json(dict(o.payload)),
+                   due_at=due)
         try:
             await self.store.write(tx)
         except WriteConflict as exc:

@@ -185,3 +185,19 @@ async def test_a_bad_plan_changes_nothing_and_only_players_plan(service: GameSer
     await service.set_plans(g, BEN, [BLIND_TWICE])
     assert await service.cancel_plans(g, BEN)
     assert not await service.cancel_plans(g, BEN)
+
+
+async def test_the_private_line_waits_for_the_planners_quiet_hours(service: GameService, clock: Clock) -> None:
+    g = await _started(service, (ANN, BEN))
+    seat, mover = await _mover(service, g)
+    other = (await service.game(g)).seats[1 - seat].user_id
+    assert other is not None
+    clock.now = 1_800_000_000.0 - 1_800_000_000.0 % 86400 + 2 * 3600  # 02:00 UTC
+    await service.change_settings(other, quiet_hours="23:00-08:00")
+    await service.set_plans(g, other, [BLIND_TWICE])
+    await _blind_turn(service, g, mover)
+    assert any(d.kind == "plan" for d in await service.deliveries(g))
+    # The plan played at once; the word of it goes out at 08:00, when their quiet hours end.
+    assert (await service.game(g)).waiting_for == (seat,)
+    assert not any(d.kind == "plan" for d in await service.due_deliveries(clock.now + 6 * 3600 - 60))
+    assert any(d.kind == "plan" for d in await service.due_deliveries(clock.now + 6 * 3600))
