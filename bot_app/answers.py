@@ -69,16 +69,16 @@ class Answers:
             self.answered(interaction)
 
     async def update_panel(self, interaction: discord.Interaction, content: str,
-                           view: discord.ui.View | None = None) -> None:
+                           view: discord.ui.View | None = None, *, file: discord.File | None = None) -> None:
         """Answer a click: replace the private panel it came from, or open a new private one
-        when the click was on a public post."""
+        when the click was on a public post; `file`: the panel's picture (replacing any it had)."""
         message = interaction.message
         if message is not None and message.flags.ephemeral and not interaction.response.is_done():
             await interaction.response.edit_message(content=cut(content, MAX_CONTENT), view=view or view_of(),
-                                                    attachments=[])
+                                                    attachments=[file] if file is not None else [])
             self.answered(interaction)
         else:
-            await self.say(interaction, content, view=view)
+            await self.say(interaction, content, view=view, file=file)
 
     async def defer(self, interaction: discord.Interaction, *, ephemeral: bool = True) -> None:
         """"Thinking…" while something slow (a picture) is prepared."""

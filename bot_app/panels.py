@@ -10,6 +10,8 @@ public is posted by the dispatcher from what the move stored.
 
 from __future__ import annotations
 
+import io
+import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -26,6 +28,8 @@ from bot_app.words import wording
 from engine.actions import ACTION_TYPES, Action, BuildStation, ClaimRoute, DrawCard, KeepTickets
 from engine.maps import GameMap
 from engine.view import View
+
+log = logging.getLogger("bot_app")
 
 # The turn-post buttons that open a panel of their own (the rest open a menu of their moves).
 OPENS = {"draw_card": "draw", "claim_route": "claim", "build_station": "stn", "draw_tickets": "tix"}
@@ -175,29 +179,30 @@ async def group_panel(desk: Desk, interaction: discord.Interaction, panel: Panel
 
 
 async def choose_or_confirm(desk: Desk, interaction: discord.Interaction, panel: Panel,
-                            chosen: Sequence[Action]) -> None:
-    """One move: confirm it. Several: a menu of them first."""
+                            chosen: Sequence[Action], *, file: discord.File | None = None) -> None:
+    """One move: confirm it. Several: a menu of them first. `file`: a picture to show with it."""
     if not chosen:
         raise Refusal("That is not something you can do now.")
     if len(chosen) == 1:
-        return await confirm_panel(desk, interaction, panel, chosen[0])
+        return await confirm_panel(desk, interaction, panel, chosen[0], file=file)
     g, seq = panel.summary.game_id, panel.summary.seq
     options = [(_short(text.describe_action(a, panel.view)), token(panel.legal, a), None)
                for a in chosen[:MAX_OPTIONS]]
     more = ("" if len(chosen) <= MAX_OPTIONS
             else f" (showing {MAX_OPTIONS} of {len(chosen)}; /ttr move lists them all)")
     await desk.answers.update_panel(interaction, _with_hand(panel, "Choose one" + more + ":"),
-                                    view_of(select(ids.make(g, seq, "asel"), options, "Choose…")))
+                                    view_of(select(ids.make(g, seq, "asel"), options, "Choose…")), file=file)
 
 
-async def confirm_panel(desk: Desk, interaction: discord.Interaction, panel: Panel, action: Action) -> None:
+async def confirm_panel(desk: Desk, interaction: discord.Interaction, panel: Panel, action: Action, *,
+                        file: discord.File | None = None) -> None:
     g, seq = panel.summary.game_id, panel.summary.seq
     what = text.describe_action(action, panel.view)
     tok = token(panel.legal, action)
     await desk.answers.update_panel(
         interaction, _with_hand(panel, f"**Confirm:** {what}?"),
         view_of(button("Confirm", ids.make(g, seq, "do", tok), discord.ButtonStyle.success),
-                button("Cancel", ids.make(g, seq, "nope"))))
+                button("Cancel", ids.make(g, seq, "nope"))), file=file)
 
 
 # --- opening and later ticket choices -----------------------------------------------------------
@@ -216,17 +221,43 @@ async def keep_panel(desk: Desk, interaction: discord.Interaction, game_id: int)
     keeps = [a for a in panel.legal if isinstance(a, KeepTickets)]
     if not keeps:
         before = [a for a in panel.legal if not isinstance(a, KeepTickets)]
-        if before and panel.view.pending.kind == "choose_tickets":
-            return await choose_or_confirm(desk, interaction, panel, before)
+        if before and panel.view.pending.kind == "choose_tickets":  # the offer is shown already (Alsace)
+            picture = await offer_picture(desk, interaction.user.id, panel) if offer else None
+            return await choose_or_confirm(desk, interaction, panel, before, file=picture)
         raise Refusal("You have no tickets to choose right now.")
     if not offer:
         raise Refusal("You have no tickets to choose right now.")
     gmap = text.game_map(panel.view)
-    options = [(text.ticket_label(gmap, t), t, _card_kind(gmap, t)) for t in offer if _choosable(keeps, t)]
+    marks = panel.view.pending.offer_marks(panel.seat)
+    options = [(offer_label(gmap, marks, t), t, _card_kind(gmap, t)) for t in offer if _choosable(keeps, t)]
     least = min(len(a.keep) for a in keeps)
+    picture = await offer_picture(desk, interaction.user.id, panel)
     await desk.answers.update_panel(interaction, _keep_prompt(panel, keeps),
                                     view_of(select(ids.make(game_id, None, "ksel"), options, "Cards to keep",
-                                                   min_values=least, max_values=len(options))))
+                                                   min_values=least, max_values=len(options))), file=picture)
+
+
+OFFER_FILE = "offer.png"
+
+
+async def offer_picture(desk: Desk, user_id: int, panel: Panel) -> discord.File | None:
+    """The offered tickets on the map (the letters of the menu), for this player only; none
+    when they turned pictures off in /ttr settings, or when it cannot be drawn (the choice
+    works without it)."""
+    if not (await desk.service.settings(user_id)).hand_picture:
+        return None
+    try:
+        png = await desk.renderer.offer(panel.view)
+    except Exception:
+        log.exception("could not draw the ticket offer of game #%s", panel.summary.game_id)
+        return None
+    return discord.File(io.BytesIO(png), OFFER_FILE)
+
+
+def offer_label(gmap: GameMap, marks: dict[str, str], card: str) -> str:
+    """An offered card in the menu: its letter on the picture, then the card in words."""
+    mark = marks.get(card)
+    return f"{mark}: {text.ticket_label(gmap, card)}" if mark else text.ticket_label(gmap, card)
 
 
 def _choosable(keeps: Sequence[KeepTickets], card: str) -> bool:
@@ -260,7 +291,8 @@ async def keep_confirm(desk: Desk, interaction: discord.Interaction, game_id: in
         raise Refusal("That already happened: you have no tickets to choose now.")
     mask = sum(1 << i for i, t in enumerate(offer) if t in set(values))
     gmap = text.game_map(panel.view)
-    kept = "; ".join(text.ticket_label(gmap, t) for t in offer if t in set(values)) or "nothing"
+    marks = panel.view.pending.offer_marks(panel.seat)
+    kept = "; ".join(offer_label(gmap, marks, t) for t in offer if t in set(values)) or "nothing"
     await desk.answers.update_panel(
         interaction, f"**Confirm:** keep {kept}?",
         view_of(button("Confirm", ids.make(game_id, None, "kdo", str(mask)), discord.ButtonStyle.success),

@@ -21,6 +21,7 @@ from bot_app import after_game, ids, text
 from bot_app.answers import MAX_CONTENT, cut
 from bot_app.components import button, view_of
 from bot_app.panels import action_buttons
+from bot_app.plan_button import plan_button
 from bot_app.render_hooks import Renderer
 from engine.view import View
 
@@ -114,6 +115,7 @@ async def turn_post(data: PostData, renderer: Renderer) -> Message:
     content = "\n".join(_with_log(parts, _before_this_turn(events), view, MAX_CONTENT))
     if data.legal:
         buttons = action_buttons(g, summary.seq, list(data.legal), view)
+        buttons.add_item(plan_button(g))  # for the players not to move (issue 29)
     else:
         buttons = view_of(
             button("Choose tickets", ids.make(g, None, "kt"), discord.ButtonStyle.primary, "🎫"),

@@ -101,6 +101,14 @@ class Renderer:
 
         return await self._draw(hand_png, view, bool(colorblind))
 
+    async def offer(self, view: View) -> bytes:
+        """The tickets offered to the view's player, on the map beside what they hold (a
+        player's own view: it is theirs only)."""
+        from render.jobs import offer_png
+
+        assert view.you is not None, "an offer is private: render it from view(state, seat)"
+        return await self._draw(offer_png, view)
+
     async def scores(self, view: View) -> bytes:
         from render.jobs import scores_png
 

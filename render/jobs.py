@@ -38,6 +38,14 @@ def hand_png(view: View, colorblind: bool = False) -> bytes:
     return render_hand(view, colorblind=colorblind).png
 
 
+def offer_png(view: View) -> bytes:
+    """The private picture of the tickets offered to the view's player (`render.offer.render_offer`)
+    as PNG bytes."""
+    from render.offer import render_offer
+
+    return render_offer(view).png
+
+
 def scores_png(view: View) -> bytes:
     """The final scores (`render.scores.render_scores`) as PNG bytes."""
     from render.scores import render_scores

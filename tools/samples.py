@@ -189,6 +189,33 @@ def sample_view(
     return view
 
 
+def sample_offer(map_id: str | GameMap, players: int = 3, seed: int = 1, seat: int = 1, cards: int = 3,
+                 dice: bool = False) -> View:
+    """`sample_view` as `seat` sees it while choosing from a later draw: `cards` tickets nobody
+    in the sample holds (from every pile the map has, in turn: Germany's short and long), and
+    on a map with tourist cards two of those as well."""
+    game_map = map_id if isinstance(map_id, GameMap) else load_map(map_id)
+    view = sample_view(game_map, players=players, seed=seed, seat=seat, dice=dice)
+    rng = _Lcg(seed + 101)
+    held = set(view.players[seat].tickets or ())
+    piles = [d for d in game_map.deck_names() if any(t.deck == d for t in game_map.tickets.values())]
+    offer: list[str] = []
+    for i in range(cards):
+        free = sorted(t.id for t in game_map.tickets.values()
+                      if t.deck == piles[i % len(piles)] and t.id not in held and t.id not in offer)
+        if free:
+            offer.append(free[rng.below(len(free))])
+    tourist = sorted(c["id"] for c in game_map.extras.get("tourist_cards", ()) if c["kind"] != "lucky_devil")
+    part = view.part(TouristView)
+    tourist = [c for c in tourist if part is None or c not in (part.mine or ())]
+    for _ in range(2 if tourist else 0):
+        card = tourist.pop(rng.below(len(tourist)))
+        offer.append(card)
+    offers: list[Any] = [None] * players
+    offers[seat] = offer
+    return dataclasses.replace(view, current=seat, pending=PendingView(kind="choose_tickets", offers=tuple(offers)))
+
+
 def _counts(figures: list[str]) -> dict[str, int]:
     """Figures of each colour, in the order they first appear."""
     out: dict[str, int] = {}

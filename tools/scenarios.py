@@ -19,6 +19,9 @@ from typing import Any
 
 import yaml
 
+from app.owed import turn_began
+from app.plans import Plan, PlanBook, PlanError, run_plan
+from app.plans.run import check_plan
 from engine.actions import action_from_json
 from engine.cards import cards
 from engine.chance import RiggedDice
@@ -29,7 +32,7 @@ from engine.maps import load_map
 from engine.state import GameState
 from tools.scenario_names import with_ids
 
-STEP_KEYS = {"by", "do", "refused", "expect", "note"}
+STEP_KEYS = {"by", "do", "refused", "expect", "note", "plan"}
 
 
 class ScenarioFailure(AssertionError):
@@ -88,6 +91,10 @@ class Runner:
         self.chance: RiggedDice | None = None  # setup `dice`: every step rolls these first
         self.state = self._initial_state(data)
         self.last_events: list[Event] = []
+        # Planned moves (app/plans): each seat's plan for its next turn, run when that turn
+        # arrives, as the service runs it; and what each run did (a step's index, or "dropped").
+        self.plans: dict[int, Plan] = {}
+        self.plan_runs: dict[int, int | str] = {}
 
     # seats may be named by the scenario's player names or by 0-based numbers
     def seat(self, who: Any) -> int:
@@ -194,7 +201,9 @@ class Runner:
         unknown = set(step) - STEP_KEYS - {"slot", "route", "payment", "mix", "keep", "city"} - _extra_fields()
         if unknown:
             raise ScenarioFailure(f"step {number}: unknown keys {sorted(unknown)}")
-        if "do" in step:
+        if "plan" in step:
+            self._set_plan(number, step)
+        elif "do" in step:
             action_json = {k: v for k, v in step.items() if k not in STEP_KEYS}
             action_json["type"] = step["do"]
             action_json["player"] = self.seat(step["by"])
@@ -220,8 +229,38 @@ class Runner:
                     raise ScenarioFailure(f"step {number}: {step['do']} was accepted, expected a refusal")
                 self.state = after
                 self.last_events = events
+                if turn_began(events):
+                    self._run_plans()
         if "expect" in step:
             self.check(step["expect"], f"after step {number}")
+
+    def _set_plan(self, number: int, step: dict[str, Any]) -> None:
+        seat = self.seat(step["by"])
+        try:
+            plan = Plan.from_json(step["plan"])
+            check_plan(PlanBook((plan,)), self.state, seat)
+        except PlanError as exc:
+            fragment = str(step.get("refused", ""))
+            if "refused" not in step or fragment.lower() not in exc.message.lower():
+                raise ScenarioFailure(f"step {number}: the plan was refused: {exc}") from None
+            return
+        if "refused" in step:
+            raise ScenarioFailure(f"step {number}: the plan was accepted, expected a refusal")
+        self.plans[seat] = plan
+
+    def _run_plans(self) -> None:
+        """The turn that just arrived is a seat's with a plan: run it (and the next one's)."""
+        while self.state.status == "playing" and self.state.current in self.plans:
+            seat = self.state.current
+            plan = self.plans.pop(seat)
+            run = run_plan(self.state, seat, plan, self.chance)
+            self.plan_runs[seat] = "dropped" if run.step is None else (
+                "fallback" if run.step == len(plan.steps) else run.step + 1)
+            self.state = run.state
+            if run.moves:
+                self.last_events = run.events
+            if not run.finished:
+                break
 
     # --- expectations -----------------------------------------------------------------
     def check(self, expect: dict[str, Any], where: str) -> None:
@@ -362,6 +401,15 @@ class Runner:
                     got_secret = list(reversed(s.secret.get(k, [])))[-len(v):] if v else []
                     if got_secret != v:
                         fail(f"bottom of secret {k}", v, got_secret)
+            elif key == "plan_ran":
+                for who, ran in want.items():
+                    got_run = self.plan_runs.get(self.seat(who), "not run")
+                    if got_run != ran:
+                        fail(f"{who}'s plan", ran, got_run)
+            elif key == "plans_left":
+                got_left = sorted(self.names[s] for s in self.plans)
+                if got_left != sorted(want):
+                    fail("plans left", sorted(want), got_left)
             elif key == "public":
                 for who, values in want.items():
                     got_public = s.players[self.seat(who)].public

@@ -28,7 +28,7 @@ TINY_GIF = base64.b64decode("R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAI
 class Drawn:
     """One picture the stub was asked for."""
 
-    kind: str  # "board", "hand", "scores", "tickets" or "replay"
+    kind: str  # "board", "hand", "offer", "scores", "tickets", "replay" or "stats"
     game_id: int | None
     seat: int | None  # whose hand (None: a public picture)
     colorblind: bool = False
@@ -58,6 +58,12 @@ class StubRenderer(Renderer):
     async def hand(self, view: View, *, colorblind: bool = False) -> bytes:
         self.calls.append("hand")
         self.asked.append(Drawn("hand", view.game_id, view.you, colorblind))
+        return TINY_PNG
+
+    async def offer(self, view: View) -> bytes:
+        assert view.you is not None
+        self.calls.append("offer")
+        self.asked.append(Drawn("offer", view.game_id, view.you))
         return TINY_PNG
 
     async def scores(self, view: View) -> bytes:
