@@ -46,6 +46,15 @@ def offer_png(view: View) -> bytes:
     return render_offer(view).png
 
 
+def zoom_png(view: View, city: str | None = None, route: str | None = None, routes: Sequence[str] = (),
+             cities: Sequence[str] = (), colorblind: bool = False) -> bytes:
+    """A part of the public board, enlarged (`render.zoom.render_zoom`), as PNG bytes."""
+    from render.zoom import render_zoom
+
+    return render_zoom(view, city=city, route=route, highlight_routes=tuple(routes), highlight_cities=tuple(cities),
+                       colorblind=colorblind).png
+
+
 def scores_png(view: View) -> bytes:
     """The final scores (`render.scores.render_scores`) as PNG bytes."""
     from render.scores import render_scores
