@@ -21,6 +21,8 @@ from bot_app.components import button, select, view_of
 from bot_app.desk import Desk
 from bot_app.moves_text import parse_payment, payment_code
 from bot_app.plan_button import PLAN
+from engine.actions import ClaimRoute
+from engine.view import View
 
 PLAN_VERBS = (PLAN, "psel", "pblind", "ptix", "pcancel")
 BLIND_TWICE = (PlanMove({"type": "draw_card"}), PlanMove({"type": "draw_card"}))
@@ -42,8 +44,9 @@ async def show(desk: Desk, interaction: discord.Interaction, game_id: int, said:
             if a.route in seen or len(options) >= MENU_SIZE:
                 continue
             seen.add(a.route)
+            tunnel = " (a tunnel: its extra is asked)" if gmap.routes[a.route].tunnel else ""
             options.append((f"{text.route_label(gmap, a.route)}", f"{a.route}|{payment_code(dict(a.payment))}",
-                            f"with {plan_words.payment_words(dict(a.payment))}"))
+                            f"with {plan_words.payment_words(dict(a.payment))}{tunnel}"))
         items.append(select(ids.make(game_id, None, "psel"), options,
                             "If still free, claim… (otherwise draw two cards blind)"))
     items.append(button("Always: two cards blind", ids.make(game_id, None, "pblind"), discord.ButtonStyle.primary,
@@ -52,9 +55,10 @@ async def show(desk: Desk, interaction: discord.Interaction, game_id: int, said:
         items.append(button("Draw tickets", ids.make(game_id, None, "ptix"), discord.ButtonStyle.secondary, "🎫"))
     if book.plans:
         items.append(button("Cancel my plan", ids.make(game_id, None, "pcancel"), discord.ButtonStyle.danger))
+    example = _example(claims, view)
     content = "\n".join(x for x in (said, plan_words.book_text(book, view, game_id),
-                                    "Anything else: `/ttr plan set plan:` with steps such as `if free Denver - Omaha: "
-                                    "claim Denver - Omaha pink4; else: draw blind, draw blind`.") if x)
+                                    f"Anything else: `/ttr plan set plan:` with steps such as `{example}` "
+                                    "(`/ttr rules topic:plans` has them all).") if x)
     await desk.answers.update_panel(interaction, content, view_of(*items))
 
 
@@ -79,6 +83,14 @@ async def cancel(desk: Desk, interaction: discord.Interaction, game_id: int) -> 
         return
     await desk.answers.say(interaction, "🗑️ Plan cancelled: your next turn waits for you as usual." if had
                            else f"You have no plan in game #{game_id}.")
+
+
+def _example(claims: list[ClaimRoute], view: View) -> str:
+    """A typed plan of this board: with a claim the player's hand pays for, where there is one."""
+    gmap = text.game_map(view)
+    if claims:
+        return plan_syntax.typed(PlanBook((claim_plan(claims[0].route, dict(claims[0].payment)),)), gmap)
+    return "if shown loco: draw loco; else: draw blind, draw blind"
 
 
 def claim_plan(route: str, payment: dict[str, int]) -> Plan:
