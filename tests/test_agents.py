@@ -13,7 +13,7 @@ from ai.agents import AGENTS, make_agent
 from ai.agents.baseline import BaselineAI
 from ai.agents.search import LATE_TRAINS, SearchAI
 from ai.greedy import GreedyAI
-from ai.levels import AI_LEVELS, OFFERED_LEVELS, decision_seed, make_ai
+from ai.levels import AI_LEVELS, LEVEL_DESCRIPTIONS, OFFERED_LEVELS, decision_seed, make_ai
 from ai.random_player import RandomAI
 from engine.actions import KeepTickets
 from engine.game import actors, apply, legal_actions, new_game, replay, view
@@ -216,6 +216,13 @@ def test_the_levels_a_host_chooses_reach_make_ai() -> None:
     assert type(make_ai("long_route", 1)).__name__ == "LongRouteAI"
     with pytest.raises(ValueError, match="easy, normal, hard"):
         make_ai("expert")
+
+
+def test_each_offered_level_says_what_it_is_in_one_line() -> None:
+    assert set(LEVEL_DESCRIPTIONS) == set(OFFERED_LEVELS)
+    for level, text in LEVEL_DESCRIPTIONS.items():
+        # An autocomplete choice's name: "level: description", at most 100 characters.
+        assert "\n" not in text and 20 <= len(f"{level}: {text}") <= 100
 
 
 def test_the_bots_ai_seed_comes_from_the_game() -> None:
