@@ -69,16 +69,28 @@ class Answers:
             self.answered(interaction)
 
     async def update_panel(self, interaction: discord.Interaction, content: str,
-                           view: discord.ui.View | None = None, *, file: discord.File | None = None) -> None:
+                           view: discord.ui.View | None = None) -> None:
         """Answer a click: replace the private panel it came from, or open a new private one
-        when the click was on a public post; `file`: the panel's picture (replacing any it had)."""
+        when the click was on a public post."""
         message = interaction.message
         if message is not None and message.flags.ephemeral and not interaction.response.is_done():
             await interaction.response.edit_message(content=cut(content, MAX_CONTENT), view=view or view_of(),
-                                                    attachments=[file] if file is not None else [])
+                                                    attachments=[])
             self.answered(interaction)
         else:
-            await self.say(interaction, content, view=view, file=file)
+            await self.say(interaction, content, view=view)
+
+    async def attach(self, interaction: discord.Interaction, file: discord.File) -> None:
+        """Add a picture to the answer just given to `interaction` (its text and components
+        stay): the panel it replaced, or the private message it opened."""
+        kind = interaction.response.type
+        try:
+            if kind == discord.InteractionResponseType.message_update and interaction.message is not None:
+                await interaction.followup.edit_message(interaction.message.id, attachments=[file])
+            elif kind == discord.InteractionResponseType.channel_message:
+                await interaction.edit_original_response(attachments=[file])
+        except discord.HTTPException:  # the choice works without it
+            log.warning("could not add a picture to an answer", exc_info=True)
 
     async def defer(self, interaction: discord.Interaction, *, ephemeral: bool = True) -> None:
         """"Thinking…" while something slow (a picture) is prepared."""

@@ -93,9 +93,10 @@ def group_key(a: Action) -> str:
 # --- buttons ----------------------------------------------------------------------------------
 
 
-def action_buttons(g: int, seq: int, legal: Sequence[Action], view: View) -> discord.ui.View:
+def action_buttons(g: int, seq: int, legal: Sequence[Action], view: View,
+                   extra: Sequence[discord.ui.Button[Any]] = ()) -> discord.ui.View:
     """The buttons of a turn post (or panel) for the legal moves, named by the words of the
-    rule that handles each kind, plus My hand."""
+    rule that handles each kind, then `extra` (the post's Zoom), then My hand."""
     w = wording(view)
     c = w.ctx(view)
     kinds: list[str] = []
@@ -117,7 +118,7 @@ def action_buttons(g: int, seq: int, legal: Sequence[Action], view: View) -> dis
             items.append(button(doing.button, ids.make(g, seq, OPENS[k]), style, doing.emoji))
         else:
             items.append(button(doing.button, ids.make(g, seq, "xt", k), style, doing.emoji))
-    items = items[:19]
+    items = items[:19] + list(extra)[:4]
     items.append(button("My hand", ids.make(g, None, "hand"), discord.ButtonStyle.secondary, "✋"))
     return view_of(*items)
 
@@ -179,30 +180,29 @@ async def group_panel(desk: Desk, interaction: discord.Interaction, panel: Panel
 
 
 async def choose_or_confirm(desk: Desk, interaction: discord.Interaction, panel: Panel,
-                            chosen: Sequence[Action], *, file: discord.File | None = None) -> None:
-    """One move: confirm it. Several: a menu of them first. `file`: a picture to show with it."""
+                            chosen: Sequence[Action]) -> None:
+    """One move: confirm it. Several: a menu of them first."""
     if not chosen:
         raise Refusal("That is not something you can do now.")
     if len(chosen) == 1:
-        return await confirm_panel(desk, interaction, panel, chosen[0], file=file)
+        return await confirm_panel(desk, interaction, panel, chosen[0])
     g, seq = panel.summary.game_id, panel.summary.seq
     options = [(_short(text.describe_action(a, panel.view)), token(panel.legal, a), None)
                for a in chosen[:MAX_OPTIONS]]
     more = ("" if len(chosen) <= MAX_OPTIONS
             else f" (showing {MAX_OPTIONS} of {len(chosen)}; /ttr move lists them all)")
     await desk.answers.update_panel(interaction, _with_hand(panel, "Choose one" + more + ":"),
-                                    view_of(select(ids.make(g, seq, "asel"), options, "Choose…")), file=file)
+                                    view_of(select(ids.make(g, seq, "asel"), options, "Choose…")))
 
 
-async def confirm_panel(desk: Desk, interaction: discord.Interaction, panel: Panel, action: Action, *,
-                        file: discord.File | None = None) -> None:
+async def confirm_panel(desk: Desk, interaction: discord.Interaction, panel: Panel, action: Action) -> None:
     g, seq = panel.summary.game_id, panel.summary.seq
     what = text.describe_action(action, panel.view)
     tok = token(panel.legal, action)
     await desk.answers.update_panel(
         interaction, _with_hand(panel, f"**Confirm:** {what}?"),
         view_of(button("Confirm", ids.make(g, seq, "do", tok), discord.ButtonStyle.success),
-                button("Cancel", ids.make(g, seq, "nope"))), file=file)
+                button("Cancel", ids.make(g, seq, "nope"))))
 
 
 # --- opening and later ticket choices -----------------------------------------------------------
@@ -221,9 +221,11 @@ async def keep_panel(desk: Desk, interaction: discord.Interaction, game_id: int)
     keeps = [a for a in panel.legal if isinstance(a, KeepTickets)]
     if not keeps:
         before = [a for a in panel.legal if not isinstance(a, KeepTickets)]
-        if before and panel.view.pending.kind == "choose_tickets":  # the offer is shown already (Alsace)
-            picture = await offer_picture(desk, interaction.user.id, panel) if offer else None
-            return await choose_or_confirm(desk, interaction, panel, before, file=picture)
+        if before and panel.view.pending.kind == "choose_tickets":
+            await choose_or_confirm(desk, interaction, panel, before)
+            if offer:  # dealt already, and asked about first (Alsace's Lucky Devil)
+                await show_offer(desk, interaction, panel)
+            return
         raise Refusal("You have no tickets to choose right now.")
     if not offer:
         raise Refusal("You have no tickets to choose right now.")
@@ -231,13 +233,22 @@ async def keep_panel(desk: Desk, interaction: discord.Interaction, game_id: int)
     marks = panel.view.pending.offer_marks(panel.seat)
     options = [(offer_label(gmap, marks, t), t, _card_kind(gmap, t)) for t in offer if _choosable(keeps, t)]
     least = min(len(a.keep) for a in keeps)
-    picture = await offer_picture(desk, interaction.user.id, panel)
     await desk.answers.update_panel(interaction, _keep_prompt(panel, keeps),
                                     view_of(select(ids.make(game_id, None, "ksel"), options, "Cards to keep",
-                                                   min_values=least, max_values=len(options))), file=picture)
+                                                   min_values=least, max_values=len(options))))
+    await show_offer(desk, interaction, panel)
 
 
 OFFER_FILE = "offer.png"
+
+
+async def show_offer(desk: Desk, interaction: discord.Interaction, panel: Panel) -> None:
+    """Add the offer's picture to the panel just answered. The menu goes first, at once (Discord
+    wants an answer within 3 seconds, and a map's first offer in a worker builds its base);
+    the picture follows in an edit of the same private message."""
+    picture = await offer_picture(desk, interaction.user.id, panel)
+    if picture is not None:
+        await desk.answers.attach(interaction, picture)
 
 
 async def offer_picture(desk: Desk, user_id: int, panel: Panel) -> discord.File | None:

@@ -23,6 +23,7 @@ from bot_app.components import button, view_of
 from bot_app.panels import action_buttons
 from bot_app.plan_button import plan_button
 from bot_app.render_hooks import Renderer
+from bot_app.zoom import zoom_button
 from engine.view import View
 
 
@@ -114,7 +115,8 @@ async def turn_post(data: PostData, renderer: Renderer) -> Message:
     parts = [x for x in (_head(data), *notes, text.status_block(view), line) if x]
     content = "\n".join(_with_log(parts, _before_this_turn(events), view, MAX_CONTENT))
     if data.legal:
-        buttons = action_buttons(g, summary.seq, list(data.legal), view)
+        zoom = zoom_button(g, gmap, routes, cities)  # the last move's area, for a phone
+        buttons = action_buttons(g, summary.seq, list(data.legal), view, [zoom] if zoom is not None else [])
         buttons.add_item(plan_button(g))  # for the players not to move (issue 29)
     else:
         buttons = view_of(

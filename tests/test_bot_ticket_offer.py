@@ -1,8 +1,9 @@
 """The ticket offer on the map (issue 27): every offer of tickets — the opening deal and every
 later draw, in every variant, with and without dice (Germany's mix of short and long tickets
 chosen first) — comes with a private picture of the offered tickets, and the choice menu names
-each card by the letter the picture gives it. The picture goes to the chooser only: the leak
-scan finds it in nothing public."""
+each card by the letter the picture gives it. The menu answers at once and the picture is added to
+its message when drawn. The picture goes to the chooser only: the leak scan finds it in nothing
+public."""
 
 from __future__ import annotations
 
@@ -86,7 +87,8 @@ async def test_the_opening_offer_comes_with_its_picture_and_the_menu_has_its_let
         panel = await _to_the_keep_menu(fake, running, table, alice, panel)
         seen = await running.service.view(table.game_id, alice.id)
         offer = seen.pending.offer_of(seen.you)
-        # the picture, privately, with the menu
+        # the picture, privately, added to the menu's message once drawn
+        await fake.wait_until(lambda: running.bot.desk.busy == 0)
         assert _files(panel) == [OFFER_FILE]
         assert panel["flags"] & 64  # ephemeral: Alice's only
         asked = [d for d in stub.asked if d.kind == "offer"]
@@ -138,6 +140,8 @@ async def test_a_later_draw_shows_the_new_offer_in_the_panel_it_opens(tmp_path):
         it = await fake.click(mover, int(panel["id"]), _cid(panel, ":kt"))
         keep = await _answer(fake, it)
         assert it.response_type == 7 and int(keep["id"]) == int(panel["id"])  # the same private panel, edited
+        assert select_options(keep)  # the menu at once; the picture follows
+        await fake.wait_until(lambda: running.bot.desk.busy == 0)
         assert _files(keep) == [OFFER_FILE]
         (name, png), = fake.files[int(keep["id"])]
         picture = Image.open(io.BytesIO(png))

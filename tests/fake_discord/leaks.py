@@ -2,8 +2,9 @@
 components, a thread's name, a picture. Secrets are what the test collected from the players'
 own views (their tickets in words); a hand in words ("Your hand", "Cards:") and a planned move
 (a player's plan, or the line telling them which step ran) never show in public, and a public
-picture is a board, a score sheet, every ticket revealed (the final post), a replay or a stats
-card, never a picture sent privately (a hand, `hand.png`; a ticket offer on the map, `offer.png`)."""
+picture is a board (or a part of it, zoomed), a score sheet, every ticket revealed (the final
+post), a replay or a stats card, never a picture sent privately (a hand, `hand.png`; a ticket
+offer on the map, `offer.png`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from collections.abc import Iterable
 
 from .server import FakeDiscord
 
-PUBLIC_PICTURES = ("board.png", "scores.png", "tickets.png", "replay.gif", "stats.png")
+PUBLIC_PICTURES = ("board.png", "zoom.png", "scores.png", "tickets.png", "replay.gif", "stats.png")
 
 
 def public_leaks(fake: FakeDiscord, secrets: Iterable[str], *, revealed_in: Iterable[int] = (),
