@@ -5,7 +5,11 @@
                                 [--depth 80] [--seconds 20] [--burst 10000] [--restart]
                                 [--pages 3000] [--json]
 
-The second form is the "many active games" scenario (issue 16): see `active` below.
+The second form is the "many active games" scenario (issue 16): see `active` below. It also
+prints (issue 31) the plain-sqlite3 floor of its window — the same statements in the same
+commit groups run again by sqlite3 alone on a copy of the database (`Floor`) — beside the
+store's CPU per move, the -wal pages each move writes, and the bytes per cached game;
+`--profile FILE` keeps a cProfile of the window's main thread.
 
 Everything runs on a real SQLite file (WAL, synchronous=FULL) in a temporary folder on the
 same disk as DIR (default: the system's temporary folder). Prints:
@@ -511,9 +515,10 @@ class Floor:
 
 
 async def window(service: GameService, clients: Clients, args: argparse.Namespace, row_bytes: list[int],
-                 floor: Floor | None = None) -> dict[str, Any]:
+                 floor: Floor | None = None, profile: cProfile.Profile | None = None) -> dict[str, Any]:
     """`clients` players for `seconds`, measured: moves/s, submit latency, bytes written, and
-    (with `floor`) the plain-SQLite floor of the same statements."""
+    (with `floor`) the plain-SQLite floor of the same statements. `profile`: profiles the
+    players' seconds (its cost is in the CPU per move then)."""
     store = service.store
     await checkpoint(store)
     if floor is not None:
@@ -524,8 +529,12 @@ async def window(service: GameService, clients: Clients, args: argparse.Namespac
     reset_peak()
     io0, rows0, cpu0 = io_bytes(), row_bytes[0], time.process_time()
     tx0, commits0 = store.writer_stats
+    if profile is not None:
+        profile.enable()
     took = await clients.run(args.clients, args.seconds)
     cpu1 = time.process_time()
+    if profile is not None:
+        profile.disable()
     if floor is not None:
         floor.stop()
     await checkpoint(store)
@@ -635,11 +644,8 @@ async def active(folder: Path, plans: Plans, seeds: FixedSeeds, args: argparse.N
             await clients.run(args.clients, args.warm)
         floor = Floor(store, path) if args.floor else None
         profile = cProfile.Profile() if args.profile else None
+        out.update(await window(service, clients, args, row_bytes, floor, profile))
         if profile is not None:
-            profile.enable()
-        out.update(await window(service, clients, args, row_bytes, floor))
-        if profile is not None:
-            profile.disable()
             profile.dump_stats(args.profile)
         say(f"\n[active] {len(games)} games (mean {out['mean_depth']} moves in), cache {out['cache']}, "
             f"{args.clients} clients, {args.seconds:.0f} s after {args.warm:.0f} s of warm-up")

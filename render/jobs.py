@@ -126,7 +126,7 @@ def prepare_worker(variants: Sequence[str]) -> None:
     for variant in variants:
         try:
             state, _ = new_game(variant, 2, seed=1)
-            board_image(view(state, None))
+            board_image(view(state, None))[1].rows()  # the base, and its scanlines quantized
             if state.map_id not in maps:
                 maps.add(state.map_id)
                 prepare_mini(load_map(state.map_id))

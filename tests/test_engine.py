@@ -322,3 +322,15 @@ def test_a_log_replayed_in_place_gives_the_same_state_and_events_at_every_step(v
         assert owned.to_canonical() == pure.to_canonical()
         assert owned_events == events
     assert owned.to_canonical() == state.to_canonical()
+
+
+def test_canonical_json_is_the_json_modules_sorted_text() -> None:
+    from engine.state import canonical_json
+
+    values = [[0, 2], {"b": [1, {"z": None, "y": 1.5}], "a": True}, {"text": "héllo \n\t\"x\" \u2028 \x7f \x1f ✓"},
+              {"due_at": 1733166000.123456, "left": 86400.0, "hours": 0.5}, {10: "a", 9: "b"}, "plain", 12, None]
+    for value in values:
+        assert canonical_json(value) == json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    # A float far from 1 may be spelled otherwise, for the same number.
+    odd = {"tiny": 1e-05, "big": 1e22}
+    assert json.loads(canonical_json(odd)) == odd
