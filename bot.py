@@ -190,7 +190,7 @@ def run_bot(config: Config, force_sync: bool = False) -> int:
         except StoreError as exc:
             print(f"The bot did not start. {exc}", file=sys.stderr)
             return EXIT_DATABASE
-        service = GameService(store, limits=config.limits)
+        service = GameService(store, limits=config.limits, cache_size=config.cache_games)
         try:
             bot = make_bot(service, shard_ids=config.shard_ids, shard_count=config.shard_count,
                            guild_id=config.guild_id, default_turn_hours=config.default_turn_hours,

@@ -19,11 +19,13 @@ from app.models import (
     HandData,
     Lobby,
     LogEntry,
+    OutboxData,
     Panel,
     PlayerSettings,
     PlayerStats,
     PostData,
     Seat,
+    Settlement,
     SubmitResult,
     Timer,
 )
@@ -31,6 +33,8 @@ from app.service import GameService
 
 __all__ = [
     "PostData",
+    "OutboxData",
+    "Settlement",
     "Panel",
     "HandData",
     "Delivery",

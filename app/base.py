@@ -35,7 +35,7 @@ from app import records
 from app.availability import seat_infos
 from app.errors import ServiceError, StaleAction
 from app.limits import Limits
-from app.loader import GameLoader, Loaded
+from app.loader import CACHE_MB, GameLoader, Loaded, games_for_memory
 from app.models import Seat, SubmitResult
 from app.owed import (
     HELD_CLOCK,
@@ -55,6 +55,7 @@ from app.owed import (
     turn_restarts,
     turn_timers,
 )
+from app.plan_runs import planned_turns
 from engine.actions import Action
 from engine.events import Event
 from engine.game import actors
@@ -113,15 +114,18 @@ class ServiceBase:
     """Construction, locks and the commit. The service's parts (lobby, moves, clocks,
     deliveries, reading) build on it; `app.service.GameService` puts them together."""
 
-    def __init__(self, store: Store, *, clock: Callable[[], float] | None = None, cache_size: int = 2000,
+    def __init__(self, store: Store, *, clock: Callable[[], float] | None = None, cache_size: int | None = None,
                  limits: Limits | None = None, random_bits: Callable[[int], int] = secrets.randbits) -> None:
+        """`cache_size`: the games kept loaded (default: as many as fit in the cache's memory,
+        app.loader.CACHE_MB)."""
         self.store = store
         # Where deals and the AIs' choices get their randomness: real secrets in the bot, a
         # seeded generator in the offline demo (so --seed replays the same game).
         self.random_bits = random_bits
         self.clock = clock or store.clock
         self.limits = limits or Limits()
-        self.loader = GameLoader(store, cache_size, lock=self._lock)
+        self.loader = GameLoader(store, games_for_memory(CACHE_MB) if cache_size is None else cache_size,
+                                 lock=self._lock)
         # When each user last opened a table (the cooldown). Bounded; losing it in a restart
         # only forgives one cooldown.
         self._last_lobby: OrderedDict[int, float] = OrderedDict()
@@ -139,7 +143,7 @@ class ServiceBase:
 
     @classmethod
     async def open(cls, path: str | Path | None = None, *, clock: Callable[[], float] = time.time,
-                   cache_size: int = 2000, limits: Limits | None = None,
+                   cache_size: int | None = None, limits: Limits | None = None,
                    random_bits: Callable[[int], int] = secrets.randbits) -> Any:
         """Open the store at `path` — an SQLite file, or a `postgresql://` URL (default:
         $TTR_DATABASE, else data/ttr.sqlite3) — migrating it, and a service on it."""
@@ -182,9 +186,15 @@ class ServiceBase:
         owe, in one transaction. The caller holds the game's lock."""
         extras = extras or CommitExtras()
         game_id = loaded.row.id
-        last = loaded.seq + len(moves)
+        own = moves  # the caller's; plans may add the turns they bring (app/plan_runs.py)
         events = [e for m in moves for e in m.events]
         seats = self._seats_after(loaded.seats, extras.seat_changes)
+        planned = await planned_turns(self.store, game_id, seats, events, after, loaded.seq + len(moves))
+        if planned is not None:
+            moves = [*moves, *(Move(seat, user, action, evs) for seat, user, action, evs in planned.played)]
+            after = planned.state
+            events = [e for m in moves for e in m.events]
+        last = loaded.seq + len(moves)
         # A turn that begins, or the game's end, needs each player's own clock (their quiet
         # hours, vacation, daily digest).
         infos = (await seat_infos(self.store, seats, loaded.row.max_away_days)
@@ -206,13 +216,23 @@ class ServiceBase:
         tx.cancel_timers_before(game_id, last)
         for seat, change in extras.seat_changes.items():
             tx.set_absence(game_id, seat, change.absent_turns, change.stand_in)
+        if planned is not None:
+            for seat, revision, rest in planned.taken:
+                tx.take_plan(game_id, seat, revision, rest)
         if after.status == "over":
             tx.cancel_timers(game_id)
+            tx.drop_plans(game_id)  # plans for turns that will not come
             tx.add_results(records.results(loaded, after, tx.now))
         mover = seats[moves[0].seat] if moves[0].user_id is not None else None
         self._owe(tx, loaded, last, events, mover, after, seats, extras.notes, infos, clocks)
         for o in extras.owed:
             tx.owe(game_id, last, o.kind, o.key, user_id=o.user_id, payload_json=canonical_json(dict(o.payload)))
+        for o in planned.owed if planned is not None else ():
+            # A planner's private line waits, like a turn DM, until their quiet hours end.
+            info = next((i for i in infos or () if i.seat == o.payload.get("seat")), None)
+            due = info.clock.resumes(tx.now) if info is not None and info.clock.stopped_at(tx.now) else None
+            tx.owe(game_id, last, o.kind, o.key, user_id=o.user_id, payload_json=canonical_json(dict(o.payload)),
+                   due_at=due)
         try:
             await self.store.write(tx)
         except WriteConflict as exc:
@@ -233,7 +253,9 @@ class ServiceBase:
             log.debug("game %d: %s by seat %d", game_id, m.action.TYPE, m.seat)
         if after.status == "over":
             log.info("game %d: over after %d moves", game_id, last)
-        return records.result(game_id, last, moves[-1].seat, after, events, moves[-1].action)
+        # The caller's moves, with the state after everything (the plans' moves are their
+        # players' own, told to them privately).
+        return records.result(game_id, last, own[-1].seat, after, [e for m in own for e in m.events], own[-1].action)
 
     async def _mover_clock(self, loaded: Loaded, moves: Sequence[Move], events: Sequence[Event],
                            after: GameState) -> MoverClock:

@@ -12,23 +12,25 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from app import records
-from app.availability import away_until, unreachable
+from app.availability import away_until, settings_of_row, unreachable
 from app.base import ACTIVE, ServiceBase
 from app.errors import ServiceError
-from app.models import Delivery, GameSummary, HandData, PlayerSettings, PostData
+from app.loader import Loaded
+from app.models import Delivery, GameSummary, HandData, OutboxData, PlayerSettings, PostData, Settlement
 from app.owed import DIGEST, DM_CLOSED, FINAL, GAME_OVER, HOST_NOTICE, LIMIT, POST, SEAT_DM
+from app.plan_runs import PLAN_DM
 from app.replays import final_timeline
-from app.settings_ops import board_colorblind, read_settings
+from app.settings_ops import board_colorblind
 from engine.events import PUBLIC, Event
 from engine.game import actors
 from engine.game import legal_actions as legal_for
 from engine.game import view as view_for
 from engine.state import canonical_json
 from store import WriteConflict
-from store.deliveries import DROPPED, FAILED, SENT
+from store.deliveries import DROPPED, FAILED, SENT, OutboxRead
 
 log = logging.getLogger("app.service")
 
@@ -68,51 +70,100 @@ class DeliveryOps(ServiceBase):
         """A game's deliveries (for tests and for operators)."""
         return [records.delivery(r) for r in await self.store.deliveries_of(game_id, status)]
 
-    async def post_data(self, game_id: int) -> PostData | None:
-        """What the game's next turn post must show, settling every pending post of the game at
-        once (the newest board wins); None when no post is pending."""
+    async def outbox_data(self, game_id: int, hands: Sequence[Delivery] = ()) -> OutboxData:
+        """What the game's due deliveries need, read at one moment in one store call (one
+        thread hop; the game itself from the cache): its next turn post, settling every
+        pending post of the game at once (the newest board wins; None when no post is
+        pending), and the view of each DM in `hands` (a player's hand, a seat handed over),
+        with what only they saw at the delivery's seq, and their DM channels. A game that is
+        gone or broken comes back with `dropped` saying so."""
         async with self._lock(game_id):
-            pending = [d for d in await self.store.deliveries_of(game_id, "pending") if d.kind in (POST, FINAL)]
-            if not pending:
-                return None
-            loaded = await self.loader.load(game_id)
+            try:
+                loaded = await self.loader.load(game_id)
+            except ServiceError as exc:
+                return OutboxData(dropped=exc.code)
             row = loaded.row
             from_seq = 0 if row.turn_post_seq is None else row.turn_post_seq + 1
-            entries = await self.store.actions(game_id, after_seq=from_seq - 1)
-            events = tuple(e for r in entries for e in _events(r.events_json) if e.visibility == PUBLIC)
-            payloads = [records.delivery(d).payload for d in pending]
-            final = any(d.kind == FINAL for d in pending)
-            waiting = actors(loaded.state)
-            humans = [s for s in loaded.seats if s.seat in waiting and s.user_id is not None and s.stand_in is None]
-            legal = tuple(legal_for(loaded.state, humans[0].seat)) if len(humans) == 1 and not final else ()
-            view = view_for(loaded.state, None).at(loaded.seq, game_id)
-            deadlines = {t.seat: t.due_at for t in await self.store.pending_timers(game_id)
-                         if t.kind == LIMIT and t.seat is not None}
-            mine = await read_settings(self.store, (s.user_id for s in loaded.seats))
-            marks = board_colorblind(mine)
-            now = self.clock()
-            away = {s.seat: until for s in loaded.seats if s.user_id is not None and s.user_id in mine
-                    and (until := away_until(mine[s.user_id], row.max_away_days, now)) is not None}
-            replay = await final_timeline(self.store, loaded) if final else ()
-            return PostData(
-                summary=records.summary_of(loaded), view=view, events=events, from_seq=from_seq,
-                new_turn=row.turn_post_id is None or any(p.get("new_turn") for p in payloads),
-                notes=tuple(n for p in payloads for n in p.get("notes", ()) if isinstance(n, dict)),
-                deliveries=tuple(d.id for d in pending), legal=legal, final=final, deadlines=deadlines,
-                colorblind=marks, away=away, quiet_users=unreachable(loaded.seats, mine, row.max_away_days, now),
-                replay=replay)
+            after = min([from_seq - 1, *(_seqs(d)[0] - 1 for d in hands)])
+            users = [s.user_id for s in loaded.seats if s.user_id is not None]
+            read = await self.store.outbox_read(game_id, after_seq=after, user_ids=users,
+                                                dm_users=(d.user_id for d in hands if d.user_id is not None))
+            mine = {u: settings_of_row(read.settings.get(u)) for u in users}
+            post = await self._post_of(loaded, read, mine, from_seq)
+            return OutboxData(post=post, hands={d.id: _hand_of(loaded, read, mine, d) for d in hands},
+                              dm_channels=read.dm_channels)
+
+    async def _post_of(self, loaded: Loaded, read: OutboxRead, mine: dict[int, PlayerSettings],
+                       from_seq: int) -> PostData | None:
+        pending = [d for d in read.pending if d.kind in (POST, FINAL)]
+        if not pending:
+            return None
+        row, game_id = loaded.row, loaded.row.id
+        events = tuple(e for r in read.actions if r.seq >= from_seq for e in _events(r.events_json)
+                       if e.visibility == PUBLIC)
+        payloads = [records.delivery(d).payload for d in pending]
+        final = any(d.kind == FINAL for d in pending)
+        waiting = actors(loaded.state)
+        humans = [s for s in loaded.seats if s.seat in waiting and s.user_id is not None and s.stand_in is None]
+        legal = tuple(legal_for(loaded.state, humans[0].seat)) if len(humans) == 1 and not final else ()
+        view = view_for(loaded.state, None).at(loaded.seq, game_id)
+        deadlines = {t.seat: t.due_at for t in read.timers if t.kind == LIMIT and t.seat is not None}
+        now = self.clock()
+        away = {s.seat: until for s in loaded.seats if s.user_id is not None and s.user_id in mine
+                and (until := away_until(mine[s.user_id], row.max_away_days, now)) is not None}
+        replay = await final_timeline(self.store, loaded) if final else ()
+        return PostData(
+            summary=records.summary_of(loaded), view=view, events=events, from_seq=from_seq,
+            new_turn=row.turn_post_id is None or any(p.get("new_turn") for p in payloads),
+            notes=tuple(n for p in payloads for n in p.get("notes", ()) if isinstance(n, dict)),
+            deliveries=tuple(d.id for d in pending), legal=legal, final=final, deadlines=deadlines,
+            colorblind=board_colorblind(mine), away=away,
+            quiet_users=unreachable(loaded.seats, mine, row.max_away_days, now), replay=replay)
+
+    async def post_data(self, game_id: int) -> PostData | None:
+        """What the game's next turn post must show (see `outbox_data`); None when no post is
+        pending. Raises the ServiceError of a game that is gone or broken."""
+        data = await self.outbox_data(game_id)
+        if data.dropped is not None:
+            async with self._lock(game_id):
+                await self.loader.load(game_id)  # raises what made it unreadable
+        return data.post
+
+    async def settle(self, settlement: Settlement) -> None:
+        """Store what came of a game's deliveries in ONE transaction: the turn post (it settles
+        its deliveries, and is now the message that shows the game), every delivery sent or
+        dropped, the DM channels opened or gone. A delivery already settled stays as it was."""
+        if not settlement:
+            return
+        game_id = settlement.game_id
+        async with self._lock(game_id):
+            tx = self.store.tx()
+            if settlement.post is not None:
+                deliveries, message_id, seq = settlement.post
+                for delivery_id in deliveries:
+                    tx.settle_sent(delivery_id, message_id)
+                tx.set_turn_post(game_id, message_id, seq)
+            for delivery_id, made in settlement.sent:
+                tx.settle_sent(delivery_id, made)
+            for delivery_id, note in settlement.dropped:
+                tx.settle_sent(delivery_id, None, note)
+            for user_id, channel_id in settlement.gone:
+                tx.forget_dm_channel(user_id, channel_id)
+            for user_id, channel_id in settlement.opened.items():
+                tx.remember_dm_channel(user_id, channel_id)
+            await self.store.write(tx)
+            if settlement.post is not None:
+                self.loader.turn_posted(game_id, settlement.post[1], settlement.post[2])
+        settlement.clear()
 
     async def posted(self, game_id: int, deliveries: Sequence[int], message_id: int, seq: int) -> None:
         """A turn post was sent or edited: it settles `deliveries`, and it is now the message
         that shows the game (at `seq`)."""
-        async with self._lock(game_id):
-            tx = self.store.tx()
-            for delivery_id in deliveries:
-                tx.add("UPDATE deliveries SET status = 'sent', message_id = ?, done_at = ?, attempts = attempts + 1"
-                       " WHERE id = ? AND status = 'pending'", (message_id, tx.now, delivery_id))
-            tx.set_turn_post(game_id, message_id, seq)
-            await self.store.write(tx)
-            await self.loader.refresh(game_id)
+        await self.settle(Settlement(game_id, post=(tuple(deliveries), message_id, seq)))
+
+    async def dm_channels(self, user_ids: Sequence[int]) -> Mapping[int, int]:
+        """The DM channels known for these users (user id → channel id)."""
+        return await self.store.dm_channels(user_ids)
 
     async def taken_back_data(self, delivery: Delivery) -> GameSummary | None:
         """The game, for the word to a player that the turn they were pinged for was taken
@@ -133,22 +184,12 @@ class DeliveryOps(ServiceBase):
 
     async def hand_data(self, delivery: Delivery) -> HandData | None:
         """A player's own view for a DM, with what only they saw at the delivery's seq; None
-        when they no longer play the game."""
-        seat = delivery.payload.get("seat")
-        async with self._lock(delivery.game_id):
-            loaded = await self.loader.load(delivery.game_id)
-            if not isinstance(seat, int) or not 0 <= seat < len(loaded.seats) \
-                    or loaded.seats[seat].user_id != delivery.user_id:
-                return None
-            entries = await self.store.actions(delivery.game_id, after_seq=delivery.seq - 1)
-            private = tuple(e for r in entries if r.seq == delivery.seq for e in _events(r.events_json)
-                            if e.seat == seat and e.visible_to(seat) and e.visibility != PUBLIC)
-            if delivery.kind == SEAT_DM:
-                private = ()  # a seat handed over: its hand now, not what its last holder saw
-            view = view_for(loaded.state, seat).at(loaded.seq, delivery.game_id)
-            user = delivery.user_id
-            mine = PlayerSettings() if user is None else (await read_settings(self.store, [user]))[user]
-            return HandData(records.summary_of(loaded, delivery.user_id), seat, view, private, mine)
+        when they no longer play the game. Raises the ServiceError of a game gone or broken."""
+        data = await self.outbox_data(delivery.game_id, [delivery])
+        if data.dropped is not None:
+            async with self._lock(delivery.game_id):
+                await self.loader.load(delivery.game_id)  # raises what made it unreadable
+        return data.hands.get(delivery.id)
 
     async def digest_data(self, delivery: Delivery) -> list[tuple[GameSummary, float | None]]:
         """What a player's daily digest lists, as it is sent: every game being played that
@@ -279,9 +320,39 @@ class DeliveryOps(ServiceBase):
             await self.loader.refresh(game_id)
 
 
+def _hand_of(loaded: Loaded, read: OutboxRead, mine: Mapping[int, PlayerSettings],
+             delivery: Delivery) -> HandData | None:
+    """A DM's player view (see `outbox_data`); None when they no longer play the game."""
+    seat = delivery.payload.get("seat")
+    if not isinstance(seat, int) or not 0 <= seat < len(loaded.seats) or loaded.seats[seat].user_id != delivery.user_id:
+        return None
+    # What they saw at the delivery's seq; a plan's line (app/plan_runs.py): over the entries its
+    # moves made.
+    first, last = _seqs(delivery)
+    private = tuple(e for r in read.actions if first <= r.seq <= last for e in _events(r.events_json)
+                    if e.seat == seat and e.visible_to(seat) and e.visibility != PUBLIC)
+    if delivery.kind == PLAN_DM:  # everything the plan's moves did, as the player saw it
+        private = tuple(e for r in read.actions if first <= r.seq <= last for e in _events(r.events_json)
+                        if e.visible_to(seat))
+    if delivery.kind == SEAT_DM:
+        private = ()  # a seat handed over: its hand now, not what its last holder saw
+    view = view_for(loaded.state, seat).at(loaded.seq, delivery.game_id)
+    user = delivery.user_id
+    settings = PlayerSettings() if user is None else mine.get(user, PlayerSettings())
+    return HandData(records.summary_of(loaded, user), seat, view, private, settings)
+
+
 def _events(events_json: str) -> list[Event]:
     try:
         data = json.loads(events_json)
     except ValueError:
         return []
     return [Event.from_json(d) for d in data] if isinstance(data, list) else []
+
+
+def _seqs(delivery: Delivery) -> tuple[int, int]:
+    """The log entries a DM tells of: its own seq, or the range its payload names."""
+    first, last = delivery.payload.get("from_seq"), delivery.payload.get("to_seq")
+    if isinstance(first, int) and isinstance(last, int) and 0 < first <= last <= delivery.seq:
+        return first, last
+    return delivery.seq, delivery.seq

@@ -24,7 +24,8 @@ entry before the snapshot), the game is set aside as broken, with the same reaso
 Memory. At most `loads_at_once` games are read and rebuilt from the database at once, and a
 load first waits while the store's writer queue is full (`Store.room`), so a burst of moves on
 thousands of games holds a bounded number of states and transactions in memory; the rest wait
-as coroutines. Loaded games are kept in a bounded LRU cache.
+as coroutines. Loaded games are kept in a bounded LRU cache, by default as many games as fit
+in CACHE_MB (`games_for_memory`).
 
 When other processes write the same database (PostgreSQL, `store.shared`), a cached game is
 checked against the stored one at every use: its game row and seats are read again (one small
@@ -39,6 +40,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
@@ -58,6 +60,19 @@ log = logging.getLogger("app.service")
 # A snapshot every this many moves: a load replays at most this many entries (the tail), and
 # a move writes a snapshot's bytes only this often (docs/performance.md has the figures).
 SNAPSHOT_EVERY = 8
+# What one game in the cache holds — its row, its seats and its state: 15–17 KB, measured by
+# bench/bench_store.py's [cache] line — and the memory the cache may use unless told
+# (TTR_GAME_CACHE_MB): room for about 12,000 games being played, so that a bot with 10,000 of them
+# reloads none from the database (docs/performance.md, issue 31).
+CACHED_GAME_BYTES = 16 * 1024
+CACHE_MB = 192.0
+
+
+def games_for_memory(megabytes: float) -> int:
+    """How many games a cache of `megabytes` holds (at least one)."""
+    return max(1, int(megabytes * 1024 * 1024 // CACHED_GAME_BYTES))
+
+
 # Games read and rebuilt from the database at once.
 LOADS_AT_ONCE = 16
 # Snapshots remembered as known good (one small entry per game; beyond this the oldest are
@@ -402,6 +417,13 @@ class GameLoader:
             return
         cached.row = row
         cached.seats = tuple(seat_of_row(p) for p in await self.store.players(game_id))
+
+    def turn_posted(self, game_id: int, message_id: int, seq: int) -> None:
+        """A cached game's turn post is now `message_id`, showing `seq` (just written: the
+        row needs no read again)."""
+        cached = self._cache.get(game_id)
+        if cached is not None:
+            cached.row = dataclasses.replace(cached.row, turn_post_id=message_id, turn_post_seq=seq)
 
     def remember(self, game_id: int, loaded: Loaded) -> None:
         """Put a game in the cache (a game just dealt: its snapshot at entry 0 is known good)."""

@@ -14,7 +14,7 @@ from typing import TypeVar
 
 from engine.actions import action_from_json
 from engine.errors import IllegalAction
-from engine.game import actors, apply, new_game
+from engine.game import actors, apply_in_place, new_game
 from engine.state import RULES_VERSION, GameState, canonical_json
 from store import GameRow, PlayerRow
 from store.records import ActionRow, GameLoad, SnapshotRow
@@ -110,7 +110,9 @@ def replay_log(found: GameLoad) -> Generator[None, None, Rebuilt]:
 
 
 def replay_one(game_id: int, state: GameState, r: ActionRow) -> GameState:
-    """The state after one stored entry; Corrupt when the entry cannot be read or replayed."""
+    """The state after one stored entry; Corrupt when the entry cannot be read or replayed.
+    `state` is the replay's own and is used up: the entry is applied to it in place (no
+    copy per entry); on Corrupt it is to be thrown away."""
     try:
         data = json.loads(r.action_json)
     except ValueError:
@@ -122,7 +124,7 @@ def replay_one(game_id: int, state: GameState, r: ActionRow) -> GameState:
     if r.actor is not None and move.player != r.actor:
         raise Corrupt(f"action {r.seq} of its log names seat {move.player} but was made by seat {r.actor}.")
     try:
-        after, _ = apply(state, move)
+        after, _ = apply_in_place(state, move)
     except IllegalAction as exc:
         # Only the code: the message may describe a player's hand.
         raise Corrupt(f"action {r.seq} of its log is refused by the rules on replay ({exc.code}).") from None

@@ -256,6 +256,41 @@ class HandData:
 
 
 @dataclass(frozen=True, slots=True)
+class OutboxData:
+    """What one game's due deliveries need, from one read (DeliveryOps.outbox_data): the turn
+    post (None: no post pending), each DM's player view (delivery id → None when they no longer
+    play there), and the DM channels known for those players (user id → channel id).
+    `dropped`: why none of it could be read (the game is gone or broken), else None."""
+
+    post: PostData | None = None
+    hands: Mapping[int, HandData | None] = field(default_factory=dict)
+    dm_channels: Mapping[int, int] = field(default_factory=dict)
+    dropped: str | None = None
+
+
+@dataclass(slots=True)
+class Settlement:
+    """What came of sending a game's deliveries, to be stored in ONE transaction
+    (DeliveryOps.settle): the turn post (the deliveries it settles, its message and the seq
+    it shows), the deliveries sent (with their messages) or dropped (with why), and the DM
+    channels Discord opened (user id → channel id) or said were gone."""
+
+    game_id: int
+    post: tuple[tuple[int, ...], int, int] | None = None
+    sent: list[tuple[int, int | None]] = field(default_factory=list)
+    dropped: list[tuple[int, str]] = field(default_factory=list)
+    opened: dict[int, int] = field(default_factory=dict)
+    gone: list[tuple[int, int]] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.post or self.sent or self.dropped or self.opened or self.gone)
+
+    def clear(self) -> None:
+        self.post = None
+        self.sent, self.dropped, self.opened, self.gone = [], [], {}, []
+
+
+@dataclass(frozen=True, slots=True)
 class Panel:
     """What a player's turn panel needs, from one read: the game, their seat (None: they do not
     play), their own view, the public view, and the moves they may make now."""

@@ -88,6 +88,7 @@ class SeatOps(ClockOps):
             seq = loaded.seq
             tx = self.store.tx()
             tx.hand_seat(game_id, seat, user_id=user_id, name=name, dm_closed=dm_closed)
+            tx.drop_plans(game_id, seat)  # the plans were the previous holder's
             tx.put_snapshot(game_id, seq, rules_version=state.rules_version, state_json=state.to_canonical())
             for kind in (REMINDER, LIMIT):  # the previous holder's clock, if it was their turn
                 tx.cancel_timers(game_id, kind=kind, seat=seat, any_seat=False)

@@ -15,6 +15,7 @@ It joins the pure engine (rules) and the store (SQLite). Its parts, one module e
 - `app.player_records`: a player's record on a server, as `/ttr stats` shows it;
 - `app.settings_ops`: each player's own preferences (pictures, time zone and quiet hours,
   vacation, daily digest);
+- `app.plan_ops`: each player's planned moves (run when their turn arrives: app.plan_runs);
 - `app.standings`: leaderboards, seasons and player cards (ratings: app.ratings).
 
 Create it with `await GameService.open(path)` and close it with `close()`.
@@ -25,6 +26,7 @@ from __future__ import annotations
 from app.clocks import ClockOps
 from app.delivery_ops import DeliveryOps
 from app.lobby_ops import LobbyOps
+from app.plan_ops import PlanOps
 from app.player_records import PlayerRecordOps
 from app.reads import ReadOps
 from app.replays import ReplayOps
@@ -34,5 +36,5 @@ from app.standings import StandingsOps
 
 
 class GameService(LobbyOps, SeatOps, ClockOps, DeliveryOps, ReadOps, ReplayOps, PlayerRecordOps, SettingsOps,
-                  StandingsOps):
+                  StandingsOps, PlanOps):
     """The application service (see the module's docstring for its parts)."""

@@ -17,7 +17,11 @@ last click of a button flow) being sent to the turn post showing that move — b
 — arriving at the fake. It prints p50, p95 and max of those, the turn posts per second over the
 measured window, and where the CPU went: the bench's own process (bot, fake Discord and players
 together; and split into the bot's share and the fake's and players' share, `LoopMeter`) and its
-child processes (render workers), per turn post. `--json` prints one JSON
+child processes (render workers), per turn post. It also counts what each turn post cost in
+Discord's budget: the REST requests that count against the bot's rate limit (50/s for one bot;
+answers to interactions — callbacks and their follow-ups — are exempt), per turn post and by
+route (`Requests`), and the store's transactions (each a commit of its own; group commit may
+share one fsync between several) per move. `--json` prints one JSON
 object instead: {"games": N, "posts_per_s": …, "p50_ms": …, "p95_ms": …, …}.
 
 On a machine shared with other work the wall clock shows the other work too; the CPU figures do
@@ -105,6 +109,33 @@ class BenchFake(FakeDiscord):
             event = self.wakers[thread]
             event.clear()
             await asyncio.wait_for(event.wait(), max(0.01, deadline - time.monotonic()))
+
+
+class Requests:
+    """The REST requests the fake Discord was sent in a window, by kind: those that count
+    against the bot's rate limit (all but the answers to interactions) split into new messages
+    in a thread or a channel, DMs, edits, DM channels opened, and the rest."""
+
+    EXEMPT = re.compile(r"/(interactions|webhooks)/.*")
+    KINDS = (("dm_channel_opens", "POST", re.compile(r"/users/@me/channels")),
+             ("messages", "POST", re.compile(r"/channels/\d+/messages")),
+             ("edits", "PATCH", re.compile(r"/channels/\d+/messages/\d+")))
+
+    def __init__(self, fake: FakeDiscord, first: int, last: int) -> None:
+        self.by_kind: dict[str, int] = {"dm_channel_opens": 0, "messages": 0, "dms": 0, "edits": 0, "other": 0}
+        self.exempt = 0
+        for r in fake.log[first:last]:
+            if self.EXEMPT.fullmatch(r.path):
+                self.exempt += 1
+                continue
+            kind = next((k for k, method, path in self.KINDS if r.method == method and path.fullmatch(r.path)), "other")
+            if kind == "messages" and fake.channels.get(int(r.path.split("/")[2]), {}).get("type") == 1:
+                kind = "dms"
+            self.by_kind[kind] += 1
+
+    @property
+    def limited(self) -> int:
+        return sum(self.by_kind.values())
 
 
 class BenchTable(Table):
@@ -247,10 +278,12 @@ async def run(games: int, moves: int, think: float, seed: int, variant: str, war
         with LoopMeter() as meter:
             t0, (c0, k0, kids0) = time.monotonic(), cpu_seconds()
             load0 = os.getloadavg()[0]
+            log0, (tx0, commits0) = len(fake.log), service.store.writer_stats
             await asyncio.gather(*tasks)
             wall = time.monotonic() - t0
             c1, k1, kids = cpu_seconds()
             load1 = os.getloadavg()[0]
+            log1, (tx1, commits1) = len(fake.log), service.store.writer_stats
     finally:
         await running.stop()
         await fake.stop()
@@ -259,6 +292,7 @@ async def run(games: int, moves: int, think: float, seed: int, variant: str, war
     main_cpu, child_cpu = c1 - c0, k1 - k0
     busiest = max([main_cpu, *(t - kids0.get(pid, 0.0) for pid, t in kids.items())])
     cpu_bound = max(busiest, (main_cpu + child_cpu) / cores)
+    requests = Requests(fake, log0, log1)
     return {
         "games": games,
         "moves": n,
@@ -280,6 +314,13 @@ async def run(games: int, moves: int, think: float, seed: int, variant: str, war
         "cores": cores,
         "load_avg": [round(load0, 2), round(load1, 2)],
         "pictures": dict(fake.pictures),
+        # Discord's budget: rate-limited REST requests per turn post, by kind (and the exempt ones)
+        "requests_per_post": round(requests.limited / n, 3),
+        "requests_by_kind_per_post": {k: round(v / n, 3) for k, v in requests.by_kind.items()},
+        "exempt_requests_per_post": round(requests.exempt / n, 3),
+        # the store: transactions (each its own commit) and fsynced group commits per move
+        "transactions_per_move": round((tx1 - tx0) / n, 2),
+        "group_commits_per_move": round((commits1 - commits0) / n, 2),
     }
 
 
@@ -308,6 +349,11 @@ def main() -> int:
           f"players; without them {r['cpu_bot_ms_per_post']:.1f}, theirs {r['cpu_fake_ms_per_post']:.1f}), "
           f"{r['cpu_children_ms_per_post']:.1f} ms in {r['children']} child processes → "
           f"{r['cpu_posts_per_s']} posts/s on {r['cores']} idle cores; load average {r['load_avg']}")
+    kinds = ", ".join(f"{k.replace('_', ' ')} {v:.2f}" for k, v in r["requests_by_kind_per_post"].items())
+    print(f"Discord requests per turn post, rate-limited: {r['requests_per_post']:.2f} ({kinds}); exempt "
+          f"(interaction answers) {r['exempt_requests_per_post']:.2f}")
+    print(f"Store per move: {r['transactions_per_move']:.2f} transactions, {r['group_commits_per_move']:.2f} "
+          "group commits")
     return 0
 
 

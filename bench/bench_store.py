@@ -5,7 +5,11 @@
                                 [--depth 80] [--seconds 20] [--burst 10000] [--restart]
                                 [--pages 3000] [--json]
 
-The second form is the "many active games" scenario (issue 16): see `active` below.
+The second form is the "many active games" scenario (issue 16): see `active` below. It also
+prints (issue 31) the plain-sqlite3 floor of its window — the same statements in the same
+commit groups run again by sqlite3 alone on a copy of the database (`Floor`) — beside the
+store's CPU per move, the -wal pages each move writes, and the bytes per cached game;
+`--profile FILE` keeps a cProfile of the window's main thread.
 
 Everything runs on a real SQLite file (WAL, synchronous=FULL) in a temporary folder on the
 same disk as DIR (default: the system's temporary folder). Prints:
@@ -27,10 +31,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import gc
 import json
 import os
 import random
+import shutil
 import sqlite3
 import statistics
 import sys
@@ -314,6 +320,25 @@ async def cold_loads(path: Path, game_ids: list[int]) -> None:
         await service.close()
 
 
+async def cache_memory(path: Path, game_ids: list[int]) -> int:
+    """Bytes a game in the service's cache holds (its row, its seats and its state), by
+    tracemalloc: `game_ids` loaded into the cache of a service just opened."""
+    service = await GameService.open(path, cache_size=len(game_ids) + 10, limits=UNLIMITED)
+    try:
+        await service.view(game_ids[0])  # the first load builds the rule sets and their maps
+        gc.collect()
+        tracemalloc.start()
+        base, _ = tracemalloc.get_traced_memory()
+        for gid in game_ids[1:]:
+            await service.view(gid)
+        gc.collect()
+        held, _ = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        return round((held - base) / max(len(game_ids) - 1, 1))
+    finally:
+        await service.close()
+
+
 def io_bytes() -> dict[str, int]:
     """This process's I/O counters (Linux): write_bytes (what it sent towards the disk: WAL
     frames, checkpoints) and wchar (bytes passed to write calls)."""
@@ -416,24 +441,107 @@ def count_row_bytes(store: Store) -> list[int]:
     return total
 
 
-async def window(service: GameService, clients: Clients, args: argparse.Namespace, row_bytes: list[int]
-                 ) -> dict[str, Any]:
-    """`clients` players for `seconds`, measured: moves/s, submit latency, bytes written."""
+class Floor:
+    """The plain-SQLite floor of a window: the statements the store committed in it, group by
+    group, recorded as they were committed, then run again by sqlite3 alone (BEGIN IMMEDIATE,
+    the statements, the commit counter, COMMIT) on a copy of the database as it was when the
+    window began, with the store's settings. Its CPU time is what the same SQL in the same
+    commit groups costs with nothing around it; the -wal frames it writes are the pages
+    written."""
+
+    def __init__(self, store: Store, path: Path) -> None:
+        self.path = path
+        self.copy = path.with_name(f"floor-{path.name}")
+        self.groups: list[list[list[Any]]] = []
+        self.recording = False
+        writer = store._writer  # type: ignore[attr-defined]
+        in_thread = writer._in_thread
+        if in_thread is None:
+            raise SystemExit("the floor needs the writer's one-hop-per-group runner")
+
+        async def recorded(fn: Any, conn: Any, jobs: list[list[Any]], marker: Any) -> Any:
+            out = await in_thread(fn, conn, jobs, marker)
+            if self.recording and out[2] is None:
+                self.groups.append(jobs)
+            return out
+
+        writer._in_thread = recorded
+
+    def start(self) -> None:
+        """The window begins (the -wal has just been folded into the file): copy the file."""
+        shutil.copyfile(self.path, self.copy)
+        self.groups.clear()
+        self.recording = True
+
+    def stop(self) -> None:
+        self.recording = False
+
+    def run(self) -> dict[str, float]:
+        """Run the recorded groups with sqlite3 alone: CPU ms per move, -wal pages per move."""
+        db = sqlite3.connect(self.copy, isolation_level=None)
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA synchronous = FULL")
+            db.execute("PRAGMA foreign_keys = ON")
+            wal = Path(f"{self.copy}-wal")
+            page_size = int(db.execute("PRAGMA page_size").fetchone()[0])
+            # The store's writer lets SQLite checkpoint every 1,000 pages; here the -wal is
+            # truncated at each checkpoint so that its size counts the frames written.
+            db.execute("PRAGMA wal_autocheckpoint = 0")
+            frames = 0
+            moves = sum(len(jobs) for jobs in self.groups)
+            cpu0 = time.process_time()
+            for jobs in self.groups:
+                db.execute("BEGIN IMMEDIATE")
+                for statements in jobs:
+                    for statement in statements:
+                        db.execute(statement.sql, statement.params)
+                db.execute("UPDATE store_state SET commits = commits + 1 WHERE id = 1")
+                db.execute("COMMIT")
+                size = wal.stat().st_size
+                if size >= 32 + 1000 * (24 + page_size):
+                    frames += (size - 32) // (24 + page_size)
+                    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            cpu = time.process_time() - cpu0
+            size = wal.stat().st_size if wal.exists() else 0
+            frames += max(0, size - 32) // (24 + page_size)
+        finally:
+            db.close()
+            for leftover in (self.copy, Path(f"{self.copy}-wal"), Path(f"{self.copy}-shm")):
+                leftover.unlink(missing_ok=True)
+        return {"floor_cpu_ms_per_move": round(1000 * cpu / max(moves, 1), 3),
+                "pages_per_move": round(frames / max(moves, 1), 2),
+                "floor_moves": moves}
+
+
+async def window(service: GameService, clients: Clients, args: argparse.Namespace, row_bytes: list[int],
+                 floor: Floor | None = None, profile: cProfile.Profile | None = None) -> dict[str, Any]:
+    """`clients` players for `seconds`, measured: moves/s, submit latency, bytes written, and
+    (with `floor`) the plain-SQLite floor of the same statements. `profile`: profiles the
+    players' seconds (its cost is in the CPU per move then)."""
     store = service.store
     await checkpoint(store)
+    if floor is not None:
+        floor.start()
     clients.latencies.clear()
     clients.moves = 0
     gc.collect()
     reset_peak()
     io0, rows0, cpu0 = io_bytes(), row_bytes[0], time.process_time()
     tx0, commits0 = store.writer_stats
+    if profile is not None:
+        profile.enable()
     took = await clients.run(args.clients, args.seconds)
     cpu1 = time.process_time()
+    if profile is not None:
+        profile.disable()
+    if floor is not None:
+        floor.stop()
     await checkpoint(store)
     io1, rows1 = io_bytes(), row_bytes[0]
     tx1, commits1 = store.writer_stats
     moves = max(clients.moves, 1)
-    return {
+    out: dict[str, Any] = {
         "moves": clients.moves,
         "moves_per_s": round(clients.moves / took, 1),
         "submit_p50_ms": round(statistics.median(clients.latencies), 2),
@@ -449,6 +557,10 @@ async def window(service: GameService, clients: Clients, args: argparse.Namespac
         "rss_mb": round(rss_mb()),
         "window_peak_rss_mb": round(peak_rss_mb()),
     }
+    if floor is not None:
+        out.update(floor.run())
+        out["floor_ratio"] = round(out["cpu_ms_per_move"] / max(out["floor_cpu_ms_per_move"], 1e-9), 2)
+    return out
 
 
 async def wal_pages(service: GameService, clients: Clients, moves: int, path: Path) -> dict[str, float]:
@@ -485,7 +597,7 @@ async def wal_pages(service: GameService, clients: Clients, moves: int, path: Pa
 
 async def active(folder: Path, plans: Plans, seeds: FixedSeeds, args: argparse.Namespace) -> dict[str, Any]:
     """Issue 16's scenario: `games` games being played, each `0..depth` moves in, and a
-    service with a cache of `cache` games (the default 2,000). `clients` players move games
+    service with a cache of `cache` games (default: the service's own). `clients` players move games
     picked at random for `seconds` (after `warm` seconds unmeasured, which bring the cache to
     what a running bot's holds); then a burst: one submit to each of `burst` games, all at
     once; then (with --restart) the same players for `seconds` on a service just restarted."""
@@ -499,7 +611,7 @@ async def active(folder: Path, plans: Plans, seeds: FixedSeeds, args: argparse.N
     service = GameService(store, cache_size=args.cache, random_bits=seeds.randbits, limits=UNLIMITED)
     if args.snapshot_every and hasattr(service.loader, "snapshot_every"):
         service.loader.snapshot_every = args.snapshot_every
-    out: dict[str, Any] = {"games": args.games, "cache": args.cache, "clients": args.clients,
+    out: dict[str, Any] = {"games": args.games, "cache": service.cache_size, "clients": args.clients,
                            "snapshot_every": getattr(service.loader, "snapshot_every", 1)}
     try:
         t0 = time.perf_counter()
@@ -530,12 +642,20 @@ async def active(folder: Path, plans: Plans, seeds: FixedSeeds, args: argparse.N
         clients = Clients(service, games, cursor, 1)
         if args.warm > 0:
             await clients.run(args.clients, args.warm)
-        out.update(await window(service, clients, args, row_bytes))
-        say(f"\n[active] {len(games)} games (mean {out['mean_depth']} moves in), cache {args.cache}, "
+        floor = Floor(store, path) if args.floor else None
+        profile = cProfile.Profile() if args.profile else None
+        out.update(await window(service, clients, args, row_bytes, floor, profile))
+        if profile is not None:
+            profile.dump_stats(args.profile)
+        say(f"\n[active] {len(games)} games (mean {out['mean_depth']} moves in), cache {out['cache']}, "
             f"{args.clients} clients, {args.seconds:.0f} s after {args.warm:.0f} s of warm-up")
         say(f"  {out['moves_per_s']:.0f} moves/s ({out['moves']} moves, {out['moves_per_commit']} per commit; "
             f"{out['cpu_ms_per_move']} ms of CPU per move)")
         say(line("submit latency", clients.latencies))
+        if floor is not None:
+            say(f"  plain sqlite3, the same statements in the same {out['floor_moves']} moves' commit groups: "
+                f"{out['floor_cpu_ms_per_move']} ms of CPU per move (the store: {out['cpu_ms_per_move']} ms, "
+                f"x{out['floor_ratio']}); {out['pages_per_move']} pages written to the -wal per move")
         say(f"  p95 {out['submit_p95_ms']} ms; per move: disk written {out['disk_bytes_per_move']} B, "
             f"write calls {out['written_bytes_per_move']} B, row values {out['row_bytes_per_move']} B; "
             f"RSS {out['rss_mb']} MB, peak in the window {out['window_peak_rss_mb']} MB", flush=True)
@@ -574,6 +694,11 @@ async def active(folder: Path, plans: Plans, seeds: FixedSeeds, args: argparse.N
         out["close_s"] = round(time.perf_counter() - t0, 1)
     out["peak_rss_mb"] = max(out.get("window_peak_rss_mb", 0), out.get("burst_peak_rss_mb", 0))
 
+    if args.cache_memory:
+        out["cache_bytes_per_game"] = per_game = await cache_memory(path, [gid for gid, _ in games][:args.cache_memory])
+        say(f"\n[cache] {per_game / 1024:.1f} KB per cached game (tracemalloc over {args.cache_memory} games "
+            f"loaded into a fresh service's cache: row, seats, state)")
+
     if args.restart:
         # The same players on a service just started on this database: nothing in its cache,
         # no snapshot known good yet (each is checked in the background on first load).
@@ -601,7 +726,8 @@ async def main() -> None:
     parser.add_argument("--scenario", choices=("writers", "active"), default="writers",
                         help="writers: sections 1-4 below the title; active: many games past the cache")
     parser.add_argument("--games", type=int, default=None, help="games (writers: 1,000; active: 10,000)")
-    parser.add_argument("--cache", type=int, default=2000, help="active: the service's cache (games)")
+    parser.add_argument("--cache", type=int, default=None,
+                        help="active: the service's cache (games; default: the service's own, by its memory budget)")
     parser.add_argument("--clients", type=int, default=32, help="active: players submitting at once")
     parser.add_argument("--depth", type=int, default=80, help="active: games are 0..DEPTH moves in")
     parser.add_argument("--warm", type=float, default=5.0, help="active: unmeasured seconds before the window")
@@ -611,6 +737,12 @@ async def main() -> None:
                         help="active: SQLite's wal_autocheckpoint (pages; default: SQLite's 1000)")
     parser.add_argument("--pages", type=int, default=0,
                         help="active: this many more moves, and which b-trees they write (pages per move)")
+    parser.add_argument("--no-floor", dest="floor", action="store_false",
+                        help="active: skip the plain-sqlite3 run of the window's statements")
+    parser.add_argument("--profile", type=Path, default=None,
+                        help="active: cProfile the window's main thread into this file")
+    parser.add_argument("--cache-memory", type=int, default=1000,
+                        help="active: games loaded into a fresh cache to measure its bytes per game (0: skip)")
     parser.add_argument("--restart", action="store_true", help="active: also measure a service just restarted")
     parser.add_argument("--json", action="store_true", help="active: print one JSON object only")
     parser.add_argument("--seconds", type=float, default=None,

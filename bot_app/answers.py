@@ -80,6 +80,18 @@ class Answers:
         else:
             await self.say(interaction, content, view=view)
 
+    async def attach(self, interaction: discord.Interaction, file: discord.File) -> None:
+        """Add a picture to the answer just given to `interaction` (its text and components
+        stay): the panel it replaced, or the private message it opened."""
+        kind = interaction.response.type
+        try:
+            if kind == discord.InteractionResponseType.message_update and interaction.message is not None:
+                await interaction.followup.edit_message(interaction.message.id, attachments=[file])
+            elif kind == discord.InteractionResponseType.channel_message:
+                await interaction.edit_original_response(attachments=[file])
+        except discord.HTTPException:  # the choice works without it
+            log.warning("could not add a picture to an answer", exc_info=True)
+
     async def defer(self, interaction: discord.Interaction, *, ephemeral: bool = True) -> None:
         """"Thinking…" while something slow (a picture) is prepared."""
         if not interaction.response.is_done():

@@ -69,6 +69,16 @@ async def cities(interaction: discord.Interaction, current: str) -> Pairs:
     return _filter([(text.city_label(gmap, c), c) for c in cids], current)
 
 
+async def places(interaction: discord.Interaction, current: str) -> Pairs:
+    """Where `/ttr board zoom:` may look: every city (and country) of the game's map."""
+    from bot_app.zoom import places as zoom_places
+
+    panel = await _panel(interaction)
+    if panel is None:
+        return []
+    return _filter(zoom_places(text.game_map(panel.public)), current)
+
+
 async def payments(interaction: discord.Interaction, current: str, kind: str) -> Pairs:
     panel = await _panel(interaction)
     if panel is None:

@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot_app import ids, lobby, panels
+from bot_app import ids, lobby, panels, zoom
 from bot_app.answers import Refusal
 from bot_app.desk import Desk
 from bot_app.games import desk_of, reach
@@ -129,10 +129,17 @@ class ChoiceItem(_Family, template=ids.template(("gsel", "asel", "ask", "do", "n
         await panels.submit_from_panel(desk, interaction, cid.game, panel.summary.seq, action)
 
 
+class ZoomButton(_Family, template=ids.template((zoom.VERB,))):
+    """Zoom under a turn post: the last move's area, enlarged, for the presser."""
+
+    async def handle(self, desk: Desk, interaction: discord.Interaction, values: list[str]) -> None:
+        await zoom.zoom_on_button(desk, interaction, self.cid.game, self.cid.arg)
+
+
 def _seq(cid: ids.Cid) -> int:
     if cid.seq is None:
         raise Refusal("That button is not one I know.")
     return cid.seq
 
 
-FAMILIES: tuple[type[_Family], ...] = (LobbyButton, HandButton, TicketsButton, TurnButton, ChoiceItem)
+FAMILIES: tuple[type[_Family], ...] = (LobbyButton, HandButton, TicketsButton, TurnButton, ChoiceItem, ZoomButton)

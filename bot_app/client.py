@@ -23,6 +23,7 @@ from app import GameService
 from bot_app.buttons import FAMILIES
 from bot_app.delivery import Dispatcher
 from bot_app.desk import Desk
+from bot_app.plan_panel import FAMILIES as PLAN_FAMILIES
 from bot_app.render_hooks import Renderer
 from bot_app.timers import TimerLoop
 from bot_app.tree import TtrTree, sync_commands
@@ -31,7 +32,8 @@ from bot_app.votes import FAMILIES as VOTE_FAMILIES
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.info", "cogs.admin", "cogs.settings", "cogs.turns", "cogs.standings")
+EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.info", "cogs.admin", "cogs.settings", "cogs.turns", "cogs.standings",
+              "cogs.plans")
 # Commands that do not end a player's vacation (reading the rules or the results; /ttr settings
 # decides for itself: changing another setting ends it, setting the vacation does not).
 NOT_GAME_COMMANDS = frozenset({"settings", "rules", "stats", "games", "leaderboard"})
@@ -75,7 +77,7 @@ class TtrBot(commands.Bot):
         self.tree.add_command(self.ttr)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(*FAMILIES, *VOTE_FAMILIES, *UNDO_FAMILIES)
+        self.add_dynamic_items(*FAMILIES, *VOTE_FAMILIES, *UNDO_FAMILIES, *PLAN_FAMILIES)
 
     def serves(self, guild_id: int) -> bool:
         """Whether this process serves the server `guild_id` (all of them, unless sharded)."""

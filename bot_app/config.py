@@ -12,6 +12,7 @@ from typing import Any
 from dotenv import dotenv_values
 
 from app.limits import Limits
+from app.loader import CACHE_MB, games_for_memory
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATABASE = ROOT / "data" / "ttr.sqlite3"
@@ -45,6 +46,8 @@ class Config:
     # Discord shards this process serves (TTR_SHARD_IDS), of TTR_SHARD_COUNT; None: not sharded.
     shard_ids: tuple[int, ...] | None = None
     shard_count: int | None = None
+    # The memory the cache of loaded games may use (TTR_GAME_CACHE_MB), in MB.
+    game_cache_mb: float = CACHE_MB
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Config:
@@ -65,8 +68,20 @@ class Config:
         except ValueError:
             raise ValueError(f"TTR_TURN_HOURS must be a number, not {hours_raw!r}") from None
         shard_ids, shard_count = _shards(env, database)
+        cache_raw = (env.get("TTR_GAME_CACHE_MB") or "").strip()
+        try:
+            cache_mb = float(cache_raw) if cache_raw else CACHE_MB
+        except ValueError:
+            raise ValueError(f"TTR_GAME_CACHE_MB must be a number, not {cache_raw[:20]!r}") from None
+        if not 0 < cache_mb <= 1_000_000:
+            raise ValueError(f"TTR_GAME_CACHE_MB must be a number of megabytes above 0, not {cache_raw[:20]!r}")
         return cls(token, database, int(guild_raw) if guild_raw else None, level, hours, _limits(env),
-                   shard_ids, shard_count)
+                   shard_ids, shard_count, cache_mb)
+
+    @property
+    def cache_games(self) -> int:
+        """The games the service keeps loaded: as many as fit in `game_cache_mb`."""
+        return games_for_memory(self.game_cache_mb)
 
     def serves(self, guild_id: int) -> bool:
         """Whether this process serves the server `guild_id` (Discord's shard formula)."""

@@ -10,14 +10,23 @@ after a crash too, since they wait in the database. For each game, in order:
   nonces a few minutes). An archived thread (Discord archives after 7 days of silence) is
   reopened by posting anew instead of editing;
 - direct messages (a player's hand, a seat handed to a substitute, a daily digest, the news
-  that a game ended), and notices in the thread. A turn post pings only the players who may
+  that a game ended), and notices in the thread. A DM goes straight to the player's DM channel
+  when its id is stored (discord.py remembers only 128 DM channels: with more players, most
+  DMs would first ask Discord to open the channel again); Discord's word that the channel is
+  gone (10003) opens a new one, and each channel opened is stored. A turn post pings only the players who may
   be pinged now (not in their quiet hours, not away, not taking a daily digest instead), and
   says who is away until when.
+
+A game's round costs the outbox one read and one write: what the turn post and the DMs of the
+turn need is read at once (`outbox_data`: one store call), and the post and those DMs are
+settled together in one transaction once they went out (`settle`); any other delivery of the
+round (a notice, a digest, the news of a game's end) is settled before the next one starts.
 
 What Discord says decides what happens next:
 
 - it worked: the delivery is settled with the message it made (a retry then edits, never
-  posts twice);
+  posts twice; a message Discord took before a crash, with its settlement not yet stored, is
+  asked for again with the same nonce and Discord gives back the same message);
 - a 5xx, a timeout, a dropped connection: try again later, waiting longer each time
   (discord.py itself retries a 5xx a few times and waits out a 429 before we see it);
 - the player's DMs are closed (50007): they are not DMed again until they say so, and the
@@ -33,13 +42,13 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
 
-from app import Delivery, ServiceError
+from app import Delivery, OutboxData, ServiceError, Settlement
 from app.owed import (
     DIGEST,
     DM,
@@ -54,7 +63,8 @@ from app.owed import (
     TAKEN_BACK,
     TURN_DM,
 )
-from bot_app import game_over_news, player_posts, posts
+from app.plan_runs import PLAN_DM
+from bot_app import game_over_news, plan_words, player_posts, posts
 
 if TYPE_CHECKING:
     from bot_app.desk import Desk
@@ -62,6 +72,10 @@ if TYPE_CHECKING:
 log = logging.getLogger("bot_app.delivery")
 
 CLOSED_DMS = 50007
+UNKNOWN_CHANNEL = 10003
+# The DMs of a turn, settled with its turn post in one transaction; any other kind is settled
+# on its own (what it reads — the turn post's message, a turn DM's fate — is stored by then).
+WITH_THE_POST = (DM, TURN_DM, SEAT_DM, PLAN_DM)
 ARCHIVED = 50083
 UNKNOWN_MESSAGE = 10008
 # Refusals that another try will not change, and what to tell the host about each.
@@ -187,15 +201,47 @@ class Dispatcher:
 
     async def _game(self, game_id: int, due: list[Delivery]) -> None:
         """The game's due deliveries, in order: first its turn post (one message settles every
-        pending post), then the rest one by one. A refusal for good of the post puts the game
-        on hold; a failure for now retries the whole group later."""
+        pending post), then the rest one by one; the post and the DMs of the turn read in one
+        call and settled in one transaction. A refusal for good of the post puts the game on
+        hold; a failure for now retries the whole group later."""
         async with self._games:
             posts = [d for d in due if d.kind in (POST, FINAL)]
-            if posts and not await self._attempt(game_id, posts, self._post(game_id)):
-                return  # on hold (or to be retried): the thread shows nothing newer meanwhile
-            for d in due:
-                if d.kind not in (POST, FINAL):
-                    await self._attempt(game_id, [d], self._single(d))
+            dms = [d for d in due if d.kind in WITH_THE_POST]
+            data = await self._outbox_data(game_id, posts, dms)
+            if data is None:
+                return
+            settlement = Settlement(game_id)
+            try:
+                if posts and not await self._attempt(game_id, posts, self._post(data, posts, settlement)):
+                    return  # on hold (or to be retried): the thread shows nothing newer meanwhile
+                for d in due:
+                    if d.kind in (POST, FINAL):
+                        continue
+                    alone = d.kind not in WITH_THE_POST
+                    if alone:
+                        await self._settle(settlement)
+                    await self._attempt(game_id, [d], self._single(d, data, settlement))
+                    if alone:
+                        await self._settle(settlement)
+            finally:
+                await self._settle(settlement)
+
+    async def _settle(self, settlement: Settlement) -> None:
+        if settlement:
+            await self.service.settle(settlement)
+
+    async def _outbox_data(self, game_id: int, posts: list[Delivery], dms: list[Delivery]) -> OutboxData | None:
+        """What the post and the DMs of the turn need, in one read; None when it could not be
+        read (they are tried again later)."""
+        if not posts and not dms:
+            return OutboxData()
+        try:
+            return await self.service.outbox_data(game_id, dms)
+        except Exception as exc:  # the database failed: log it, and do not retry in a tight loop
+            log.exception("game %d: its deliveries could not be read", game_id)
+            for d in [*posts, *dms]:
+                await self.service.retry_later(d, type(exc).__name__)
+            return None
 
     async def _attempt(self, game_id: int, group: list[Delivery], work: Awaitable[None]) -> bool:
         """Deliver `group` with `work`; settle what Discord answered. True when it went out."""
@@ -220,14 +266,17 @@ class Dispatcher:
 
     # --- the turn post ------------------------------------------------------------------------
 
-    async def _post(self, game_id: int) -> None:
-        data = await self.service.post_data(game_id)
+    async def _post(self, outbox: OutboxData, due: list[Delivery], settlement: Settlement) -> None:
+        data = outbox.post
+        if outbox.dropped is not None:  # the game is gone or broken: nothing to show
+            log.info("game %d: its turn post dropped (%s)", settlement.game_id, outbox.dropped)
+            settlement.dropped += [(d.id, outbox.dropped) for d in due]
+            return
         if data is None:
             return
         thread_id = data.summary.thread_id
         if thread_id is None:
-            for delivery_id in data.deliveries:
-                await self.service.delivered(delivery_id, dropped=True, note="no thread")
+            settlement.dropped += [(delivery_id, "no thread") for delivery_id in data.deliveries]
             return
         message = player_posts.with_away(await posts.turn_post(data, self.desk.renderer), data)
         thread = self.client.get_partial_messageable(thread_id, type=discord.ChannelType.public_thread)
@@ -247,7 +296,7 @@ class Dispatcher:
         for i, extra in enumerate(message.more, 1):  # long final results, in order, never cut
             await _refusals(thread_id, thread.send(extra, nonce=_nonce(min(data.deliveries), i)))
         self.sent += 1
-        await self.service.posted(game_id, data.deliveries, sent_id, data.summary.seq)
+        settlement.post = (data.deliveries, sent_id, data.summary.seq)
 
     async def _edit(self, thread: discord.PartialMessageable, message_id: int, message: posts.Message) -> int | None:
         """Edit the turn post; None when it must be posted anew (an archived thread, a deleted
@@ -263,18 +312,18 @@ class Dispatcher:
 
     # --- everything else ----------------------------------------------------------------------
 
-    async def _single(self, d: Delivery) -> None:
-        if d.kind in (DM, TURN_DM, SEAT_DM):
-            await self._dm(d)
+    async def _single(self, d: Delivery, outbox: OutboxData, settlement: Settlement) -> None:
+        if d.kind in WITH_THE_POST:
+            await self._dm(d, outbox, settlement)
             return
         if d.kind == DIGEST:
-            await self._digest(d)
+            await self._digest(d, settlement)
             return
         if d.kind == TAKEN_BACK:
-            await self._taken_back(d)
+            await self._taken_back(d, settlement)
             return
         if d.kind == GAME_OVER:
-            await self._game_over(d)
+            await self._game_over(d, settlement)
             return
         summary = await self.service.game(d.game_id)
         message = player_posts.notice(d, summary) or posts.notice(d, summary)
@@ -290,34 +339,36 @@ class Dispatcher:
             return
         await self.service.delivered(d.id, dropped=True, note="nowhere to send it")
 
-    async def _dm(self, d: Delivery) -> None:
-        hand = await self.service.hand_data(d)
+    async def _dm(self, d: Delivery, outbox: OutboxData, settlement: Settlement) -> None:
+        hand = outbox.hands.get(d.id)
         if hand is None or d.user_id is None or hand.summary.status == "over":
-            await self.service.delivered(d.id, dropped=True, note="no longer needed")
+            settlement.dropped.append((d.id, outbox.dropped or "no longer needed"))
             return
         if hand.summary.seats[hand.seat].dm_closed:
             await self.service.dm_refused(d)  # closed meanwhile: the thread's notice covers it
             return
         if d.kind == TURN_DM and hand.seat not in hand.summary.waiting_for:
             # Held until the player's quiet hours ended, and they moved meanwhile.
-            await self.service.delivered(d.id, dropped=True, note="the turn is over")
+            settlement.dropped.append((d.id, "the turn is over"))
             return
         if d.kind == SEAT_DM:
             message = await player_posts.seat_dm(hand, self.desk.renderer)
+        elif d.kind == PLAN_DM:
+            message = plan_words.plan_dm(d, hand)
         else:
             message = await posts.hand_dm(d, hand, self.desk.renderer)
-        await self._send_dm(d, d.user_id, message)
+        await self._send_dm(d, d.user_id, message, settlement, outbox.dm_channels)
 
-    async def _taken_back(self, d: Delivery) -> None:
+    async def _taken_back(self, d: Delivery, settlement: Settlement) -> None:
         """The word that a turn this player was pinged for was taken back; dropped when the ping
         never went out. After that turn DM in the game's lane, so its fate is settled by now."""
         summary = await self.service.taken_back_data(d)
         if summary is None or d.user_id is None:
             await self.service.delivered(d.id, dropped=True, note="not pinged")
             return
-        await self._send_dm(d, d.user_id, player_posts.taken_back(d, summary))
+        await self._send_dm(d, d.user_id, player_posts.taken_back(d, summary), settlement)
 
-    async def _digest(self, d: Delivery) -> None:
+    async def _digest(self, d: Delivery, settlement: Settlement) -> None:
         """A player's daily digest, listing the games waiting for them as it is sent, and the
         news of the games of theirs that ended since the last one."""
         waiting = await self.service.digest_data(d)
@@ -332,9 +383,9 @@ class Dispatcher:
                 await self.service.delivered(d.id, dropped=True, note="DMs closed")
             return
         lines = [game_over_news.digest_line(n) for n in news]
-        await self._send_dm(d, d.user_id, player_posts.digest(d, waiting, lines))
+        await self._send_dm(d, d.user_id, player_posts.digest(d, waiting, lines), settlement)
 
-    async def _game_over(self, d: Delivery) -> None:
+    async def _game_over(self, d: Delivery, settlement: Settlement) -> None:
         """The news of a game's end to one player: by DM, or a mention in the thread where
         their DMs are closed (a DM Discord refuses with 50007 becomes that mention too)."""
         news = await self.service.hand_data(d)
@@ -354,12 +405,26 @@ class Dispatcher:
             self.sent += 1
             await self.service.delivered(d.id, sent.id)
             return
-        await self._send_dm(d, d.user_id, game_over_news.direct_message(news))
+        await self._send_dm(d, d.user_id, game_over_news.direct_message(news), settlement)
 
-    async def _send_dm(self, d: Delivery, user_id: int, message: posts.Message) -> None:
+    async def _send_dm(self, d: Delivery, user_id: int, message: posts.Message, settlement: Settlement,
+                       known: Mapping[int, int] | None = None) -> None:
+        """Send a DM: to the player's stored DM channel (`known`, else read), or one opened now
+        (and stored); a stored channel Discord says is gone is replaced by a new one."""
+        if known is None:
+            known = await self.service.dm_channels([user_id])
+        stored = settlement.opened.get(user_id) or known.get(user_id)
         try:
-            channel = await self.client.create_dm(discord.Object(user_id))  # cached after the first
-            sent = await channel.send(message.content, files=message.discord_files(), nonce=_nonce(d.id))
+            channel = await self._dm_channel(user_id, stored, settlement)
+            try:
+                sent = await channel.send(message.content, files=message.discord_files(), nonce=_nonce(d.id))
+            except discord.NotFound as exc:
+                if stored is None or exc.code != UNKNOWN_CHANNEL:
+                    raise
+                settlement.gone.append((user_id, stored))
+                settlement.opened.pop(user_id, None)
+                channel = await self._dm_channel(user_id, None, settlement, fresh=True)
+                sent = await channel.send(message.content, files=message.discord_files(), nonce=_nonce(d.id))
             for i, extra in enumerate(message.more, 1):
                 await channel.send(extra, nonce=_nonce(d.id, i))
         except discord.Forbidden as exc:
@@ -368,7 +433,24 @@ class Dispatcher:
                 return
             raise _classify(exc, None) from exc
         self.sent += 1
-        await self.service.delivered(d.id, sent.id)
+        settlement.sent.append((d.id, sent.id))
+
+    async def _dm_channel(self, user_id: int, stored: int | None, settlement: Settlement, *,
+                          fresh: bool = False) -> discord.abc.Messageable:
+        """The player's DM channel: the stored one as it is (no request), else opened (one
+        request, unless discord.py still has it) and kept in `settlement` to be stored.
+        `fresh`: asked of Discord even if discord.py has one (the one it has is gone)."""
+        if stored is not None:
+            return self.client.get_partial_messageable(stored, type=discord.ChannelType.private)
+        if fresh:
+            data = await self.client.http.start_private_message(user_id)
+            channel: discord.abc.Messageable = self.client.get_partial_messageable(
+                int(data["id"]), type=discord.ChannelType.private)
+            settlement.opened[user_id] = int(data["id"])
+            return channel
+        dm = await self.client.create_dm(discord.Object(user_id))
+        settlement.opened[user_id] = dm.id
+        return dm
 
     async def _tell_host(self, d: Delivery, channel_id: int, host_id: int | None, message: posts.Message) -> None:
         """The host's notice: in the game's text channel, else by DM, else only the log."""

@@ -23,6 +23,7 @@ OPTION_CHARS: dict[str, int] = {
     "topic": 40,
     "timezone": 40,  # the longest IANA name is 32 characters
     "quiet_hours": 20,
+    "plan": 1500,  # a typed plan (bot_app/plan_syntax.py): five steps with long route names
 }
 
 # Option types, as Discord numbers them.
@@ -31,6 +32,7 @@ _SUBCOMMAND, _GROUP, _STRING = 1, 2, 3
 ShortText = app_commands.Range[str, None, 20]
 MediumText = app_commands.Range[str, None, 40]
 Text = app_commands.Range[str, None, DEFAULT_CHARS]
+PlanText = app_commands.Range[str, None, 1500]
 
 _NUMBER = re.compile(r"[0-9]{1,9}")
 

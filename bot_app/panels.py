@@ -10,6 +10,8 @@ public is posted by the dispatcher from what the move stored.
 
 from __future__ import annotations
 
+import io
+import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -26,6 +28,8 @@ from bot_app.words import wording
 from engine.actions import ACTION_TYPES, Action, BuildStation, ClaimRoute, DrawCard, KeepTickets
 from engine.maps import GameMap
 from engine.view import View
+
+log = logging.getLogger("bot_app")
 
 # The turn-post buttons that open a panel of their own (the rest open a menu of their moves).
 OPENS = {"draw_card": "draw", "claim_route": "claim", "build_station": "stn", "draw_tickets": "tix"}
@@ -89,9 +93,10 @@ def group_key(a: Action) -> str:
 # --- buttons ----------------------------------------------------------------------------------
 
 
-def action_buttons(g: int, seq: int, legal: Sequence[Action], view: View) -> discord.ui.View:
+def action_buttons(g: int, seq: int, legal: Sequence[Action], view: View,
+                   extra: Sequence[discord.ui.Button[Any]] = ()) -> discord.ui.View:
     """The buttons of a turn post (or panel) for the legal moves, named by the words of the
-    rule that handles each kind, plus My hand."""
+    rule that handles each kind, then `extra` (the post's Zoom), then My hand."""
     w = wording(view)
     c = w.ctx(view)
     kinds: list[str] = []
@@ -113,7 +118,7 @@ def action_buttons(g: int, seq: int, legal: Sequence[Action], view: View) -> dis
             items.append(button(doing.button, ids.make(g, seq, OPENS[k]), style, doing.emoji))
         else:
             items.append(button(doing.button, ids.make(g, seq, "xt", k), style, doing.emoji))
-    items = items[:19]
+    items = items[:19] + list(extra)[:4]
     items.append(button("My hand", ids.make(g, None, "hand"), discord.ButtonStyle.secondary, "✋"))
     return view_of(*items)
 
@@ -217,16 +222,53 @@ async def keep_panel(desk: Desk, interaction: discord.Interaction, game_id: int)
     if not keeps:
         before = [a for a in panel.legal if not isinstance(a, KeepTickets)]
         if before and panel.view.pending.kind == "choose_tickets":
-            return await choose_or_confirm(desk, interaction, panel, before)
+            await choose_or_confirm(desk, interaction, panel, before)
+            if offer:  # dealt already, and asked about first (Alsace's Lucky Devil)
+                await show_offer(desk, interaction, panel)
+            return
         raise Refusal("You have no tickets to choose right now.")
     if not offer:
         raise Refusal("You have no tickets to choose right now.")
     gmap = text.game_map(panel.view)
-    options = [(text.ticket_label(gmap, t), t, _card_kind(gmap, t)) for t in offer if _choosable(keeps, t)]
+    marks = panel.view.pending.offer_marks(panel.seat)
+    options = [(offer_label(gmap, marks, t), t, _card_kind(gmap, t)) for t in offer if _choosable(keeps, t)]
     least = min(len(a.keep) for a in keeps)
     await desk.answers.update_panel(interaction, _keep_prompt(panel, keeps),
                                     view_of(select(ids.make(game_id, None, "ksel"), options, "Cards to keep",
                                                    min_values=least, max_values=len(options))))
+    await show_offer(desk, interaction, panel)
+
+
+OFFER_FILE = "offer.png"
+
+
+async def show_offer(desk: Desk, interaction: discord.Interaction, panel: Panel) -> None:
+    """Add the offer's picture to the panel just answered. The menu goes first, at once (Discord
+    wants an answer within 3 seconds, and a map's first offer in a worker builds its base);
+    the picture follows in an edit of the same private message."""
+    picture = await offer_picture(desk, interaction.user.id, panel)
+    if picture is not None:
+        await desk.answers.attach(interaction, picture)
+
+
+async def offer_picture(desk: Desk, user_id: int, panel: Panel) -> discord.File | None:
+    """The offered tickets on the map (the letters of the menu), for this player only; none
+    when they turned pictures off in /ttr settings, or when it cannot be drawn (the choice
+    works without it)."""
+    if not (await desk.service.settings(user_id)).hand_picture:
+        return None
+    try:
+        png = await desk.renderer.offer(panel.view)
+    except Exception:
+        log.exception("could not draw the ticket offer of game #%s", panel.summary.game_id)
+        return None
+    return discord.File(io.BytesIO(png), OFFER_FILE)
+
+
+def offer_label(gmap: GameMap, marks: dict[str, str], card: str) -> str:
+    """An offered card in the menu: its letter on the picture, then the card in words."""
+    mark = marks.get(card)
+    return f"{mark}: {text.ticket_label(gmap, card)}" if mark else text.ticket_label(gmap, card)
 
 
 def _choosable(keeps: Sequence[KeepTickets], card: str) -> bool:
@@ -260,7 +302,8 @@ async def keep_confirm(desk: Desk, interaction: discord.Interaction, game_id: in
         raise Refusal("That already happened: you have no tickets to choose now.")
     mask = sum(1 << i for i, t in enumerate(offer) if t in set(values))
     gmap = text.game_map(panel.view)
-    kept = "; ".join(text.ticket_label(gmap, t) for t in offer if t in set(values)) or "nothing"
+    marks = panel.view.pending.offer_marks(panel.seat)
+    kept = "; ".join(offer_label(gmap, marks, t) for t in offer if t in set(values)) or "nothing"
     await desk.answers.update_panel(
         interaction, f"**Confirm:** keep {kept}?",
         view_of(button("Confirm", ids.make(game_id, None, "kdo", str(mask)), discord.ButtonStyle.success),

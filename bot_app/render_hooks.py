@@ -101,6 +101,23 @@ class Renderer:
 
         return await self._draw(hand_png, view, bool(colorblind))
 
+    async def zoom(self, view: View, *, city: str | None = None, route: str | None = None,
+                   routes: Sequence[str] = (), cities: Sequence[str] = (), colorblind: bool = False) -> bytes:
+        """The public board around a city (or a route's middle), enlarged for a phone; `routes`
+        and `cities` mark the last move as on the board."""
+        from render.jobs import zoom_png
+
+        assert view.you is None, "a zoom is public: render it from view(state, None)"
+        return await self._draw(zoom_png, view, city, route, tuple(routes), tuple(cities), bool(colorblind))
+
+    async def offer(self, view: View) -> bytes:
+        """The tickets offered to the view's player, on the map beside what they hold (a
+        player's own view: it is theirs only)."""
+        from render.jobs import offer_png
+
+        assert view.you is not None, "an offer is private: render it from view(state, seat)"
+        return await self._draw(offer_png, view)
+
     async def scores(self, view: View) -> bytes:
         from render.jobs import scores_png
 

@@ -35,6 +35,9 @@ UNDO = "undo"  # the engine option (engine/undo.py); /ttr new calls it `undo` to
 # Not a rule: the AI level that plays for absent players (app/moves.py); /ttr new calls it
 # `stand_in`, the service refuses a level it does not know.
 STAND_IN = "stand_in_level"
+# Not a rule either: how many turns ahead a player may plan their moves (app/plan_ops.py);
+# /ttr new's `plan_ahead` (off: the next turn only; on: two turns).
+PLANS_AHEAD = "plans_ahead"
 RANDOM = "random"
 MOST_SEATS = 5
 
@@ -138,10 +141,12 @@ def first_seat(first: object, seats: int) -> int | None:
 
 
 def table_options(variant: str, dice: bool, seats: int, chosen: Mapping[str, object],
-                  first: object = None, undo: bool = True, stand_in: str | None = None) -> dict[str, Any]:
+                  first: object = None, undo: bool = True, stand_in: str | None = None,
+                  plan_ahead: bool = False) -> dict[str, Any]:
     """The engine options for a new table from what the host chose in `/ttr new` (`chosen`:
     option name → value, the options left out absent or None; `undo`: whether a mover may take
-    back a move that revealed nothing; `stand_in`: the AI level for absent players). Refusal:
+    back a move that revealed nothing; `stand_in`: the AI level for absent players;
+    `plan_ahead`: players may plan two turns ahead, not only their next). Refusal:
     an option that does not apply to this table, or a value that is not one of the option's."""
     options: dict[str, Any] = {"dice": True} if dice else {}
     if not undo:  # on unless turned off (the service opens every table with it)
@@ -160,6 +165,8 @@ def table_options(variant: str, dice: bool, seats: int, chosen: Mapping[str, obj
         options[FIRST_PLAYER] = seat
     if stand_in:
         options[STAND_IN] = stand_in
+    if plan_ahead:
+        options[PLANS_AHEAD] = 2
     return options
 
 
@@ -171,6 +178,8 @@ def option_lines(options: Mapping[str, Any], names: list[str] | None = None) -> 
         out.append("🎲 Dice Expansion")
     if options.get(UNDO) is False:
         out.append("no taking back moves")
+    if options.get(PLANS_AHEAD) == 2:
+        out.append("plans two turns ahead")
     for key, value in options.items():
         option = BY_KEY.get(key)
         if option is not None:

@@ -26,7 +26,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("cogs")
 
 MAX_OPTIONS_PER_LEVEL = 25  # Discord's limit
-FREE_SLOTS = 4  # top-level slots of /ttr kept free for what comes next (replay takes one)
+# Top-level slots of /ttr kept free for what comes next (replay took one, plan another; at
+# most 23 in use, so a tutorial still fits).
+FREE_SLOTS = 2
 
 
 class TtrTree(app_commands.CommandTree["TtrBot"]):

@@ -14,13 +14,14 @@ from discord import app_commands
 
 from app import GameSummary, ServiceError
 from app.availability import away_until
-from bot_app import after_game, text
+from bot_app import after_game, autocomplete, text
 from bot_app.answers import Refusal
 from bot_app.games import GAME_TITLE_RE, Game, parse_game, reach, resolve_game
-from bot_app.inputs import MediumText
+from bot_app.inputs import MediumText, Text
 from bot_app.replay_requests import Replay, ReplayRequests, draw_replay
 from bot_app.rules_text import DEFAULT_VARIANT, TOPICS, game_rules_options, options_note, rules_for, topics_for
 from bot_app.settings_help import settings_help
+from bot_app.zoom import zoom_on_name
 from cogs.base import TtrCog
 from engine.errors import IllegalAction
 from engine.rulesets import available_variants
@@ -38,9 +39,13 @@ class InfoCog(TtrCog):
         self.replays: ReplayRequests[Replay] = ReplayRequests()
 
     @app_commands.command(name="board", description="Post the board (public)")
-    async def board(self, interaction: discord.Interaction, game: Game | None = None) -> None:
+    @app_commands.describe(zoom="a city or country: that part of the board, enlarged (for a phone)")
+    async def board(self, interaction: discord.Interaction, game: Game | None = None,
+                    zoom: Text | None = None) -> None:
         async def work() -> None:
             g = await resolve_game(interaction, game)
+            if zoom is not None and zoom.strip():
+                return await zoom_on_name(self.desk, interaction, g, zoom)
             panel = await self.desk.service.panel(g, None)  # public only
             await self.desk.answers.defer(interaction, ephemeral=False)
             marks = await self.desk.service.table_colorblind(s.user_id for s in panel.summary.seats)
@@ -49,6 +54,10 @@ class InfoCog(TtrCog):
                                             file=discord.File(io.BytesIO(png), "board.png"))
 
         await self.run(work())
+
+    @board.autocomplete("zoom")
+    async def _zoom_place(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=n, value=v) for n, v in await autocomplete.places(interaction, current)]
 
     @app_commands.command(name="status", description="Scores and whose turn it is (public)")
     async def status(self, interaction: discord.Interaction, game: Game | None = None) -> None:

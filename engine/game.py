@@ -8,6 +8,8 @@ its own. The turns, the train deck and the end of the game are the working copy'
 
 `apply(state, action)` is a pure function: it works on a clone and returns the new state and
 the events the action caused. Replaying a game's seed and its actions gives the same state.
+`apply_in_place` is the same step on a state its caller owns and gives up (a replay), without
+the clone.
 """
 
 from __future__ import annotations
@@ -116,6 +118,23 @@ def apply(
     IllegalAction with one plain sentence and leaves `state` untouched. `chance`: another
     source of chance than the state's generator (tests, engine/chance.py); `rules`: the rule
     set the game was started with, if not the registry's."""
+    return _apply(state, action, chance, rules, owned=False)
+
+
+def apply_in_place(
+    state: GameState, action: Action | Mapping[str, Any], chance: ChanceSource | None = None, *,
+    rules: RuleSet | None = None,
+) -> tuple[GameState, list[Event]]:
+    """`apply` on a state the caller owns and gives up: the action works on `state` itself
+    instead of a clone (a replay of stored entries, which keeps only the last state, saves a
+    copy per entry). The new state and events are those `apply` gives; use the returned
+    state, not `state`, afterwards (an undo returns another object). If it raises, `state` may
+    be half changed: throw it away."""
+    return _apply(state, action, chance, rules, owned=True)
+
+
+def _apply(state: GameState, action: Action | Mapping[str, Any], chance: ChanceSource | None,
+           rules: RuleSet | None, *, owned: bool) -> tuple[GameState, list[Event]]:
     if not isinstance(action, Action):
         action = action_from_json(action)
     if state.status == "over":
@@ -129,9 +148,12 @@ def apply(
         game = load_game(state, rules=rules)
         who = ", ".join(game.name(s) for s in waiting)
         raise IllegalAction(f"It is not your turn; the game is waiting for {who}.", "not_your_turn")
-    game = load_game(state.clone(), chance, rules=rules)
+    # The state to come back to is the one before anything below changes it (in place, the
+    # working copy is `state` itself).
+    before_text = undo.before_move(state, action) if state.options.get("undo") else None
+    game = load_game(state if owned else state.clone(), chance, rules=rules)
     undo.close(game.state)
-    kind = state.pending.get("kind", "")
+    kind = game.state.pending.get("kind", "")
     handler = game.rules.handler(kind, action)
     if handler is None:
         if isinstance(action, Pass) and kind == "turn":
@@ -141,7 +163,6 @@ def apply(
             raise IllegalAction(f"You cannot {action.DOES} in this game.", "not_in_these_rules")
         raise IllegalAction(f"Right now you must {game.rules.prompt(kind)}.", "wrong_step")
     game.state.passes_in_a_row = 0
-    before_text = undo.before_move(state, action) if state.options.get("undo") else None
     if before_text is not None:
         game.chance = undo.WatchedChance(game)
     handler.apply(game, action)

@@ -178,8 +178,17 @@ class GameState:
 
 
 def canonical_json(data: Any) -> str:
-    """Sorted keys, no spaces, UTF-8 text: the one spelling of a JSON value."""
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """Sorted keys, no spaces, UTF-8 text: the one spelling of a JSON value.
+
+    Written by msgspec (a move spells six or seven of these: its action, events, payloads;
+    ten times faster than the json module): the same text as json.dumps with sorted keys,
+    but for some floats, spelled otherwise for the same number (0.00001 for 1e-05, 1e22 for
+    1e+22). A dict with keys that are not text, which msgspec does not sort, goes through the
+    json module."""
+    try:
+        return _CANONICAL.encode(data).decode()
+    except TypeError:
+        return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 # The fields are listed once, in each class's definition (and its fast `clone`): msgspec

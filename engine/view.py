@@ -57,6 +57,18 @@ class PendingView:
             return [t for group in mine.values() for t in group]
         return list(mine) if isinstance(mine, list | tuple) else []
 
+    def offer_marks(self, seat: int | None) -> dict[str, str]:
+        """Each card offered to `seat`, by the letter its picture and its menu name it with
+        (A, B, C, … in the order of `offer_of`)."""
+        return {card: offer_mark(i) for i, card in enumerate(self.offer_of(seat))}
+
+
+def offer_mark(index: int) -> str:
+    """The letter of the `index`-th card of an offer: A … Z, then AA, AB, …"""
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    head, tail = divmod(index, len(letters))
+    return (letters[head - 1] if head else "") + letters[tail]
+
 
 @dataclass(frozen=True, slots=True)
 class View:

@@ -1,9 +1,10 @@
 """The static base of each board, drawn once per process and reused for every picture.
 
 A base holds the layout, the route geometry, the placed labels, the RGB picture of the empty
-board, the palette every picture of that board is quantized to, and masks for train cars
-(built on first use). Bases are keyed by map, width and options, kept in a small LRU, and
-built under a lock so that two render threads never build the same base twice.
+board, the palette every picture of that board is quantized to (and the empty board already
+quantized to it), and masks for train cars (built on first use). Bases are keyed by map,
+width and options, kept in a small LRU, and built under a lock so that two render threads
+never build the same base twice.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from PIL import Image
 from engine.maps import GameMap
 from render import palette as P
 from render.basemap import draw_base
+from render.encode import BaseRows
 from render.geometry import BoardGeometry, BoardLayout, board_geometry, board_layout
 from render.layout import Label, place_labels
 from render.memory import give_back
@@ -43,6 +45,16 @@ class BoardBase:
     key_texts: tuple[TextItem, ...] = ()  # the key's text (drawn in the base)
     sprites: dict[str, RouteSprite] = field(default_factory=dict)
     extra: dict[Any, Any] = field(default_factory=dict)  # other cached masks (stations, figures)
+    _rows: BaseRows | None = field(default=None, repr=False)
+
+    def rows(self) -> BaseRows:
+        """The base quantized to its palette, as PNG scanlines (built on first use, ~2 MB for
+        a 1600-pixel board; a race only builds it twice): a picture drawn on it quantizes only
+        where it was drawn on."""
+        rows = self._rows
+        if rows is None:
+            rows = self._rows = BaseRows.of(self.image, self.palette)
+        return rows
 
     def sprite(self, route_id: str) -> RouteSprite:
         """Train-car masks for a route (built on first use; a race only builds it twice)."""

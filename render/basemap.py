@@ -19,6 +19,7 @@ from render.geometry import BoardGeometry, BoardLayout, Point, bundles
 from render.layout import Label
 from render.legend import draw_key
 from render.parts.base import KeyEntry
+from render.paste import paste
 from render.sprites import rounded_rect
 from render.text import TextItem, draw_text, font, preview_px
 
@@ -285,7 +286,7 @@ def paste_colour_tags(img: Image.Image, game_map: GameMap, spots: dict[str, Poin
         if at is None:
             continue
         tag = colour_tag(game_map.routes[rid].color, px)
-        img.paste(tag, (round(at[0] - tag.width / 2), round(at[1] - tag.height / 2)), tag)
+        paste(img, tag, (round(at[0] - tag.width / 2), round(at[1] - tag.height / 2)), tag)
 
 
 def _loco_mark(d: ImageDraw.ImageDraw, c: Point, r: float) -> None:

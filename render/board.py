@@ -20,7 +20,8 @@ from render import legend
 from render import palette as P
 from render.base_cache import BoardBase, get_base
 from render.basemap import colour_tag_px, draw_label, paste_colour_tags, tag_spots
-from render.encode import png_bytes
+from render.dirty import Box, mark, track
+from render.layout import Label
 from render.legend import key_entries
 from render.parts import PicturePart, picture_parts
 from render.paste import paste
@@ -49,14 +50,22 @@ def board_image(
     highlight_cities: Iterable[str] = (),
 ) -> tuple[Image.Image, BoardBase, list[TextItem]]:
     """The board as an RGB image, the base it was drawn on, and the legend's text."""
+    img, base, texts, _ = _drawn_board(view, game_map, width, colorblind, highlight_routes, highlight_cities)
+    return img, base, texts
+
+
+def _drawn_board(view: View, game_map: GameMap | None, width: int, colorblind: bool, highlight_routes: Iterable[str],
+                 highlight_cities: Iterable[str]) -> tuple[Image.Image, BoardBase, list[TextItem], list[Box]]:
+    """`board_image`, and the boxes drawn on (`render.dirty`)."""
     game_map = game_map or load_map(view.map_id)
     parts = picture_parts(view)
     entries = key_entries(game_map, parts)
     base = get_base(game_map, width, key=entries)
     img = base.image.copy()
-    draw_game(img, base, view, set(highlight_routes), set(highlight_cities), parts, colorblind=colorblind)
-    texts = list(base.key_texts) + legend.draw_legend(img, base.layout, game_map, view, parts, entries)
-    return img, base, texts
+    with track(img) as drawn:
+        draw_game(img, base, view, set(highlight_routes), set(highlight_cities), parts, colorblind=colorblind)
+        texts = list(base.key_texts) + legend.draw_legend(img, base.layout, game_map, view, parts, entries)
+    return img, base, texts, drawn
 
 
 def render_board(
@@ -73,9 +82,9 @@ def render_board(
     `view` is ``engine.game.view(state, None)``; `game_map` defaults to the view's map;
     `highlight_routes` / `highlight_cities` mark the last move; `colorblind` adds each route
     colour's letter (each player always has a shape mark)."""
-    img, base, texts = board_image(view, game_map, width=width, colorblind=colorblind,
-                                   highlight_routes=highlight_routes, highlight_cities=highlight_cities)
-    return BoardPicture(png_bytes(img, base.palette), img, base, tuple(texts))
+    img, base, texts, drawn = _drawn_board(view, game_map, width, colorblind, highlight_routes, highlight_cities)
+    # The same bytes as png_bytes(img, base.palette), quantizing only the boxes drawn on.
+    return BoardPicture(base.rows().png(img, drawn), img, base, tuple(texts))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -175,7 +184,20 @@ def paste_rings(img: Image.Image, d: ImageDraw.ImageDraw, base: BoardBase,
         x1, y1 = x0 + ring.width, y0 + ring.height
         for lab in base.labels:
             if lab.box[0] < x1 and x0 < lab.box[2] and lab.box[1] < y1 and y0 < lab.box[3]:
+                mark(img, label_extent(lab, k))
                 draw_label(d, lab, k)
+
+
+def label_extent(lab: Label, k: float) -> Box:
+    """Whole pixels that drawing `lab` may touch: its box (halo included) and its leader line,
+    a few pixels wider for anti-aliasing."""
+    xs = [lab.box[0], lab.box[2]]
+    ys = [lab.box[1], lab.box[3]]
+    if lab.leader is not None:
+        xs += [p[0] for p in lab.leader]
+        ys += [p[1] for p in lab.leader]
+    pad = 3 + max(1, round(2 * k))
+    return (math.floor(min(xs)) - pad, math.floor(min(ys)) - pad, math.ceil(max(xs)) + pad, math.ceil(max(ys)) + pad)
 
 
 def _route_ring(base: BoardBase, route_id: str) -> tuple[tuple[int, int], Image.Image]:

@@ -18,10 +18,13 @@ from __future__ import annotations
 import io
 import struct
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from types import ModuleType
 
 from PIL import Image
+
+from render.dirty import Box, tiles
 
 # Pillow's zlib level when ISA-L is missing: 1 is ~4x faster than the default 6 for ~35% larger
 # files; 3 is a good middle.
@@ -85,10 +88,48 @@ def palette_png(q: Image.Image, compress_level: int = COMPRESS_LEVEL, deflate: D
     # one zero column to the left of the picture gives exactly those bytes.
     rows = Image.new("P", (width + 1, height), 0)
     rows.im.paste(q.im, (1, 0, width + 1, height))
-    colours = q.im.getpalette("RGB", "RGB")
-    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit palette, no interlace
+    return _rows_png(rows, q.im.getpalette("RGB", "RGB"), deflate)
+
+
+def _rows_png(rows: Image.Image, colours: bytes, deflate: Deflate) -> bytes:
+    """The PNG of palette scanlines `rows` (each row's first byte its filter type, 0)."""
+    header = struct.pack(">IIBBBBB", rows.width - 1, rows.height, 8, 3, 0, 0, 0)  # 8-bit palette, no interlace
     return b"".join((b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", header), _chunk(b"PLTE", colours),
                      _chunk(b"IDAT", deflate(rows.tobytes())), _chunk(b"IEND", b"")))
+
+
+@dataclass(frozen=True)
+class BaseRows:
+    """A base picture quantized once to its fixed palette, as PNG scanlines: a "P" image one
+    column wider than the base, that column (each row's filter byte) 0."""
+
+    rows: Image.Image
+    palette: Image.Image
+    colours: bytes  # the palette as PNG's PLTE chunk holds it
+
+    @classmethod
+    def of(cls, image: Image.Image, palette: Image.Image) -> BaseRows:
+        """The scanlines of `image` quantized to `palette` (a "P" image)."""
+        q = quantize(image, palette)
+        rows = Image.new("P", (image.width + 1, image.height), 0)
+        rows.im.paste(q.im, (1, 0, image.width + 1, image.height))
+        return cls(rows, palette, q.im.getpalette("RGB", "RGB"))
+
+    def png(self, image: Image.Image, drawn: Sequence[Box], compress_level: int = COMPRESS_LEVEL) -> bytes:
+        """The same bytes as ``png_bytes(image, palette)`` for `image`, a copy of the base
+        drawn on only inside the boxes `drawn`: the base's scanlines, with those boxes (in
+        whole tiles) quantized again. A pixel's palette index depends on that pixel alone
+        (a nearest-colour lookup), so the pixels outside keep the base's."""
+        rows = self.rows.copy()
+        pal = self.palette.im
+        for x0, y0, x1, y1 in tiles(list(drawn), image.size):
+            rows.im.paste(image.im.crop((x0, y0, x1, y1)).convert("P", 0, pal), (x0 + 1, y0, x1 + 1, y1))
+        deflate = fast_deflate()
+        if deflate is not None:
+            return _rows_png(rows, self.colours, deflate)
+        q = rows.crop((1, 0, rows.width, rows.height))  # Pillow writes it: the picture without the filter column
+        q.putpalette(self.colours)
+        return palette_png(q, compress_level)
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:

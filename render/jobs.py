@@ -38,6 +38,23 @@ def hand_png(view: View, colorblind: bool = False) -> bytes:
     return render_hand(view, colorblind=colorblind).png
 
 
+def offer_png(view: View) -> bytes:
+    """The private picture of the tickets offered to the view's player (`render.offer.render_offer`)
+    as PNG bytes."""
+    from render.offer import render_offer
+
+    return render_offer(view).png
+
+
+def zoom_png(view: View, city: str | None = None, route: str | None = None, routes: Sequence[str] = (),
+             cities: Sequence[str] = (), colorblind: bool = False) -> bytes:
+    """A part of the public board, enlarged (`render.zoom.render_zoom`), as PNG bytes."""
+    from render.zoom import render_zoom
+
+    return render_zoom(view, city=city, route=route, highlight_routes=tuple(routes), highlight_cities=tuple(cities),
+                       colorblind=colorblind).png
+
+
 def scores_png(view: View) -> bytes:
     """The final scores (`render.scores.render_scores`) as PNG bytes."""
     from render.scores import render_scores
@@ -109,7 +126,7 @@ def prepare_worker(variants: Sequence[str]) -> None:
     for variant in variants:
         try:
             state, _ = new_game(variant, 2, seed=1)
-            board_image(view(state, None))
+            board_image(view(state, None))[1].rows()  # the base, and its scanlines quantized
             if state.map_id not in maps:
                 maps.add(state.map_id)
                 prepare_mini(load_map(state.map_id))

@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw
 from engine.maps import GameMap
 from engine.view import View
 from render import palette as P
+from render.dirty import mark
 from render.geometry import BoardLayout
 from render.icons import die_kind, icon_width, paste_icon
 from render.parts.base import Badge, DiceRoll, KeyEntry, PicturePart
@@ -192,6 +193,16 @@ def status_lines(view: View) -> tuple[str, tuple[str, ...]]:
     return f"{view.name(view.current)} to play", (f"Turn {view.turn + 1}",)
 
 
+def drawn_box(layout: BoardLayout, boxes: LegendBoxes) -> Box:
+    """What a picture's legend draws on (the status box, the players' cells and the table's
+    key, with their margins), inside the legend; the key itself is in the base."""
+    parts = [boxes.info, *boxes.cells] + ([boxes.table] if boxes.table is not None else [])
+    pad = max(4, round(boxes.text_px * 0.25)) + 2
+    lx0, ly0, lx1, ly1 = layout.legend_box
+    return (max(lx0, min(b[0] for b in parts) - pad), max(ly0, min(b[1] for b in parts) - pad),
+            min(lx1, max(b[2] for b in parts) + pad), min(ly1, max(b[3] for b in parts) + pad))
+
+
 def draw_legend(img: Image.Image, layout: BoardLayout, game_map: GameMap, view: View,
                 parts: Sequence[PicturePart], entries: Sequence[KeyEntry]) -> list[TextItem]:
     """The status box and the players' cells; returns the text drawn."""
@@ -199,6 +210,7 @@ def draw_legend(img: Image.Image, layout: BoardLayout, game_map: GameMap, view: 
         return []
     table = table_entries(view, game_map)
     boxes = legend_boxes(layout, len(view.players), entries, table)
+    mark(img, drawn_box(layout, boxes))  # drawn with ImageDraw too, not only pasted
     t = boxes.text_px
     d = ImageDraw.Draw(img)
     w = Writer(d, "legend", img)

@@ -13,6 +13,7 @@ import functools
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -65,10 +66,32 @@ def draw_text(
     anchor: str = "la",
 ) -> None:
     """Text with an optional halo (a stroke in the background colour) for legibility on a map."""
-    if halo is not None:
+    if halo is not None and "\n" not in text and draw.mode == "RGB":
+        # What ImageDraw.text does for one line: the halo's mask, then the text's, each filled
+        # with its colour at the whole pixel below `xy` (the fraction is in the masks) —
+        # rasterized once per text, font, halo and fraction (`halo_masks`).
+        x, y = xy
+        fx, fy = math.modf(x)[0], math.modf(y)[0]
+        drawn = zip(halo_masks(text, fnt, anchor, halo_width, fx, fy), (halo, fill), strict=True)
+        for (mask, (ox, oy)), colour in list(drawn)[: 1 if halo == fill else 2]:
+            x0, y0 = int(x) + ox, int(y) + oy
+            draw.im.paste(colour, (x0, y0, x0 + mask.size[0], y0 + mask.size[1]), mask)
+    elif halo is not None:
         draw.text(xy, text, font=fnt, fill=fill, anchor=anchor, stroke_width=halo_width, stroke_fill=halo)
     else:
         draw.text(xy, text, font=fnt, fill=fill, anchor=anchor)
+
+
+@functools.lru_cache(maxsize=4096)
+def halo_masks(text: str, fnt: Font, anchor: str, halo_width: int, fx: float,
+               fy: float) -> tuple[tuple[Any, tuple[int, int]], tuple[Any, tuple[int, int]]]:
+    """The masks (Pillow's core images) and offsets ImageDraw.text draws one line of `text`
+    with a halo `halo_width` wide from, at a point whose fractional part is (`fx`, `fy`): the
+    halo's (the stroke, filled), then the text's. City names on the small maps and under a
+    last move's ring are drawn again on every picture."""
+    start = (fx, fy)
+    return (fnt.getmask2(text, "L", None, None, None, halo_width, anchor, 0, start, stroke_filled=True),
+            fnt.getmask2(text, "L", None, None, None, 0, anchor, 0, start, stroke_filled=True))
 
 
 def fit_text(text: str, fnt: Font, max_width: float) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from store.errors import StoreError
+from store.plans import PLAN_COLUMNS
 from store.records import (
     ACTION_COLUMNS,
     DELIVERY_COLUMNS,
@@ -39,13 +40,16 @@ GAME_TABLES: tuple[tuple[str, str, str], ...] = (
     ("results", RESULT_COLUMNS, "seat"),
     ("deliveries", DELIVERY_COLUMNS, "id"),
     ("skip_votes", SKIP_VOTE_COLUMNS, "seat, voter"),
+    ("plans", PLAN_COLUMNS, "seat"),
 )
 BOT_STATE_COLUMNS = "key, value, changed_at"
 # Every table that holds data of the bot (a target with rows in any of them is not empty).
-# Each server's leaderboard (migration 9), copied whole after the games: table, columns, order.
+# Each server's leaderboard (migration 9) and each user's DM channel (migration 12), copied
+# whole after the games: table, columns, order.
 SERVER_TABLES: tuple[tuple[str, str, str], ...] = (
     ("seasons", "guild_id, number, started_at, started_by", "guild_id, number"),
     ("guild_settings", "guild_id, rate_ai_games, updated_at", "guild_id"),
+    ("dm_channels", "user_id, channel_id, updated_at", "user_id"),
 )
 DATA_TABLES = (*(t for t, _, _ in GAME_TABLES), "bot_state", "user_settings", *(t for t, _, _ in SERVER_TABLES))
 

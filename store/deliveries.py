@@ -1,21 +1,44 @@
 """The delivery outbox in the store: what moves owe the players, until it is delivered.
 
 `DeliveryWrites` adds its statements to a transaction (`Tx`), so a move and what it owes are
-one commit; `DeliveryReads` finds what is due. Nothing here knows what a delivery says: the
-application decides what is owed (app/), the Discord layer renders and sends it (bot_app/).
+one commit; `DeliveryReads` finds what is due, and reads at once all that one game's due
+deliveries need (`outbox_read`: one call, one thread hop). Nothing here knows what a delivery
+says: the application decides what is owed (app/), the Discord layer renders and sends it
+(bot_app/). Each user's DM channel with the bot is kept here too (migration 12): a DM is sent
+straight to it, without asking Discord to open it first.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from store.records import DELIVERY_COLUMNS, DeliveryRow
+from store.records import (
+    ACTION_COLUMNS,
+    DELIVERY_COLUMNS,
+    TIMER_COLUMNS,
+    ActionRow,
+    DeliveryRow,
+    TimerRow,
+)
+from store.user_settings import USER_SETTINGS_COLUMNS, UserSettingsRow
 
 PENDING = "pending"
 SENT = "sent"
 DROPPED = "dropped"
 FAILED = "failed"
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxRead:
+    """What one game's due deliveries need, read at one moment (`DeliveryReads.outbox_read`)."""
+
+    pending: list[DeliveryRow]  # the game's pending deliveries, in the order they were owed
+    actions: list[ActionRow]  # its log from the entry asked for on
+    timers: list[TimerRow]  # its pending timers, soonest first
+    settings: dict[int, UserSettingsRow]  # the stored preferences of the users asked for
+    dm_channels: dict[int, int] = field(default_factory=dict)  # user id → their DM channel's id
 
 
 class DeliveryWrites:
@@ -90,6 +113,28 @@ class DeliveryWrites:
         """A pending delivery falls due at `due_at` instead (news held for a digest that moved)."""
         self.add("UPDATE deliveries SET due_at = ? WHERE id = ? AND status = 'pending'", (due_at, delivery_id))
 
+    def settle_sent(self, delivery_id: int, message_id: int | None, note: str | None = None) -> None:
+        """A pending delivery was sent (making `message_id`) — or, with `note`, dropped as no
+        longer needed — among others settled in the same transaction: one already settled
+        stays as it was and does not undo the others (unlike `delivered`'s guard)."""
+        self.add(
+            "UPDATE deliveries SET status = ?, message_id = coalesce(?, message_id), last_error = ?, done_at = ?,"
+            " attempts = attempts + 1 WHERE id = ? AND status = 'pending'",
+            (SENT if note is None else DROPPED, message_id, note, self.now, delivery_id),
+        )
+
+    def remember_dm_channel(self, user_id: int, channel_id: int) -> None:
+        """The id of a user's DM channel with the bot (Discord gave it when it was opened)."""
+        self.add("INSERT INTO dm_channels (user_id, channel_id, updated_at) VALUES (?, ?, ?)"
+                 " ON CONFLICT (user_id) DO UPDATE SET channel_id = excluded.channel_id,"
+                 " updated_at = excluded.updated_at",
+                 (user_id, channel_id, self.now))
+
+    def forget_dm_channel(self, user_id: int, channel_id: int) -> None:
+        """Discord says that DM channel is gone: the next DM opens one again (a newer id
+        stored meanwhile stays)."""
+        self.add("DELETE FROM dm_channels WHERE user_id = ? AND channel_id = ?", (user_id, channel_id))
+
     def set_turn_post(self, game_id: int, message_id: int | None, seq: int | None) -> None:
         """The message in the game's thread that shows the current turn (and the seq it shows)."""
         self.add("UPDATE games SET turn_post_id = ?, turn_post_seq = ? WHERE id = ?", (message_id, seq, game_id))
@@ -115,6 +160,39 @@ class DeliveryReads:
     """Reads of the outbox (mixed into `Store`)."""
 
     _fetch: Callable[..., Awaitable[list[Any]]]  # Store._fetch
+    _fetch_many: Callable[..., Awaitable[list[list[Any]]]]  # Store._fetch_many
+    _any: str
+    _list: Callable[[Iterable[Any]], Any]  # Store._list
+
+    async def outbox_read(self, game_id: int, *, after_seq: int, user_ids: Iterable[int],
+                          dm_users: Iterable[int] = ()) -> OutboxRead:
+        """Everything a game's due deliveries need, in one read transaction (one call, one
+        thread hop): its pending deliveries, its log after `after_seq`, its pending timers,
+        the preferences of `user_ids` and the DM channels of `dm_users`."""
+        users, dms = sorted(set(user_ids)), sorted(set(dm_users))
+        pending, actions, timers, settings, channels = await self._fetch_many((
+            (f"SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE game_id = ? AND status = 'pending' ORDER BY seq, id",
+             (game_id,)),
+            (f"SELECT {ACTION_COLUMNS} FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, after_seq)),
+            (f"SELECT {TIMER_COLUMNS} FROM timers WHERE game_id = ? AND fired_at IS NULL AND cancelled_at IS NULL"
+             " ORDER BY due_at, id", (game_id,)),
+            (f"SELECT {USER_SETTINGS_COLUMNS} FROM user_settings WHERE user_id {self._any}", (self._list(users),)),
+            (f"SELECT user_id, channel_id FROM dm_channels WHERE user_id {self._any}", (self._list(dms),)),
+        ))
+        return OutboxRead(
+            pending=[DeliveryRow.from_row(r) for r in pending], actions=[ActionRow.from_row(r) for r in actions],
+            timers=[TimerRow.from_row(r) for r in timers],
+            settings={int(r[0]): UserSettingsRow.from_row(r) for r in settings},
+            dm_channels={int(r[0]): int(r[1]) for r in channels})
+
+    async def dm_channels(self, user_ids: Iterable[int]) -> Mapping[int, int]:
+        """The stored DM channel ids of these users (user id → channel id; unknown ones left out)."""
+        ids = sorted(set(user_ids))
+        if not ids:
+            return {}
+        rows = await self._fetch(f"SELECT user_id, channel_id FROM dm_channels WHERE user_id {self._any}",
+                                 (self._list(ids),))
+        return {int(r[0]): int(r[1]) for r in rows}
 
     async def due_deliveries(self, now: float, limit: int = 100, *, always: Sequence[str] = ()) -> list[DeliveryRow]:
         """Pending deliveries due at or before `now`, oldest first — leaving out those of a game

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from store.deliveries import DeliveryReads, DeliveryWrites
+from store.plans import PlanReads, PlanWrites
 from store.records import (
     ACTION_COLUMNS,
     GAME_COLUMNS,
@@ -70,7 +71,7 @@ class TableCounts(NamedTuple):
     server_games: int  # running games in the server
 
 
-class Tx(DeliveryWrites, SettingsWrites, SeatWrites, StandingsWrites):
+class Tx(DeliveryWrites, SettingsWrites, SeatWrites, StandingsWrites, PlanWrites):
     """The statements of one transaction, built with typed methods and run by `Store.write`.
 
     Guarded statements (`expect_rows`) make the whole transaction fail with WriteConflict when
@@ -290,7 +291,7 @@ class Tx(DeliveryWrites, SettingsWrites, SeatWrites, StandingsWrites):
         )
 
 
-class Store(DeliveryReads, SettingsReads, SeatReads, StandingsReads):
+class Store(DeliveryReads, SettingsReads, SeatReads, StandingsReads, PlanReads):
     """A game store: typed reads and `write(tx)`. Open one with `Store.open` (which picks the
     back end) and close it with `close` (or `async with`). Subclasses supply `_fetch`, `write`,
     `close`, and the spelling of `_any`/`_list`."""

@@ -5,15 +5,16 @@ The real bot runs in a child process (tests/fake_discord/child.py) against the l
 Discord, which deduplicates a message by its nonce as Discord does. A move is stored with what
 it owes in one transaction (app/base.py `_commit`); the dispatcher (bot_app/delivery.py) then
 sends the turn post, then the direct messages, each settled in the database after Discord took
-it. The child is SIGKILLed at each point of that path:
+it. The dispatcher reads what the post and the DMs of the turn need at once, sends the post, then
+the DMs, and settles them all in one transaction. The child is SIGKILLed at each point of that
+path:
 
 - (a) right after the commit, before anything was sent;
-- (b) after Discord took the new turn post, before the database heard of it;
-- (c) right after the post was recorded, before any DM;
-- (d) after Discord took the first DM, before the database heard of it;
-- (e) right after the first DM was recorded;
-- (f) after the dispatcher recorded everything the move owed (its turn timers were stored with
-  the move).
+- (b) after Discord took the new turn post, before the first DM (nothing recorded yet);
+- (c) after Discord took the first DM too, before the second;
+- (d) after Discord took every message the move owed, before the database heard of them;
+- (e) right after the post and the DMs were recorded, in one transaction (the move's turn timers
+  were stored with the move).
 
 The move: the player whose turn it is (Alice, in the seeded game) takes her second card from the
 deck, which ends her turn. It owes a new turn post (`post:<seq>`), the next player's hand at
@@ -59,13 +60,14 @@ class Crash:
     mover_dm_requests: int = 1
 
 
+DISPATCHER = "bot_app.delivery:Dispatcher"
 CRASHES = {
     "a_after_the_commit": Crash("app.base:ServiceBase._commit:1", "after"),
-    "b_post_taken_not_recorded": Crash(f"{DELIVERY_OPS}.posted:1", "before", post_requests=2),
-    "c_post_recorded": Crash(f"{DELIVERY_OPS}.posted:1", "after"),
-    "d_first_dm_taken_not_recorded": Crash(f"{DELIVERY_OPS}.delivered:1", "before", hand_requests=2),
-    "e_first_dm_recorded": Crash(f"{DELIVERY_OPS}.delivered:1", "after"),
-    "f_everything_recorded": Crash(f"{DELIVERY_OPS}.delivered:2", "after"),
+    "b_post_taken_not_recorded": Crash(f"{DISPATCHER}._dm_channel:1", "before", post_requests=2),
+    "c_first_dm_taken_not_recorded": Crash(f"{DISPATCHER}._send_dm:1", "after", post_requests=2, hand_requests=2),
+    "d_all_taken_not_recorded": Crash(f"{DELIVERY_OPS}.settle:1", "before", post_requests=2, hand_requests=2,
+                                      mover_dm_requests=2),
+    "e_everything_recorded": Crash(f"{DELIVERY_OPS}.settle:1", "after"),
 }
 
 

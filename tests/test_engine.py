@@ -278,3 +278,59 @@ def test_the_legal_actions_of_one_type_are_those_legal_actions_lists(variant: st
 
     play_game(variant, 3, 5, ("greedy", "random"), {"dice": True} if dice else {}, check)
     assert checked > 50
+
+
+IN_PLACE_TABLES = [(variant, options) for variant in available_variants()
+                   for options in ({}, {"dice": True, "undo": True})]
+
+
+@pytest.mark.parametrize("variant,options", IN_PLACE_TABLES,
+                         ids=[f"{v}{'-dice-undo' if o else ''}" for v, o in IN_PLACE_TABLES])
+def test_a_log_replayed_in_place_gives_the_same_state_and_events_at_every_step(variant: str, options) -> None:
+    """apply_in_place (a replay's own working copy, no clone per entry) is apply: the same
+    state text and events after every move of a whole game, undos included."""
+    from ai.levels import make_ai
+    from engine.actions import Undo
+    from engine.game import apply_in_place
+    from engine.undo import can_undo
+
+    players = 3 if variant != "nordic" else 2
+    seed = 20261202
+    state, _ = new_game(variant, players, seed, options)
+    ais = [make_ai("greedy", seed + i) for i in range(players)]
+    log = []
+    for _ in range(3000):
+        if state.game_over:
+            break
+        seat = actors(state)[0]
+        action = ais[seat].choose(view(state, seat), legal_actions(state, seat))
+        state, _ = apply(state, action)
+        log.append(action)
+        if can_undo(state, action.player) and len(log) % 3 == 0:
+            state, _ = apply(state, Undo(action.player))
+            log.append(Undo(action.player))
+    assert state.game_over
+    pure, _ = new_game(variant, players, seed, options)
+    owned, _ = new_game(variant, players, seed, options)
+    if options.get("undo"):
+        assert any(isinstance(a, Undo) for a in log), "no move of the game was taken back"
+    for action in log:
+        previous, before = pure, pure.to_canonical()
+        pure, events = apply(pure, action)
+        assert previous.to_canonical() == before, "apply changed the state it was given"
+        owned, owned_events = apply_in_place(owned, action)
+        assert owned.to_canonical() == pure.to_canonical()
+        assert owned_events == events
+    assert owned.to_canonical() == state.to_canonical()
+
+
+def test_canonical_json_is_the_json_modules_sorted_text() -> None:
+    from engine.state import canonical_json
+
+    values = [[0, 2], {"b": [1, {"z": None, "y": 1.5}], "a": True}, {"text": "héllo \n\t\"x\" \u2028 \x7f \x1f ✓"},
+              {"due_at": 1733166000.123456, "left": 86400.0, "hours": 0.5}, {10: "a", 9: "b"}, "plain", 12, None]
+    for value in values:
+        assert canonical_json(value) == json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    # A float far from 1 may be spelled otherwise, for the same number.
+    odd = {"tiny": 1e-05, "big": 1e22}
+    assert json.loads(canonical_json(odd)) == odd

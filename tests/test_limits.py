@@ -116,3 +116,12 @@ def test_limits_come_from_the_environment():
                 {"TTR_MAX_LOBBIES_PER_USER": "2.5"}):
         with pytest.raises(ValueError, match="TTR_MAX"):
             Config.from_env(bad)
+
+
+def test_the_memory_of_the_game_cache_comes_from_the_environment():
+    # About 16 KB a game (bench_store.py measures it): 192 MB by default keeps 12,288 games.
+    assert Config.from_env({}).cache_games == 12_288
+    assert Config.from_env({"TTR_GAME_CACHE_MB": "32"}).cache_games == 2048
+    for bad in ("lots", "0", "-5", "nan", "inf"):
+        with pytest.raises(ValueError, match="TTR_GAME_CACHE_MB"):
+            Config.from_env({"TTR_GAME_CACHE_MB": bad})

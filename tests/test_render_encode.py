@@ -107,3 +107,48 @@ def test_without_isal_pillow_encodes_as_before() -> None:
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "pillow"
+
+
+def board_cases() -> list[tuple[str, dict]]:
+    cases: list[tuple[str, dict]] = []
+    for map_id in ("usa", "europe", "nordic", "germany", "ussr", "alsace"):
+        cases += [(map_id, dict(players=4, seed=3)), (map_id, dict(players=5, seed=7, claimed_share=0.8, dice=True)),
+                  (map_id, dict(players=2, seed=1, claimed_share=0.1, over=True))]
+    return cases
+
+
+@pytest.mark.parametrize(("map_id", "sample"), board_cases())
+def test_a_board_quantized_only_where_drawn_on_has_the_same_bytes(map_id: str, sample: dict) -> None:
+    """Trains, stations, passengers, rings on routes and cities, colour tags and the legend:
+    the base's scanlines with only the boxes drawn on quantized again give the bytes of the
+    whole picture quantized."""
+    from render.board import _drawn_board
+
+    view = sample_view(map_id, **sample)
+    routes, cities = sorted(view.route_owner), sorted(view.stations or ())
+    for width, colorblind, marked in ((1600, False, routes[:1]), (1200, True, routes[-2:]), (800, False, ())):
+        img, base, _, drawn = _drawn_board(view, None, width, colorblind, marked, cities[:1] or ["x"])
+        assert base.rows().png(img, drawn) == encode.png_bytes(img, base.palette)
+
+
+def test_render_board_writes_the_whole_picture_quantized() -> None:
+    view = sample_view("germany", players=5, seed=2)
+    pic = render_board(view, highlight_routes=[sorted(view.route_owner)[-1]])
+    assert pic.png == encode.png_bytes(pic.image, pic.base.palette)
+
+
+def test_without_isal_a_board_is_written_by_pillow_as_before() -> None:
+    script = (
+        "import sys; sys.modules['isal'] = None\n"
+        "from render import encode\n"
+        "from render.board import render_board\n"
+        "from tools.samples import sample_view\n"
+        "assert encode.fast_deflate() is None\n"
+        "v = sample_view('europe', players=4, seed=3)\n"
+        "pic = render_board(v, highlight_routes=[sorted(v.route_owner)[0]])\n"
+        "assert pic.png == encode.png_bytes(pic.image, pic.base.palette)\n"
+        "print('pillow')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "pillow"

@@ -20,8 +20,9 @@ from PIL import Image, ImageChops, ImageStat
 from engine.maps import available_maps
 from render.board import render_board
 from render.hand import render_hand
+from render.offer import render_offer
 from render.scores import render_scores
-from tools.samples import sample_view
+from tools.samples import sample_offer, sample_view
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE = os.environ.get("RENDER_GOLDEN_UPDATE") == "1"
@@ -98,3 +99,11 @@ def test_final_scores() -> None:
 def test_five_player_alsace_final_sheet() -> None:
     """Tourist cards in their own columns, the nine bonuses gathered and listed by name."""
     compare("scores_alsace", render_scores(sample_view("alsace", players=5, seed=5, over=True)).png)
+
+
+@pytest.mark.parametrize("map_id", SHIPPED)
+def test_ticket_offer(map_id: str) -> None:
+    """A later draw: the offered tickets lettered on the map (Germany's short and long, Alsace's
+    tourist cards too), beside the tickets held and the player's routes."""
+    view = sample_offer(map_id, players=3, seed=4, seat=1, cards=4 if map_id == "germany" else 3)
+    compare(f"offer_{map_id}", render_offer(view).png)

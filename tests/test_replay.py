@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import io
-import time
 from collections import Counter
 
 import pytest
@@ -165,16 +164,15 @@ def test_golden_first_and_last_frames_of_a_five_player_germany_game(germany_play
     compare("replay_germany_last", png_bytes(germany_played.last))
 
 
-def test_the_largest_replay_fits_discord_and_is_built_in_time(germany) -> None:
-    """From the stored moves to the GIF, with the board's base not drawn yet (after a restart),
-    in at most 5 s — timed with the CPU clock, as on an idle core: the test machine is shared."""
+def test_the_largest_replay_fits_discord(germany) -> None:
+    """From the stored moves to the GIF, with the board's base not drawn yet (after a restart):
+    the largest game's replay fits Discord's upload limit. Its time (at most 5 s of CPU) is a
+    benchmark's figure, not a test's: `bench/bench_replay.py --cpu` prints it."""
     clear_cache()
-    started = time.process_time()
     steps = public_timeline("germany", 5, SEED, germany.actions, names=NAMES[:5])
     pic = render_replay(steps)
-    spent = time.process_time() - started
     assert len(pic.gif) <= MAX_BYTES == 8 * 1024 * 1024
-    assert spent <= 5.0, f"{spent:.2f} s"
+    assert pic.frames == len(steps)
 
 
 def test_a_replay_too_big_is_drawn_narrower(germany_steps, germany_replay) -> None:

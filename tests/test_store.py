@@ -191,6 +191,31 @@ async def test_another_applications_database_is_left_alone(database: Database) -
     assert schema(database) == before and len(before) >= 1
 
 
+async def test_migration_13_keeps_the_action_log_append_only_in_a_table_of_appended_rows(tmp_path: Path) -> None:
+    # SQLite only: PostgreSQL's log is a heap table already (0013_fewer_pages.postgres.sql).
+    path = tmp_path / "v12.sqlite3"
+    await migrate_to(path, 12)
+    with sqlite3.connect(path) as db:
+        db.execute(
+            "INSERT INTO games (id, guild_id, channel_id, host_user_id, variant, seats_wanted, seed, rules_version,"
+            " status, seq, created_at, updated_at) VALUES (7, 1, 2, 100, 'usa', 2, 5, 3, 'playing', 2, 10, 20)"
+        )
+        for seq in (2, 0, 1):
+            db.execute("INSERT INTO actions VALUES (7, ?, 0, 100, ?, '[]', 10)", (seq, f'{{"n":{seq}}}'))
+    async with await Store.open(path) as store:
+        log = await store.actions(7)
+    assert [(r.seq, r.action_json) for r in log] == [(0, '{"n":0}'), (1, '{"n":1}'), (2, '{"n":2}')]
+    with sqlite3.connect(path) as db:
+        (sql,) = db.execute("SELECT sql FROM sqlite_schema WHERE name = 'actions'").fetchone()
+        assert "WITHOUT ROWID" not in sql
+        indexes = {name for (name,) in db.execute("SELECT name FROM sqlite_schema WHERE type = 'index'")}
+        assert "deliveries_by_game" not in indexes and "timers_pending_by_game" not in indexes
+        assert "deliveries_failed_by_game" in indexes
+        for change in ("UPDATE actions SET action = '{}' WHERE game_id = 7", "DELETE FROM actions WHERE game_id = 7"):
+            with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+                db.execute(change)
+
+
 def test_migrations_are_numbered_in_order_and_each_back_end_has_its_text() -> None:
     migrations = load_migrations()
     versions = [m.version for m in migrations]
@@ -199,7 +224,8 @@ def test_migrations_are_numbered_in_order_and_each_back_end_has_its_text() -> No
     # PostgreSQL's own text where the two differ; the shared text, with its types, elsewhere.
     overrides = sorted(p.name for p in MIGRATIONS_DIR.glob("*.postgres.sql"))
     assert overrides == ["0001_base.postgres.sql", "0002_results.postgres.sql", "0003_store_state.postgres.sql",
-                         "0004_outbox.postgres.sql", "0006_write_batches.postgres.sql"]
+                         "0004_outbox.postgres.sql", "0006_write_batches.postgres.sql",
+                         "0013_fewer_pages.postgres.sql"]
     claims = migrations[4].sql_for(POSTGRES)
     assert "claimed_until DOUBLE PRECISION" in claims and " REAL" not in claims
     assert migrations[5].statements() == [] and "ttr_write" in (migrations[5].postgres_sql or "")

@@ -90,7 +90,7 @@ REFUSED: list[tuple[str, bool, str, object, str]] = [
 
 
 def test_every_option_the_engine_accepts_is_offered_at_new():
-    offered = {o.key for o in T.OPTIONS} | {"dice", T.FIRST_PLAYER, T.UNDO, T.STAND_IN}
+    offered = {o.key for o in T.OPTIONS} | {"dice", T.FIRST_PLAYER, T.UNDO, T.STAND_IN, T.PLANS_AHEAD}
     assert offered == T.engine_options()
     for option in T.OPTIONS:
         assert len(option.describe) <= 100  # Discord's limit for a description
@@ -261,3 +261,9 @@ def test_taking_back_moves_is_on_unless_the_host_turns_it_off():
     assert off == {"undo": False}
     assert "no taking back moves" in T.option_lines(off)
     assert "no taking back moves" not in T.option_lines({})
+
+
+def test_a_table_may_allow_a_second_turn_s_plan():
+    assert T.table_options("usa", False, 4, {}, plan_ahead=True)[T.PLANS_AHEAD] == 2
+    assert T.PLANS_AHEAD not in T.table_options("usa", False, 4, {})
+    assert "plans two turns ahead" in T.option_lines({T.PLANS_AHEAD: 2})

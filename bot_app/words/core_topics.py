@@ -22,6 +22,7 @@ def topics(w: Wording, c: Ctx, merged: dict[str, list[str]], undo: bool | None =
         "claiming": [*merged.get("claiming", []), *parallel_tracks(c)],
         "scoring": scoring(w, c, merged.get("scoring", [])),
         "timers": timers(),
+        "plans": plans(c),
     }
 
 
@@ -160,3 +161,37 @@ def timers() -> list[str]:
         "turn for you; after 3 in a row it keeps your seat until you use any game command.",
         "The host or a server manager can /ttr admin pause and /ttr admin resume the clocks, and /ttr admin kick "
         "hands a seat to the AI."]
+
+
+def plans(c: Ctx) -> list[str]:
+    """Planned moves (issue 29; app/plans): what a plan may say on this rule set's board."""
+    r = c.rules
+    ahead = r.options.get("plans_ahead") == 2
+    text = [
+        "Not your turn yet? **Plan my next turn** under the turn post (or `/ttr plan`) lets you say now what you "
+        "will do, privately: up to 5 steps *if <condition>: <moves>* and an *else:*. When your turn comes, the "
+        "first step whose condition holds and whose first move is legal then is played for you, before anyone is "
+        "pinged, and a direct message tells you which step ran. If none applies, the plan is dropped and you are "
+        "asked as usual; the AI standing in for an absent player plays only after a plan.",
+        "Conditions are what you can see: a route still free (`free Denver - Omaha`, or `taken …`), a face-up card "
+        "(`shown red`), your cards (`cards red >=3`, `cards all <=4`), tickets left (`tickets >=3`), trains left "
+        "(`trains >=10`, or `anyone trains <=5`: the fewest anyone has).",
+    ]
+    if c.dice:
+        moves = ["`claim <route> <faces>` (faces such as `single2.wild1`; the dice are rolled when your turn "
+                 "comes, so a claim runs only if the faces it states were rolled)",
+                 "`tickets station1` (tickets paid with station faces)", "`pass` (also to answer the token question)"]
+    else:
+        moves = ["`draw blind`", "`draw red` (face-up)", "`tickets` (which to keep is still asked)",
+                 "`claim <route> <payment>` (a payment such as `red3.loco1`)"]
+    if any(route.tunnel for route in c.gmap.routes.values()) and not c.dice:
+        moves.append("`pay <payment>` for a tunnel's extra — without it, a tunnel's reveal asks you as usual")
+    if "stations" in {m.name for m in r.modules}:
+        moves.append("`station <city> <payment>`")
+    moves.append("any other move by its name with `name=value` fields")
+    text.append(f"Moves, separated by commas: {', '.join(moves)}. A plan never guesses: a move that is not possible "
+                "when it comes leaves the rest of the turn to you.")
+    text.append("A second turn's plan (after `||`) is allowed at this table." if ahead else
+                "A plan is for your next turn; the host may open a table that allows a second one (after `||`).")
+    return text
+

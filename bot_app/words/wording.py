@@ -21,7 +21,7 @@ from engine.view import View
 
 # /ttr rules topics, in the order they are listed; a game lists those its rules have words for.
 TOPIC_ORDER = ("overview", "first-turn", "turn", "dice", "cards", "claiming", "ferries", "tunnels", "tickets",
-               "tourist", "stations", "passengers", "controller", "scoring", "end", "timers")
+               "tourist", "stations", "passengers", "controller", "scoring", "end", "timers", "plans")
 
 
 class Wording:

@@ -29,8 +29,10 @@ from engine.variant import Variant
 # bot turns it on for its tables, self-play and search leave it off (keeping the state to come
 # back to costs a copy per claim).
 # `stand_in_level` is not a rule: it is the AI level the host chose to play for absent players
-# (app/moves.py), kept with the table's other options; no rule reads it.
-COMMON_OPTIONS: dict[str, Any] = {"dice": False, "first_player": None, "undo": False, "stand_in_level": "greedy"}
+# (app/moves.py), kept with the table's other options; no rule reads it. Nor is `plans_ahead`:
+# how many turns ahead a player may plan their moves (1, or 2; app/plan_ops.py).
+COMMON_OPTIONS: dict[str, Any] = {"dice": False, "first_player": None, "undo": False, "stand_in_level": "greedy",
+                                  "plans_ahead": 1}
 
 
 @cache

@@ -1,8 +1,10 @@
 """The leak scan: nothing secret in anything the fake's public saw — a message's text and
 components, a thread's name, a picture. Secrets are what the test collected from the players'
-own views (their tickets in words); a hand in words ("Your hand", "Cards:") never shows in
-public, and a public picture is a board, a score sheet, every ticket revealed (the final post), a replay or a
-stats card, never a picture sent privately."""
+own views (their tickets in words); a hand in words ("Your hand", "Cards:") and a planned move
+(a player's plan, or the line telling them which step ran) never show in public, and a public
+picture is a board (or a part of it, zoomed), a score sheet, every ticket revealed (the final
+post), a replay or a stats card, never a picture sent privately (a hand, `hand.png`; a ticket
+offer on the map, `offer.png`)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from collections.abc import Iterable
 
 from .server import FakeDiscord
 
-PUBLIC_PICTURES = ("board.png", "scores.png", "tickets.png", "replay.gif", "stats.png")
+PUBLIC_PICTURES = ("board.png", "zoom.png", "scores.png", "tickets.png", "replay.gif", "stats.png")
 
 
 def public_leaks(fake: FakeDiscord, secrets: Iterable[str], *, revealed_in: Iterable[int] = (),
@@ -28,6 +30,8 @@ def public_leaks(fake: FakeDiscord, secrets: Iterable[str], *, revealed_in: Iter
         found += [f"secret {s!r} in public {item.where}" for s in secrets if s in item.text]
         if "Your hand" in item.text or "Cards:" in item.text:
             found.append(f"a hand in public {item.where}")
+        if "your plan" in item.text.lower() or "🗒️ game #" in item.text.lower():  # a plan, or its private line
+            found.append(f"a plan in public {item.where}")
         if item.data and item.text not in PUBLIC_PICTURES:
             found.append(f"a picture {item.text!r} in public {item.where}")
         if pictures and item.data and item.data in private_files:

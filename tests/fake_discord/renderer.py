@@ -28,7 +28,7 @@ TINY_GIF = base64.b64decode("R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAI
 class Drawn:
     """One picture the stub was asked for."""
 
-    kind: str  # "board", "hand", "scores", "tickets" or "replay"
+    kind: str  # "board", "zoom", "hand", "offer", "scores", "tickets", "replay" or "stats"
     game_id: int | None
     seat: int | None  # whose hand (None: a public picture)
     colorblind: bool = False
@@ -44,6 +44,7 @@ class StubRenderer(Renderer):
         self.asked: list[Drawn] = []
         self.replayed: list[int] = []  # the number of pictures of each replay asked for
         self.cards: list[StatsCard] = []  # the stats pictures asked for
+        self.zoomed: list[str] = []  # the city or route each zoom was asked around
 
     def start(self) -> None:
         """Nothing to start: the stub draws nothing."""
@@ -58,6 +59,20 @@ class StubRenderer(Renderer):
     async def hand(self, view: View, *, colorblind: bool = False) -> bytes:
         self.calls.append("hand")
         self.asked.append(Drawn("hand", view.game_id, view.you, colorblind))
+        return TINY_PNG
+
+    async def zoom(self, view: View, *, city: str | None = None, route: str | None = None,
+                   routes: Sequence[str] = (), cities: Sequence[str] = (), colorblind: bool = False) -> bytes:
+        assert view.you is None
+        self.calls.append("zoom")
+        self.asked.append(Drawn("zoom", view.game_id, None, colorblind))
+        self.zoomed.append(city or route or "")
+        return TINY_PNG
+
+    async def offer(self, view: View) -> bytes:
+        assert view.you is not None
+        self.calls.append("offer")
+        self.asked.append(Drawn("offer", view.game_id, view.you))
         return TINY_PNG
 
     async def scores(self, view: View) -> bytes:

@@ -1,0 +1,83 @@
+"""Where a picture was drawn on since it was copied from its base.
+
+A board is its base's picture with a game drawn on top: trains, stations, rings, the
+legend's status and players. Quantizing a pixel to the base's palette depends on that pixel
+alone (Pillow's nearest-colour lookup), so the pixels nobody drew on quantize to what the
+base's pixels quantize to, and only the drawn-on boxes need the lookup again
+(`render.encode.BaseRows`). Every paste (`render.paste.paste`) notes its box here while a
+picture is tracked; what is drawn otherwise (ImageDraw: the legend, a ring's city names) is
+noted by its drawer with `mark`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from PIL import Image
+
+Box = tuple[int, int, int, int]
+
+# The pictures being tracked (by id: an Image is not hashable by value), each with its boxes.
+_TRACKED: dict[int, list[Box]] = {}
+
+# Boxes are gathered into tiles this many pixels square: fewer, larger pieces to quantize
+# (each piece costs a few microseconds of calls; a pixel costs about a nanosecond).
+TILE = 32
+
+
+@contextmanager
+def track(img: Image.Image) -> Iterator[list[Box]]:
+    """Note every box drawn on `img` inside the block (the list yielded fills as it goes)."""
+    boxes: list[Box] = []
+    _TRACKED[id(img)] = boxes
+    try:
+        yield boxes
+    finally:
+        del _TRACKED[id(img)]
+
+
+def mark(img: Image.Image, box: Box) -> None:
+    """Note that `box` (x0, y0, x1, y1, the far edges excluded) of `img` was drawn on."""
+    boxes = _TRACKED.get(id(img))
+    if boxes is not None:
+        boxes.append(box)
+
+
+def tiles(boxes: list[Box], size: tuple[int, int], tile: int = TILE) -> list[Box]:
+    """The boxes covered by whole tiles, as few rectangles as a row-by-row merge gives (runs of
+    tiles in a row; a run repeated in the next row grows down), clipped to the picture."""
+    width, height = size
+    rows = (height + tile - 1) // tile
+    masks = [0] * rows
+    for x0, y0, x1, y1 in boxes:
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(width, x1), min(height, y1)
+        if x0 >= x1 or y0 >= y1:
+            continue
+        c0, c1 = x0 // tile, (x1 - 1) // tile
+        bits = ((1 << (c1 - c0 + 1)) - 1) << c0
+        for r in range((y0 // tile), (y1 - 1) // tile + 1):
+            masks[r] |= bits
+    out: list[Box] = []
+    open_runs: dict[tuple[int, int], int] = {}  # (first column, end column) -> first row
+    for r in range(rows + 1):
+        runs = set(_runs(masks[r])) if r < rows else set()
+        for run in [run for run in open_runs if run not in runs]:
+            r0 = open_runs.pop(run)
+            out.append((run[0] * tile, r0 * tile, min(width, run[1] * tile), min(height, r * tile)))
+        for run in runs:
+            open_runs.setdefault(run, r)
+    return out
+
+
+def _runs(bits: int) -> Iterator[tuple[int, int]]:
+    """(first, end) of each run of set bits, lowest first."""
+    col = 0
+    while bits:
+        skip = (bits & -bits).bit_length() - 1
+        bits >>= skip
+        col += skip
+        length = (~bits & (bits + 1)).bit_length() - 1
+        yield col, col + length
+        bits >>= length
+        col += length

@@ -1,0 +1,85 @@
+"""Each seat's planned moves (migration 11), as text: the store keeps them, app/plan_ops.py
+knows what they mean.
+
+`PlanWrites` adds its statements to a transaction (`Tx`), `PlanReads` reads them (both mixed
+into the store's classes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from store.records import utf8_or_none
+
+PLAN_COLUMNS = "game_id, seat, user_id, plans, revision, updated_at"
+CHANGED = "The plan changed meanwhile."
+
+
+@dataclass(frozen=True, slots=True)
+class PlanRow:
+    """One seat's stored plans (`plans`: JSON text, a list of turn plans, the next first)."""
+
+    game_id: int
+    seat: int
+    user_id: int
+    plans: str
+    revision: int
+    updated_at: float
+
+    @classmethod
+    def from_row(cls, row: Any) -> PlanRow:
+        # Text comes back as bytes (store/records.py): a row that is not UTF-8 reads as no plan.
+        text = row[3] if isinstance(row[3], str) else utf8_or_none(bytes(row[3])) or ""
+        return cls(int(row[0]), int(row[1]), int(row[2]), text, int(row[4]), float(row[5]))
+
+
+class PlanWrites:
+    """Statements on plans (mixed into `Tx`)."""
+
+    now: float
+    add: Callable[..., int]  # Tx.add
+
+    def put_plans(self, game_id: int, seat: int, user_id: int, plans_json: str) -> None:
+        """Store `seat`'s plans, replacing any it had."""
+        self.add(
+            "INSERT INTO plans (game_id, seat, user_id, plans, revision, updated_at) VALUES (?, ?, ?, ?, 1, ?)"
+            " ON CONFLICT (game_id, seat) DO UPDATE SET user_id = excluded.user_id, plans = excluded.plans,"
+            " revision = plans.revision + 1, updated_at = excluded.updated_at",
+            (game_id, seat, user_id, plans_json, self.now),
+        )
+
+    def take_plan(self, game_id: int, seat: int, revision: int, rest_json: str | None) -> None:
+        """A plan ran (or was dropped) in this transaction: the row as read at `revision` is
+        deleted, or keeps only `rest_json` (the plans after it). Guarded by the revision."""
+        if rest_json is None:
+            self.add("DELETE FROM plans WHERE game_id = ? AND seat = ? AND revision = ?", (game_id, seat, revision),
+                     expect_rows=1, conflict=CHANGED)
+            return
+        self.add("UPDATE plans SET plans = ?, revision = revision + 1, updated_at = ?"
+                 " WHERE game_id = ? AND seat = ? AND revision = ?", (rest_json, self.now, game_id, seat, revision),
+                 expect_rows=1, conflict=CHANGED)
+
+    def drop_plans(self, game_id: int, seat: int | None = None) -> None:
+        """Forget a seat's plans (cancelled, the seat handed over), or every seat's (None: the
+        game ended)."""
+        if seat is None:
+            self.add("DELETE FROM plans WHERE game_id = ?", (game_id,))
+        else:
+            self.add("DELETE FROM plans WHERE game_id = ? AND seat = ?", (game_id, seat))
+
+
+class PlanReads:
+    """Reads of plans (mixed into `Store`)."""
+
+    _fetch: Callable[..., Awaitable[list[Any]]]  # Store._fetch
+
+    async def plans(self, game_id: int, seat: int | None = None) -> list[PlanRow]:
+        """The stored plans of a game (of one seat), by seat."""
+        if seat is None:
+            rows = await self._fetch(f"SELECT {PLAN_COLUMNS} FROM plans WHERE game_id = ? ORDER BY seat", (game_id,))
+        else:
+            rows = await self._fetch(f"SELECT {PLAN_COLUMNS} FROM plans WHERE game_id = ? AND seat = ?",
+                                     (game_id, seat))
+        return [PlanRow.from_row(r) for r in rows]
