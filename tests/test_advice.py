@@ -17,8 +17,8 @@ from ai.advice.call_time import CallTimeAdvice
 from ai.advice.controller import ControllerAdvice
 from ai.advice.dice import DiceDiscardAdvice, DiceTokensAdvice, DiceTunnelsAdvice, DiceTurnAdvice
 from ai.advice.passengers import PassengersAdvice
-from ai.advice.tourist_cards import TouristCardsAdvice
 from ai.advice.stations import DiceStationsAdvice, StationsAdvice
+from ai.advice.tourist_cards import TouristCardsAdvice
 from ai.advice.tunnels import TunnelsAdvice
 from ai.agents.determinize import sample_state
 from ai.agents.planning import map_info
