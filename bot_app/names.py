@@ -226,26 +226,16 @@ def _city_keys(cities: Iterable[City]) -> dict[str, str | None]:
     return keys
 
 
-def _first_pair(names: MapNames,
-                words: list[str]) -> tuple[set[frozenset[str]], list[str]] | None:
-    """The city pairs named by the core of `words` and the qualifier words peeled off it, for
-    the first core (fewest words peeled, then fewest from the front) that names any pair.
-
-    A core words[lead:end] may drop only qualifier words from either end. It names a pair when
-    it splits, at a separator, into two texts that fold to names of different cities; only if
-    no separator does, at a space. Folding drops spaces and punctuation, so the words are folded
-    once into one string, remembering the offsets where words begin and dashes stand. A name is
-    at most `names.longest` characters, so from each start at most that many slices are looked
-    up, and a core can only name a pair if it folds to at most two names and a "to": each end
-    of the text is tried against a bounded number of others. Qualifier words never fold to
-    nothing, which keeps the number of cores per start bounded too.
-    """
-    n = len(words)
-    starts = [0]  # starts[i]: offset in `folded` of words[i]; starts[n]: its length
-    dashes: set[int] = set()  # offsets where a dash splits the text
-    to_at: dict[int, int] = {}  # offset -> index of a word "to" starting there
-    to_run: list[int] = []  # for each word "to", the first of the run of "to"s it is in
-    ends_in_dash: list[bool] = []  # a dash at its end takes the space after it
+def _fold_words(words: list[str]) -> tuple[str, list[int], set[int], dict[int, int], list[int], list[bool]]:
+    """Fold `words` once into one string, with what `_first_pair` needs to know of its offsets:
+    where each word starts (and the string's length last), where a dash splits the text, where a
+    word "to" starts (-> its index), for each word "to" the first of the run of "to"s it is in,
+    and whether each word ends in a dash (which takes the space after it)."""
+    starts = [0]
+    dashes: set[int] = set()
+    to_at: dict[int, int] = {}
+    to_run: list[int] = []
+    ends_in_dash: list[bool] = []
     parts: list[str] = []
     offset = 0
     after_to = False
@@ -264,7 +254,25 @@ def _first_pair(names: MapNames,
         to_run.append(to_run[-1] if is_to and i and after_to else i)
         after_to = is_to
         starts.append(offset)
-    folded = "".join(parts)
+    return "".join(parts), starts, dashes, to_at, to_run, ends_in_dash
+
+
+def _first_pair(names: MapNames,
+                words: list[str]) -> tuple[set[frozenset[str]], list[str]] | None:
+    """The city pairs named by the core of `words` and the qualifier words peeled off it, for
+    the first core (fewest words peeled, then fewest from the front) that names any pair.
+
+    A core words[lead:end] may drop only qualifier words from either end. It names a pair when
+    it splits, at a separator, into two texts that fold to names of different cities; only if
+    no separator does, at a space. Folding drops spaces and punctuation, so the words are folded
+    once into one string, remembering the offsets where words begin and dashes stand. A name is
+    at most `names.longest` characters, so from each start at most that many slices are looked
+    up, and a core can only name a pair if it folds to at most two names and a "to": each end
+    of the text is tried against a bounded number of others. Qualifier words never fold to
+    nothing, which keeps the number of cores per start bounded too.
+    """
+    n = len(words)
+    folded, starts, dashes, to_at, to_run, ends_in_dash = _fold_words(words)
     word_starts = set(starts[1:n])
 
     def to_separates(i: int, lead: int) -> bool:
