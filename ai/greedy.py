@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ai.advice import Advice, Decision, advice_of_view
+from ai.blunders import TURN_KINDS, repair, sensible
 from ai.costs import card_cost
 from engine.actions import Action, BuildStation, ClaimRoute, DrawCard, DrawTickets, KeepTickets
 from engine.cards import LOCO
@@ -35,10 +36,20 @@ class GreedyAI:
 
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
         assert view is not None and view.you is not None, "the greedy AI reads its own view"
+        legal = sensible(view, legal)
+        return repair(view, legal, self._choose(view, legal))
+
+    def _choose(self, view: View, legal: Sequence[Action]) -> Action:
         game_map = load_map(view.map_id)
         seat = view.you
+        assert seat is not None
         decision = Decision(view, game_map, legal, seat)
         advice = advice_of_view(view)
+        if view.pending.kind in TURN_KINDS:
+            for rule in advice:
+                action = rule.before_turn(self, decision)
+                if action is not None:
+                    return action
         for rule in advice:
             action = rule.decide(self, decision)
             if action is not None:

@@ -43,6 +43,12 @@ def _agent(name: str) -> Callable[[int], ComputerPlayer]:
 # The levels a host chooses from (/ttr admin addai, the stand-in for absent players): easy is
 # a baseline agent of the 2017 playtesting study, normal the greedy AI, hard the search AI.
 OFFERED_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+# Each offered level in one line, as /ttr admin addai shows it.
+LEVEL_DESCRIPTIONS: dict[str, str] = {
+    "easy": "a beginner's opponent: the best-looking move right now, no plan",
+    "normal": "works toward its tickets by their shortest paths; quick",
+    "hard": "one plan for all its tickets, key choices tested by playing the game out",
+}
 EASY_AGENT = "one_step"
 # Every level name a seat may carry: the offered ones, then "random" and "greedy", which
 # games stored before the levels existed still name.

@@ -34,7 +34,8 @@ from engine.rulesets import available_variants, build_ruleset  # noqa: E402
 from tools import tournament  # noqa: E402
 from tools.tournament import GameResult, SeatResult  # noqa: E402
 
-BASELINES = ("route_focus", "destination_hungry", "one_step", "long_route")
+# The four 2017 agents, and the fifth: the joint-network planner (ai/agents/network.py).
+BASELINES = ("route_focus", "destination_hungry", "one_step", "long_route", "network")
 PAIRINGS: list[tuple[str, str, int, tuple[str, ...]]] = [
     *[(f"{v}-2p-hard-vs-{o}", v, 2, ("hard", o)) for v in ("usa", "europe") for o in (*BASELINES, "greedy")],
     ("europe-4p-hard-vs-3-greedy", "europe", 4, ("hard", "greedy", "greedy", "greedy")),

@@ -26,6 +26,8 @@ from engine.view import View
 
 PLAN_VERBS = (PLAN, "psel", "pblind", "ptix", "pcancel")
 BLIND_TWICE = (PlanMove({"type": "draw_card"}), PlanMove({"type": "draw_card"}))
+# With the Dice Expansion there are no train cards: no action, and no token either.
+NO_ACTION = (PlanMove({"type": "pass"}), PlanMove({"type": "pass"}))
 MENU_SIZE = 25
 
 
@@ -49,7 +51,9 @@ async def show(desk: Desk, interaction: discord.Interaction, game_id: int, said:
                             f"with {plan_words.payment_words(dict(a.payment))}{tunnel}"))
         items.append(select(ids.make(game_id, None, "psel"), options,
                             "If still free, claim… (otherwise draw two cards blind)"))
-    items.append(button("Always: two cards blind", ids.make(game_id, None, "pblind"), discord.ButtonStyle.primary,
+    dice = bool(view.options.get("dice"))
+    items.append(button("Always: no action" if dice else "Always: two cards blind", ids.make(game_id, None, "pblind"),
+                        discord.ButtonStyle.primary,
                         "🂠"))
     if not view.options.get("dice"):
         items.append(button("Draw tickets", ids.make(game_id, None, "ptix"), discord.ButtonStyle.secondary, "🎫"))
@@ -90,6 +94,8 @@ def _example(claims: list[ClaimRoute], view: View) -> str:
     gmap = text.game_map(view)
     if claims:
         return plan_syntax.typed(PlanBook((claim_plan(claims[0].route, dict(claims[0].payment)),)), gmap)
+    if view.options.get("dice"):
+        return "else: pass, pass"
     return "if shown loco: draw loco; else: draw blind, draw blind"
 
 
@@ -109,7 +115,8 @@ class PlanButton(_Family, template=ids.template(PLAN_VERBS)):
         elif verb == "pcancel":
             await cancel(desk, interaction, g)
         elif verb == "pblind":
-            await store(desk, interaction, g, PlanBook((Plan((), BLIND_TWICE),)))
+            dice = bool((await desk.service.view(g, interaction.user.id)).options.get("dice"))
+            await store(desk, interaction, g, PlanBook((Plan((), NO_ACTION if dice else BLIND_TWICE),)))
         elif verb == "ptix":
             await store(desk, interaction, g, PlanBook((Plan((), (PlanMove({"type": "draw_tickets"}),)),)))
         else:

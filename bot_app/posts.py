@@ -19,6 +19,7 @@ from app import Delivery, GameSummary, HandData, PostData
 from app.owed import DM_CLOSED, HOST_NOTICE, NOTICE, REMINDER
 from bot_app import after_game, ids, text
 from bot_app.answers import MAX_CONTENT, cut
+from bot_app.board_alt import board_description
 from bot_app.components import button, view_of
 from bot_app.panels import action_buttons
 from bot_app.plan_button import plan_button
@@ -37,9 +38,11 @@ class Message:
     files: list[tuple[str, bytes]] = field(default_factory=list)
     view: discord.ui.View | None = None
     more: list[str] = field(default_factory=list)
+    descriptions: dict[str, str] = field(default_factory=dict)  # a picture's words, by file name
 
     def discord_files(self) -> list[discord.File]:
-        return [discord.File(io.BytesIO(data), name) for name, data in self.files]
+        return [discord.File(io.BytesIO(data), name, description=self.descriptions.get(name))
+                for name, data in self.files]
 
 
 def deadline(when: float) -> str:
@@ -104,7 +107,8 @@ async def turn_post(data: PostData, renderer: Renderer) -> Message:
         lead = "\n".join(_with_log([_head(data), *notes], events, view, 1200))
         messages = text.split([lead, "🏆 **Final scores**", *text.final_blocks(view),
                                after_game.final_pictures_line(g, bool(data.replay))], MAX_CONTENT)
-        return Message(messages[0], files, more=messages[1:])
+        return Message(messages[0], files, more=messages[1:],
+                       descriptions={"board.png": board_description(view, events, (), g)})
     waiting = list(summary.waiting_for)
     line = text.waiting_line(view, waiting, _mentions(summary))
     due = [data.deadlines[s] for s in waiting if s in data.deadlines]
@@ -122,7 +126,8 @@ async def turn_post(data: PostData, renderer: Renderer) -> Message:
         buttons = view_of(
             button("Choose tickets", ids.make(g, None, "kt"), discord.ButtonStyle.primary, "🎫"),
             button("My hand", ids.make(g, None, "hand"), discord.ButtonStyle.secondary, "✋"))
-    return Message(cut(content, MAX_CONTENT), [("board.png", board)], buttons)
+    alt = board_description(view, _before_this_turn(events), waiting, g)  # for a screen reader
+    return Message(cut(content, MAX_CONTENT), [("board.png", board)], buttons, descriptions={"board.png": alt})
 
 
 async def hand_dm(delivery: Delivery, hand: HandData, renderer: Renderer) -> Message:

@@ -70,8 +70,10 @@ async def _send(desk: Desk, interaction: discord.Interaction, game_id: int, *, c
     png = await desk.renderer.zoom(view, city=city, route=route, routes=marked[0], cities=marked[1],
                                    colorblind=marks)
     where = text.route_label(gmap, route) if route is not None else gmap.city_label(city or "")
+    alt = f"Part of the board of game #{game_id}: the routes and cities around {where}, enlarged."
     await interaction.followup.send(f"**Game #{game_id}** — the board around {where}",
-                                    file=discord.File(io.BytesIO(png), ZOOM_FILE), ephemeral=not public)
+                                    file=discord.File(io.BytesIO(png), ZOOM_FILE, description=alt),
+                                    ephemeral=not public)
 
 
 def places(gmap: GameMap) -> list[tuple[str, str]]:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from ai.levels import OFFERED_LEVELS
+from ai.levels import LEVEL_DESCRIPTIONS, OFFERED_LEVELS
 from app import Caller, Seat, ServiceError
 from bot_app import lobby
 from bot_app.answers import Refusal
@@ -42,7 +42,8 @@ class AdminCog(TtrCog):
 
     @addai.autocomplete("level")
     async def _levels(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return [app_commands.Choice(name=lv, value=lv) for lv in OFFERED_LEVELS if current.lower() in lv]
+        return [app_commands.Choice(name=f"{lv}: {LEVEL_DESCRIPTIONS[lv]}", value=lv)
+                for lv in OFFERED_LEVELS if current.lower() in lv]
 
     @admin.command(name="start", description="Deal the game (host)")
     async def start(self, interaction: discord.Interaction, game: Game | None = None) -> None:

@@ -297,39 +297,8 @@ class _Reduced:
         edges = self.edges
         bonus = self.bonus
         m = len(edges)
-        # Order cities so that each one's edges are decided early (greedy
-        # "most already-placed neighbours first"), so parity is checked early.
-        nbrs: list[list[int]] = [[] for _ in range(n)]
-        for u, v, _ in edges:
-            nbrs[u].append(v)
-            nbrs[v].append(u)
-        pos = [-1] * n
-        links = [0] * n
-        order: list[int] = []
-        for _ in range(n):
-            c = max((x for x in range(n) if pos[x] < 0), key=lambda x: (links[x], -len(nbrs[x]), -x))
-            pos[c] = len(order)
-            order.append(c)
-            for y in nbrs[c]:
-                links[y] += 1
-        es = sorted(edges, key=lambda e: (max(pos[e[0]], pos[e[1]]), min(pos[e[0]], pos[e[1]])))
-        last = [-1] * n
-        for i, (u, v, _) in enumerate(es):
-            last[u] = i
-            last[v] = i
-        finish: list[list[int]] = [[] for _ in range(m)]
-        unfinished_after = [0] * m
-        for x in range(n):
-            if last[x] >= 0:
-                finish[last[x]].append(x)
-        pending = 0
-        for x in range(n):
-            if last[x] >= 0:
-                pending |= 1 << x
-        for i in range(m):
-            for x in finish[i]:
-                pending &= ~(1 << x)
-            unfinished_after[i] = pending
+        es = _decision_order(n, edges)
+        finish, unfinished_after = _finish_tables(n, es)
         wmin = min(w for _, _, w in es)
         best_left = total - best
         target = total - upper
@@ -404,6 +373,50 @@ class _Reduced:
         with contextlib.suppress(_Done):
             rec(0, 0, 0, 0, 0)
         return total - best_left
+
+
+def _decision_order(n: int, edges: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    """The edges in the order the leftover search decides them: cities ordered so that each
+    one's edges are decided early (greedy "most already-placed neighbours first"), so its
+    parity is checked early; edges by the later, then the earlier, of their cities."""
+    nbrs: list[list[int]] = [[] for _ in range(n)]
+    for u, v, _ in edges:
+        nbrs[u].append(v)
+        nbrs[v].append(u)
+    pos = [-1] * n
+    links = [0] * n
+    order: list[int] = []
+    for _ in range(n):
+        c = max((x for x in range(n) if pos[x] < 0), key=lambda x: (links[x], -len(nbrs[x]), -x))
+        pos[c] = len(order)
+        order.append(c)
+        for y in nbrs[c]:
+            links[y] += 1
+    return sorted(edges, key=lambda e: (max(pos[e[0]], pos[e[1]]), min(pos[e[0]], pos[e[1]])))
+
+
+def _finish_tables(n: int, es: list[tuple[int, int, int]]) -> tuple[list[list[int]], list[int]]:
+    """For each position i in `es`: the cities whose last edge is es[i] (their parity is final
+    once it is decided), and the bit set of cities still having edges after it."""
+    m = len(es)
+    last = [-1] * n
+    for i, (u, v, _) in enumerate(es):
+        last[u] = i
+        last[v] = i
+    finish: list[list[int]] = [[] for _ in range(m)]
+    unfinished_after = [0] * m
+    for x in range(n):
+        if last[x] >= 0:
+            finish[last[x]].append(x)
+    pending = 0
+    for x in range(n):
+        if last[x] >= 0:
+            pending |= 1 << x
+    for i in range(m):
+        for x in finish[i]:
+            pending &= ~(1 << x)
+        unfinished_after[i] = pending
+    return finish, unfinished_after
 
 
 class _Pairing:

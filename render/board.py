@@ -143,7 +143,9 @@ def draw_game(
     k = base.layout.dims.k
     owners = view.route_owner
     closed = [rid for rid in closed_tracks(view, base.game_map) if rid in geom.routes]
-    marked = [rid for rid in highlight_routes if rid in geom.routes]
+    # in a fixed order: overlapping rings then lie the same way in every process (a set's
+    # order follows the process's string hashing)
+    marked = sorted(rid for rid in highlight_routes if rid in geom.routes)
     # the last move's halo goes under the cars (a highlighted open route, e.g. a tunnel given
     # up, glows too)
     for rid in marked:
@@ -168,7 +170,7 @@ def draw_game(
     for rid in marked:
         if geom.routes[rid].spaces:
             rings.append(_route_ring(base, rid))
-    for city in highlight_cities:
+    for city in sorted(highlight_cities):
         if city in geom.cities:
             rings.append(_city_ring(base, city))
     paste_rings(img, d, base, rings, k)

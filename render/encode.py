@@ -1,8 +1,9 @@
 """PNG encoding: quantize to a palette first, then deflate with the fastest deflater at hand.
 
 A 256-colour palette PNG of a 1600-pixel board encodes several times faster and smaller than
-an RGB one. Board pictures use their base's fixed palette (a nearest-colour lookup, ~2 ms);
-other pictures use Pillow's fast octree quantizer.
+an RGB one. Board pictures use their base's fixed palette (a nearest-colour lookup, ~1 ns a
+pixel), looked up again only where a game was drawn on the base (`BaseRows`); other pictures
+use Pillow's fast octree quantizer.
 
 Deflate was most of a picture's cost (7–9 ms of a 1600-pixel board with Pillow's zlib at
 level 3). ISA-L (the `isal` package) at level 1 deflates the same scanlines in a sixth of the

@@ -17,6 +17,7 @@ from ai.advice.call_time import CallTimeAdvice
 from ai.advice.controller import ControllerAdvice
 from ai.advice.dice import DiceDiscardAdvice, DiceTokensAdvice, DiceTunnelsAdvice, DiceTurnAdvice
 from ai.advice.passengers import PassengersAdvice
+from ai.advice.stations import DiceStationsAdvice, StationsAdvice
 from ai.advice.tourist_cards import TouristCardsAdvice
 from ai.advice.tunnels import TunnelsAdvice
 from ai.agents.determinize import sample_state
@@ -52,13 +53,14 @@ def test_every_advice_names_a_rule_module_with_a_rule_in_it():
 
 def test_a_rule_sets_advice_is_its_modules_advice_in_its_order():
     assert _kinds(build_ruleset("usa", 2)) == [TunnelsAdvice]
-    assert _kinds(build_ruleset("ussr", 3)) == [TunnelsAdvice, ControllerAdvice]
+    assert _kinds(build_ruleset("ussr", 3)) == [TunnelsAdvice, StationsAdvice, ControllerAdvice]
+    assert _kinds(build_ruleset("europe", 3)) == [TunnelsAdvice, StationsAdvice]
     assert _kinds(build_ruleset("germany", 3)) == [PassengersAdvice]
     alsace = _kinds(build_ruleset("alsace", 3))
     assert alsace == [TunnelsAdvice, BurnFiveAdvice, TouristCardsAdvice, CallTimeAdvice]
     # The Dice Expansion drops the card tunnels and brings its own advice, dice first.
     dice = _kinds(build_ruleset("ussr", 3, {"dice": True}))
-    assert dice[:4] == [DiceTurnAdvice, DiceTunnelsAdvice, DiceTokensAdvice, DiceDiscardAdvice]
+    assert dice[:5] == [DiceTurnAdvice, DiceTunnelsAdvice, DiceStationsAdvice, DiceTokensAdvice, DiceDiscardAdvice]
     assert TunnelsAdvice not in dice and ControllerAdvice not in dice
 
 

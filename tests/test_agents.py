@@ -13,9 +13,9 @@ from ai.agents import AGENTS, make_agent
 from ai.agents.baseline import BaselineAI
 from ai.agents.search import LATE_TRAINS, SearchAI
 from ai.greedy import GreedyAI
-from ai.levels import AI_LEVELS, OFFERED_LEVELS, decision_seed, make_ai
+from ai.levels import AI_LEVELS, LEVEL_DESCRIPTIONS, OFFERED_LEVELS, decision_seed, make_ai
 from ai.random_player import RandomAI
-from engine.actions import KeepTickets
+from engine.actions import ClaimRoute, DrawTickets, KeepTickets
 from engine.game import actors, apply, legal_actions, new_game, replay, view
 from engine.rulesets import available_variants
 from engine.rulesets.alsace import STATIONS_OPTION
@@ -25,7 +25,7 @@ from tests.test_selfplay_invariants import InvariantChecker
 from tools import tournament
 
 BASELINES = ("route_focus", "destination_hungry", "one_step", "long_route")
-AGENT_NAMES = (*BASELINES, "planner", "search")
+AGENT_NAMES = (*BASELINES, "planner", "network", "search")
 PLAYERS = {"usa": 2, "europe": 2, "nordic": 2, "germany": 3, "ussr": 3, "alsace": 3}
 GAMES = [(agent, variant, dice) for agent in AGENT_NAMES for variant in available_variants() for dice in (False, True)]
 
@@ -218,6 +218,13 @@ def test_the_levels_a_host_chooses_reach_make_ai() -> None:
         make_ai("expert")
 
 
+def test_each_offered_level_says_what_it_is_in_one_line() -> None:
+    assert set(LEVEL_DESCRIPTIONS) == set(OFFERED_LEVELS)
+    for level, text in LEVEL_DESCRIPTIONS.items():
+        # An autocomplete choice's name: "level: description", at most 100 characters.
+        assert "\n" not in text and 20 <= len(f"{level}: {text}") <= 100
+
+
 def test_the_bots_ai_seed_comes_from_the_game() -> None:
     """The bot seeds each AI decision from the game itself: the same game at the same moment
     gives the same seed (so the same move), another seat or moment another seed."""
@@ -231,3 +238,31 @@ def test_the_bots_ai_seed_comes_from_the_game() -> None:
     first, _ = new_game("usa", 2, 8, first_player=0)
     assert decision_seed(other, 0) != decision_seed(first, 0)
     assert 0 <= decision_seed(state, 0) < 2**32
+
+
+# --- the joint-network planner (the fifth baseline) ---------------------------------------
+
+
+def test_the_network_planner_takes_tickets_only_while_the_turns_left_pay() -> None:
+    state = _mid_game()
+    network = make_agent("network", 5)
+    assert isinstance(network.choose(view(state, 0), legal_actions(state, 0)), DrawTickets)
+    state.players[1].trains = 10  # about 8 turns left: too few for another ticket
+    assert not isinstance(network.choose(view(state, 0), legal_actions(state, 0)), DrawTickets)
+
+
+def test_the_network_planner_claims_first_the_route_it_would_miss_most() -> None:
+    from ai.agents.network import NetworkAI, best_plan
+    from ai.agents.planner import seen_from_view
+
+    state = _opening("usa", 4)
+    while state.pending.get("kind") != "turn":
+        seat = actors(state)[0]
+        state, _ = apply(state, legal_actions(state, seat)[0])
+    state.players[0].hand = {c: 6 for c in ("red", "blue", "green", "yellow", "black", "white", "orange", "pink")}
+    seen = seen_from_view(view(state, 0))
+    plan = best_plan(seen)
+    choice = make_agent("network", 5).choose(view(state, 0), legal_actions(state, 0))
+    assert isinstance(choice, ClaimRoute) and choice.route in plan.routes
+    misses = {r: NetworkAI._miss(seen, plan, r) for r in plan.routes}
+    assert misses[choice.route] == max(misses.values())

@@ -25,12 +25,14 @@ GAME_COMMANDS: dict[str, dict[str, object]] = {
     "move": {"action": "0:0.pass"}, "hand": {}, "board": {}, "status": {}, "log": {}, "rules": {}, "replay": {},
     "admin pause": {}, "admin resume": {}, "admin kick": {"player": None},  # player filled in below
     "admin replace": {"player": "1"}, "vote": {}, "undo": {},  # replace's `new` filled in below
+    "plan": {}, "plan ": {"what": "set", "plan": "else: draw blind"},  # view, and set (the same command)
 }
 # A custom id of each button family (verb), with the seq it needs (None: any point of the game).
 BUTTON_VERBS = ["join", "leave", "addai", "start", "cancel", "hand", "kt", "draw", "claim", "stn", "tix",
-                "xt", "grp", "gsel", "asel", "ask", "do", "nope", "ksel", "kdo", "vote", "undo"]
+                "xt", "grp", "gsel", "asel", "ask", "do", "nope", "ksel", "kdo", "vote", "undo",
+                "plan", "psel", "pblind", "ptix", "pcancel"]
 AUTOCOMPLETED = [("claim", "route"), ("claim", "payment"), ("station", "city"), ("draw", "card"),
-                 ("move", "action")]
+                 ("move", "action"), ("plan", "plan")]
 
 
 def _refusal(fake: FakeDiscord, it) -> str:
@@ -106,7 +108,7 @@ async def test_no_one_reaches_another_servers_games(tmp_path):
                             opts["player"] = alice
                         if sub == "admin replace":
                             opts["new"] = who
-                        it = await fake.answered(await fake.slash(who, sub, channel_id=where, **opts))
+                        it = await fake.answered(await fake.slash(who, sub.strip(), channel_id=where, **opts))
                         await fake.wait_until(lambda: running.bot.desk.busy == 0)
                         text = _refusal(fake, it)
                         assert f"There is no game #{target} here." in text, (who.name, sub, target, text)
@@ -120,7 +122,7 @@ async def test_no_one_reaches_another_servers_games(tmp_path):
             for verb in BUTTON_VERBS:
                 for target in (game_a, lobby_a):
                     bound = verb not in ("join", "leave", "addai", "start", "cancel", "hand", "kt", "nope",
-                                         "ksel", "kdo")
+                                         "ksel", "kdo", "plan", "psel", "pblind", "ptix", "pcancel")
                     cid = f"ttr:v1:{target}:{seq if bound else 'x'}:{verb}"
                     if verb in ("do", "ask", "asel"):
                         cid += ":0.draw_card"

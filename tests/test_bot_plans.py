@@ -96,3 +96,38 @@ async def test_four_players_who_all_plan_play_without_pings(tmp_path):
     finally:
         await running.stop()
         await fake.stop()
+
+
+async def test_with_dice_the_panel_plans_no_action_and_the_plan_plays_it(tmp_path):
+    """The Dice Expansion has no train cards: the panel's one-press plan is no action (and no
+    token), which plays the planner's turn when it comes."""
+    fake = FakeDiscord()
+    await fake.start()
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+    running = await start_bot(fake, tmp_path / "ttr.sqlite3", seed=3, renderer=StubRenderer())
+    try:
+        table = await Table.open(fake, running.service, alice, [bob], dice=True)
+        table.desk = running.bot.desk
+        while (await table.summary()).status == "setup":
+            await table.play_one([alice, bob])
+        summary = await table.summary()
+        planner = bob if summary.seats[summary.waiting_for[0]].user_id == alice.id else alice
+        post = table.latest_post()
+        plan_cid = next(c for label, c in custom_ids(post) if label == "Plan my next turn")
+        panel = fake.reply_messages(await fake.answered(await fake.click(planner, int(post["id"]), plan_cid)))[-1]
+        labels = [label for label, _ in custom_ids(panel)]
+        assert "Always: no action" in labels and "Always: two cards blind" not in labels
+        none = next(c for label, c in custom_ids(panel) if label == "Always: no action")
+        saved = fake.reply_messages(await fake.answered(await fake.click(planner, int(panel["id"]), none)))[-1]
+        assert "Plan saved" in saved["content"], saved["content"]
+        before = summary.seq
+        while planner.id not in {(await table.summary()).seats[s].user_id for s in (await table.summary()).waiting_for}:
+            if any(d.kind == "plan" for d in await running.service.deliveries(table.game_id) if d.seq > before):
+                break
+            await table.play_one([alice, bob])
+        lines = [d for d in await running.service.deliveries(table.game_id) if d.kind == "plan"]
+        assert lines and lines[0].payload["step"] == "fallback" and lines[0].payload["finished"]
+        assert not fake.errors
+    finally:
+        await running.stop()
+        await fake.stop()

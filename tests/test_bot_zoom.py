@@ -52,6 +52,7 @@ async def test_board_zoom_shows_the_part_around_a_city_in_the_channel(tmp_path):
                                                               zoom="Berlin"))
         assert not answer["flags"] & 64 and _files(answer) == [ZOOM_FILE]
         assert "around Berlin" in answer["content"]
+        assert "around Berlin" in answer["attachments"][0]["description"]  # for a screen reader
         (name, png), = fake.files[int(answer["id"])]
         public = (await running.service.panel(table.game_id, None)).public
         assert png == render_zoom(public, city="berlin").png

@@ -112,3 +112,35 @@ def test_the_board_closes_exactly_the_tracks_the_rules_close(variant: str, playe
     refused_to_all = set.intersection(*(closed_routes(game, seat) for seat in range(players))) - owned
     assert refused_to_all
     assert set(closed_tracks(engine_view(state, None), game.map)) == refused_to_all
+
+
+def test_overlapping_rings_of_a_last_move_lie_the_same_way_in_every_process() -> None:
+    """Three open routes out of Amsterdam and two cities marked: their rings overlap, and the
+    picture is the same whatever order Python's string hashing gives a set."""
+    import hashlib
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = (
+        "import hashlib\n"
+        "from engine.maps import load_map\n"
+        "from render.board import render_board\n"
+        "from tools.samples import sample_view\n"
+        "gm = load_map('europe')\n"
+        "v = sample_view(gm, players=2, seed=1, claimed_share=0.15)\n"
+        "pic = render_board(v, gm, highlight_routes=sorted(gm.routes)[:3], highlight_cities=sorted(gm.cities)[:2])\n"
+        "print(hashlib.sha256(pic.png).hexdigest())\n"
+    )
+    root = Path(__file__).resolve().parent.parent
+    digests = set()
+    for seed in ("1", "2", "3"):
+        done = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True, timeout=120,
+                              env={**os.environ, "PYTHONHASHSEED": seed})
+        assert done.returncode == 0, done.stderr
+        digests.add(done.stdout.strip())
+    gm = load_map("europe")
+    v = sample_view(gm, players=2, seed=1, claimed_share=0.15)
+    here = render_board(v, gm, highlight_routes=sorted(gm.routes)[:3][::-1], highlight_cities=sorted(gm.cities)[:2])
+    assert digests == {hashlib.sha256(here.png).hexdigest()}

@@ -261,3 +261,9 @@ def test_taking_back_moves_is_on_unless_the_host_turns_it_off():
     assert off == {"undo": False}
     assert "no taking back moves" in T.option_lines(off)
     assert "no taking back moves" not in T.option_lines({})
+
+
+def test_a_table_may_allow_a_second_turn_s_plan():
+    assert T.table_options("usa", False, 4, {}, plan_ahead=True)[T.PLANS_AHEAD] == 2
+    assert T.PLANS_AHEAD not in T.table_options("usa", False, 4, {})
+    assert "plans two turns ahead" in T.option_lines({T.PLANS_AHEAD: 2})

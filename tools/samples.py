@@ -156,25 +156,9 @@ def sample_view(
         on_counts = {city: _counts(figures) for city, figures in extra["passengers"].items()}
         parts += (PassengersView(waiting=on_counts, held=tuple(dict(public[p].get("passengers", {}))
                                                                for p in range(players))),)
-    tourist_cards = [dict(c) for c in game_map.extras.get("tourist_cards", ())]
-    if tourist_cards:
-        kept = [c for c in tourist_cards if c["kind"] != "lucky_devil"]
-        counts = tuple(2 + rng.below(4) for _ in range(players))
-        mine: tuple[str, ...] | None = None
-        done: frozenset[str] = frozenset()
-        if seat is not None:
-            picks: list[str] = []
-            while len(picks) < counts[seat]:
-                card = kept[rng.below(len(kept))]["id"]
-                if card not in picks:
-                    picks.append(card)
-            mine = tuple(picks)
-            visited = {end for rid in owned[seat] for end in game_map.routes[rid].ends}
-            towns = {c["city"] for c in kept if c["kind"] == "attraction"}
-            info = {c["id"]: c for c in kept}
-            done = frozenset(c for c in mine if tourist_card_done(info[c], visited, towns))
-        parts += (TouristView(deck=len(tourist_cards) - sum(counts) - 4, out_of_game=1, counts=counts, mine=mine,
-                              completed=done),)
+    tourist = _tourist_part(game_map, rng, players, seat, owned)
+    if tourist is not None:
+        parts += (tourist,)
     view = View(
         rules_version=1, variant=game_map.id, options={"dice": True} if dice else {}, map_id=game_map.id, you=seat,
         players=tuple(players_out), deck=40, discard=12, display=("red", "loco", "blue", "white", "green"),
@@ -187,6 +171,32 @@ def sample_view(
     if over:
         view = dataclasses.replace(view, status="over", result=sample_result(view, game_map, tickets))
     return view
+
+
+def _tourist_part(game_map: GameMap, rng: _Lcg, players: int, seat: int | None,
+                  owned: list[list[str]]) -> TouristView | None:
+    """The tourist cards of the sample, where the map has them: a few per player, and `seat`'s
+    own cards (those its routes already satisfy marked done)."""
+    tourist_cards = [dict(c) for c in game_map.extras.get("tourist_cards", ())]
+    if not tourist_cards:
+        return None
+    kept = [c for c in tourist_cards if c["kind"] != "lucky_devil"]
+    counts = tuple(2 + rng.below(4) for _ in range(players))
+    mine: tuple[str, ...] | None = None
+    done: frozenset[str] = frozenset()
+    if seat is not None:
+        picks: list[str] = []
+        while len(picks) < counts[seat]:
+            card = kept[rng.below(len(kept))]["id"]
+            if card not in picks:
+                picks.append(card)
+        mine = tuple(picks)
+        visited = {end for rid in owned[seat] for end in game_map.routes[rid].ends}
+        towns = {c["city"] for c in kept if c["kind"] == "attraction"}
+        info = {c["id"]: c for c in kept}
+        done = frozenset(c for c in mine if tourist_card_done(info[c], visited, towns))
+    return TouristView(deck=len(tourist_cards) - sum(counts) - 4, out_of_game=1, counts=counts, mine=mine,
+                       completed=done)
 
 
 def sample_offer(map_id: str | GameMap, players: int = 3, seed: int = 1, seat: int = 1, cards: int = 3,

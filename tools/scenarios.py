@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import sys
 import traceback
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,11 +28,14 @@ from engine.chance import RiggedDice
 from engine.errors import IllegalAction
 from engine.events import Event
 from engine.game import apply, load_game, new_game
-from engine.maps import load_map
+from engine.maps import GameMap, load_map
 from engine.state import GameState
 from tools.scenario_names import with_ids
 
 STEP_KEYS = {"by", "do", "refused", "expect", "note", "plan"}
+
+# Reports an expectation that did not hold: what, the wanted value, the value found (it raises).
+Fail = Callable[[str, Any, Any], None]
 
 
 class ScenarioFailure(AssertionError):
@@ -139,18 +142,7 @@ class Runner:
                     raise ScenarioFailure(f"unknown ticket {t!r}")
             state.players[self.seat(who)].tickets = list(tickets)
         for who, routes in (setup.get("routes") or {}).items():
-            seat = self.seat(who)
-            player = state.players[seat]
-            for rid in routes:
-                route = game.map.routes.get(rid)
-                if route is None:
-                    raise ScenarioFailure(f"unknown route {rid!r}")
-                points = game.map.points_for(route.length)
-                state.route_owner[rid] = seat
-                state.route_scored[rid] = points
-                player.routes.append(rid)
-                player.route_points += points
-                player.trains -= route.length
+            self._give_routes(state, game.map, self.seat(who), routes)
         for who, n in (setup.get("trains") or {}).items():
             state.players[self.seat(who)].trains = int(n)
         for who, cities in (setup.get("stations") or {}).items():
@@ -159,16 +151,7 @@ class Runner:
                 state.stations[city] = seat
                 state.players[seat].stations -= 1
         if "pending" in setup:
-            pending = setup["pending"]
-            state.pending = {"kind": pending} if isinstance(pending, str) else dict(pending)
-            if "offers" in state.pending and isinstance(state.pending["offers"], dict):
-                offers: list[Any] = [None] * len(self.names)
-                for who, offer in state.pending["offers"].items():
-                    # Alsace: an offer may be {tickets: [...], tourist: [...], devils: [...]}.
-                    offers[self.seat(who)] = (
-                        {k: list(v) for k, v in offer.items()} if isinstance(offer, dict) else list(offer)
-                    )
-                state.pending["offers"] = offers
+            state.pending = self._rigged_pending(setup["pending"])
         if "final_turns_left" in setup:
             state.final_turns_left = setup["final_turns_left"]
         for key, value in (setup.get("extra") or {}).items():
@@ -181,15 +164,47 @@ class Runner:
             # Lists are written top first, like every deck in a scenario.
             state.secret[key] = list(reversed(value)) if isinstance(value, list) else value
         if "dice" in setup:
-            # Dice Expansion: die results consumed, in order, before the generator (every train,
-            # re-roll and tunnel die of the scenario); a rigged turn start rolls at once.
-            self.chance = RiggedDice(setup["dice"])
-            if state.pending.get("kind") == "turn":
-                game = load_game(state, self.chance)
-                for module in game.rules.modules:
-                    module.on_turn_start(game)
-                game.finish()
+            self._rig_dice(state, setup["dice"])
         return state
+
+    @staticmethod
+    def _give_routes(state: GameState, game_map: GameMap, seat: int, routes: list[str]) -> None:
+        """`seat` holds `routes`, scored and paid for in trains, as if it had claimed them."""
+        player = state.players[seat]
+        for rid in routes:
+            route = game_map.routes.get(rid)
+            if route is None:
+                raise ScenarioFailure(f"unknown route {rid!r}")
+            points = game_map.points_for(route.length)
+            state.route_owner[rid] = seat
+            state.route_scored[rid] = points
+            player.routes.append(rid)
+            player.route_points += points
+            player.trains -= route.length
+
+    def _rigged_pending(self, pending: Any) -> dict[str, Any]:
+        """The pending decision a setup names: a kind, or a mapping whose offers may be keyed by
+        player."""
+        out = {"kind": pending} if isinstance(pending, str) else dict(pending)
+        if "offers" in out and isinstance(out["offers"], dict):
+            offers: list[Any] = [None] * len(self.names)
+            for who, offer in out["offers"].items():
+                # Alsace: an offer may be {tickets: [...], tourist: [...], devils: [...]}.
+                offers[self.seat(who)] = (
+                    {k: list(v) for k, v in offer.items()} if isinstance(offer, dict) else list(offer)
+                )
+            out["offers"] = offers
+        return out
+
+    def _rig_dice(self, state: GameState, results: list[Any]) -> None:
+        # Dice Expansion: die results consumed, in order, before the generator (every train,
+        # re-roll and tunnel die of the scenario); a rigged turn start rolls at once.
+        self.chance = RiggedDice(results)
+        if state.pending.get("kind") == "turn":
+            game = load_game(state, self.chance)
+            for module in game.rules.modules:
+                module.on_turn_start(game)
+            game.finish()
 
     def run(self) -> None:
         for i, step in enumerate(self.scenario.data.get("steps") or []):
@@ -271,156 +286,210 @@ class Runner:
             raise ScenarioFailure(f"{where}: {what}: expected {want!r}, got {got!r}")
 
         for key, want in expect.items():
-            if key == "current":
-                if s.current != self.seat(want):
-                    fail("current player", want, self.names[s.current])
-            elif key == "pending":
-                if isinstance(want, str):
-                    if s.pending.get("kind") != want:
-                        fail("pending decision", want, s.pending.get("kind"))
-                else:
-                    for k, v in want.items():
-                        if s.pending.get(k) != v:
-                            fail(f"pending {k}", v, s.pending.get(k))
-            elif key == "hands":
-                for who, hand in want.items():
-                    got = s.players[self.seat(who)].hand
-                    if dict(cards(hand or {})) != got:
-                        fail(f"{who}'s hand", dict(cards(hand or {})), got)
-            elif key == "hand_size":
-                for who, n in want.items():
-                    got = s.players[self.seat(who)].hand_size()
-                    if got != n:
-                        fail(f"{who}'s hand size", n, got)
-            elif key == "display":
-                if s.display != want:
-                    fail("display", want, s.display)
-            elif key == "deck_size":
-                if len(s.deck) != want:
-                    fail("deck size", want, len(s.deck))
-            elif key == "deck_top":
-                got = list(reversed(s.deck))[: len(want)]
-                if got != want:
-                    fail("top of the deck", want, got)
-            elif key == "discard":
-                if sorted(s.discard) != sorted(want):
-                    fail("discard pile", sorted(want), sorted(s.discard))
-            elif key == "discard_size":
-                if len(s.discard) != want:
-                    fail("discard size", want, len(s.discard))
-            elif key == "trains":
-                for who, n in want.items():
-                    if s.players[self.seat(who)].trains != n:
-                        fail(f"{who}'s trains", n, s.players[self.seat(who)].trains)
-            elif key == "stations_left":
-                for who, n in want.items():
-                    if s.players[self.seat(who)].stations != n:
-                        fail(f"{who}'s stations left", n, s.players[self.seat(who)].stations)
-            elif key == "score":
-                for who, n in want.items():
-                    if s.players[self.seat(who)].route_points != n:
-                        fail(f"{who}'s score", n, s.players[self.seat(who)].route_points)
-            elif key == "owner":
-                for rid, who in want.items():
-                    got = s.route_owner.get(rid)
-                    expected = None if who is None else self.seat(who)
-                    if got != expected:
-                        fail(f"owner of {rid}", who, None if got is None else self.names[got])
-            elif key == "stations":
-                for city, who in want.items():
-                    got = s.stations.get(city)
-                    expected = None if who is None else self.seat(who)
-                    if got != expected:
-                        fail(f"station in {city}", who, None if got is None else self.names[got])
-            elif key == "tickets":
-                for who, tickets in want.items():
-                    got = s.players[self.seat(who)].tickets
-                    if sorted(got) != sorted(tickets):
-                        fail(f"{who}'s tickets", sorted(tickets), sorted(got))
-            elif key == "ticket_deck_top":
-                for deck, ids in want.items():
-                    got = list(reversed(s.ticket_decks.get(deck, [])))[: len(ids)]
-                    if got != ids:
-                        fail(f"top of the {deck} ticket deck", ids, got)
-            elif key == "ticket_deck_bottom":
-                for deck, ids in want.items():
-                    got = s.ticket_decks.get(deck, [])[: len(ids)]
-                    if list(reversed(got)) != ids:
-                        fail(f"bottom of the {deck} ticket deck", ids, list(reversed(got)))
-            elif key == "ticket_deck_size":
-                for deck, n in want.items():
-                    if len(s.ticket_decks.get(deck, [])) != n:
-                        fail(f"size of the {deck} ticket deck", n, len(s.ticket_decks.get(deck, [])))
-            elif key == "offer":
-                for who, ids in want.items():
-                    offers = s.pending.get("offers") or []
-                    got = offers[self.seat(who)] if offers else None
-                    if isinstance(got, dict) or isinstance(ids, dict):
-                        norm = {k: sorted(v) for k, v in (got or {}).items() if v or k in ids}
-                        if norm != {k: sorted(v) for k, v in ids.items()}:
-                            fail(f"{who}'s offer", ids, got)
-                    elif sorted(got or []) != sorted(ids):
-                        fail(f"{who}'s ticket offer", sorted(ids), sorted(got or []))
-            elif key == "final_turns_left":
-                if s.final_turns_left != want:
-                    fail("final turns left", want, s.final_turns_left)
-            elif key == "game_over":
-                if s.game_over != bool(want):
-                    fail("game over", want, s.game_over)
-            elif key == "events":
-                kinds = [e.kind for e in self.last_events]
-                for kind in want:
-                    if kind not in kinds:
-                        fail("events of the last step to include", kind, kinds)
-            elif key == "no_events":
-                kinds = [e.kind for e in self.last_events]
-                for kind in want:
-                    if kind in kinds:
-                        fail("events of the last step to exclude", kind, kinds)
-            elif key == "legal":
-                self._check_legal(want, fail)
-            elif key == "final":
-                self._check_final(want, fail)
-            elif key == "extra":
-                for k, v in want.items():
-                    if s.extra.get(k) != v:
-                        fail(f"extra {k}", v, s.extra.get(k))
-            elif key == "private":
-                for who, values in want.items():
-                    got_private = s.players[self.seat(who)].private
-                    for k, v in values.items():
-                        if got_private.get(k) != v:
-                            fail(f"{who}'s private {k}", v, got_private.get(k))
-            elif key == "secret_top":
-                for k, v in want.items():
-                    got_secret = list(reversed(s.secret.get(k, [])))[: len(v)]
-                    if got_secret != v:
-                        fail(f"top of secret {k}", v, got_secret)
-            elif key == "secret_bottom":
-                for k, v in want.items():
-                    got_secret = list(reversed(s.secret.get(k, [])))[-len(v):] if v else []
-                    if got_secret != v:
-                        fail(f"bottom of secret {k}", v, got_secret)
-            elif key == "plan_ran":
-                for who, ran in want.items():
-                    got_run = self.plan_runs.get(self.seat(who), "not run")
-                    if got_run != ran:
-                        fail(f"{who}'s plan", ran, got_run)
-            elif key == "plans_left":
-                got_left = sorted(self.names[s] for s in self.plans)
-                if got_left != sorted(want):
-                    fail("plans left", sorted(want), got_left)
-            elif key == "public":
-                for who, values in want.items():
-                    got_public = s.players[self.seat(who)].public
-                    for k, v in values.items():
-                        if got_public.get(k) != v:
-                            fail(f"{who}'s public {k}", v, got_public.get(k))
-            else:
+            checker = _EXPECTATIONS.get(key)
+            if checker is None:
                 raise ScenarioFailure(f"{where}: unknown expectation {key!r}")
+            checker(self, want, fail)
         del game
 
-    def _check_legal(self, want: dict[str, Any], fail: Any) -> None:
+    def _expect_current(self, want: Any, fail: Fail) -> None:
+        s = self.state
+        if s.current != self.seat(want):
+            fail("current player", want, self.names[s.current])
+
+    def _expect_pending(self, want: Any, fail: Fail) -> None:
+        s = self.state
+        if isinstance(want, str):
+            if s.pending.get("kind") != want:
+                fail("pending decision", want, s.pending.get("kind"))
+        else:
+            for k, v in want.items():
+                if s.pending.get(k) != v:
+                    fail(f"pending {k}", v, s.pending.get(k))
+
+    def _expect_hands(self, want: Any, fail: Fail) -> None:
+        s = self.state
+        for who, hand in want.items():
+            got = s.players[self.seat(who)].hand
+            if dict(cards(hand or {})) != got:
+                fail(f"{who}'s hand", dict(cards(hand or {})), got)
+
+    def _expect_hand_size(self, want: Any, fail: Fail) -> None:
+        s = self.state
+        for who, n in want.items():
+            got = s.players[self.seat(who)].hand_size()
+            if got != n:
+                fail(f"{who}'s hand size", n, got)
+
+    def _expect_display(self, want: Any, fail: Fail) -> None:
+        s = self.state
+        if s.display != want:
+            fail("display", want, s.display)
+
+    def _expect_deck_size(self, want: Any, fail: Fail) -> None:
+        s = self.state
+        if len(s.deck) != want:
+            fail("deck size", want, len(s.deck))
+
+    def _expect_deck_top(self, want: Any, fail: Fail) -> None:
+        s = self.state
+        got = list(reversed(s.deck))[: len(want)]
+        if got != want:
+            fail("top of the deck", want, got)
+
+    def _expect_discard(self, want: Any, fail: Fail) -> None:
+        s = self.state
+        if sorted(s.discard) != sorted(want):
+            fail("discard pile", sorted(want), sorted(s.discard))
+
+    def _expect_discard_size(self, want: Any, fail: Fail) -> None:
+        s = self.state
+        if len(s.discard) != want:
+            fail("discard size", want, len(s.discard))
+
+    def _expect_trains(self, want: Any, fail: Fail) -> None:
+        s = self.state
+        for who, n in want.items():
+            if s.players[self.seat(who)].trains != n:
+                fail(f"{who}'s trains", n, s.players[self.seat(who)].trains)
+
+    def _expect_stations_left(self, want: Any, fail: Fail) -> None:
+        s = self.state
+        for who, n in want.items():
+            if s.players[self.seat(who)].stations != n:
+                fail(f"{who}'s stations left", n, s.players[self.seat(who)].stations)
+
+    def _expect_score(self, want: Any, fail: Fail) -> None:
+        s = self.state
+        for who, n in want.items():
+            if s.players[self.seat(who)].route_points != n:
+                fail(f"{who}'s score", n, s.players[self.seat(who)].route_points)
+
+    def _expect_owner(self, want: Any, fail: Fail) -> None:
+        s = self.state
+        for rid, who in want.items():
+            got = s.route_owner.get(rid)
+            expected = None if who is None else self.seat(who)
+            if got != expected:
+                fail(f"owner of {rid}", who, None if got is None else self.names[got])
+
+    def _expect_stations(self, want: Any, fail: Fail) -> None:
+        s = self.state
+        for city, who in want.items():
+            got = s.stations.get(city)
+            expected = None if who is None else self.seat(who)
+            if got != expected:
+                fail(f"station in {city}", who, None if got is None else self.names[got])
+
+    def _expect_tickets(self, want: Any, fail: Fail) -> None:
+        s = self.state
+        for who, tickets in want.items():
+            got = s.players[self.seat(who)].tickets
+            if sorted(got) != sorted(tickets):
+                fail(f"{who}'s tickets", sorted(tickets), sorted(got))
+
+    def _expect_ticket_deck_top(self, want: Any, fail: Fail) -> None:
+        s = self.state
+        for deck, ids in want.items():
+            got = list(reversed(s.ticket_decks.get(deck, [])))[: len(ids)]
+            if got != ids:
+                fail(f"top of the {deck} ticket deck", ids, got)
+
+    def _expect_ticket_deck_bottom(self, want: Any, fail: Fail) -> None:
+        s = self.state
+        for deck, ids in want.items():
+            got = s.ticket_decks.get(deck, [])[: len(ids)]
+            if list(reversed(got)) != ids:
+                fail(f"bottom of the {deck} ticket deck", ids, list(reversed(got)))
+
+    def _expect_ticket_deck_size(self, want: Any, fail: Fail) -> None:
+        s = self.state
+        for deck, n in want.items():
+            if len(s.ticket_decks.get(deck, [])) != n:
+                fail(f"size of the {deck} ticket deck", n, len(s.ticket_decks.get(deck, [])))
+
+    def _expect_offer(self, want: Any, fail: Fail) -> None:
+        s = self.state
+        for who, ids in want.items():
+            offers = s.pending.get("offers") or []
+            got = offers[self.seat(who)] if offers else None
+            if isinstance(got, dict) or isinstance(ids, dict):
+                norm = {k: sorted(v) for k, v in (got or {}).items() if v or k in ids}
+                if norm != {k: sorted(v) for k, v in ids.items()}:
+                    fail(f"{who}'s offer", ids, got)
+            elif sorted(got or []) != sorted(ids):
+                fail(f"{who}'s ticket offer", sorted(ids), sorted(got or []))
+
+    def _expect_final_turns_left(self, want: Any, fail: Fail) -> None:
+        s = self.state
+        if s.final_turns_left != want:
+            fail("final turns left", want, s.final_turns_left)
+
+    def _expect_game_over(self, want: Any, fail: Fail) -> None:
+        s = self.state
+        if s.game_over != bool(want):
+            fail("game over", want, s.game_over)
+
+    def _expect_events(self, want: Any, fail: Fail) -> None:
+        kinds = [e.kind for e in self.last_events]
+        for kind in want:
+            if kind not in kinds:
+                fail("events of the last step to include", kind, kinds)
+
+    def _expect_no_events(self, want: Any, fail: Fail) -> None:
+        kinds = [e.kind for e in self.last_events]
+        for kind in want:
+            if kind in kinds:
+                fail("events of the last step to exclude", kind, kinds)
+
+    def _expect_extra(self, want: Any, fail: Fail) -> None:
+        s = self.state
+        for k, v in want.items():
+            if s.extra.get(k) != v:
+                fail(f"extra {k}", v, s.extra.get(k))
+
+    def _expect_private(self, want: Any, fail: Fail) -> None:
+        s = self.state
+        for who, values in want.items():
+            got_private = s.players[self.seat(who)].private
+            for k, v in values.items():
+                if got_private.get(k) != v:
+                    fail(f"{who}'s private {k}", v, got_private.get(k))
+
+    def _expect_secret_top(self, want: Any, fail: Fail) -> None:
+        s = self.state
+        for k, v in want.items():
+            got_secret = list(reversed(s.secret.get(k, [])))[: len(v)]
+            if got_secret != v:
+                fail(f"top of secret {k}", v, got_secret)
+
+    def _expect_secret_bottom(self, want: Any, fail: Fail) -> None:
+        s = self.state
+        for k, v in want.items():
+            got_secret = list(reversed(s.secret.get(k, [])))[-len(v):] if v else []
+            if got_secret != v:
+                fail(f"bottom of secret {k}", v, got_secret)
+
+    def _expect_plan_ran(self, want: Any, fail: Fail) -> None:
+        for who, ran in want.items():
+            got_run = self.plan_runs.get(self.seat(who), "not run")
+            if got_run != ran:
+                fail(f"{who}'s plan", ran, got_run)
+
+    def _expect_plans_left(self, want: Any, fail: Fail) -> None:
+        got_left = sorted(self.names[s] for s in self.plans)
+        if got_left != sorted(want):
+            fail("plans left", sorted(want), got_left)
+
+    def _expect_public(self, want: Any, fail: Fail) -> None:
+        s = self.state
+        for who, values in want.items():
+            got_public = s.players[self.seat(who)].public
+            for k, v in values.items():
+                if got_public.get(k) != v:
+                    fail(f"{who}'s public {k}", v, got_public.get(k))
+
+    def _check_legal(self, want: dict[str, Any], fail: Fail) -> None:
         from engine.game import legal_actions
 
         for who, spec in want.items():
@@ -444,7 +513,7 @@ class Runner:
             if "count" in spec and len(legal) != spec["count"]:
                 fail(f"number of {who}'s legal actions", spec["count"], len(legal))
 
-    def _check_final(self, want: dict[str, Any], fail: Any) -> None:
+    def _check_final(self, want: dict[str, Any], fail: Fail) -> None:
         result = self.state.result
         if result is None:
             fail("final result", "the game to be over", "no result")
@@ -466,6 +535,43 @@ class Runner:
                         expected = sorted(expected)
                     if got != expected:
                         fail(f"{key}'s final {field_name}", expected, got)
+
+
+# What each field of a scenario's `expect` checks, keyed by the field.
+_EXPECTATIONS: dict[str, Callable[[Runner, Any, Fail], None]] = {
+    "current": Runner._expect_current,
+    "pending": Runner._expect_pending,
+    "hands": Runner._expect_hands,
+    "hand_size": Runner._expect_hand_size,
+    "display": Runner._expect_display,
+    "deck_size": Runner._expect_deck_size,
+    "deck_top": Runner._expect_deck_top,
+    "discard": Runner._expect_discard,
+    "discard_size": Runner._expect_discard_size,
+    "trains": Runner._expect_trains,
+    "stations_left": Runner._expect_stations_left,
+    "score": Runner._expect_score,
+    "owner": Runner._expect_owner,
+    "stations": Runner._expect_stations,
+    "tickets": Runner._expect_tickets,
+    "ticket_deck_top": Runner._expect_ticket_deck_top,
+    "ticket_deck_bottom": Runner._expect_ticket_deck_bottom,
+    "ticket_deck_size": Runner._expect_ticket_deck_size,
+    "offer": Runner._expect_offer,
+    "final_turns_left": Runner._expect_final_turns_left,
+    "game_over": Runner._expect_game_over,
+    "events": Runner._expect_events,
+    "no_events": Runner._expect_no_events,
+    "legal": Runner._check_legal,
+    "final": Runner._check_final,
+    "extra": Runner._expect_extra,
+    "private": Runner._expect_private,
+    "secret_top": Runner._expect_secret_top,
+    "secret_bottom": Runner._expect_secret_bottom,
+    "plan_ran": Runner._expect_plan_ran,
+    "plans_left": Runner._expect_plans_left,
+    "public": Runner._expect_public,
+}
 
 
 def _matches(action: dict[str, Any], partial: dict[str, Any]) -> bool:

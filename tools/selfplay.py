@@ -3,7 +3,10 @@
     python -m tools.selfplay --variant europe --players 4 --games 100 --seed 1
 
 prints games per second, turns per game, the average score, the ticket completion rate and
-how the games ended.
+how the games ended. `--blunders` also judges every move (tools/blunders.py) and prints, per
+level, the count of each blunder of the list per 100 games:
+
+    python -m tools.selfplay --variant europe --players 2 --games 100 --ai normal,hard --blunders
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from engine.events import Event
 from engine.game import actors, apply, legal_actions, new_game, view
 from engine.rulesets import available_variants
 from engine.state import GameState
+from tools.blunders import BLUNDERS, Judge
 
 # A game that takes more decisions than this is reported as stalled (a bug to look at).
 MAX_DECISIONS = 20_000
@@ -74,6 +78,16 @@ def play_game(
     return record
 
 
+def blunder_lines(blunders: dict[str, Counter[str]], seats_of: Counter[str]) -> list[str]:
+    """Per level: each blunder's count per 100 games of that level (a game counted once per
+    seat the level held)."""
+    out = ["blunders per 100 games " + " ".join(f"{b:>13}" for b in BLUNDERS)]
+    for level in sorted(seats_of):
+        found = blunders.get(level, Counter())
+        out.append(f"{level:<22} " + " ".join(f"{100 * found[b] / seats_of[level]:>13.1f}" for b in BLUNDERS))
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--variant", default="europe", choices=available_variants())
@@ -82,6 +96,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--ai", default="random", help=f"AI level per seat, comma-separated ({', '.join(AI_LEVELS)})")
     parser.add_argument("--dice", action="store_true", help="play with the Dice Expansion")
+    parser.add_argument("--blunders", action="store_true",
+                        help="also count each blunder of the list per level, per 100 games (tools/blunders.py)")
     parser.add_argument("--balance", action="store_true",
                         help="also print a balance report: routes claimed, tickets completed, bonuses")
     args = parser.parse_args(argv)
@@ -101,13 +117,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         from tools.balance import BalanceReport
 
         balance = BalanceReport(build_ruleset(args.variant, args.players, options).map_id)
+    blunders: dict[str, Counter[str]] = {}
+    seats_of: Counter[str] = Counter()
     for i in range(args.games):
+        judge = Judge() if args.blunders else None
         try:
-            record = play_game(args.variant, args.players, args.seed + i, levels, options)
+            record = play_game(args.variant, args.players, args.seed + i, levels, options,
+                               judge.check if judge else None)
         except IllegalAction as exc:
             print(f"cannot play: {exc}", file=sys.stderr)
             return 2
         decisions += len(record.actions)
+        if judge is not None:
+            judge.finish(record.state)
+            for seat in range(args.players):
+                level = levels[seat % len(levels)]
+                seats_of[level] += 1
+                blunders.setdefault(level, Counter()).update(judge.of_seat(seat))
         if balance is not None:
             balance.add(record)
         turns += record.state.turn + 1
@@ -129,6 +155,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"tickets completed  {100 * tickets_done / max(tickets_all, 1):.1f}%  ({tickets_done}/{tickets_all})")
     print("games ended        " + ", ".join(f"{k}: {v}" for k, v in sorted(endings.items())))
     print("wins               " + ", ".join(f"{k}: {v}" for k, v in sorted(wins.items())))
+    if args.blunders:
+        print("\n".join(blunder_lines(blunders, seats_of)))
     if balance is not None:
         print("\n".join(balance.lines()))
     return 0

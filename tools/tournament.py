@@ -4,8 +4,9 @@
     python -m tools.tournament --variant europe --players 4 --games 100 --ai hard,greedy,greedy,greedy --json
 
 `--ai` names one agent per seat (cycled when shorter than the table): a level (easy, normal,
-hard, random, greedy) or an agent of ai/agents (route_focus, destination_hungry,
-one_step, long_route, planner, search). Seats rotate between games: each deal (seed) is
+hard, random, greedy) or an agent of ai/agents (the 2017 baselines route_focus,
+destination_hungry, one_step, long_route; the fifth baseline network, the joint-network
+planner; planner, search). Seats rotate between games: each deal (seed) is
 played once with every rotation of the agents around the table, so no agent owes a result to
 its seat or its cards. Prints per agent: wins (a shared win counts for each winner), the win
 rate with its 95 % Wilson interval, the mean score, tickets completed per game, and the

@@ -74,6 +74,16 @@ class Advice:
         the player would draw cards (None: none worth it)."""
         return None
 
+    def before_turn(self, ai: GreedyAI, decision: Decision) -> Action | None:
+        """A move of this rule's own worth more than any plain move of the turn (a station
+        that saves a ticket), asked first on a plain turn (None: none)."""
+        return None
+
+    def withholds(self, view: View, game_map: GameMap, action: Action) -> bool:
+        """Whether a legal move is one a computer player should not make under this rule
+        (a tunnel tried without the cards its extra may ask for)."""
+        return False
+
     def wanted(self, view: View, game_map: GameMap, seat: int) -> set[str]:
         """The routes this rule's goals want claimed (beyond the tickets')."""
         return set()
@@ -124,19 +134,30 @@ def advice_for(rules: RuleSet) -> tuple[Advice, ...]:
     return advice
 
 
-_BY_TABLE: dict[tuple[object, ...], tuple[Advice, ...]] = {}
+_BY_TABLE: dict[tuple[object, ...], tuple[RuleSet, tuple[Advice, ...]]] = {}
 
 
-def advice_of_view(view: View) -> tuple[Advice, ...]:
-    """The advice for the rule set of the game `view` shows (the rules are public)."""
+def _table(view: View) -> tuple[RuleSet, tuple[Advice, ...]]:
     try:
         key = (view.variant, len(view.players), tuple(view.options.items()))
         return _BY_TABLE[key]
     except KeyError:
-        advice = _BY_TABLE[key] = advice_for(build_ruleset(view.variant, len(view.players), view.options))
-        return advice
+        rules = build_ruleset(view.variant, len(view.players), view.options)
+        kept = _BY_TABLE[key] = (rules, advice_for(rules))
+        return kept
     except TypeError:  # an option value that cannot be a dict key
-        return advice_for(build_ruleset(view.variant, len(view.players), view.options))
+        rules = build_ruleset(view.variant, len(view.players), view.options)
+        return rules, advice_for(rules)
+
+
+def advice_of_view(view: View) -> tuple[Advice, ...]:
+    """The advice for the rule set of the game `view` shows (the rules are public)."""
+    return _table(view)[1]
+
+
+def rules_of_view(view: View) -> RuleSet:
+    """The rule set of the game `view` shows (the rules are public)."""
+    return _table(view)[0]
 
 
 def can_search(view: View) -> bool:

@@ -4,6 +4,7 @@
   Mesentier Silva, Lee, Togelius and Nealen, "AI-based Playtesting of Contemporary Board
   Games" (FDG 2017), adapted to every variant's actions;
 - `planner`: a network planner (the search AI's policy when it does not search);
+- `network`: the joint-network planner, a strong opponent to measure the hard AI against;
 - `search`: the "hard" AI, a determinised Monte Carlo search under hidden information.
 
 Like every AI here they read only `view` and `legal_actions`. `make_agent(name, seed)` builds
@@ -24,6 +25,7 @@ AGENTS: dict[str, tuple[str, str]] = {
     "one_step": ("ai.agents.one_step", "OneStepAI"),
     "long_route": ("ai.agents.long_route", "LongRouteAI"),
     "planner": ("ai.agents.planner", "PlannerAI"),
+    "network": ("ai.agents.network", "NetworkAI"),
     "search": ("ai.agents.search", "SearchAI"),
 }
 

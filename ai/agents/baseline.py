@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ai.agents.planning import MapInfo, closed_groups, map_info, payment_cost, shortest_path
+from ai.blunders import sensible
 from ai.greedy import GreedyAI
 from engine.actions import Action, ClaimRoute, DrawCard, DrawTickets, KeepTickets
 from engine.cards import GRAY, LOCO, Cards
@@ -126,6 +127,7 @@ class BaselineAI(GreedyAI):
 
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
         assert view is not None and view.you is not None, "a baseline agent reads its own view"
+        legal = sensible(view, legal)  # never absurd: no tunnel it may give up, no late tickets
         keeps = plain_keep(view, legal)
         if keeps:
             return self.keep(view, keeps)

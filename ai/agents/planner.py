@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ai.advice import advice_of_view
+from ai.advice import Decision, advice_of_view
 from ai.agents.planning import (
     Connectivity,
     MapInfo,
@@ -30,10 +30,11 @@ from ai.agents.planning import (
     plan_network,
     route_points,
 )
+from ai.blunders import repair, sensible
 from ai.greedy import GreedyAI, advised_wanted
 from engine.actions import Action, ClaimRoute, DrawCard, DrawTickets, KeepTickets, Pass
 from engine.cards import LOCO, Cards
-from engine.maps import GameMap
+from engine.maps import GameMap, load_map
 from engine.view import View
 
 # Take more tickets only with this many trains left, and while every other player has this many.
@@ -248,6 +249,7 @@ class PlannerAI(GreedyAI):
 
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
         assert view is not None and view.you is not None, "the planner reads its own view"
+        legal = sensible(view, legal)
         kinds = {a.TYPE for a in legal}
         kind = view.pending.kind
         if kind in ("turn", "second_card") and not _advised(view, legal):
@@ -261,6 +263,15 @@ class PlannerAI(GreedyAI):
         return super().choose(view, legal)
 
     def turn(self, view: View, legal: Sequence[Action]) -> Action:
+        if view.pending.kind == "turn":
+            decision = Decision(view, load_map(view.map_id), legal, view.you or 0)
+            for rule in advice_of_view(view):
+                action = rule.before_turn(self, decision)
+                if action is not None:
+                    return action
+        return repair(view, legal, self._plan_turn(view, legal))
+
+    def _plan_turn(self, view: View, legal: Sequence[Action]) -> Action:
         seen = seen_from_view(view)
         claims: dict[str, list[Cards]] = {}
         slots: list[int] = []

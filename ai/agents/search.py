@@ -29,6 +29,7 @@ from ai.agents.determinize import sample_state
 from ai.agents.planner import PlannerAI, Seen, claim_gain, keep_value, seen_from_view
 from ai.agents.planning import Connectivity, payment_cost
 from ai.agents.rollout import new_policy, play_out
+from ai.blunders import repair, sensible
 from ai.sampling import CannotSample
 from engine.actions import Action, ClaimRoute, DrawCard, DrawTickets, KeepTickets
 from engine.errors import IllegalAction
@@ -83,11 +84,13 @@ class SearchAI(PlannerAI):
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
         assert view is not None and view.you is not None, "the search AI reads its own view"
         self.report = SearchReport()
+        legal = sensible(view, legal)
         default = super().choose(view, legal)
         if len(legal) <= 1:
             self.report.reason = "one legal move"
             return default
-        candidates = self.candidates(view, legal, default)
+        # A candidate that is a blunder of the list is not compared at all.
+        candidates = [a for a in self.candidates(view, legal, default) if a is default or repair(view, legal, a) is a]
         if len(candidates) <= 1:
             self.report.reason = "one candidate"
             return default

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Container, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import networkx as nx
@@ -142,6 +143,26 @@ def parse_map(data: dict, source: str) -> GameMap:
     for key in _TOP_REQUIRED:
         if key not in data:
             raise c.fail("", f"missing top-level field '{key}'")
+    map_id, name = _parse_top(c, data)
+    width, height = _parse_space(c, data["coordinates"])
+    route_points = _parse_route_points(c, data["route_points"])
+    space = _Space(c, width, height)
+    cities = _parse_cities(c, data["cities"], space)
+    routes, wheres = _parse_routes(c, data["routes"], cities, route_points, space)
+    _check_parallel_tracks(c, routes, wheres)
+    _check_route_ids(c, routes, wheres)
+    _check_connected(c, cities, routes)
+    tickets = _parse_tickets(c, data["tickets"], cities)
+    extras = data.get("extras", {})
+    _check_passengers(c, extras, cities)
+    _check_drawing(c, extras.get("drawing"), width, height)
+
+    return GameMap(map_id, name, width, height, cities, routes, tickets, route_points,
+                   extras, data["provenance"])
+
+
+def _parse_top(c: _Checker, data: dict) -> tuple[str, str]:
+    """The map's id and name, and the types of its top-level fields."""
     top = "top level"
     map_id = c.string(top, data, "id")
     if not ID_RE.fullmatch(map_id):
@@ -154,17 +175,23 @@ def parse_map(data: dict, source: str) -> GameMap:
                                 ("extras", dict, "an object")):
         if key in data:
             c.check(top, data, key, isinstance(data[key], kind), expected)
+    return map_id, name
 
-    # -- drawing space and points table
-    coords = data["coordinates"]
+
+def _parse_space(c: _Checker, coords: dict) -> tuple[float, float]:
+    """The drawing space's width and height."""
     c.keys("coordinates", coords, ("width", "height"))
     width = c.number("coordinates", coords, "width")
     height = c.number("coordinates", coords, "height")
     if width <= 0 or height <= 0:
         raise c.fail("coordinates", "width and height must be greater than 0")
+    return width, height
 
+
+def _parse_route_points(c: _Checker, table: dict) -> dict[int, int]:
+    """The points table: route length -> points."""
     route_points: dict[int, int] = {}
-    for key, value in data["route_points"].items():
+    for key, value in table.items():
         length = int(key) if (_is_int(key) or (isinstance(key, str) and key.isascii() and key.isdigit())) else None
         where = f"route_points '{key}'"
         if length is None or length < 1:
@@ -176,15 +203,27 @@ def parse_map(data: dict, source: str) -> GameMap:
         route_points[length] = value
     if not route_points:
         raise c.fail("route_points", "the table is empty")
+    return route_points
 
-    def inside(where: str, x: float, y: float, what: str) -> None:
-        if not (0 <= x <= width and 0 <= y <= height):
-            raise c.fail(where, f"{what} ({x}, {y}) lies outside the drawing space "
-                                f"0..{width} x 0..{height}")
 
-    # -- cities
+@dataclass(frozen=True)
+class _Space:
+    """The drawing space, to check that positions lie inside it."""
+
+    c: _Checker
+    width: float
+    height: float
+
+    def inside(self, where: str, x: float, y: float, what: str) -> None:
+        if not (0 <= x <= self.width and 0 <= y <= self.height):
+            raise self.c.fail(where, f"{what} ({x}, {y}) lies outside the drawing space "
+                                     f"0..{self.width} x 0..{self.height}")
+
+
+def _parse_cities(c: _Checker, entries: list, space: _Space) -> dict[str, City]:
+    """The cities by id, in the file's order; their names must tell them apart."""
     cities: dict[str, City] = {}
-    for n, entry in enumerate(data["cities"], 1):
+    for n, entry in enumerate(entries, 1):
         where = c.where("city", entry, n)
         c.keys(where, entry, _CITY_REQUIRED, _CITY_OPTIONAL)
         city_id = c.string(where, entry, "id")
@@ -196,7 +235,7 @@ def parse_map(data: dict, source: str) -> GameMap:
         city_name = c.string(where, entry, "name")
         x = c.number(where, entry, "x")
         y = c.number(where, entry, "y")
-        inside(where, x, y, "position")
+        space.inside(where, x, y, "position")
         kind = entry.get("kind", "city")
         if kind not in CITY_KINDS:
             raise c.fail(where, f"unknown kind {kind!r} (allowed: {', '.join(CITY_KINDS)})")
@@ -216,53 +255,69 @@ def parse_map(data: dict, source: str) -> GameMap:
         where = f"city '{city.id}' (#{list(cities).index(city.id) + 1})"
         raise c.fail(where, f"the name '{text}' also names city '{owner}' "
                             f"(names, ids and aliases must tell cities apart)")
+    return cities
 
-    # -- routes: each entry on its own
+
+def _parse_routes(c: _Checker, entries: list, cities: dict[str, City], route_points: dict[int, int],
+                  space: _Space) -> tuple[dict[str, Route], dict[str, str]]:
+    """The routes by id, each entry checked on its own, and where each is in the file (for
+    the messages of the checks across routes)."""
     routes: dict[str, Route] = {}
     wheres: dict[str, str] = {}
-    for n, entry in enumerate(data["routes"], 1):
+    for n, entry in enumerate(entries, 1):
         where = c.where("route", entry, n)
-        c.keys(where, entry, _ROUTE_REQUIRED, _ROUTE_OPTIONAL)
-        route_id = c.string(where, entry, "id")
-        if route_id in routes:
-            raise c.fail(where, f"duplicate route id '{route_id}'")
-        a, b = c.ends(where, entry, cities)
-        length = c.integer(where, entry, "length")
-        if length < 1:
-            raise c.fail(where, f"length must be at least 1, not {length}")
-        if length not in route_points:
-            raise c.fail(where, f"length {length} has no entry in route_points")
-        color = entry["color"]
-        if color not in COLORS:
-            raise c.fail(where, f"unknown colour {color!r} (allowed: {', '.join(COLORS)})")
-        tunnel = c.boolean(where, entry, "tunnel")
-        ferry_locos = c.integer(where, entry, "ferry_locos")
-        if ferry_locos < 0:
-            raise c.fail(where, f"ferry_locos must not be negative, not {ferry_locos}")
-        if ferry_locos > length:
-            raise c.fail(where, f"ferry_locos {ferry_locos} is more than the length {length}")
-        group = entry["parallel_group"]
-        if group is not None:
-            c.string(where, entry, "parallel_group")
-        tags = entry.get("tags", [])
-        if not isinstance(tags, list) or not all(
-                isinstance(t, str) and _TAG_RE.fullmatch(t) for t in tags):
-            raise c.fail(where, "field 'tags' must be a list of lowercase words "
-                                "(letters, digits, '_')")
-        border_point = None
-        if "border_point" in entry:
-            bp = entry["border_point"]
-            c.keys(f"{where} border_point", bp, ("x", "y"))
-            border_point = (c.number(where, bp, "x"), c.number(where, bp, "y"))
-            inside(where, *border_point, "border_point")
-        note = entry.get("note")
-        if "note" in entry:
-            c.string(where, entry, "note")
-        routes[route_id] = Route(route_id, a, b, length, color, tunnel, ferry_locos, group,
-                                 frozenset(tags), border_point, n - 1, note)
+        route_id = _parse_route(c, where, entry, n, routes, cities, route_points, space)
         wheres[route_id] = where
+    return routes, wheres
 
-    # -- routes: parallel groups and tracks between the same cities
+
+def _parse_route(c: _Checker, where: str, entry: Any, n: int, routes: dict[str, Route],
+                 cities: dict[str, City], route_points: dict[int, int], space: _Space) -> str:
+    """Check route entry number `n` and add it to `routes`; its id."""
+    c.keys(where, entry, _ROUTE_REQUIRED, _ROUTE_OPTIONAL)
+    route_id = c.string(where, entry, "id")
+    if route_id in routes:
+        raise c.fail(where, f"duplicate route id '{route_id}'")
+    a, b = c.ends(where, entry, cities)
+    length = c.integer(where, entry, "length")
+    if length < 1:
+        raise c.fail(where, f"length must be at least 1, not {length}")
+    if length not in route_points:
+        raise c.fail(where, f"length {length} has no entry in route_points")
+    color = entry["color"]
+    if color not in COLORS:
+        raise c.fail(where, f"unknown colour {color!r} (allowed: {', '.join(COLORS)})")
+    tunnel = c.boolean(where, entry, "tunnel")
+    ferry_locos = c.integer(where, entry, "ferry_locos")
+    if ferry_locos < 0:
+        raise c.fail(where, f"ferry_locos must not be negative, not {ferry_locos}")
+    if ferry_locos > length:
+        raise c.fail(where, f"ferry_locos {ferry_locos} is more than the length {length}")
+    group = entry["parallel_group"]
+    if group is not None:
+        c.string(where, entry, "parallel_group")
+    tags = entry.get("tags", [])
+    if not isinstance(tags, list) or not all(
+            isinstance(t, str) and _TAG_RE.fullmatch(t) for t in tags):
+        raise c.fail(where, "field 'tags' must be a list of lowercase words "
+                            "(letters, digits, '_')")
+    border_point = None
+    if "border_point" in entry:
+        bp = entry["border_point"]
+        c.keys(f"{where} border_point", bp, ("x", "y"))
+        border_point = (c.number(where, bp, "x"), c.number(where, bp, "y"))
+        space.inside(where, *border_point, "border_point")
+    note = entry.get("note")
+    if "note" in entry:
+        c.string(where, entry, "note")
+    routes[route_id] = Route(route_id, a, b, length, color, tunnel, ferry_locos, group,
+                             frozenset(tags), border_point, n - 1, note)
+    return route_id
+
+
+def _check_parallel_tracks(c: _Checker, routes: dict[str, Route], wheres: dict[str, str]) -> None:
+    """Tracks between the same cities share a parallel group, and a group joins one pair of
+    cities with more than one track."""
     groups: dict[str, list[Route]] = {}
     pairs: dict[frozenset[str], list[Route]] = {}
     for r in routes.values():
@@ -285,7 +340,11 @@ def parse_map(data: dict, source: str) -> GameMap:
         if len(tracks) == 1:
             raise c.fail(wheres[first.id], f"parallel group '{group}' has only this one track; "
                                            f"use null for a route without parallel tracks")
-    # -- routes: id conventions (after the structure, whose messages are clearer)
+
+
+def _check_route_ids(c: _Checker, routes: dict[str, Route], wheres: dict[str, str]) -> None:
+    """Route ids follow the conventions (checked after the structure, whose messages are
+    clearer)."""
     for r in routes.values():
         if r.parallel_group is None:
             if r.id != f"{r.a}-{r.b}":
@@ -300,7 +359,9 @@ def parse_map(data: dict, source: str) -> GameMap:
                 raise c.fail(wheres[r.id], f"a parallel track must have the id "
                                            f"'{r.parallel_group}-N' (N = 1, 2, ...)")
 
-    # -- the board must be connected (so every ticket's cities can be joined, too)
+
+def _check_connected(c: _Checker, cities: dict[str, City], routes: dict[str, Route]) -> None:
+    """The board must be connected (so every ticket's cities can be joined, too)."""
     board = nx.Graph()
     board.add_nodes_from(cities)
     board.add_edges_from((r.a, r.b) for r in routes.values())
@@ -313,9 +374,11 @@ def parse_map(data: dict, source: str) -> GameMap:
                                f"{'y' if len(cut) == 1 else 'ies'} ({shown}) cannot be reached "
                                f"from '{start}'")
 
-    # -- tickets
+
+def _parse_tickets(c: _Checker, entries: list, cities: dict[str, City]) -> dict[str, Ticket]:
+    """The tickets by id."""
     tickets: dict[str, Ticket] = {}
-    for n, entry in enumerate(data["tickets"], 1):
+    for n, entry in enumerate(entries, 1):
         where = c.where("ticket", entry, n)
         c.keys(where, entry, _TICKET_REQUIRED)
         ticket_id = c.string(where, entry, "id")
@@ -335,9 +398,12 @@ def parse_map(data: dict, source: str) -> GameMap:
             raise c.fail(where, f"a ticket must have the id '{base}' (or '{base}-2', ... "
                                 f"when several tickets join the same cities)")
         tickets[ticket_id] = Ticket(ticket_id, a, b, points, deck)
+    return tickets
 
-    # -- extras
-    extras = data.get("extras", {})
+
+def _check_passengers(c: _Checker, extras: dict, cities: dict[str, City]) -> None:
+    """`extras.passengers` and `extras.passenger_colors` (Alsace's figures), if either is given:
+    counts per city and per colour, with the same total."""
     passengers = extras.get("passengers")
     colors = extras.get("passenger_colors")
     if passengers is not None or colors is not None:
@@ -359,11 +425,6 @@ def parse_map(data: dict, source: str) -> GameMap:
             raise c.fail("extras", f"passengers on the board ({sum(passengers.values())}) and "
                                    f"passenger_colors ({sum(colors.values())}) must have the "
                                    f"same total")
-
-    _check_drawing(c, extras.get("drawing"), width, height)
-
-    return GameMap(map_id, name, width, height, cities, routes, tickets, route_points,
-                   extras, data["provenance"])
 
 
 def _check_drawing(c: _Checker, drawing: Any, width: float, height: float) -> None:

@@ -67,6 +67,9 @@ NONCE_MAX = 25  # Discord refuses longer nonces (400 / 50035)
 _ids = itertools.count(1_100_000_000_000_000_000)
 
 
+MAX_DESCRIPTION = 1024  # Discord's limit for an attachment's description
+
+
 def snowflake() -> int:
     return next(_ids)
 
@@ -868,17 +871,27 @@ class FakeDiscord:
             self._with_components.add(int(msg["id"]))
         for name, data in files:
             sink.append(PublicItem(where + f" file {name}", name, data))
+        for a in msg.get("attachments") or []:  # what a screen reader reads: the leak scan reads it too
+            if a.get("description"):
+                sink.append(PublicItem(where + f" file {a['filename']} description", a["description"]))
 
     def _attachments(self, mid: int, body: dict[str, Any], files: list[tuple[str, bytes]],
                      keep: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
         out = []
         stored = []
+        # discord.py names each new file in `attachments` by its index, with its description
+        described = {str(a.get("id")): a.get("description") for a in body.get("attachments", []) or []
+                     if isinstance(a, dict) and a.get("description") is not None}
         for i, (name, data) in enumerate(files):
             aid = snowflake()
-            out.append({"id": str(aid), "filename": name, "size": len(data), "url": f"https://fake/{aid}/{name}",
-                        "proxy_url": f"https://fake/{aid}/{name}", "content_type": "image/png"})
+            item = {"id": str(aid), "filename": name, "size": len(data), "url": f"https://fake/{aid}/{name}",
+                    "proxy_url": f"https://fake/{aid}/{name}", "content_type": "image/png"}
+            if str(i) in described:
+                if len(str(described[str(i)])) > MAX_DESCRIPTION:
+                    self.errors.append(f"an attachment description of {len(str(described[str(i)]))} characters")
+                item["description"] = str(described[str(i)])
+            out.append(item)
             stored.append((name, data))
-            _ = i
         if keep:
             wanted = {str(a.get("id")) for a in body.get("attachments", []) or []}
             for a in keep:

@@ -1,0 +1,44 @@
+"""The board picture's description, for anyone who cannot see it (a screen reader reads an
+attachment's description aloud): whose turn it is, the last move, every player's score and
+trains left — the public facts the picture shows, in words, within Discord's limit.
+
+Built from the public view and the public events only, like the post it belongs to.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from bot_app import text
+from bot_app.answers import cut
+from engine.events import Event
+from engine.view import View
+
+MAX_DESCRIPTION = 1024  # Discord's limit for an attachment's description
+_MARKUP = re.compile(r"\*\*|__|`|~~|<@!?\d+>|<t:\d+(?::[A-Za-z])?>")
+
+
+def plain(line: str) -> str:
+    """A chat line without its markup (bold, code, mentions, timestamps): what is read aloud."""
+    return re.sub(r"\s+", " ", _MARKUP.sub("", line)).strip()
+
+
+def board_description(view: View, events: Iterable[Event], waiting: Sequence[int], game_id: int) -> str:
+    """"Board of game #3 (Europe), turn 12. Last move: Ann claimed Paris – Wien. Ann 24
+    points, 30 trains left; Bo 18 points, 35 trains left. Waiting for Bo." """
+    parts = [f"Board of game #{game_id} ({text.variant_title(view.variant, view.options)}), turn {view.turn + 1}."]
+    lines = text.log_lines(list(events), view)
+    if lines:
+        parts.append(f"Last move: {plain(lines[-1]).rstrip('.')}.")
+    totals = {}
+    if view.result and view.result.get("sheets"):
+        totals = {int(s["seat"]): int(s["total"]) for s in view.result["sheets"]}
+    scores = [f"{view.name(p.seat)} {totals.get(p.seat, p.route_points)} points, {p.trains} trains left"
+              for p in view.players]
+    parts.append("; ".join(scores) + ".")
+    if view.status == "over":
+        parts.append("The game is over.")
+    elif waiting:
+        parts.append(f"Waiting for {', '.join(view.name(s) for s in waiting)}.")
+    return cut(" ".join(parts), MAX_DESCRIPTION)
