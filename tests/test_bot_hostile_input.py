@@ -5,8 +5,7 @@ gets 3,000 hostile values (bench/bench_hostile.py sends 10,000 and more) up to D
 of 6,000 characters — the worst cases for name matching (every word a number or a colour,
 separators everywhere), long runs of accents, emoji and digits, and plain noise — against a
 running game, through the real discord.py client and the loopback fake (tests/fake_discord/hostile.py).
-The longest single
-step of the event loop (CPU time, see tests/fake_discord/steps.py; a pause of Python's cycle
+The longest single step of the event loop (CPU time, see tests/fake_discord/steps.py; a pause of Python's cycle
 collector is the collector's, and bench/bench_hostile.py reports it apart) must stay under
 50 ms, every interaction is answered, and every over-long value is refused in words before
 anything parses it."""
