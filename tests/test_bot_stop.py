@@ -37,7 +37,7 @@ def alive(pid: int) -> bool:
     return _state(pid) not in (None, "Z", "X")
 
 
-async def still_alive(pids: list[int], within: float = 5.0) -> list[int]:
+async def still_alive(pids: list[int], within: float = 2.0) -> list[int]:
     """The processes of `pids` still running once `within` seconds have passed, or [] as soon
     as none is (a worker notices its parent's end at its next look, a fraction of a second)."""
     deadline = time.monotonic() + within
