@@ -73,7 +73,8 @@ def tourist_wanted(view: View, game_map: GameMap, seat: int) -> set[str]:
 def _tourist_value(view: View, game_map: GameMap, seat: int, card_id: str) -> float:
     card = _cards(game_map)[card_id]
     target = _card_target(view, game_map, seat, card)
-    return -card["points"] if target is None else card["points"] - 1.6 * target[0]
+    points: int = card["points"]  # the map's data (JSON): a tourist card's points
+    return -points if target is None else points - 1.6 * target[0]
 
 
 class TouristCardsAdvice(Advice):

@@ -61,7 +61,7 @@ def visited_cities(game: Game, seat: int) -> set[str]:
 def offer_of(game: Game, seat: int) -> dict[str, list[str]]:
     """The seat's offer as a dict; a plain list (a ticket draw made by another module, e.g. the
     Dice Expansion's dice draw) is tickets only."""
-    offer = game.state.pending["offers"][seat]
+    offer: list[str] | dict[str, list[str]] = game.state.pending["offers"][seat]
     if isinstance(offer, list):
         return {"tickets": list(offer), "tourist": [], "devils": []}
     return offer
@@ -91,7 +91,8 @@ class TouristView:
 
 
 def tourist_hand(game: Game, seat: int) -> list[str]:
-    return game.player(seat).private.setdefault(TOURIST, [])
+    hand: list[str] = game.player(seat).private.setdefault(TOURIST, [])
+    return hand
 
 
 @dataclass(frozen=True)
