@@ -22,7 +22,7 @@ from bot_app.inputs import limit_of
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.driver import Table
 from tests.fake_discord.harness import start_bot
-from tests.fake_discord.hostile import TEXT_OPTIONS, ErrorRecords, flood, number_values, text_options, warm_up
+from tests.fake_discord.hostile import ErrorRecords, flood, number_values, text_options, warm_up
 from tests.fake_discord.renderer import StubRenderer
 from tests.fake_discord.steps import LoopSteps
 
@@ -61,7 +61,8 @@ async def test_no_handler_holds_the_loop_on_hostile_input(tmp_path):
                 refused += 1
                 assert len(reply) <= 600, reply[:200]  # a sentence, never the input echoed back
         assert too_long > N // 5 and refused > N // 4
-        assert {s.option for s in sent} == {option for _, option, _ in TEXT_OPTIONS}  # each met the flood
+        flooded = {(s.command, s.option) for s in sent}
+        assert flooded == {(o.command, o.name) for o in text_options(fake.commands)}  # each met the flood
         assert not fake.errors, fake.errors[:3]
         assert steps.worst < MAX_STEP_MS, f"the loop was held {steps.worst:.1f} ms by {steps.where}"
     finally:
