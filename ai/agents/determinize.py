@@ -211,7 +211,7 @@ def sample_state(view: View, rng: Rng, info: MapInfo) -> GameState:
     return state
 
 
-def _sample_offer(rng: Rng, unseen: list[str], size: int, game_map: GameMap, state: GameState) -> Any:
+def _sample_offer(rng: Rng, unseen: list[str], size: int, game_map: GameMap, state: GameState) -> list[str]:
     """Another player's offer of `size` cards: tickets from those unseen (tourist offers are
     filled by the tourist cards' advice)."""
     picked = unseen[-size:] if size else []

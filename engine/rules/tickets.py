@@ -334,7 +334,7 @@ def _most_completed(outcomes: tuple[TicketOutcome, ...]) -> int:
     return max(range(len(outcomes)), key=lambda k: (sum(outcomes[k].completed), -k))
 
 
-def parse_mix(mix: Any) -> tuple[tuple[str, int], ...]:
+def parse_mix(mix: Iterable[object]) -> tuple[tuple[str, int], ...]:
     """An announced mix as (deck, count) pairs in deck order, whatever order it was given in."""
     out: dict[str, int] = {}
     for entry in mix:
