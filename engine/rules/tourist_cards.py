@@ -139,7 +139,7 @@ class TouristCards(DestinationTickets):
         s.secret[DECK_KEY] = tourist
         s.extra[DECK_KEY] = len(tourist)
         game.record("shuffle", tickets=len(game.map.tickets), tourist=len(tourist), rng=game.rng.state)
-        offers: list[Any] = []
+        offers: list[dict[str, list[str]]] = []
         for p in s.players:
             tourist_hand(game, p.seat)
             p.public["tourist_cards"] = 0
@@ -233,7 +233,7 @@ class TouristCards(DestinationTickets):
         if not (any(s.ticket_decks.get(name) for name, _ in self.draw) or s.secret.get(DECK_KEY)):
             raise IllegalAction("There are no tickets or tourist cards left to draw.", "no_tickets")
         offer = self._deal(game, self.draw, self.draw_tourist)
-        offers: list[Any] = [None] * game.n_players
+        offers: list[dict[str, list[str]] | None] = [None] * game.n_players
         offers[seat] = offer
         game.emit("tickets_drawn", player=seat, count=len(offer["tickets"]),
                   tourist=len(offer["tourist"]) + len(offer["devils"]))
