@@ -383,6 +383,22 @@ class Store(DeliveryReads, SettingsReads, SeatReads, StandingsReads, PlanReads, 
         them (SQLite's AUTOINCREMENT does so by itself)."""
 
     # --- several processes ------------------------------------------------------------
+    # Who this process is in the claims it makes (PostgreSQL: store/presence.py). One process
+    # alone claims nothing, so any name does.
+    owner = "0:local"
+
+    def on_wake(self, hook: Callable[[], None]) -> None:
+        """Call `hook` when work another process held may have become free (never, alone)."""
+
+    async def take_shard(self, shard: int) -> bool:
+        """Take `shard` for this process: True unless another live process holds it (one
+        process alone holds them all)."""
+        return True
+
+    async def holders(self) -> list[Any]:
+        """The live processes on this database and the shards each holds (PostgreSQL)."""
+        return []
+
     async def claim_deliveries(self, now: float, limit: int, *, always: Sequence[str], owner: str,
                                lease: float) -> list[DeliveryRow]:
         """The deliveries due now that this process (`owner`) is to send. One process alone
