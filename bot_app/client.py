@@ -24,6 +24,7 @@ from bot_app.buttons import FAMILIES
 from bot_app.delivery import Dispatcher
 from bot_app.desk import Desk
 from bot_app.plan_panel import FAMILIES as PLAN_FAMILIES
+from bot_app.rematch import FAMILIES as REMATCH_FAMILIES
 from bot_app.render_hooks import Renderer
 from bot_app.timers import TimerLoop, pause_after_errors
 from bot_app.tree import TtrTree, sync_commands
@@ -77,7 +78,7 @@ class TtrBot(commands.Bot):
         self.tree.add_command(self.ttr)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(*FAMILIES, *VOTE_FAMILIES, *UNDO_FAMILIES, *PLAN_FAMILIES)
+        self.add_dynamic_items(*FAMILIES, *VOTE_FAMILIES, *UNDO_FAMILIES, *PLAN_FAMILIES, *REMATCH_FAMILIES)
 
     def serves(self, guild_id: int) -> bool:
         """Whether this process serves the server `guild_id` (all of them, unless sharded)."""
