@@ -23,6 +23,7 @@ from app import GameService, ServiceError
 from bot_app.buttons import FAMILIES
 from bot_app.delivery import Dispatcher
 from bot_app.desk import Desk
+from bot_app.lang.translator import CatalogueTranslator
 from bot_app.plan_panel import FAMILIES as PLAN_FAMILIES
 from bot_app.rematch import FAMILIES as REMATCH_FAMILIES
 from bot_app.render_hooks import Renderer
@@ -102,6 +103,8 @@ class TtrBot(commands.Bot):
         return True
 
     async def setup_hook(self) -> None:
+        # Command names and descriptions in each user's language (docs/languages.md).
+        await self.tree.set_translator(CatalogueTranslator())
         await self.load_commands()
         if self.sync_commands and self.syncs_commands:
             await sync_commands(self, force=self.force_sync)
