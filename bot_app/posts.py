@@ -107,7 +107,7 @@ async def turn_post(data: PostData, renderer: Renderer) -> Message:
         lead = "\n".join(_with_log([_head(data), *notes], events, view, 1200))
         messages = text.split([lead, "🏆 **Final scores**", *text.final_blocks(view),
                                after_game.final_pictures_line(g, bool(data.replay))], MAX_CONTENT)
-        return Message(messages[0], files, more=messages[1:],
+        return Message(messages[0], files, view_of(after_game.rematch_button(g)), more=messages[1:],
                        descriptions={"board.png": board_description(view, events, (), g)})
     waiting = list(summary.waiting_for)
     line = text.waiting_line(view, waiting, _mentions(summary))
