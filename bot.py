@@ -38,6 +38,11 @@ copies every game of the current database (TTR_DATABASE) into TARGET — a postg
 an SQLite file, which must be empty — and checks each game by replaying it on both sides.
 Stop the bot first.
 
+    python bot.py --status
+
+prints each bot process running on a PostgreSQL database and the Discord shards it holds
+(docs/scaling.md).
+
     python bot.py --init
 
 makes a new, empty game database at TTR_DATABASE (or data/ttr.sqlite3) when there is none or
@@ -64,6 +69,8 @@ from engine.rulesets import available_variants
 
 # The exit status when the game database cannot be used (it was left as it was).
 EXIT_DATABASE = 3
+# The exit status when a shard it was told to run is run by another live process.
+EXIT_SHARDS = 4
 
 
 def run_demo(variant: str, players: int, seed: int, out: Path, levels: list[str], dice: bool = False) -> int:
@@ -146,6 +153,31 @@ def run_copy(target: str) -> int:
     return 0
 
 
+def run_status() -> int:
+    """Print each live bot process on the database and the shards it holds."""
+    from bot_app.shards import status_lines
+    from store import Store, StoreError, default_target
+
+    target = default_target()
+    if not str(target).startswith(("postgresql://", "postgres://")):
+        print(f"The database is an SQLite file ({target}): one bot process at most, running every shard.")
+        return 0
+
+    async def status() -> int:
+        try:
+            store = await Store.open(target)
+        except StoreError as exc:
+            print(f"Could not read the status. {exc}", file=sys.stderr)
+            return EXIT_DATABASE
+        try:
+            print("\n".join(await status_lines(store)))
+            return 0
+        finally:
+            await store.close()
+
+    return asyncio.run(status())
+
+
 def run_init(path: Path | str) -> int:
     """Make a new, empty game database at `path` if there is none or the file is empty (for
     PostgreSQL: the game tables in an empty database)."""
@@ -177,6 +209,7 @@ def run_bot(config: Config, force_sync: bool = False) -> int:
     import discord
 
     from app import GameService
+    from bot_app import shards
     from bot_app.client import make_bot
     from bot_app.logs import configure_logging
     from bot_app.shutdown import run_stopping_on_sigterm
@@ -192,14 +225,26 @@ def run_bot(config: Config, force_sync: bool = False) -> int:
             return EXIT_DATABASE
         service = GameService(store, limits=config.limits, cache_size=config.cache_games)
         try:
-            bot = make_bot(service, shard_ids=config.shard_ids, shard_count=config.shard_count,
-                           guild_id=config.guild_id, default_turn_hours=config.default_turn_hours,
-                           force_sync=force_sync)
-            async with bot:
-                await bot.start(config.token or "")
+            try:
+                shard_ids, pool = await shards.take(store, config.shard_ids, config.shard_count)
+            except shards.ShardsRefused as exc:
+                print(f"The bot did not start. {exc}", file=sys.stderr)
+                return EXIT_SHARDS
+            while True:  # in the pool, again with more shards when some became free
+                bot = make_bot(service, shard_ids=shard_ids, shard_count=config.shard_count,
+                               guild_id=config.guild_id, default_turn_hours=config.default_turn_hours,
+                               force_sync=force_sync)
+                async with bot:
+                    if pool is None:
+                        await bot.start(config.token or "")
+                        return 0
+                    more = await shards.run_until_more(bot.start(config.token or ""), store, pool, shard_ids or [])
+                if more is None:
+                    return 0
+                logging.getLogger("bot").info("reconnecting to Discord with shards %s", more)
+                shard_ids = more
         finally:
             await service.close()
-        return 0
 
     configure_logging(getattr(logging, config.log_level))
     try:
@@ -243,6 +288,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--copy-db", metavar="TARGET",
                         help="copy every game of the current database ($TTR_DATABASE) into TARGET (a postgresql:// "
                              "URL or an SQLite file; it must be empty), check each by replay, and exit")
+    parser.add_argument("--status", action="store_true",
+                        help="show the bot processes running on the database ($TTR_DATABASE) and their shards")
     parser.add_argument("--sync", action="store_true",
                         help="send the slash commands to Discord at start-up even if they did not change")
     args = parser.parse_args(argv)
@@ -254,6 +301,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_backup(args.backup)
     if args.copy_db is not None:
         return run_copy(args.copy_db)
+    if args.status:
+        return run_status()
     if args.init:
         from store import default_target
 

@@ -65,6 +65,7 @@ from app.owed import (
 )
 from app.plan_runs import PLAN_DM
 from bot_app import game_over_news, layout, plan_words, player_posts, posts
+from bot_app.timers import pause_after_errors
 
 if TYPE_CHECKING:
     from bot_app.desk import Desk
@@ -123,15 +124,17 @@ class Dispatcher:
 
     async def run(self) -> None:
         """Deliver what is due, then sleep until the next retry is due or a move stores more."""
+        errors = 0
         while True:
             try:
                 await self.run_once()
-                nxt = await self.service.next_delivery_due()
+                nxt, errors = await self.service.next_delivery_due(), 0
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("the dispatcher failed; it will look again")
-                nxt = None
+                errors += 1
+                log.exception("the dispatcher failed (%d in a row); it will look again soon", errors)
+                nxt = self.clock() + pause_after_errors(errors)  # seconds, not a minute: the database may be back
             delay = self.max_sleep if nxt is None else min(max(nxt - self.clock(), 0.01), self.max_sleep)
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self.service.deliveries_waiting.wait(), delay)
@@ -324,6 +327,9 @@ class Dispatcher:
             await self._game_over(d, settlement)
             return
         summary = await self.service.game(d.game_id)
+        if d.kind == REMINDER and not summary.still_waits_for(d.payload.get("seat"), d.user_id):
+            await self.service.delivered(d.id, dropped=True, note="no longer their turn")  # sent late: not true now
+            return
         message = player_posts.notice(d, summary) or posts.notice(d, summary)
         if d.kind == HOST_NOTICE:
             await self._tell_host(d, summary.channel_id, summary.host_user_id, message)

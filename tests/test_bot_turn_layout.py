@@ -115,7 +115,8 @@ async def test_a_post_refused_as_a_layout_goes_out_in_todays_form_and_its_edits_
         assert f"· move {(await table.summary()).seq}" in post["content"]
         assert post["components"][0]["type"] == ACTION_ROW
         await table.play_one(users)  # the second card ends the turn: the next post is a layout again
-        later = [m for m in fake.thread_messages(table.thread_id) if int(m["id"]) > classic and "· move " in m["content"]]
+        later = [m for m in fake.thread_messages(table.thread_id)
+                 if int(m["id"]) > classic and "· move " in m["content"]]
         assert all(m["flags"] & IS_COMPONENTS_V2 for m in later), "new posts are layouts again"
         assert not fake.errors
     finally:

@@ -9,8 +9,8 @@ REST (under /api/v10, answers with Content-Type exactly application/json):
     GET/PATCH @original), webhook follow-ups (POST, PATCH), channel messages (POST/PATCH/GET/
     DELETE, JSON or multipart with files; `nonce` + `enforce_nonce` deduplicate as Discord
     does; layout messages — components v2, flag IS_COMPONENTS_V2 — checked as Discord checks
-    them, `layout_problem`, and attachment descriptions kept), threads from a message, DM channels (users/@me/channels; a user with `dms_closed`
-    gives 403 / code 50007).
+    them, `layout_problem`, and attachment descriptions kept), threads from a message, DM
+    channels (users/@me/channels; a user with `dms_closed` gives 403 / code 50007).
 
 In memory: guilds (one to start with; `add_guild` makes more), each with one text channel, users,
 channels (text, threads, DMs), messages
@@ -95,6 +95,7 @@ class User:
     dms_closed: bool = False
     manager: bool = False  # has Manage Server in the first guild
     manages: set[int] = field(default_factory=set)  # other guilds where they have Manage Server
+    locale: str = "en-US"  # their Discord client's language (an interaction's `locale`)
 
     def is_manager(self, guild_id: int, first_guild: int) -> bool:
         return (self.manager and guild_id == first_guild) or guild_id in self.manages
@@ -158,6 +159,7 @@ class FakeDiscord:
         self.owner = User(snowflake(), "Owner", manager=True)
         self.users: dict[int, User] = {self.bot_user.id: self.bot_user, self.owner.id: self.owner}
         self.guilds: dict[int, str] = {self.guild_id: "Fake Guild"}  # guild id → name
+        self.guild_locales: dict[int, str] = {}  # a guild's preferred locale, when not en-US
         self.channels: dict[int, dict[str, Any]] = {
             self.channel_id: self._text_channel(self.channel_id, self.guild_id)}
         self.messages: dict[int, dict[str, Any]] = {}  # message id → message payload
@@ -392,7 +394,8 @@ class FakeDiscord:
             "id": str(gid), "name": self.guilds[gid], "icon": None, "owner_id": str(self.owner.id),
             "roles": [everyone], "emojis": [], "stickers": [], "features": [], "member_count": len(self.users),
             "large": False, "unavailable": False, "verification_level": 0, "default_message_notifications": 0,
-            "explicit_content_filter": 0, "mfa_level": 0, "premium_tier": 0, "preferred_locale": "en-US",
+            "explicit_content_filter": 0, "mfa_level": 0, "premium_tier": 0,
+            "preferred_locale": self.guild_locales.get(gid, "en-US"),
             "system_channel_flags": 0, "afk_timeout": 300, "nsfw_level": 0,
             "channels": [c for c in mine if c["type"] == 0],
             "threads": threads, "members": [self._member(self.bot_user, gid)], "voice_states": [], "presences": [],
@@ -461,7 +464,8 @@ class FakeDiscord:
         payload: dict[str, Any] = {
             "id": str(iid), "application_id": str(self.app_id), "type": itype, "data": data, "token": token,
             "version": 1, "channel_id": str(channel_id), "channel": self.channel_payload(channel_id),
-            "locale": "en-US", "app_permissions": str(self.permissions(channel_id)), "attachment_size_limit": 26214400,
+            "locale": user.locale, "app_permissions": str(self.permissions(channel_id)),
+            "attachment_size_limit": 26214400,
             "entitlements": [], "context": 0,
         }
         guild_id = self.guild_of(channel_id)
@@ -471,7 +475,7 @@ class FakeDiscord:
             payload["authorizing_integration_owners"] = {"1": str(user.id)}
         else:
             payload["guild_id"] = str(guild_id)
-            payload["guild_locale"] = "en-US"
+            payload["guild_locale"] = self.guild_locales.get(guild_id, "en-US")
             payload["member"] = self._member(user, guild_id)
             payload["authorizing_integration_owners"] = {"0": str(guild_id)}
         if message is not None:
