@@ -10,6 +10,16 @@ from tests.fake_discord.harness import start_bot
 from tests.fake_discord.renderer import StubRenderer
 
 
+def _labels(components: list[dict]) -> list[str]:
+    """Every button's label, however deep its layout holds it."""
+    out = []
+    for c in components:
+        if "label" in c:
+            out.append(c["label"])
+        out += _labels(c.get("components") or [])
+    return out
+
+
 class GermanTable(Table):
     move_word = "Zug"
 
@@ -34,7 +44,7 @@ async def test_a_german_servers_table_speaks_german_and_a_french_player_is_answe
         post = table.latest_post()
         summary = await table.summary()
         assert "du bist am Zug" in post["content"], post["content"]
-        labels = [c["label"] for row in post["components"] for c in row["components"] if "label" in c]
+        labels = _labels(post["components"])
         assert "Ziehen" in labels and "Meine Hand" in labels, labels
         waiting = table.user_of([anna, marc], summary.waiting_for[0], summary)
         other = marc if waiting is anna else anna
