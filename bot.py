@@ -68,6 +68,7 @@ from typing import TypeVar
 
 from ai.levels import AI_LEVELS
 from bot_app.config import DEFAULT_DATABASE, NO_TOKEN_HELP, ROOT, Config, load_dotenv
+from bot_app.lang import codes
 from engine.rulesets import available_variants
 
 T = TypeVar("T")
@@ -77,12 +78,15 @@ EXIT_DATABASE = 3
 EXIT_SHARDS = 4
 
 
-def run_demo(variant: str, players: int, seed: int, out: Path, levels: list[str], dice: bool = False) -> int:
-    """Play one all-AI game through the service, store and renderer; write pictures and logs."""
+def run_demo(variant: str, players: int, seed: int, out: Path, levels: list[str], dice: bool = False,
+             language: str = "en") -> int:
+    """Play one all-AI game through the service, store and renderer; write pictures and logs
+    (`language`: the table's, which its thread and DMs are written in)."""
     from bot_app.demo import play_demo
     from bot_app.shutdown import run_stopping_on_sigterm
 
-    summary = run_stopping_on_sigterm(play_demo(variant, players, seed, out, levels, dice=dice))
+    options = {"language": language} if language != "en" else {}
+    summary = run_stopping_on_sigterm(play_demo(variant, players, seed, out, levels, dice=dice, options=options))
     if summary is None:  # SIGTERM: stopped cleanly, as after Ctrl-C
         print(f"The demo was stopped; {out} holds what it wrote so far.", file=sys.stderr)
         return 0
@@ -91,7 +95,7 @@ def run_demo(variant: str, players: int, seed: int, out: Path, levels: list[str]
 
 # The flags that only mean something with --demo, and their defaults.
 DEMO_DEFAULTS = {"variant": "europe", "players": 3, "seed": 1, "dice": False, "out": Path("demo-out"),
-                 "ai": "greedy"}
+                 "ai": "greedy", "language": "en"}
 
 
 def demo_refusal(args: argparse.Namespace) -> str | None:
@@ -299,6 +303,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dice", action="store_const", const=True, help="with --demo: play with the Dice Expansion")
     parser.add_argument("--out", type=Path, help="with --demo: the folder it writes (default demo-out; an earlier "
                                                  "demo's files there are replaced)")
+    parser.add_argument("--language", choices=codes(),
+                        help="with --demo: the table's language, for the thread and the DMs (default en)")
     parser.add_argument("--ai", help=f"with --demo: the AI level of every seat, or one per seat, comma-separated "
                                      f"({', '.join(AI_LEVELS)}; default greedy)")
     parser.add_argument("--backup", type=Path, metavar="PATH",
@@ -329,7 +335,8 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_init(default_target())
     if args.demo:
-        return run_demo(args.variant, args.players, args.seed, args.out, demo_levels(args.ai), args.dice)
+        return run_demo(args.variant, args.players, args.seed, args.out, demo_levels(args.ai), args.dice,
+                        args.language)
     try:
         config = Config.from_env()
     except ValueError as exc:
