@@ -76,6 +76,8 @@ class Presence:
         self._others: set[str] = set()
         self._task: asyncio.Task[None] | None = None
         self._closed = False
+        # One statement at a time on the connection (the watcher, shard takes, the status).
+        self._use = asyncio.Lock()
 
     def on_wake(self, hook: Callable[[], None]) -> None:
         """Call `hook` when another process's work may have become free."""
@@ -128,8 +130,10 @@ class Presence:
                     wait = RECONNECT_FIRST
                     self._wake()
                     continue
-                assert self._conn is not None
-                others = await self._live(self._conn)
+                async with self._use:
+                    if self._conn is None:
+                        continue
+                    others = await self._live(self._conn)
                 if self._others - others:
                     log.info("another bot process went away: taking over its work")
                     self._wake()
@@ -148,17 +152,20 @@ class Presence:
         """Take the lock of `shard`: True when this process now holds it (or already did)."""
         if shard in self.shards:
             return True
-        if self._conn is None:
-            return False
-        if await self._conn.fetchval("SELECT pg_try_advisory_lock($1, $2)", SHARD_NS, shard):
-            self.shards.add(shard)
-            return True
+        async with self._use:
+            if self._conn is None:
+                return False
+            if await self._conn.fetchval("SELECT pg_try_advisory_lock($1, $2)", SHARD_NS, shard):
+                self.shards.add(shard)
+                return True
         return False
 
     async def holders(self) -> list[Holder]:
         """Every live bot process on this database and the shards each holds."""
-        assert self._conn is not None
-        return await holders(self._conn)
+        async with self._use:
+            if self._conn is None:
+                return []
+            return await holders(self._conn)
 
     async def close(self, release: Sequence[str] = ()) -> None:
         """A clean stop: run `release` (statements letting go of this process's claims), tell
@@ -168,7 +175,8 @@ class Presence:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
-        conn, self._conn = self._conn, None
+        async with self._use:
+            conn, self._conn = self._conn, None
         if conn is None:
             return
         try:
