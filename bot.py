@@ -51,7 +51,8 @@ there is no file at all; an empty file is refused, since it is more likely a fai
 
 When the database cannot be used the bot prints one message saying what is wrong, with which
 file, and what to do (docs/operations.md lists them), and exits with status 3
-(EXIT_DATABASE), so that a service manager can tell it from a crash.
+(EXIT_DATABASE), so that a service manager can tell it from a crash. A PostgreSQL server that
+is out of reach (down, restarting) is waited for instead, with words in the log.
 """
 
 from __future__ import annotations
@@ -61,24 +62,31 @@ import asyncio
 import logging
 import os
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TypeVar
 
 from ai.levels import AI_LEVELS
 from bot_app.config import DEFAULT_DATABASE, NO_TOKEN_HELP, ROOT, Config, load_dotenv
+from bot_app.lang import codes
 from engine.rulesets import available_variants
 
+T = TypeVar("T")
 # The exit status when the game database cannot be used (it was left as it was).
 EXIT_DATABASE = 3
 # The exit status when a shard it was told to run is run by another live process.
 EXIT_SHARDS = 4
 
 
-def run_demo(variant: str, players: int, seed: int, out: Path, levels: list[str], dice: bool = False) -> int:
-    """Play one all-AI game through the service, store and renderer; write pictures and logs."""
+def run_demo(variant: str, players: int, seed: int, out: Path, levels: list[str], dice: bool = False,
+             language: str = "en") -> int:
+    """Play one all-AI game through the service, store and renderer; write pictures and logs
+    (`language`: the table's, which its thread and DMs are written in)."""
     from bot_app.demo import play_demo
     from bot_app.shutdown import run_stopping_on_sigterm
 
-    summary = run_stopping_on_sigterm(play_demo(variant, players, seed, out, levels, dice=dice))
+    options = {"language": language} if language != "en" else {}
+    summary = run_stopping_on_sigterm(play_demo(variant, players, seed, out, levels, dice=dice, options=options))
     if summary is None:  # SIGTERM: stopped cleanly, as after Ctrl-C
         print(f"The demo was stopped; {out} holds what it wrote so far.", file=sys.stderr)
         return 0
@@ -87,7 +95,7 @@ def run_demo(variant: str, players: int, seed: int, out: Path, levels: list[str]
 
 # The flags that only mean something with --demo, and their defaults.
 DEMO_DEFAULTS = {"variant": "europe", "players": 3, "seed": 1, "dice": False, "out": Path("demo-out"),
-                 "ai": "greedy"}
+                 "ai": "greedy", "language": "en"}
 
 
 def demo_refusal(args: argparse.Namespace) -> str | None:
@@ -219,7 +227,8 @@ def run_bot(config: Config, force_sync: bool = False) -> int:
         # data/ beside the bot may be made on a first start; a folder named in TTR_DATABASE
         # must exist, so that a typo there does not quietly start an empty database elsewhere.
         try:
-            store = await Store.open(config.database, create_folder=is_default_database(config.database))
+            store = await open_waiting(lambda: Store.open(config.database,
+                                                          create_folder=is_default_database(config.database)))
         except StoreError as exc:
             print(f"The bot did not start. {exc}", file=sys.stderr)
             return EXIT_DATABASE
@@ -264,6 +273,22 @@ def run_bot(config: Config, force_sync: bool = False) -> int:
     return 0
 
 
+async def open_waiting(open_store: Callable[[], Awaitable[T]], *, most: float = 5.0,
+                       sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> T:
+    """Open the store; while its server is out of reach (down, restarting), say so in the log
+    and try again, waiting longer each time up to `most` seconds. Any other refusal is raised."""
+    from store import DatabaseUnreachable
+
+    wait = 0.5
+    while True:
+        try:
+            return await open_store()
+        except DatabaseUnreachable as exc:
+            logging.getLogger("bot").warning("%s Waiting for it: trying again in %.1f s.", exc, wait)
+            await sleep(wait)
+            wait = min(wait * 2, most)
+
+
 def is_default_database(path: Path | str) -> bool:
     """Whether `path` is data/ttr.sqlite3 beside the bot (however it is spelled)."""
     return isinstance(path, Path) and os.path.abspath(path) == os.path.abspath(DEFAULT_DATABASE)
@@ -278,6 +303,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dice", action="store_const", const=True, help="with --demo: play with the Dice Expansion")
     parser.add_argument("--out", type=Path, help="with --demo: the folder it writes (default demo-out; an earlier "
                                                  "demo's files there are replaced)")
+    parser.add_argument("--language", choices=codes(),
+                        help="with --demo: the table's language, for the thread and the DMs (default en)")
     parser.add_argument("--ai", help=f"with --demo: the AI level of every seat, or one per seat, comma-separated "
                                      f"({', '.join(AI_LEVELS)}; default greedy)")
     parser.add_argument("--backup", type=Path, metavar="PATH",
@@ -308,7 +335,8 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_init(default_target())
     if args.demo:
-        return run_demo(args.variant, args.players, args.seed, args.out, demo_levels(args.ai), args.dice)
+        return run_demo(args.variant, args.players, args.seed, args.out, demo_levels(args.ai), args.dice,
+                        args.language)
     try:
         config = Config.from_env()
     except ValueError as exc:

@@ -32,6 +32,7 @@ from app import GameService, HandData, PostData, SubmitResult
 from app.models import Delivery
 from app.owed import DM, GAME_OVER, TURN_DM, SeatInfo, owed_by_commit
 from bot_app import after_game, game_over_news, posts, text
+from bot_app.lang import table_language
 from bot_app.layout import layout_of
 from bot_app.render_hooks import Renderer
 from engine.actions import action_from_json
@@ -220,8 +221,9 @@ class _Demo:
             said = text.you_lines([*result.public_events, *result.private_events.get(mover, ())], own)
             chosen = text.describe_action(action_from_json(result.action), before) \
                 if result.action and before is not None else None
+            words = table_language(own.options)
             self.dms[mover].append("\n".join([f"[answer to your move, seq {result.seq}]",
-                                              *([f"▶ You chose to {chosen}."] if chosen else []),
+                                              *([words.t("demo.chose", chosen=chosen)] if chosen else []),
                                               *(f"✅ {line}" for line in said), ""]))
         loaded = await self.service.loader.load(self.game)
         seats = [SeatInfo(seat, user_id=seat + 1) for seat in range(len(names))]

@@ -21,6 +21,7 @@ from bot_app import after_game, ids, text
 from bot_app.answers import MAX_CONTENT, cut
 from bot_app.board_alt import MAX_ITEM_DESCRIPTION, board_description
 from bot_app.components import button, view_of
+from bot_app.lang import reader, table_language
 from bot_app.panels import action_buttons
 from bot_app.plan_button import plan_button
 from bot_app.render_hooks import Renderer
@@ -68,8 +69,9 @@ def _note_line(note: Mapping[str, Any], view: View) -> str:
 
 def _head(data: PostData) -> str:
     view, summary = data.view, data.summary
-    return (f"**Game #{summary.game_id} · {text.variant_title(view.variant, view.options)}** — turn {view.turn + 1} · "
-            f"move {summary.seq}")
+    return table_language(view.options).t("post.head", game=f"#{summary.game_id}",
+                                           title=text.variant_title(view.variant, view.options),
+                                           turn=view.turn + 1, move=summary.seq)
 
 
 def _with_log(parts: list[str], events: list[Any], view: View, room: int) -> list[str]:
@@ -107,7 +109,7 @@ async def turn_post(data: PostData, renderer: Renderer) -> Message:
         if data.replay:
             files.append((after_game.REPLAY_FILE, await renderer.replay(data.replay)))
         lead = "\n".join(_with_log([_head(data), *notes], events, view, 1200))
-        messages = text.split([lead, "🏆 **Final scores**", *text.final_blocks(view),
+        messages = text.split([lead, table_language(view.options).t("final.title"), *text.final_blocks(view),
                                after_game.final_pictures_line(g, bool(data.replay))], MAX_CONTENT)
         return Message(messages[0], files, view_of(after_game.rematch_button(g)), more=messages[1:],
                        descriptions={"board.png": board_description(view, events, (), g)},
@@ -126,9 +128,10 @@ async def turn_post(data: PostData, renderer: Renderer) -> Message:
         buttons = action_buttons(g, summary.seq, list(data.legal), view, [zoom] if zoom is not None else [])
         buttons.add_item(plan_button(g))  # for the players not to move (issue 29)
     else:
+        words = table_language(view.options)
         buttons = view_of(
-            button("Choose tickets", ids.make(g, None, "kt"), discord.ButtonStyle.primary, "🎫"),
-            button("My hand", ids.make(g, None, "hand"), discord.ButtonStyle.secondary, "✋"))
+            button(words.t("button.choose_tickets"), ids.make(g, None, "kt"), discord.ButtonStyle.primary, "🎫"),
+            button(words.t("button.my_hand"), ids.make(g, None, "hand"), discord.ButtonStyle.secondary, "✋"))
     told = _before_this_turn(events)
     alt = board_description(view, told, waiting, g)  # for a screen reader
     brief = board_description(view, told, waiting, g, MAX_ITEM_DESCRIPTION)  # the same in a layout's room
@@ -143,11 +146,11 @@ async def hand_dm(delivery: Delivery, hand: HandData, renderer: Renderer) -> Mes
     lines = []
     if delivery.kind == "turn":
         where = f" (<#{hand.summary.thread_id}>)" if hand.summary.thread_id else ""
+        words = reader(table_language(hand.view.options))
         if hand.view.pending.setup:
-            lines.append(f"Game #{g}{where} has begun: choose your opening tickets with **Choose tickets** under "
-                         "the post in the thread.")
+            lines.append(words.t("dm.begun", game=f"#{g}", where=where, button=words.t("button.choose_tickets")))
         else:
-            lines.append(f"It's your turn in game #{g}{where}.")
+            lines.append(words.t("dm.your_turn", game=f"#{g}", where=where))
     lines += text.private_lines(list(hand.private_events), hand.view)
     lines.append(text.hand_text(hand.view, g))
     picture = delivery.kind == "turn" and hand.settings.hand_picture

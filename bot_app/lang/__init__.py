@@ -28,10 +28,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.numbers import format_decimal
-
 LOCALES = Path(__file__).resolve().parents[2] / "locales"
 DOMAIN = "ttr"
 ENGLISH = "en"
@@ -54,6 +50,10 @@ def codes() -> tuple[str, ...]:
 @cache
 def _compiled(code: str) -> gettext.GNUTranslations:
     """A catalogue compiled in memory (Babel writes the .mo bytes, gettext reads them)."""
+    # Babel is imported when a language is first needed, not by bot.py's start.
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
     with catalogue_path(code).open("rb") as f:
         catalog = read_po(f, locale=code.replace("-", "_"), domain=DOMAIN)
     buffer = io.BytesIO()
@@ -110,6 +110,8 @@ class Language:
         return self.t(key, who=who, **values)
 
     def number(self, value: int | float) -> str:
+        from babel.numbers import format_decimal
+
         return format_decimal(value, locale=self.code.replace("-", "_"))
 
     def _fill(self, text: str, values: Mapping[str, Any], instead: Callable[[], str]) -> str:

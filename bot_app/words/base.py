@@ -156,7 +156,7 @@ class Ctx:
         if not isinstance(route_id, str) or route_id not in gmap.routes:
             return "a route"
         if not self.dice:
-            return gmap.route_label(route_id)
+            return gmap.route_label(route_id) if self.lang.code == "en" else self._route_in_words(route_id)
         r = gmap.routes[route_id]
         detail = f"{self.rules.length(r)} {'double' if r.parallel_group else 'single'}"
         if r.tunnel:
@@ -165,6 +165,20 @@ class Ctx:
             detail += f" ferry, {plural(r.ferry_locos, 'wild die', 'wild dice')}"
         if r.parallel_group:
             detail += f", track {gmap.track_number(r.id)}"
+        return f"{gmap.city_label(r.a)} – {gmap.city_label(r.b)} ({detail})"
+
+    def _route_in_words(self, route_id: str) -> str:
+        """`GameMap.route_label` in the reader's language: "Oslo – Stockholm (4 Gelb, Tunnel)"."""
+        gmap = self.gmap
+        r = gmap.routes[route_id]
+        colour = self.t(f"route.colour.{r.color}") if self.lang.has(f"route.colour.{r.color}") else r.color
+        detail = f"{self.lang.number(r.length)} {colour}"
+        if r.tunnel:
+            detail += " " + self.t("route.tunnel")
+        if r.is_ferry:
+            detail += " " + self.n("route.ferry", r.ferry_locos)
+        if any(t.color == r.color for t in gmap.parallel_tracks(r.id)):
+            detail += ", " + self.t("route.track", n=gmap.track_number(r.id))
         return f"{gmap.city_label(r.a)} – {gmap.city_label(r.b)} ({detail})"
 
     def ticket(self, ticket_id: Any) -> str:
