@@ -51,7 +51,8 @@ there is no file at all; an empty file is refused, since it is more likely a fai
 
 When the database cannot be used the bot prints one message saying what is wrong, with which
 file, and what to do (docs/operations.md lists them), and exits with status 3
-(EXIT_DATABASE), so that a service manager can tell it from a crash.
+(EXIT_DATABASE), so that a service manager can tell it from a crash. A PostgreSQL server that
+is out of reach (down, restarting) is waited for instead, with words in the log.
 """
 
 from __future__ import annotations
@@ -61,13 +62,16 @@ import asyncio
 import logging
 import os
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TypeVar
 
 from ai.levels import AI_LEVELS
 from bot_app.config import DEFAULT_DATABASE, NO_TOKEN_HELP, ROOT, Config, load_dotenv
 from bot_app.lang import codes
 from engine.rulesets import available_variants
 
+T = TypeVar("T")
 # The exit status when the game database cannot be used (it was left as it was).
 EXIT_DATABASE = 3
 # The exit status when a shard it was told to run is run by another live process.
@@ -223,7 +227,8 @@ def run_bot(config: Config, force_sync: bool = False) -> int:
         # data/ beside the bot may be made on a first start; a folder named in TTR_DATABASE
         # must exist, so that a typo there does not quietly start an empty database elsewhere.
         try:
-            store = await Store.open(config.database, create_folder=is_default_database(config.database))
+            store = await open_waiting(lambda: Store.open(config.database,
+                                                          create_folder=is_default_database(config.database)))
         except StoreError as exc:
             print(f"The bot did not start. {exc}", file=sys.stderr)
             return EXIT_DATABASE
@@ -266,6 +271,22 @@ def run_bot(config: Config, force_sync: bool = False) -> int:
               "then start it again.", file=sys.stderr)
         return 1
     return 0
+
+
+async def open_waiting(open_store: Callable[[], Awaitable[T]], *, most: float = 5.0,
+                       sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> T:
+    """Open the store; while its server is out of reach (down, restarting), say so in the log
+    and try again, waiting longer each time up to `most` seconds. Any other refusal is raised."""
+    from store import DatabaseUnreachable
+
+    wait = 0.5
+    while True:
+        try:
+            return await open_store()
+        except DatabaseUnreachable as exc:
+            logging.getLogger("bot").warning("%s Waiting for it: trying again in %.1f s.", exc, wait)
+            await sleep(wait)
+            wait = min(wait * 2, most)
 
 
 def is_default_database(path: Path | str) -> bool:

@@ -44,7 +44,14 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from store.errors import DatabaseNotWritable, MigrationError, NotAGameDatabase, StoreError, WriteConflict
+from store.errors import (
+    DatabaseNotWritable,
+    DatabaseUnreachable,
+    MigrationError,
+    NotAGameDatabase,
+    StoreError,
+    WriteConflict,
+)
 from store.migrations import POSTGRES, load_migrations, to_apply
 from store.presence import Holder, Presence, live, new_owner
 from store.records import DELIVERY_COLUMNS, TIMER_COLUMNS, DeliveryRow, TimerRow
@@ -519,7 +526,11 @@ async def _pool(url: str, label: str, size: int) -> asyncpg.Pool:
         raise DatabaseNotWritable(
             label, f"PostgreSQL refused the login for {label} ({_words(exc)}). Check the user and password in "
                    "TTR_DATABASE (or ~/.pgpass) and the server's pg_hba.conf. Nothing was changed.") from None
-    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as exc:
+    except (OSError, asyncpg.CannotConnectNowError, asyncpg.InterfaceError, TimeoutError) as exc:
+        raise DatabaseUnreachable(
+            label, f"Could not connect to the PostgreSQL database {label} ({_words(exc)}). Is the server running, "
+                   "and is TTR_DATABASE right? Nothing was changed.") from None
+    except asyncpg.PostgresError as exc:
         raise DatabaseNotWritable(
             label, f"Could not connect to the PostgreSQL database {label} ({_words(exc)}). Is the server running, "
                    "and is TTR_DATABASE right? Nothing was changed.") from None

@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 from bot_app.timers import ERROR_PAUSE_MOST, TimerLoop, pause_after_errors
 from store import StoreError
 
@@ -50,3 +52,31 @@ async def test_the_timer_loop_looks_again_soon_after_errors() -> None:
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
     assert service.looks == 4
+
+
+async def test_the_bot_waits_for_a_database_server_that_is_down_at_start(caplog: Any) -> None:
+    import bot
+    from store import DatabaseUnreachable, NotAGameDatabase
+
+    tries: list[str] = []
+    pauses: list[float] = []
+
+    async def opener() -> str:
+        tries.append("try")
+        if len(tries) <= 4:
+            raise DatabaseUnreachable("postgresql://ttr@/ttr", "Could not connect to the PostgreSQL database "
+                                      "postgresql://ttr@/ttr (Connection refused).")
+        return "the store"
+
+    async def sleep(seconds: float) -> None:
+        pauses.append(seconds)
+
+    assert await bot.open_waiting(opener, sleep=sleep) == "the store"
+    assert len(tries) == 5 and pauses == sorted(pauses) and max(pauses) <= 5.0
+    assert "Waiting for it: trying again in" in caplog.text
+
+    async def refused() -> str:
+        raise NotAGameDatabase("postgresql://ttr@/ttr", "That database holds another application's tables.")
+
+    with pytest.raises(NotAGameDatabase):  # a refusal for good is not waited out
+        await bot.open_waiting(refused, sleep=sleep)
