@@ -33,6 +33,7 @@ from app.models import Delivery
 from app.owed import DM, GAME_OVER, TURN_DM, SeatInfo, owed_by_commit
 from bot_app import after_game, game_over_news, posts, text
 from bot_app.lang import table_language
+from bot_app.layout import layout_of
 from bot_app.render_hooks import Renderer
 from engine.actions import action_from_json
 from engine.errors import IllegalAction
@@ -197,8 +198,11 @@ class _Demo:
             if after_game.REPLAY_FILE in named:
                 (self.out / after_game.REPLAY_FILE).write_bytes(named[after_game.REPLAY_FILE])
         buttons = _buttons(message)
+        # How Discord shows it (one layout, else today's form) and what a screen reader says of the board
+        form = "one layout" if layout_of(message) is not None else "today's form"
+        heard = f"[{form}; the board read aloud: {message.descriptions.get('board.png', '(no description)')}]"
         self.thread.append("\n".join([f"── post {self.boards} (board-{self.boards:03d}.png) ──", message.content,
-                                      *([buttons] if buttons else []), *message.more, ""]))
+                                      *message.more, *([buttons] if buttons else []), heard, ""]))
         for news in self.news:  # each player's news of the end, with a link to this final post
             told = game_over_news.direct_message(news).content.replace(
                 game_over_news.final_post_link(news.summary), f"post {self.boards} of log.txt")

@@ -21,11 +21,11 @@ from typing import Any
 import discord
 
 from bot_app.answers import cut
+from bot_app.board_alt import MAX_ITEM_DESCRIPTION
 from bot_app.posts import Message
 
 MAX_LAYOUT_TEXT = 4000  # Discord's limit for all text displays of a message together
 MAX_COMPONENTS = 40  # every component of a layout message, nested ones included
-MAX_ITEM_DESCRIPTION = 256  # a media gallery item's description
 MAX_GALLERY_ITEMS = 10
 INVALID_FORM = 50035
 
@@ -41,9 +41,7 @@ def layout_of(message: Message) -> discord.ui.LayoutView | None:
             container.add_item(discord.ui.TextDisplay(words))
     if message.files:
         container.add_item(discord.ui.MediaGallery(*[
-            discord.MediaGalleryItem(f"attachment://{name}",
-                                     description=cut(message.descriptions[name], MAX_ITEM_DESCRIPTION)
-                                     if message.descriptions.get(name) else None)
+            discord.MediaGalleryItem(f"attachment://{name}", description=_brief(message, name))
             for name, _ in message.files]))
     rows = _rows(message.view)
     if rows:
@@ -59,6 +57,12 @@ def layout_of(message: Message) -> discord.ui.LayoutView | None:
         return None
     view.stop()  # sent as components, never kept in memory: the DynamicItems handle clicks
     return view
+
+
+def _brief(message: Message, name: str) -> str | None:
+    """A picture's description within a media item's 256 characters."""
+    words = message.brief.get(name) or message.descriptions.get(name)
+    return cut(words, MAX_ITEM_DESCRIPTION) if words else None
 
 
 def _rows(view: discord.ui.View | None) -> list[discord.ui.ActionRow[Any]]:

@@ -19,7 +19,7 @@ from app import Delivery, GameSummary, HandData, PostData
 from app.owed import DM_CLOSED, HOST_NOTICE, NOTICE, REMINDER
 from bot_app import after_game, ids, text
 from bot_app.answers import MAX_CONTENT, cut
-from bot_app.board_alt import board_description
+from bot_app.board_alt import MAX_ITEM_DESCRIPTION, board_description
 from bot_app.components import button, view_of
 from bot_app.lang import reader, table_language
 from bot_app.panels import action_buttons
@@ -40,6 +40,8 @@ class Message:
     view: discord.ui.View | None = None
     more: list[str] = field(default_factory=list)
     descriptions: dict[str, str] = field(default_factory=dict)  # a picture's words, by file name
+    # the same, within a layout's 256 characters for a media item (bot_app/layout.py), by file name
+    brief: dict[str, str] = field(default_factory=dict)
 
     def discord_files(self) -> list[discord.File]:
         return [discord.File(io.BytesIO(data), name, description=self.descriptions.get(name))
@@ -110,7 +112,8 @@ async def turn_post(data: PostData, renderer: Renderer) -> Message:
         messages = text.split([lead, table_language(view.options).t("final.title"), *text.final_blocks(view),
                                after_game.final_pictures_line(g, bool(data.replay))], MAX_CONTENT)
         return Message(messages[0], files, view_of(after_game.rematch_button(g)), more=messages[1:],
-                       descriptions={"board.png": board_description(view, events, (), g)})
+                       descriptions={"board.png": board_description(view, events, (), g)},
+                       brief={"board.png": board_description(view, events, (), g, MAX_ITEM_DESCRIPTION)})
     waiting = list(summary.waiting_for)
     line = text.waiting_line(view, waiting, _mentions(summary))
     due = [data.deadlines[s] for s in waiting if s in data.deadlines]
@@ -129,8 +132,11 @@ async def turn_post(data: PostData, renderer: Renderer) -> Message:
         buttons = view_of(
             button(words.t("button.choose_tickets"), ids.make(g, None, "kt"), discord.ButtonStyle.primary, "🎫"),
             button(words.t("button.my_hand"), ids.make(g, None, "hand"), discord.ButtonStyle.secondary, "✋"))
-    alt = board_description(view, _before_this_turn(events), waiting, g)  # for a screen reader
-    return Message(cut(content, MAX_CONTENT), [("board.png", board)], buttons, descriptions={"board.png": alt})
+    told = _before_this_turn(events)
+    alt = board_description(view, told, waiting, g)  # for a screen reader
+    brief = board_description(view, told, waiting, g, MAX_ITEM_DESCRIPTION)  # the same in a layout's room
+    return Message(cut(content, MAX_CONTENT), [("board.png", board)], buttons, descriptions={"board.png": alt},
+                   brief={"board.png": brief})
 
 
 async def hand_dm(delivery: Delivery, hand: HandData, renderer: Renderer) -> Message:

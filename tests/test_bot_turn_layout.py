@@ -8,9 +8,9 @@ description."""
 
 from __future__ import annotations
 
-from bot_app.board_alt import MAX_DESCRIPTION
+from bot_app.board_alt import MAX_DESCRIPTION, MAX_ITEM_DESCRIPTION
 from bot_app.components import button, view_of
-from bot_app.layout import MAX_ITEM_DESCRIPTION, MAX_LAYOUT_TEXT, layout_of
+from bot_app.layout import MAX_LAYOUT_TEXT, layout_of
 from bot_app.posts import Message
 from bot_app.text import ticket_label
 from engine.maps import load_map
@@ -72,7 +72,13 @@ async def test_the_turn_post_is_one_container_with_described_board_and_working_b
             assert item["media"]["url"] == "attachment://board.png"
             assert item["description"].startswith(f"Board of game #{table.game_id} (Europe), turn ")
             assert len(item["description"]) <= MAX_ITEM_DESCRIPTION and len(board["description"]) <= MAX_DESCRIPTION
-            assert board["description"].startswith(item["description"].rstrip("…"))
+            if len(board["description"]) <= MAX_ITEM_DESCRIPTION:
+                assert item["description"] == board["description"]
+            else:  # the last move goes first (the text above says it): the scores and whose turn stay
+                assert "Last move" not in item["description"] and "Waiting for" in item["description"]
+            public = (await running.service.panel(table.game_id, None)).public
+            for p in public.players:
+                assert f"{p.name} {p.route_points} points, {p.trains} trains left" in item["description"]
             assert any(label == "My hand" for label, _ in custom_ids(post))
         assert public_leaks(fake, secrets, pictures=False) == []
         kinds = {item.where.rsplit(" ", 2)[-2] + " " + item.where.rsplit(" ", 1)[-1] for item in fake.public}
@@ -122,3 +128,18 @@ async def test_a_post_refused_as_a_layout_goes_out_in_todays_form_and_its_edits_
     finally:
         await running.stop()
         await fake.stop()
+
+
+def test_a_layouts_board_description_leaves_out_the_last_move_before_the_scores():
+    from bot_app.board_alt import board_description
+    from engine.game import new_game, view
+
+    names = ["Alexandra", "Bartholomew", "Christopher", "Dorothea", "Evangeline"]
+    state, events = new_game("europe", 5, 1, {}, names=names)
+    public = view(state, None)
+    full = board_description(public, events, [0], 7)
+    brief = board_description(public, events, [0], 7, MAX_ITEM_DESCRIPTION)
+    assert "Last move: " in full and len(full) > MAX_ITEM_DESCRIPTION
+    assert "Last move" not in brief and len(brief) <= MAX_ITEM_DESCRIPTION
+    assert brief.endswith(f"Waiting for {public.name(0)}.")
+    assert all(f"{n} 0 points, 45 trains left" in brief for n in names)
