@@ -113,3 +113,40 @@ async def test_rematch_opens_the_same_table_once_everyone_pressed(tmp_path):
     finally:
         await running.stop()
         await fake.stop()
+
+
+async def test_a_rematch_opened_while_the_bot_stopped_is_finished_by_the_next_press(tmp_path):
+    """The last press was stored and the table opened, but the bot stopped before it gave the
+    table its thread (here: the press went to the service directly). The next press of the
+    button posts the lobby and the thread and starts the game; on the USA board too the next
+    seat starts."""
+    fake = FakeDiscord()
+    await fake.start()
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+    running = await start_bot(fake, tmp_path / "halfway.sqlite3", renderer=StubRenderer(), seed=8)
+    try:
+        table = await Table.open(fake, running.service, alice, [bob], variant="usa")
+        g = table.game_id
+        await _finish(running.service, g)
+        final = await fake.wait_until(lambda: next((m for m in fake.thread_messages(table.thread_id)
+                                                    if "Final scores" in m["content"]), None))
+        (rematch,) = [c for label, c in custom_ids(final) if label == "Rematch"]
+        await running.service.press_rematch(g, alice.id)
+        opened = await running.service.press_rematch(g, bob.id)
+        assert opened.opened_now and opened.new_game_id is not None
+        new = opened.new_game_id
+        assert (await running.service.lobby(new)).thread_id is None  # no thread yet: the bot "stopped"
+
+        it = await fake.answered(await fake.click(alice, int(final["id"]), rematch))
+        await fake.wait_until(lambda: "Everyone is in" in _answer(fake, it)["content"])
+        fresh = await running.service.lobby(new)
+        assert fresh.thread_id is not None and fresh.status in ("setup", "playing")
+        assert [s.user_id for s in fresh.seats] == [alice.id, bob.id]
+        loaded = await running.service.loader.load(g)
+        assert fresh.options["first_player"] == (loaded.state.first_player + 1) % 2
+        it = await fake.answered(await fake.click(bob, int(final["id"]), rematch))
+        assert "already had its rematch" in _private(fake, it)
+        assert not fake.errors
+    finally:
+        await running.stop()
+        await fake.stop()

@@ -17,7 +17,7 @@ from discord.app_commands import TranslationContext
 from discord.app_commands import TranslationContextLocation as Where
 
 from ai.levels import make_ai
-from app import Actor, GameService, Limits
+from app import Actor, GameService, Limits, ServiceError
 from bot_app import lang, text
 from bot_app.answers import Refusal, refusal_text
 from bot_app.lang.translator import CatalogueTranslator, translation
@@ -239,5 +239,25 @@ async def test_a_game_at_a_german_table_speaks_german_and_keeps_it_after_a_resta
             me = await again.view(g, HOST)
             assert text.hand_text(me, g).startswith(f"**Votre main dans la partie #{g}**")
         assert text.hand_text(me, g).startswith(f"**Deine Hand in Spiel #{g}**")  # a DM: the table's
+    finally:
+        await again.close()
+
+
+async def test_a_players_own_language_is_stored_and_auto_clears_it(tmp_path):
+    db = tmp_path / "ttr.sqlite3"
+    service = await GameService.open(db, limits=Limits.unlimited())
+    try:
+        assert (await service.settings(HOST)).language is None and await service.user_language(HOST) is None
+        assert (await service.change_settings(HOST, language="sv")).language == "sv"
+        with pytest.raises(ServiceError):
+            await service.change_settings(HOST, language="no such language at all")
+    finally:
+        await service.close()
+    again = await GameService.open(db, limits=Limits.unlimited())
+    try:
+        assert await again.user_language(HOST) == "sv"  # after a restart
+        assert lang.for_reader("sv", lang.english()).code == "sv"
+        assert lang.for_reader(None, lang.language("de")).code == "de"  # none chosen: the table's
+        assert (await again.change_settings(HOST, language="auto")).language is None
     finally:
         await again.close()
