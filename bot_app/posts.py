@@ -111,7 +111,8 @@ async def turn_post(data: PostData, renderer: Renderer) -> Message:
         lead = "\n".join(_with_log([_head(data), *notes], events, view, 1200))
         messages = text.split([lead, table_language(view.options).t("final.title"), *text.final_blocks(view),
                                after_game.final_pictures_line(g, bool(data.replay))], MAX_CONTENT)
-        return Message(messages[0], files, view_of(after_game.rematch_button(g)), more=messages[1:],
+        rematch = view_of(after_game.rematch_button(g, table_language(view.options).t("button.rematch")))
+        return Message(messages[0], files, rematch, more=messages[1:],
                        descriptions={"board.png": board_description(view, events, (), g)},
                        brief={"board.png": board_description(view, events, (), g, MAX_ITEM_DESCRIPTION)})
     waiting = list(summary.waiting_for)
