@@ -36,7 +36,7 @@ class UserSettingsRow:
     away_until: float | None = None
     digest_hour: int | None = None  # one DM a day at this local hour (None: a ping per turn)
     digest_due: float | None = None  # when the next digest is due
-    language: str | None = None  # a catalogue code (migration 16; None: their Discord locale)
+    language: str | None = None  # a catalogue code (migration 17; None: their Discord locale)
 
     @classmethod
     def from_row(cls, row: Sequence[Any]) -> UserSettingsRow:
