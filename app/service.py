@@ -16,7 +16,8 @@ It joins the pure engine (rules) and the store (SQLite). Its parts, one module e
 - `app.settings_ops`: each player's own preferences (pictures, time zone and quiet hours,
   vacation, daily digest);
 - `app.plan_ops`: each player's planned moves (run when their turn arrives: app.plan_runs);
-- `app.standings`: leaderboards, seasons and player cards (ratings: app.ratings).
+- `app.standings`: leaderboards, seasons and player cards (ratings: app.ratings);
+- `app.tutorial_ops`: guided first games (`/ttr tutorial`; lessons: app.tutorial) and hints.
 
 Create it with `await GameService.open(path)` and close it with `close()`.
 """
@@ -33,8 +34,9 @@ from app.replays import ReplayOps
 from app.seat_ops import SeatOps
 from app.settings_ops import SettingsOps
 from app.standings import StandingsOps
+from app.tutorial_ops import TutorialOps
 
 
 class GameService(LobbyOps, SeatOps, ClockOps, DeliveryOps, ReadOps, ReplayOps, PlayerRecordOps, SettingsOps,
-                  StandingsOps, PlanOps):
+                  StandingsOps, PlanOps, TutorialOps):
     """The application service (see the module's docstring for its parts)."""

@@ -64,7 +64,7 @@ from app.owed import (
     TURN_DM,
 )
 from app.plan_runs import PLAN_DM
-from bot_app import game_over_news, plan_words, player_posts, posts
+from bot_app import game_over_news, plan_words, player_posts, posts, tutorial
 
 if TYPE_CHECKING:
     from bot_app.desk import Desk
@@ -326,7 +326,7 @@ class Dispatcher:
             await self._game_over(d, settlement)
             return
         summary = await self.service.game(d.game_id)
-        message = player_posts.notice(d, summary) or posts.notice(d, summary)
+        message = tutorial.notice(d, summary) or player_posts.notice(d, summary) or posts.notice(d, summary)
         if d.kind == HOST_NOTICE:
             await self._tell_host(d, summary.channel_id, summary.host_user_id, message)
             return
