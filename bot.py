@@ -38,6 +38,11 @@ copies every game of the current database (TTR_DATABASE) into TARGET — a postg
 an SQLite file, which must be empty — and checks each game by replaying it on both sides.
 Stop the bot first.
 
+    python bot.py --status
+
+prints each bot process running on a PostgreSQL database and the Discord shards it holds
+(docs/scaling.md).
+
     python bot.py --init
 
 makes a new, empty game database at TTR_DATABASE (or data/ttr.sqlite3) when there is none or
@@ -46,7 +51,8 @@ there is no file at all; an empty file is refused, since it is more likely a fai
 
 When the database cannot be used the bot prints one message saying what is wrong, with which
 file, and what to do (docs/operations.md lists them), and exits with status 3
-(EXIT_DATABASE), so that a service manager can tell it from a crash.
+(EXIT_DATABASE), so that a service manager can tell it from a crash. A PostgreSQL server that
+is out of reach (down, restarting) is waited for instead, with words in the log.
 """
 
 from __future__ import annotations
@@ -56,22 +62,31 @@ import asyncio
 import logging
 import os
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TypeVar
 
 from ai.levels import AI_LEVELS
 from bot_app.config import DEFAULT_DATABASE, NO_TOKEN_HELP, ROOT, Config, load_dotenv
+from bot_app.lang import codes
 from engine.rulesets import available_variants
 
+T = TypeVar("T")
 # The exit status when the game database cannot be used (it was left as it was).
 EXIT_DATABASE = 3
+# The exit status when a shard it was told to run is run by another live process.
+EXIT_SHARDS = 4
 
 
-def run_demo(variant: str, players: int, seed: int, out: Path, levels: list[str], dice: bool = False) -> int:
-    """Play one all-AI game through the service, store and renderer; write pictures and logs."""
+def run_demo(variant: str, players: int, seed: int, out: Path, levels: list[str], dice: bool = False,
+             language: str = "en") -> int:
+    """Play one all-AI game through the service, store and renderer; write pictures and logs
+    (`language`: the table's, which its thread and DMs are written in)."""
     from bot_app.demo import play_demo
     from bot_app.shutdown import run_stopping_on_sigterm
 
-    summary = run_stopping_on_sigterm(play_demo(variant, players, seed, out, levels, dice=dice))
+    options = {"language": language} if language != "en" else {}
+    summary = run_stopping_on_sigterm(play_demo(variant, players, seed, out, levels, dice=dice, options=options))
     if summary is None:  # SIGTERM: stopped cleanly, as after Ctrl-C
         print(f"The demo was stopped; {out} holds what it wrote so far.", file=sys.stderr)
         return 0
@@ -80,7 +95,7 @@ def run_demo(variant: str, players: int, seed: int, out: Path, levels: list[str]
 
 # The flags that only mean something with --demo, and their defaults.
 DEMO_DEFAULTS = {"variant": "europe", "players": 3, "seed": 1, "dice": False, "out": Path("demo-out"),
-                 "ai": "greedy"}
+                 "ai": "greedy", "language": "en"}
 
 
 def demo_refusal(args: argparse.Namespace) -> str | None:
@@ -146,6 +161,31 @@ def run_copy(target: str) -> int:
     return 0
 
 
+def run_status() -> int:
+    """Print each live bot process on the database and the shards it holds."""
+    from bot_app.shards import status_lines
+    from store import Store, StoreError, default_target
+
+    target = default_target()
+    if not str(target).startswith(("postgresql://", "postgres://")):
+        print(f"The database is an SQLite file ({target}): one bot process at most, running every shard.")
+        return 0
+
+    async def status() -> int:
+        try:
+            store = await Store.open(target)
+        except StoreError as exc:
+            print(f"Could not read the status. {exc}", file=sys.stderr)
+            return EXIT_DATABASE
+        try:
+            print("\n".join(await status_lines(store)))
+            return 0
+        finally:
+            await store.close()
+
+    return asyncio.run(status())
+
+
 def run_init(path: Path | str) -> int:
     """Make a new, empty game database at `path` if there is none or the file is empty (for
     PostgreSQL: the game tables in an empty database)."""
@@ -177,6 +217,7 @@ def run_bot(config: Config, force_sync: bool = False) -> int:
     import discord
 
     from app import GameService
+    from bot_app import shards
     from bot_app.client import make_bot
     from bot_app.logs import configure_logging
     from bot_app.shutdown import run_stopping_on_sigterm
@@ -186,20 +227,33 @@ def run_bot(config: Config, force_sync: bool = False) -> int:
         # data/ beside the bot may be made on a first start; a folder named in TTR_DATABASE
         # must exist, so that a typo there does not quietly start an empty database elsewhere.
         try:
-            store = await Store.open(config.database, create_folder=is_default_database(config.database))
+            store = await open_waiting(lambda: Store.open(config.database,
+                                                          create_folder=is_default_database(config.database)))
         except StoreError as exc:
             print(f"The bot did not start. {exc}", file=sys.stderr)
             return EXIT_DATABASE
         service = GameService(store, limits=config.limits, cache_size=config.cache_games)
         try:
-            bot = make_bot(service, shard_ids=config.shard_ids, shard_count=config.shard_count,
-                           guild_id=config.guild_id, default_turn_hours=config.default_turn_hours,
-                           force_sync=force_sync)
-            async with bot:
-                await bot.start(config.token or "")
+            try:
+                shard_ids, pool = await shards.take(store, config.shard_ids, config.shard_count)
+            except shards.ShardsRefused as exc:
+                print(f"The bot did not start. {exc}", file=sys.stderr)
+                return EXIT_SHARDS
+            while True:  # in the pool, again with more shards when some became free
+                bot = make_bot(service, shard_ids=shard_ids, shard_count=config.shard_count,
+                               guild_id=config.guild_id, default_turn_hours=config.default_turn_hours,
+                               force_sync=force_sync)
+                async with bot:
+                    if pool is None:
+                        await bot.start(config.token or "")
+                        return 0
+                    more = await shards.run_until_more(bot.start(config.token or ""), store, pool, shard_ids or [])
+                if more is None:
+                    return 0
+                logging.getLogger("bot").info("reconnecting to Discord with shards %s", more)
+                shard_ids = more
         finally:
             await service.close()
-        return 0
 
     configure_logging(getattr(logging, config.log_level))
     try:
@@ -219,6 +273,22 @@ def run_bot(config: Config, force_sync: bool = False) -> int:
     return 0
 
 
+async def open_waiting(open_store: Callable[[], Awaitable[T]], *, most: float = 5.0,
+                       sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> T:
+    """Open the store; while its server is out of reach (down, restarting), say so in the log
+    and try again, waiting longer each time up to `most` seconds. Any other refusal is raised."""
+    from store import DatabaseUnreachable
+
+    wait = 0.5
+    while True:
+        try:
+            return await open_store()
+        except DatabaseUnreachable as exc:
+            logging.getLogger("bot").warning("%s Waiting for it: trying again in %.1f s.", exc, wait)
+            await sleep(wait)
+            wait = min(wait * 2, most)
+
+
 def is_default_database(path: Path | str) -> bool:
     """Whether `path` is data/ttr.sqlite3 beside the bot (however it is spelled)."""
     return isinstance(path, Path) and os.path.abspath(path) == os.path.abspath(DEFAULT_DATABASE)
@@ -233,6 +303,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dice", action="store_const", const=True, help="with --demo: play with the Dice Expansion")
     parser.add_argument("--out", type=Path, help="with --demo: the folder it writes (default demo-out; an earlier "
                                                  "demo's files there are replaced)")
+    parser.add_argument("--language", choices=codes(),
+                        help="with --demo: the table's language, for the thread and the DMs (default en)")
     parser.add_argument("--ai", help=f"with --demo: the AI level of every seat, or one per seat, comma-separated "
                                      f"({', '.join(AI_LEVELS)}; default greedy)")
     parser.add_argument("--backup", type=Path, metavar="PATH",
@@ -243,6 +315,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--copy-db", metavar="TARGET",
                         help="copy every game of the current database ($TTR_DATABASE) into TARGET (a postgresql:// "
                              "URL or an SQLite file; it must be empty), check each by replay, and exit")
+    parser.add_argument("--status", action="store_true",
+                        help="show the bot processes running on the database ($TTR_DATABASE) and their shards")
     parser.add_argument("--sync", action="store_true",
                         help="send the slash commands to Discord at start-up even if they did not change")
     args = parser.parse_args(argv)
@@ -254,12 +328,15 @@ def main(argv: list[str] | None = None) -> int:
         return run_backup(args.backup)
     if args.copy_db is not None:
         return run_copy(args.copy_db)
+    if args.status:
+        return run_status()
     if args.init:
         from store import default_target
 
         return run_init(default_target())
     if args.demo:
-        return run_demo(args.variant, args.players, args.seed, args.out, demo_levels(args.ai), args.dice)
+        return run_demo(args.variant, args.players, args.seed, args.out, demo_levels(args.ai), args.dice,
+                        args.language)
     try:
         config = Config.from_env()
     except ValueError as exc:

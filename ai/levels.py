@@ -34,8 +34,7 @@ def _agent(name: str) -> Callable[[int], ComputerPlayer]:
     def build(seed: int = 0) -> ComputerPlayer:
         from ai.agents import make_agent
 
-        agent: ComputerPlayer = make_agent(name, seed)
-        return agent
+        return make_agent(name, seed)
 
     return build
 

@@ -20,9 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import secrets
-import socket
 import time
 import weakref
 from collections import OrderedDict
@@ -139,8 +137,15 @@ class ServiceBase:
         # Set whenever timers were scheduled: the timer loop waits on it.
         self.timers_changed = asyncio.Event()
         # Who this process is, in the claims it makes on deliveries and timers when several
-        # processes share a PostgreSQL database (docs/scaling.md).
-        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        # processes share a PostgreSQL database (docs/scaling.md): the store's name for it,
+        # whose claims count only while the process lives (store/presence.py).
+        self.owner = store.owner
+        store.on_wake(self._woken)
+
+    def _woken(self) -> None:
+        """Another process went away or let go of its work: look for what is now free."""
+        self.deliveries_waiting.set()
+        self.timers_changed.set()
 
     @classmethod
     async def open(cls, path: str | Path | None = None, *, clock: Callable[[], float] = time.time,

@@ -130,6 +130,14 @@ class GameSummary:
     def your_turn(self) -> bool:
         return self.your_seat is not None and self.your_seat in self.waiting_for
 
+    def still_waits_for(self, seat: object, user_id: int | None) -> bool:
+        """Whether the game, as it is now, still waits for `user_id` in `seat` to move: it is
+        being played, its clocks run, it is that seat's turn, and they still play it themselves
+        (the check before a reminder goes out, which may be sent late)."""
+        return (self.status in ("setup", "playing") and self.paused_reason is None and isinstance(seat, int)
+                and seat in self.waiting_for and 0 <= seat < len(self.seats) and user_id is not None
+                and self.seats[seat].user_id == user_id and self.seats[seat].stand_in is None)
+
     @property
     def waiting_users(self) -> tuple[int, ...]:
         """The Discord users the game waits for (AI seats have none)."""
@@ -221,6 +229,7 @@ class PlayerSettings:
     away_until: float | None = None
     digest_hour: int | None = None
     digest_due: float | None = None  # when the next digest goes out
+    language: str | None = None  # their own language for answers and DMs (None: their Discord locale)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ It joins the pure engine (rules) and the store (SQLite). Its parts, one module e
 - `app.settings_ops`: each player's own preferences (pictures, time zone and quiet hours,
   vacation, daily digest);
 - `app.plan_ops`: each player's planned moves (run when their turn arrives: app.plan_runs);
+- `app.rematch_ops`: a finished game's rematch (every human player presses Rematch);
 - `app.standings`: leaderboards, seasons and player cards (ratings: app.ratings);
 - `app.tutorial_ops`: guided first games (`/ttr tutorial`; lessons: app.tutorial) and hints.
 
@@ -30,6 +31,7 @@ from app.lobby_ops import LobbyOps
 from app.plan_ops import PlanOps
 from app.player_records import PlayerRecordOps
 from app.reads import ReadOps
+from app.rematch_ops import RematchOps
 from app.replays import ReplayOps
 from app.seat_ops import SeatOps
 from app.settings_ops import SettingsOps
@@ -38,5 +40,5 @@ from app.tutorial_ops import TutorialOps
 
 
 class GameService(LobbyOps, SeatOps, ClockOps, DeliveryOps, ReadOps, ReplayOps, PlayerRecordOps, SettingsOps,
-                  StandingsOps, PlanOps, TutorialOps):
+                  StandingsOps, PlanOps, RematchOps, TutorialOps):
     """The application service (see the module's docstring for its parts)."""

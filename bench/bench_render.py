@@ -3,7 +3,8 @@
     python bench/bench_render.py [--runs 30] [--maps usa,europe,nordic,germany] [--width 1600] [--cpu]
 
 Prints, per map: the one-off cost of the cached base, then p50 / p90 of a mid-game board
-(the base copy, trains, legend, palette quantization and PNG encoding), its PNG size, the
+(its stages as `render_board` runs them: drawing — the base copy, trains, legend —, palette
+quantization of the tiles drawn on, PNG deflate and chunks), its PNG size, the
 same board on a dice table (the roll and the tokens in the legend), the colour-blind board,
 the hand picture and the final-score picture (5 players). Targets (issues 4, 15): board p50
 <= 30 ms at 1600 x ~1000, PNG <= 500 KB, hand <= 40 ms, final scores <= 100 ms. Figures, not
@@ -26,8 +27,8 @@ from PIL import Image  # noqa: E402
 
 from engine.maps import available_maps, load_map  # noqa: E402
 from render.base_cache import clear_cache, get_base  # noqa: E402
-from render.board import draw_game, draw_legend, render_board  # noqa: E402
-from render.encode import deflater_name, palette_png, png_bytes, quantize  # noqa: E402
+from render.board import _drawn_board, render_board  # noqa: E402
+from render.encode import deflater_name, png_bytes  # noqa: E402
 from render.hand import render_hand  # noqa: E402
 from render.legend import key_entries  # noqa: E402
 from render.parts import picture_parts  # noqa: E402
@@ -64,7 +65,7 @@ def main() -> None:
     print(f"Pillow {Image.__version__}, {args.runs} runs each, width {args.width}; times in ms "
           f"({'process CPU' if args.cpu else 'wall'} clock); PNG deflate: {deflater_name()}")
     print(f"{'map':8} {'size':>10} {'base':>6} {'board p50':>9} {'p90':>6} {'PNG KB':>7} "
-          f"{'[copy':>6} {'game':>5} {'legend':>6} {'quant':>5} {'png]':>5} {'dice':>5} {'cblind':>6} "
+          f"{'[draw':>6} {'quant':>5} {'png]':>5} {'dice':>5} {'cblind':>6} "
           f"{'hand p50':>8} {'scores':>7}")
     for map_id in args.maps.split(","):
         game_map = load_map(map_id)
@@ -79,18 +80,15 @@ def main() -> None:
         board = timed(render_board, args.runs, view, game_map, width=args.width, highlight_routes=last)
         png = render_board(view, game_map, width=args.width, highlight_routes=last).png
 
-        stages: dict[str, list[float]] = {"copy": [], "game": [], "legend": [], "quant": [], "png": []}
+        stages: dict[str, list[float]] = {"draw": [], "quant": [], "png": []}
+        rows = base.rows()
         for _ in range(args.runs):
             t = [CLOCK()]
-            img = base.image.copy()
+            img, _, _, drawn = _drawn_board(view, game_map, args.width, False, last, ())  # base copy, game, legend
             t.append(CLOCK())
-            draw_game(img, base, view, set(last), set(), parts)
+            lines = rows.scanlines(img, drawn)  # the quantization render_board does: tiles drawn on
             t.append(CLOCK())
-            draw_legend(img, base, view)
-            t.append(CLOCK())
-            q = quantize(img, base.palette)
-            t.append(CLOCK())
-            palette_png(q)
+            rows.encode(lines)  # deflate and chunks
             t.append(CLOCK())
             for name, a, b in zip(stages, t, t[1:], strict=False):
                 stages[name].append((b - a) * 1000)

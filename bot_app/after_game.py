@@ -7,7 +7,12 @@ results and public views only.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot_app import ids
+from bot_app.components import button
 
 if TYPE_CHECKING:
     from app.player_records import PlayerRecord
@@ -16,6 +21,13 @@ if TYPE_CHECKING:
 REPLAY_FILE = "replay.gif"
 TICKETS_FILE = "tickets.png"
 STATS_FILE = "stats.png"
+REMATCH = "rematch"  # the verb of the Rematch button (bot_app/rematch.py)
+
+
+def rematch_button(game_id: int, label: str = "Rematch") -> discord.ui.Button[Any]:
+    """**Rematch** under the final post (`label`: in the table's language): the same table
+    again once every player pressed it."""
+    return button(label, ids.make(game_id, None, REMATCH), discord.ButtonStyle.success, "🔁")
 
 
 def final_pictures_line(game_id: int, replay: bool) -> str:

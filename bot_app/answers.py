@@ -15,6 +15,7 @@ import discord
 
 from app import ServiceError
 from bot_app.components import view_of
+from bot_app.lang import ENGLISH, Language, english, reader
 from engine.errors import IllegalAction
 
 log = logging.getLogger("bot_app")
@@ -27,17 +28,34 @@ APOLOGY = "Something went wrong on my side; it has been logged — please try ag
 class Refusal(Exception):
     """A request we turn down: the message is one sentence for the user, sent privately."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, key: str | None = None, **data: Any) -> None:
         super().__init__(message)
         self.message = message
+        # Its words in the catalogues (bot_app/lang), where converted, with what they name.
+        self.key = key
+        self.data = data
 
 
 def refusal_text(exc: BaseException) -> str:
     """One sentence for the user: the refusal's own words (never longer than a chat line can
     reasonably be), or a generic apology for a bug (whose details go to the log only)."""
+    lang = reader()
     if isinstance(exc, Refusal | IllegalAction | ServiceError):
-        return cut(exc.message, MAX_REFUSAL_CHARS)
-    return APOLOGY
+        return cut(_translated(exc, lang) or exc.message, MAX_REFUSAL_CHARS)
+    return lang.t("refusal.apology")
+
+
+def _translated(exc: Refusal | IllegalAction | ServiceError, lang: Language) -> str | None:
+    """A refusal in the reader's language: a Refusal by its key, the engine's and the service's
+    by their code ("refusal.<code>") when the words need nothing the exception does not carry;
+    None for English or where no catalogue has it yet (the English sentence is used)."""
+    if lang.code == ENGLISH:
+        return None
+    key = exc.key if isinstance(exc, Refusal) else f"refusal.{exc.code}"
+    data = exc.data if isinstance(exc, Refusal) else dict(getattr(exc, "data", None) or {})
+    if not key or not lang.has(key) or not english().fields(key) <= set(data):
+        return None
+    return lang.t(key, **data)
 
 
 def cut(s: str, n: int) -> str:

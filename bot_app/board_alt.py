@@ -16,6 +16,7 @@ from engine.events import Event
 from engine.view import View
 
 MAX_DESCRIPTION = 1024  # Discord's limit for an attachment's description
+MAX_ITEM_DESCRIPTION = 256  # Discord's limit for a media gallery item's description (a layout's picture)
 _MARKUP = re.compile(r"\*\*|__|`|~~|<@!?\d+>|<t:\d+(?::[A-Za-z])?>")
 
 
@@ -24,11 +25,15 @@ def plain(line: str) -> str:
     return re.sub(r"\s+", " ", _MARKUP.sub("", line)).strip()
 
 
-def board_description(view: View, events: Iterable[Event], waiting: Sequence[int], game_id: int) -> str:
+def board_description(view: View, events: Iterable[Event], waiting: Sequence[int], game_id: int,
+                      limit: int = MAX_DESCRIPTION) -> str:
     """"Board of game #3 (Europe), turn 12. Last move: Ann claimed Paris – Wien. Ann 24
-    points, 30 trains left; Bo 18 points, 35 trains left. Waiting for Bo." """
+    points, 30 trains left; Bo 18 points, 35 trains left. Waiting for Bo." — within `limit`
+    characters (a layout's media item allows 256): the last move goes first when it does not
+    fit, since the post's text says it too."""
     parts = [f"Board of game #{game_id} ({text.variant_title(view.variant, view.options)}), turn {view.turn + 1}."]
-    lines = text.log_lines(list(events), view)
+    # the end itself is said below ("The game is over."): the last move is the one before it
+    lines = text.log_lines([e for e in events if e.kind != "game_over"], view)
     if lines:
         parts.append(f"Last move: {plain(lines[-1]).rstrip('.')}.")
     totals = {}
@@ -41,4 +46,6 @@ def board_description(view: View, events: Iterable[Event], waiting: Sequence[int
         parts.append("The game is over.")
     elif waiting:
         parts.append(f"Waiting for {', '.join(view.name(s) for s in waiting)}.")
-    return cut(" ".join(parts), MAX_DESCRIPTION)
+    if len(" ".join(parts)) > limit and lines:
+        parts.pop(1)
+    return cut(" ".join(parts), limit)

@@ -20,6 +20,7 @@ from bot_app.answers import Refusal
 from bot_app.desk import Desk
 from bot_app.games import desk_of, reach
 from bot_app.inputs import is_number
+from bot_app.lang import hear_user
 from bot_app.panels import group_key, pick, turn_panel
 
 
@@ -43,6 +44,7 @@ class _Family(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?!)"):  
 
     async def callback(self, interaction: discord.Interaction) -> None:
         desk = desk_of(interaction)
+        await hear_user(desk.service, interaction)  # the answers to this click in its user's language
         with desk.handling():
             await desk.answers.guard(interaction, self._run(desk, interaction))
 

@@ -19,13 +19,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from app import GameService
+from app import GameService, ServiceError
 from bot_app.buttons import FAMILIES
 from bot_app.delivery import Dispatcher
 from bot_app.desk import Desk
+from bot_app.lang.translator import CatalogueTranslator
 from bot_app.plan_panel import FAMILIES as PLAN_FAMILIES
+from bot_app.rate_share import share_global_limit
+from bot_app.rematch import FAMILIES as REMATCH_FAMILIES
 from bot_app.render_hooks import Renderer
-from bot_app.timers import TimerLoop
+from bot_app.timers import TimerLoop, pause_after_errors
 from bot_app.tree import TtrTree, sync_commands
 from bot_app.undo_button import FAMILIES as UNDO_FAMILIES
 from bot_app.votes import FAMILIES as VOTE_FAMILIES
@@ -65,6 +68,8 @@ class TtrBot(commands.Bot):
         # The one /ttr group; each cog adds its commands to it when it loads.
         self.ttr = app_commands.Group(name="ttr", description="Ticket to Ride")
         self.desk = Desk(service, self, renderer=renderer, clock=clock, default_turn_hours=default_turn_hours)
+        if service.store.shared:  # several processes: one budget of Discord's global limit
+            share_global_limit(self, service.store.rate_slot)
         self.dispatcher = Dispatcher(self.desk, clock)
         self.desk.dispatcher = self.dispatcher
         self.timer_loop = TimerLoop(service, clock)
@@ -77,7 +82,7 @@ class TtrBot(commands.Bot):
         self.tree.add_command(self.ttr)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(*FAMILIES, *VOTE_FAMILIES, *UNDO_FAMILIES, *PLAN_FAMILIES)
+        self.add_dynamic_items(*FAMILIES, *VOTE_FAMILIES, *UNDO_FAMILIES, *PLAN_FAMILIES, *REMATCH_FAMILIES)
 
     def serves(self, guild_id: int) -> bool:
         """Whether this process serves the server `guild_id` (all of them, unless sharded)."""
@@ -101,6 +106,8 @@ class TtrBot(commands.Bot):
         return True
 
     async def setup_hook(self) -> None:
+        # Command names and descriptions in each user's language (docs/languages.md).
+        await self.tree.set_translator(CatalogueTranslator())
         await self.load_commands()
         if self.sync_commands and self.syncs_commands:
             await sync_commands(self, force=self.force_sync)
@@ -125,12 +132,33 @@ class TtrBot(commands.Bot):
     async def resume_games(self) -> None:
         """After a restart: the bot's seats whose turn it is play (a crash may have stopped them
         mid-chain); undelivered posts and DMs resume on their own (they wait in the outbox).
-        With several processes, each resumes the games of its own shards' servers."""
-        for game_id in await self.service.games_waiting_for_bots(self.serves):
+        With several processes, each resumes the games of its own shards' servers. Tried until
+        done: while the database is out of reach, again after a short pause (a game that is
+        broken is left as it is: its ServiceError says why)."""
+        errors, left = 0, None
+        while True:
             try:
-                await self.service.play_bots(game_id)
-            except Exception:
-                log.exception("game %d: could not resume", game_id)
+                todo = await self.service.games_waiting_for_bots(self.serves)
+            except Exception as exc:
+                errors += 1
+                log.warning("could not look for games to resume (%s); trying again", type(exc).__name__)
+                await asyncio.sleep(pause_after_errors(errors))
+                continue
+            left = [g for g in todo if left is None or g in left]
+            failed = []
+            for game_id in left:
+                try:
+                    await self.service.play_bots(game_id)
+                except ServiceError:
+                    log.exception("game %d: could not resume", game_id)
+                except Exception as exc:  # the database, most likely: again soon
+                    log.warning("game %d: could not resume yet (%s); trying again", game_id, type(exc).__name__)
+                    failed.append(game_id)
+            if not failed:
+                return
+            errors += 1
+            left = failed
+            await asyncio.sleep(pause_after_errors(errors))
 
     async def close(self) -> None:
         # No new interaction arrives once the connection's loop has stopped; the ones being

@@ -64,7 +64,8 @@ from app.owed import (
     TURN_DM,
 )
 from app.plan_runs import PLAN_DM
-from bot_app import game_over_news, plan_words, player_posts, posts, tutorial
+from bot_app import game_over_news, layout, plan_words, player_posts, posts, tutorial
+from bot_app.timers import pause_after_errors
 
 if TYPE_CHECKING:
     from bot_app.desk import Desk
@@ -123,15 +124,17 @@ class Dispatcher:
 
     async def run(self) -> None:
         """Deliver what is due, then sleep until the next retry is due or a move stores more."""
+        errors = 0
         while True:
             try:
                 await self.run_once()
-                nxt = await self.service.next_delivery_due()
+                nxt, errors = await self.service.next_delivery_due(), 0
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("the dispatcher failed; it will look again")
-                nxt = None
+                errors += 1
+                log.exception("the dispatcher failed (%d in a row); it will look again soon", errors)
+                nxt = self.clock() + pause_after_errors(errors)  # seconds, not a minute: the database may be back
             delay = self.max_sleep if nxt is None else min(max(nxt - self.clock(), 0.01), self.max_sleep)
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self.service.deliveries_waiting.wait(), delay)
@@ -284,16 +287,15 @@ class Dispatcher:
         sent_id: int | None = None
         if current is not None and not data.new_turn and not data.final:
             sent_id = await self._edit(thread, current, message)
-        if sent_id is None:
-            sent = await _refusals(thread_id, thread.send(
-                message.content, files=message.discord_files(), view=message.view or discord.utils.MISSING,
-                nonce=_nonce(min(data.deliveries)), allowed_mentions=player_posts.ping_only(data)))
-            if sent.content != message.content:
+        as_layout = False
+        if sent_id is None:  # one layout if it fits (bot_app/layout.py), else today's form
+            sent, as_layout = await _refusals(thread_id, layout.send_post(
+                thread, message, nonce=_nonce(min(data.deliveries)), allowed_mentions=player_posts.ping_only(data)))
+            if layout.shown_text(sent) != layout.text_shown(message, layout.is_layout(sent)):
                 # Discord gave back a message sent before a crash (same nonce): bring it up to date.
-                await _refusals(thread_id, sent.edit(content=message.content, attachments=message.discord_files(),
-                                                     view=message.view))
-            sent_id = sent.id
-        for i, extra in enumerate(message.more, 1):  # long final results, in order, never cut
+                await _refusals(thread_id, layout.edit_post(sent, message, layout_first=layout.is_layout(sent)))
+            sent_id, as_layout = sent.id, layout.is_layout(sent)
+        for i, extra in enumerate([] if as_layout else message.more, 1):  # long final results, never cut
             await _refusals(thread_id, thread.send(extra, nonce=_nonce(min(data.deliveries), i)))
         self.sent += 1
         settlement.post = (data.deliveries, sent_id, data.summary.seq)
@@ -301,11 +303,10 @@ class Dispatcher:
     async def _edit(self, thread: discord.PartialMessageable, message_id: int, message: posts.Message) -> int | None:
         """Edit the turn post; None when it must be posted anew (an archived thread, a deleted
         message)."""
-        try:
-            await thread.get_partial_message(message_id).edit(
-                content=message.content, attachments=message.discord_files(), view=message.view)
+        try:  # in the post's own form (a layout, or an old-style post from before): bot_app/layout.py
+            await layout.edit_post(thread.get_partial_message(message_id), message, layout_first=True)
         except discord.HTTPException as exc:
-            if exc.code in (ARCHIVED, UNKNOWN_MESSAGE):
+            if exc.code in (ARCHIVED, UNKNOWN_MESSAGE, layout.INVALID_FORM):  # neither form will do: post anew
                 return None
             raise _classify(exc, thread.id) from exc
         return message_id
@@ -326,6 +327,9 @@ class Dispatcher:
             await self._game_over(d, settlement)
             return
         summary = await self.service.game(d.game_id)
+        if d.kind == REMINDER and not summary.still_waits_for(d.payload.get("seat"), d.user_id):
+            await self.service.delivered(d.id, dropped=True, note="no longer their turn")  # sent late: not true now
+            return
         message = tutorial.notice(d, summary) or player_posts.notice(d, summary) or posts.notice(d, summary)
         if d.kind == HOST_NOTICE:
             await self._tell_host(d, summary.channel_id, summary.host_user_id, message)

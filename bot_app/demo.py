@@ -32,6 +32,8 @@ from app import GameService, HandData, PostData, SubmitResult
 from app.models import Delivery
 from app.owed import DM, GAME_OVER, TURN_DM, SeatInfo, owed_by_commit
 from bot_app import after_game, game_over_news, posts, text
+from bot_app.lang import table_language
+from bot_app.layout import layout_of
 from bot_app.render_hooks import Renderer
 from engine.actions import action_from_json
 from engine.errors import IllegalAction
@@ -196,8 +198,11 @@ class _Demo:
             if after_game.REPLAY_FILE in named:
                 (self.out / after_game.REPLAY_FILE).write_bytes(named[after_game.REPLAY_FILE])
         buttons = _buttons(message)
+        # How Discord shows it (one layout, else today's form) and what a screen reader says of the board
+        form = "one layout" if layout_of(message) is not None else "today's form"
+        heard = f"[{form}; the board read aloud: {message.descriptions.get('board.png', '(no description)')}]"
         self.thread.append("\n".join([f"── post {self.boards} (board-{self.boards:03d}.png) ──", message.content,
-                                      *([buttons] if buttons else []), *message.more, ""]))
+                                      *message.more, *([buttons] if buttons else []), heard, ""]))
         for news in self.news:  # each player's news of the end, with a link to this final post
             told = game_over_news.direct_message(news).content.replace(
                 game_over_news.final_post_link(news.summary), f"post {self.boards} of log.txt")
@@ -216,8 +221,9 @@ class _Demo:
             said = text.you_lines([*result.public_events, *result.private_events.get(mover, ())], own)
             chosen = text.describe_action(action_from_json(result.action), before) \
                 if result.action and before is not None else None
+            words = table_language(own.options)
             self.dms[mover].append("\n".join([f"[answer to your move, seq {result.seq}]",
-                                              *([f"▶ You chose to {chosen}."] if chosen else []),
+                                              *([words.t("demo.chose", chosen=chosen)] if chosen else []),
                                               *(f"✅ {line}" for line in said), ""]))
         loaded = await self.service.loader.load(self.game)
         seats = [SeatInfo(seat, user_id=seat + 1) for seat in range(len(names))]

@@ -62,7 +62,8 @@ async def turn_panel(desk: Desk, game_id: int, user_id: int, seq: int | None) ->
         panel = await desk.service.panel(game_id, user_id)
     if not panel.legal:
         who = ", ".join(s.name for s in summary.seats if s.seat in summary.waiting_for) or "nobody"
-        raise Refusal(f"It's not your turn in game #{game_id}; it is waiting for {who}.")
+        raise Refusal(f"It's not your turn in game #{game_id}; it is waiting for {who}.",
+                      key="refusal.panel_not_your_turn", game=f"#{game_id}", who=who)
     return panel
 
 
@@ -110,16 +111,16 @@ def action_buttons(g: int, seq: int, legal: Sequence[Action], view: View,
         style = STYLES.get(doing.style, discord.ButtonStyle.secondary)
         if doing.each and len(moves) <= EACH_MAX:
             for a in moves:
-                name = doing.short(a, c) if doing.short else doing.button
+                name = doing.short(a, c) if doing.short else doing.button_in(c)
                 items.append(button(name, ids.make(g, seq, "ask", token(legal, a)), style, doing.emoji))
         elif k == "keep_tickets":
-            items.append(button(doing.button, ids.make(g, None, "kt"), style, doing.emoji))
+            items.append(button(doing.button_in(c), ids.make(g, None, "kt"), style, doing.emoji))
         elif k in OPENS:
-            items.append(button(doing.button, ids.make(g, seq, OPENS[k]), style, doing.emoji))
+            items.append(button(doing.button_in(c), ids.make(g, seq, OPENS[k]), style, doing.emoji))
         else:
-            items.append(button(doing.button, ids.make(g, seq, "xt", k), style, doing.emoji))
+            items.append(button(doing.button_in(c), ids.make(g, seq, "xt", k), style, doing.emoji))
     items = items[:19] + list(extra)[:4]
-    items.append(button("My hand", ids.make(g, None, "hand"), discord.ButtonStyle.secondary, "✋"))
+    items.append(button(c.t("button.my_hand"), ids.make(g, None, "hand"), discord.ButtonStyle.secondary, "✋"))
     return view_of(*items)
 
 

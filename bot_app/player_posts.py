@@ -10,6 +10,7 @@ time zone); never a card or a ticket. A DM is drawn from its player's own view w
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -48,7 +49,7 @@ def with_away(message: Message, data: PostData) -> Message:
     lines = away_lines(data)
     if not lines or data.final:
         return message
-    return Message(cut("\n".join([message.content, *lines]), MAX_CONTENT), message.files, message.view)
+    return replace(message, content=cut("\n".join([message.content, *lines]), MAX_CONTENT))
 
 
 def ping_only(data: PostData) -> discord.AllowedMentions:

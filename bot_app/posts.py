@@ -19,8 +19,9 @@ from app import Delivery, GameSummary, HandData, PostData
 from app.owed import DM_CLOSED, HOST_NOTICE, NOTICE, REMINDER
 from bot_app import after_game, ids, text
 from bot_app.answers import MAX_CONTENT, cut
-from bot_app.board_alt import board_description
+from bot_app.board_alt import MAX_ITEM_DESCRIPTION, board_description
 from bot_app.components import button, view_of
+from bot_app.lang import for_reader, reading, table_language
 from bot_app.panels import action_buttons
 from bot_app.plan_button import plan_button
 from bot_app.render_hooks import Renderer
@@ -39,6 +40,8 @@ class Message:
     view: discord.ui.View | None = None
     more: list[str] = field(default_factory=list)
     descriptions: dict[str, str] = field(default_factory=dict)  # a picture's words, by file name
+    # the same, within a layout's 256 characters for a media item (bot_app/layout.py), by file name
+    brief: dict[str, str] = field(default_factory=dict)
 
     def discord_files(self) -> list[discord.File]:
         return [discord.File(io.BytesIO(data), name, description=self.descriptions.get(name))
@@ -66,8 +69,9 @@ def _note_line(note: Mapping[str, Any], view: View) -> str:
 
 def _head(data: PostData) -> str:
     view, summary = data.view, data.summary
-    return (f"**Game #{summary.game_id} · {text.variant_title(view.variant, view.options)}** — turn {view.turn + 1} · "
-            f"move {summary.seq}")
+    return table_language(view.options).t("post.head", game=f"#{summary.game_id}",
+                                           title=text.variant_title(view.variant, view.options),
+                                           turn=view.turn + 1, move=summary.seq)
 
 
 def _with_log(parts: list[str], events: list[Any], view: View, room: int) -> list[str]:
@@ -105,10 +109,12 @@ async def turn_post(data: PostData, renderer: Renderer) -> Message:
         if data.replay:
             files.append((after_game.REPLAY_FILE, await renderer.replay(data.replay)))
         lead = "\n".join(_with_log([_head(data), *notes], events, view, 1200))
-        messages = text.split([lead, "🏆 **Final scores**", *text.final_blocks(view),
+        messages = text.split([lead, table_language(view.options).t("final.title"), *text.final_blocks(view),
                                after_game.final_pictures_line(g, bool(data.replay))], MAX_CONTENT)
-        return Message(messages[0], files, more=messages[1:],
-                       descriptions={"board.png": board_description(view, events, (), g)})
+        rematch = view_of(after_game.rematch_button(g, table_language(view.options).t("button.rematch")))
+        return Message(messages[0], files, rematch, more=messages[1:],
+                       descriptions={"board.png": board_description(view, events, (), g)},
+                       brief={"board.png": board_description(view, events, (), g, MAX_ITEM_DESCRIPTION)})
     waiting = list(summary.waiting_for)
     line = text.waiting_line(view, waiting, _mentions(summary))
     due = [data.deadlines[s] for s in waiting if s in data.deadlines]
@@ -123,11 +129,15 @@ async def turn_post(data: PostData, renderer: Renderer) -> Message:
         buttons = action_buttons(g, summary.seq, list(data.legal), view, [zoom] if zoom is not None else [])
         buttons.add_item(plan_button(g))  # for the players not to move (issue 29)
     else:
+        words = table_language(view.options)
         buttons = view_of(
-            button("Choose tickets", ids.make(g, None, "kt"), discord.ButtonStyle.primary, "🎫"),
-            button("My hand", ids.make(g, None, "hand"), discord.ButtonStyle.secondary, "✋"))
-    alt = board_description(view, _before_this_turn(events), waiting, g)  # for a screen reader
-    return Message(cut(content, MAX_CONTENT), [("board.png", board)], buttons, descriptions={"board.png": alt})
+            button(words.t("button.choose_tickets"), ids.make(g, None, "kt"), discord.ButtonStyle.primary, "🎫"),
+            button(words.t("button.my_hand"), ids.make(g, None, "hand"), discord.ButtonStyle.secondary, "✋"))
+    told = _before_this_turn(events)
+    alt = board_description(view, told, waiting, g)  # for a screen reader
+    brief = board_description(view, told, waiting, g, MAX_ITEM_DESCRIPTION)  # the same in a layout's room
+    return Message(cut(content, MAX_CONTENT), [("board.png", board)], buttons, descriptions={"board.png": alt},
+                   brief={"board.png": brief})
 
 
 async def hand_dm(delivery: Delivery, hand: HandData, renderer: Renderer) -> Message:
@@ -135,15 +145,16 @@ async def hand_dm(delivery: Delivery, hand: HandData, renderer: Renderer) -> Mes
     it off in /ttr settings), or after a move that showed them something (what they drew)."""
     g = hand.summary.game_id
     lines = []
-    if delivery.kind == "turn":
-        where = f" (<#{hand.summary.thread_id}>)" if hand.summary.thread_id else ""
-        if hand.view.pending.setup:
-            lines.append(f"Game #{g}{where} has begun: choose your opening tickets with **Choose tickets** under "
-                         "the post in the thread.")
-        else:
-            lines.append(f"It's your turn in game #{g}{where}.")
-    lines += text.private_lines(list(hand.private_events), hand.view)
-    lines.append(text.hand_text(hand.view, g))
+    # In the player's own language (/ttr settings language:), else the table's.
+    with reading(for_reader(hand.settings.language, table_language(hand.view.options))) as words:
+        if delivery.kind == "turn":
+            where = f" (<#{hand.summary.thread_id}>)" if hand.summary.thread_id else ""
+            if hand.view.pending.setup:
+                lines.append(words.t("dm.begun", game=f"#{g}", where=where, button=words.t("button.choose_tickets")))
+            else:
+                lines.append(words.t("dm.your_turn", game=f"#{g}", where=where))
+        lines += text.private_lines(list(hand.private_events), hand.view)
+        lines.append(text.hand_text(hand.view, g))
     picture = delivery.kind == "turn" and hand.settings.hand_picture
     files = [("hand.png", await renderer.hand(hand.view, colorblind=hand.settings.colorblind))] if picture else []
     messages = text.split([x for x in lines if x], MAX_CONTENT)

@@ -24,6 +24,7 @@ from discord import app_commands
 from bot_app import text
 from bot_app.answers import Refusal
 from bot_app.inputs import excerpt, is_number
+from bot_app.lang import LANGUAGE_OPTION, table_language
 from engine import rulesets
 from engine.options import LONG_ROUTE, TUNNELS
 from engine.rules.dice import DICE_OPTIONS
@@ -201,6 +202,8 @@ def option_lines(options: Mapping[str, Any], names: list[str] | None = None) -> 
         out.append("first player: drawn at random")
     if isinstance(options.get(STAND_IN), str):
         out.append(f"{options[STAND_IN]} AI for absent players")
+    if isinstance(options.get(LANGUAGE_OPTION), str):
+        out.append("🗣️ " + table_language(options).t(f"language.{table_language(options).code}"))
     return out
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from bot_app.lang import table_language
 from bot_app.words import base, wording
 from bot_app.words.base import card_with_article, tourist_card, tourist_label
 from engine.actions import Action
@@ -84,7 +85,7 @@ def slot_label(view: View, slot: int | None) -> str:
 def log_lines(events: Iterable[Event], view: View) -> list[str]:
     """The public events in words, one sentence each (bookkeeping left out)."""
     w = wording(view)
-    return w.lines(events, w.ctx(view), PUBLIC)
+    return w.lines(events, w.ctx(view, table_language(view.options)), PUBLIC)
 
 
 def event_line(e: Event, gmap: GameMap, view: View) -> str | None:
@@ -156,18 +157,18 @@ def at_hand(view: View) -> list[str]:
 
 def player_status(view: View, seat: int) -> str:
     w = wording(view)
-    return w.player_status(w.ctx(view), seat)
+    return w.player_status(w.ctx(view, table_language(view.options)), seat)
 
 
 def status_block(view: View) -> str:
     """Every player's public numbers and the table (never a hand)."""
     w = wording(view)
-    return w.status_block(w.ctx(view))
+    return w.status_block(w.ctx(view, table_language(view.options)))
 
 
 def waiting_line(view: View, waiting: Sequence[int], mentions: Mapping[int, str]) -> str:
     w = wording(view)
-    return w.waiting_line(w.ctx(view), waiting, mentions)
+    return w.waiting_line(w.ctx(view, table_language(view.options)), waiting, mentions)
 
 
 # --- actions --------------------------------------------------------------------------------
@@ -193,8 +194,9 @@ def hand_text(view: View, game_id: int) -> str:
     if me is None:
         return "You are not playing in this game."
     w = wording(view)
-    lines = [f"**Your hand in game #{game_id}** ({variant_title(view.variant, view.options)})"]
-    lines += w.hand_lines(w.ctx(view))
+    c = w.ctx(view)
+    lines = [c.t("hand.title", game=f"#{game_id}", title=variant_title(view.variant, view.options))]
+    lines += w.hand_lines(c)
     return "\n".join(lines)
 
 
@@ -205,7 +207,7 @@ def final_blocks(view: View) -> list[str]:
     """The final scores, one block per player (public once the game is over: tickets are
     revealed on purpose)."""
     w = wording(view)
-    return w.final_blocks(w.ctx(view))
+    return w.final_blocks(w.ctx(view, table_language(view.options)))
 
 
 def final_text(view: View) -> str:

@@ -17,6 +17,17 @@ from app import GameService
 
 log = logging.getLogger(__name__)
 
+# After a failure (the database out of reach, most often) a loop looks again soon, waiting a
+# little longer each time in a row, but never more than ERROR_PAUSE_MOST: once the database is
+# back, timers and deliveries go on within seconds.
+ERROR_PAUSE_FIRST = 0.25
+ERROR_PAUSE_MOST = 3.0
+
+
+def pause_after_errors(errors: int) -> float:
+    """Seconds to wait after `errors` failures in a row (1, 2, …)."""
+    return min(ERROR_PAUSE_FIRST * 2 ** max(0, errors - 1), ERROR_PAUSE_MOST)
+
 
 class TimerLoop:
     def __init__(self, service: GameService, clock: Callable[[], float] = time.time, max_sleep: float = 300.0) -> None:
@@ -42,15 +53,20 @@ class TimerLoop:
         return len(due) + digests
 
     async def run(self) -> None:
+        """Act on due timers for ever, sleeping until the next is due or new ones are set."""
+        errors = 0
         while True:
             try:
                 await self.run_once()
                 nxt = await self.service.next_timer_due()
+                errors = 0
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("timer loop")
-                nxt = None
+                errors += 1
+                log.exception("the timer loop failed (%d in a row); it looks again in %.2f s", errors,
+                              pause_after_errors(errors))
+                nxt = self.clock() + pause_after_errors(errors)
             delay = self.max_sleep if nxt is None else min(max(nxt - self.clock(), 0.05), self.max_sleep)
             self.service.timers_changed.clear()
             with contextlib.suppress(asyncio.TimeoutError):

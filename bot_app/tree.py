@@ -18,6 +18,7 @@ from discord import app_commands
 from app import ServiceError
 from bot_app.answers import Refusal, refusal_text
 from bot_app.inputs import excerpt, too_long
+from bot_app.lang import hear_user
 from engine.errors import IllegalAction
 
 if TYPE_CHECKING:
@@ -36,6 +37,8 @@ class TtrTree(app_commands.CommandTree["TtrBot"]):
     every failure answered in one private sentence."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        if interaction.type is not discord.InteractionType.autocomplete:
+            await hear_user(self.client.service, interaction)  # the answers in its user's language
         data: Any = interaction.data
         found = too_long(data.get("options") if isinstance(data, dict) else None)
         if found is None:
@@ -74,8 +77,17 @@ class TtrTree(app_commands.CommandTree["TtrBot"]):
 
 
 def tree_payload(tree: app_commands.CommandTree[Any]) -> list[dict[str, Any]]:
-    """The global commands as Discord receives them."""
+    """The global commands as Discord receives them (without their translations)."""
     return [cmd.to_dict(tree) for cmd in tree.get_commands()]
+
+
+async def translated_payload(tree: app_commands.CommandTree[Any]) -> list[dict[str, Any]]:
+    """The global commands with their names and descriptions in every language the tree's
+    translator knows (what `tree.sync` sends): a changed catalogue changes it, so it syncs."""
+    translator = tree.translator
+    if translator is None:
+        return tree_payload(tree)
+    return [await cmd.get_translated_payload(tree, translator) for cmd in tree.get_commands()]
 
 
 def digest(payload: list[dict[str, Any]], target: str) -> str:
@@ -87,7 +99,7 @@ async def sync_commands(bot: TtrBot, *, force: bool = False) -> bool:
     GUILD_ID, they go to that server only and the global copies are cleared, so the server
     does not see every command twice. Returns whether it synced."""
     target = f"guild:{bot.guild_id}" if bot.guild_id else "global"
-    wanted = digest(tree_payload(bot.tree), target)
+    wanted = digest(await translated_payload(bot.tree), target)
     if not force and await bot.service.bot_state("commands") == wanted:
         log.info("slash commands unchanged since the last sync; not syncing")
         return False

@@ -13,6 +13,7 @@ from app.player_clock import MOST_AWAY_DAYS
 from bot_app import lobby, table_options, text
 from bot_app.games import Game, resolve_game
 from bot_app.inputs import ShortText
+from bot_app.lang import language_choices
 from cogs.base import TtrCog
 from engine.rulesets import available_variants
 
@@ -28,9 +29,11 @@ class LobbyCog(TtrCog):
                            away_days="the longest vacation a player's clock stops for here (7; 0: none)",
                            stand_in="how well the AI plays for a player whose time runs out",
                            plan_ahead="let players plan two turns ahead, not only their next (off)",
+                           language="the language of the game's thread (default: this server's)",
                            hints="let players ask privately what the normal AI would do (off)",
                            **table_options.descriptions())
     @app_commands.choices(stand_in=[app_commands.Choice(name=lv, value=lv) for lv in OFFERED_LEVELS],
+                          language=language_choices(),
                           **table_options.choices())
     async def new(self, interaction: discord.Interaction, variant: ShortText = "europe", dice: bool = False,
                   seats: app_commands.Range[int, 2, 5] = 4,
@@ -39,11 +42,11 @@ class LobbyCog(TtrCog):
                   dice_tokens: int | None = None, tunnel_dice: int | None = None,
                   nine_route: str | None = None, undo: bool = True,
                   away_days: app_commands.Range[int, 0, MOST_AWAY_DAYS] = 7, stand_in: str | None = None,
-                  plan_ahead: bool = False, hints: bool = False) -> None:
+                  plan_ahead: bool = False, language: str | None = None, hints: bool = False) -> None:
         chosen = {"stations": stations, "controller_tunnel": controller_tunnel, "dice_tokens": dice_tokens,
                   "tunnel_dice": tunnel_dice, "nine_route": nine_route}
         await self.run(lobby.open_table(self.desk, interaction, variant, dice, seats, turn_hours, chosen, first,
-                                        undo, away_days, stand_in, plan_ahead, hints))
+                                        undo, away_days, stand_in, plan_ahead, language, hints))
 
     @new.autocomplete("variant")
     async def _variants(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

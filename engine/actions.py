@@ -133,7 +133,7 @@ def _fields_of(cls: type) -> tuple[_Field, ...]:
     return tuple(out)
 
 
-def _annotation(cls: type, f: dataclasses.Field) -> Any:
+def _annotation(cls: type, f: dataclasses.Field[Any]) -> Any:
     """A field's annotation as the object it names (any spelling of a type gets the same
     checks). Evaluated plainly, in the module of the class that declares the field, because
     typing.get_type_hints rebuilds generic aliases and so loses the Cards alias."""

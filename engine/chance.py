@@ -14,7 +14,9 @@ about a source is kept in the game state: a game played with one replays with th
 from __future__ import annotations
 
 from collections.abc import Iterable, MutableSequence, Sequence
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol, TypeVar
+
+_T = TypeVar("_T")
 
 
 class Chance(Protocol):
@@ -24,7 +26,7 @@ class Chance(Protocol):
         """A uniform whole number in [0, n)."""
         ...
 
-    def shuffle(self, items: MutableSequence[Any]) -> None:
+    def shuffle(self, items: MutableSequence[_T]) -> None:
         """Shuffle `items` in place."""
         ...
 
@@ -99,7 +101,7 @@ class _Rigged:
     def below(self, n: int) -> int:
         return self._seeded.below(n)
 
-    def shuffle(self, items: MutableSequence[Any]) -> None:
+    def shuffle(self, items: MutableSequence[_T]) -> None:
         self._seeded.shuffle(items)
 
     def roll(self, faces: Sequence[str]) -> str:

@@ -278,7 +278,9 @@ def view(state: GameState, seat: int | None, *, rules: RuleSet | None = None) ->
     )
 
 
-def _offer_size(offer: Any) -> int:
+def _offer_size(offer: list[str] | Mapping[str, list[str]]) -> int:
+    """How many cards an offer holds (what the other seats see of it): a ticket draw is a list,
+    an offer of several kinds (Alsace's tourist cards) a dict of lists."""
     if isinstance(offer, dict):
         return sum(len(v) for v in offer.values())
     return len(offer)

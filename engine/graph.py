@@ -225,7 +225,7 @@ class _Reduced:
     """
 
     def __init__(self, comp: list[tuple[_Node, _Node, int]]) -> None:
-        ends: dict[int, list] = {}  # edge index -> [u, v, w]
+        ends: dict[int, tuple[_Node, _Node, int]] = {}  # edge index -> (u, v, w)
         incident: dict[_Node, list[int]] = {}
         bonus: dict[_Node, int] = {}
         for i, (u, v, w) in enumerate(comp):
@@ -236,7 +236,7 @@ class _Reduced:
             if u == v:
                 bonus[u] += w
             else:
-                ends[i] = [u, v, w]
+                ends[i] = (u, v, w)
                 incident[u].append(i)
                 incident[v].append(i)
         next_id = len(comp)
@@ -259,7 +259,7 @@ class _Reduced:
                 if len(incident[a]) == 2:
                     work.append(a)
             else:
-                ends[next_id] = [a, b, weight]
+                ends[next_id] = (a, b, weight)
                 incident[a].append(next_id)
                 incident[b].append(next_id)
                 next_id += 1
@@ -669,7 +669,7 @@ def best_ticket_outcomes(
     """
     stations = dict(station_options or {})
     own = _normalise(own_edges, dead_ends)
-    known: dict[str, tuple] = {e[0]: tuple(e) for e in own_edges}
+    known: dict[str, tuple[str | int, ...]] = {e[0]: tuple(e) for e in own_edges}
     for city, options in stations.items():
         for edge in options:
             if city not in (edge[1], edge[2]):

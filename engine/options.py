@@ -5,11 +5,15 @@ its values in words. Rule-set records (engine/rulesets/) and the Dice Expansion 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeAlias
 
 # What part of a board an option is about, when it means something only on a board that has it.
 TUNNELS = "tunnels"
 LONG_ROUTE = "long_route"  # a route longer than the Dice Expansion's dice and tokens can pay
+
+
+# A value a table option may take (a JSON scalar, as the state's options hold it).
+OptionValue: TypeAlias = bool | int | str
 
 
 @dataclass(frozen=True)
@@ -18,8 +22,8 @@ class TableOption:
     values so that the bot can offer them as choices."""
 
     key: str  # the engine option (a key of the state's options)
-    default: Any
-    values: tuple[tuple[Any, str], ...]  # each allowed value, with its words
+    default: OptionValue
+    values: tuple[tuple[OptionValue, str], ...]  # each allowed value, with its words
     name: str  # how a host names it (`/ttr new`'s option)
     title: str  # how a table's summary names it
     describe: str  # what it decides, in one line (the bot puts the rule set's title before it)

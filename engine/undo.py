@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import MutableSequence, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
 from engine.actions import Action, Undo
 from engine.errors import IllegalAction
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from engine.core import Game
 
 KEY = "undo"
+_T = TypeVar("_T")
 
 
 class WatchedChance:
@@ -52,7 +53,7 @@ class WatchedChance:
         self.game.irreversible = True
         return self.inner.below(n)
 
-    def shuffle(self, items: MutableSequence[Any]) -> None:
+    def shuffle(self, items: MutableSequence[_T]) -> None:
         self.inner.shuffle(items)
 
     def roll(self, faces: Sequence[str]) -> str:

@@ -13,7 +13,7 @@ nobody guesses where a module keeps its data.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -37,6 +37,13 @@ class PlayerView:
     completed: frozenset[str] = frozenset()  # own tickets already joined by own routes
 
 
+# An offer of cards to choose from: a list, or lists by kind (Alsace's tickets and tourist
+# cards) or by deck (Germany). A view shows the viewer's own offer, a count for another seat's
+# (its cards are hidden), None for a seat offered nothing.
+Offer = Sequence[str] | Mapping[str, Sequence[str]]
+SeenOffer = Offer | int | None
+
+
 @dataclass(frozen=True, slots=True)
 class PendingView:
     """The decision the game waits for. `offers[seat]` is that seat's offer of tickets for the
@@ -45,7 +52,7 @@ class PendingView:
 
     kind: str | None = None
     setup: bool = False
-    offers: tuple[Any, ...] | None = None
+    offers: tuple[SeenOffer, ...] | None = None
     data: Mapping[str, Any] = field(default_factory=dict)
 
     def offer_of(self, seat: int | None) -> list[str]:
@@ -97,7 +104,7 @@ class View:
     names: tuple[str, ...]
     first_player: int
     doubles_from_players: int  # parallel tracks open to one player each from this many players
-    parts: tuple[Any, ...] = ()  # the rule modules' own parts (see `part`)
+    parts: tuple[object, ...] = ()  # the rule modules' own parts (see `part`)
     can_undo: bool = False  # the viewer may take back their last move now (engine/undo.py)
     seq: int | None = None  # the log entry this shows (set by the application service)
     game_id: int | None = None

@@ -50,13 +50,21 @@ def tiles(boxes: list[Box], size: tuple[int, int], tile: int = TILE) -> list[Box
     width, height = size
     rows = (height + tile - 1) // tile
     masks = [0] * rows
+    # A board notes ~200 boxes: plain comparisons rather than min()/max() calls (a third of
+    # this function's time went to them).
     for x0, y0, x1, y1 in boxes:
-        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(width, x1), min(height, y1)
+        if x0 < 0:
+            x0 = 0
+        if y0 < 0:
+            y0 = 0
+        if x1 > width:
+            x1 = width
+        if y1 > height:
+            y1 = height
         if x0 >= x1 or y0 >= y1:
             continue
-        c0, c1 = x0 // tile, (x1 - 1) // tile
-        bits = ((1 << (c1 - c0 + 1)) - 1) << c0
-        for r in range((y0 // tile), (y1 - 1) // tile + 1):
+        bits = (1 << ((x1 - 1) // tile + 1)) - (1 << (x0 // tile))  # columns x0 // tile .. (x1 - 1) // tile
+        for r in range(y0 // tile, (y1 - 1) // tile + 1):
             masks[r] |= bits
     out: list[Box] = []
     open_runs: dict[tuple[int, int], int] = {}  # (first column, end column) -> first row

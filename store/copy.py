@@ -24,6 +24,7 @@ from store.records import (
     TIMER_COLUMNS,
     decode_row,
 )
+from store.rematches import REMATCH_COLUMNS, REMATCH_VOTE_COLUMNS
 from store.repository import Store
 from store.seat_changes import SKIP_VOTE_COLUMNS
 from store.user_settings import USER_SETTINGS_COLUMNS
@@ -41,6 +42,8 @@ GAME_TABLES: tuple[tuple[str, str, str], ...] = (
     ("deliveries", DELIVERY_COLUMNS, "id"),
     ("skip_votes", SKIP_VOTE_COLUMNS, "seat, voter"),
     ("plans", PLAN_COLUMNS, "seat"),
+    ("rematch_votes", REMATCH_VOTE_COLUMNS, "user_id"),
+    ("rematches", REMATCH_COLUMNS, "game_id"),
 )
 BOT_STATE_COLUMNS = "key, value, changed_at"
 # Every table that holds data of the bot (a target with rows in any of them is not empty).

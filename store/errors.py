@@ -29,6 +29,11 @@ class DatabaseNotWritable(DatabaseUnusable):
     filesystem), or SQLite could not open it for another reason of the system's."""
 
 
+class DatabaseUnreachable(DatabaseNotWritable):
+    """The database server could not be reached (down, restarting, a network out): it may be
+    back in a moment, unlike the other refusals."""
+
+
 class DatabaseNeedsInit(DatabaseUnusable):
     """The file is empty (0 bytes, or SQLite without any table): it holds no games. Only
     `python bot.py --init` (Store.open(allow_init=True)) makes a new game database of it."""

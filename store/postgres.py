@@ -35,7 +35,7 @@ import logging
 import math
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -44,8 +44,17 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from store.errors import DatabaseNotWritable, MigrationError, NotAGameDatabase, StoreError, WriteConflict
+from store.errors import (
+    DatabaseNotWritable,
+    DatabaseUnreachable,
+    MigrationError,
+    NotAGameDatabase,
+    StoreError,
+    WriteConflict,
+)
 from store.migrations import POSTGRES, load_migrations, to_apply
+from store.presence import Holder, Presence, live, new_owner
+from store.rate_limit import RateBudget
 from store.records import DELIVERY_COLUMNS, TIMER_COLUMNS, DeliveryRow, TimerRow
 from store.repository import Clock, Store, Target, Tx
 from store.writer import MAX_QUEUE, QueueBound, Statement, TxResult
@@ -56,6 +65,12 @@ log = logging.getLogger(__name__)
 # one delivery claim at a time (so two processes never both take a game's deliveries).
 MIGRATION_LOCK = 0x77_72_01
 CLAIM_LOCK = 0x77_72_02
+# What a process that stops cleanly lets go of ($1: its name in claims).
+RELEASE = (
+    "UPDATE deliveries SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = $1 AND status = 'pending'",
+    "UPDATE timers SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = $1"
+    " AND fired_at IS NULL AND cancelled_at IS NULL",
+)
 
 # Batches written at once per process, and read connections.
 WRITE_CONNECTIONS = 2
@@ -310,6 +325,11 @@ class PgStore(Store):
         self._read_pool = read_pool
         self._write_pool = write_pool
         self._writer = PgWriter(write_pool, connections=connections, max_batch=max_batch)
+        number, self.owner = new_owner()
+        # This process's lock, held while it lives: its claims count only while it is held.
+        self.presence = Presence(url, number, self.owner)
+        # Discord's global rate limit, shared with the other processes (store/rate_limit.py).
+        self.rate_budget = RateBudget(read_pool)
 
     @classmethod
     async def open_url(cls, url: str, *, clock: Clock = time.time, max_batch: int | None = None,
@@ -335,6 +355,12 @@ class PgStore(Store):
             raise
         store = cls(url, read_pool, write_pool, clock, version, max_batch=max_batch, connections=connections)
         store.created = created
+        try:
+            await store.presence.start()
+        except BaseException:
+            await write_pool.close()
+            await read_pool.close()
+            raise
         store._writer.start()
         if created:
             log.info("created the game tables in %s (schema version %d)", label, version)
@@ -343,12 +369,28 @@ class PgStore(Store):
         return store
 
     async def close(self) -> None:
-        """Finish queued writes and close the connections."""
+        """Finish queued writes, let go of this process's claims (telling the other processes),
+        and close the connections."""
         try:
             await self._writer.close()
         finally:
-            await self._write_pool.close()
-            await self._read_pool.close()
+            try:
+                await self.presence.close(RELEASE)
+            finally:
+                await self._write_pool.close()
+                await self._read_pool.close()
+
+    def on_wake(self, hook: Callable[[], None]) -> None:
+        self.presence.on_wake(hook)
+
+    async def take_shard(self, shard: int) -> bool:
+        return await self.presence.take_shard(shard)
+
+    async def rate_slot(self) -> float:
+        return await self.rate_budget.take()
+
+    async def holders(self) -> list[Holder]:
+        return await self.presence.holders()
 
     @property
     def writer_stats(self) -> tuple[int, int]:
@@ -415,7 +457,8 @@ class PgStore(Store):
                 "     AND (c.kind = ANY($5) OR NOT EXISTS (SELECT 1 FROM deliveries AS f"
                 "           WHERE f.game_id = c.game_id AND f.status = 'failed'))"
                 "     AND NOT EXISTS (SELECT 1 FROM deliveries AS o WHERE o.game_id = c.game_id"
-                "           AND o.status = 'pending' AND o.claimed_by <> $2 AND o.claimed_until > $1)"
+                "           AND o.status = 'pending' AND o.claimed_by <> $2 AND o.claimed_until > $1"
+                f"          AND {live('o.claimed_by')})"
                 f"   ORDER BY c.due_at, c.id LIMIT $4) RETURNING {cols}",
                 now, owner, now + lease, limit, list(always),
             )
@@ -428,7 +471,8 @@ class PgStore(Store):
         rows = await self._fetch(
             "SELECT min(CASE WHEN l.until IS NULL OR l.until < d.due_at THEN d.due_at ELSE l.until END)"
             "  FROM deliveries AS d LEFT JOIN (SELECT game_id, max(claimed_until) AS until FROM deliveries"
-            "   WHERE status = 'pending' AND claimed_by <> ? AND claimed_until > ? GROUP BY game_id) AS l"
+            f"   WHERE status = 'pending' AND claimed_by <> ? AND claimed_until > ? AND {live('claimed_by')}"
+            "   GROUP BY game_id) AS l"
             "   ON l.game_id = d.game_id"
             " WHERE d.status = 'pending' AND (d.kind = ANY(?) OR NOT EXISTS (SELECT 1 FROM deliveries AS f"
             "   WHERE f.game_id = d.game_id AND f.status = 'failed'))",
@@ -447,7 +491,8 @@ class PgStore(Store):
                 "  SELECT c.id FROM timers AS c JOIN games AS g ON g.id = c.game_id"
                 "   WHERE c.due_at <= $1 AND c.fired_at IS NULL AND c.cancelled_at IS NULL"
                 "     AND (c.for_seq IS NULL OR c.for_seq = g.seq) AND g.status IN ('lobby', 'setup', 'playing')"
-                "     AND (c.claimed_until IS NULL OR c.claimed_until <= $1 OR c.claimed_by = $2)"
+                "     AND (c.claimed_until IS NULL OR c.claimed_until <= $1 OR c.claimed_by = $2"
+                f"          OR NOT {live('c.claimed_by')})"
                 "   ORDER BY c.due_at, c.id LIMIT $4 FOR UPDATE OF c SKIP LOCKED)"
                 f" RETURNING {cols}",
                 now, owner, now + lease, limit,
@@ -459,6 +504,7 @@ class PgStore(Store):
         """When a pending timer this process could claim falls due."""
         rows = await self._fetch(
             "SELECT min(CASE WHEN claimed_by <> ? AND claimed_until > ? AND claimed_until > due_at"
+            f" AND {live('claimed_by')}"
             " THEN claimed_until ELSE due_at END) FROM timers WHERE fired_at IS NULL AND cancelled_at IS NULL",
             (owner, now),
         )
@@ -486,7 +532,11 @@ async def _pool(url: str, label: str, size: int) -> asyncpg.Pool:
         raise DatabaseNotWritable(
             label, f"PostgreSQL refused the login for {label} ({_words(exc)}). Check the user and password in "
                    "TTR_DATABASE (or ~/.pgpass) and the server's pg_hba.conf. Nothing was changed.") from None
-    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as exc:
+    except (OSError, asyncpg.CannotConnectNowError, asyncpg.InterfaceError, TimeoutError) as exc:
+        raise DatabaseUnreachable(
+            label, f"Could not connect to the PostgreSQL database {label} ({_words(exc)}). Is the server running, "
+                   "and is TTR_DATABASE right? Nothing was changed.") from None
+    except asyncpg.PostgresError as exc:
         raise DatabaseNotWritable(
             label, f"Could not connect to the PostgreSQL database {label} ({_words(exc)}). Is the server running, "
                    "and is TTR_DATABASE right? Nothing was changed.") from None

@@ -45,6 +45,7 @@ from store.records import (
     snapshot_digest,
     utf8_or_none,
 )
+from store.rematches import RematchReads, RematchWrites
 from store.seat_changes import SeatReads, SeatWrites
 from store.standings import StandingsReads, StandingsWrites
 from store.user_settings import SettingsReads, SettingsWrites
@@ -71,7 +72,7 @@ class TableCounts(NamedTuple):
     server_games: int  # running games in the server
 
 
-class Tx(DeliveryWrites, SettingsWrites, SeatWrites, StandingsWrites, PlanWrites):
+class Tx(DeliveryWrites, SettingsWrites, SeatWrites, StandingsWrites, PlanWrites, RematchWrites):
     """The statements of one transaction, built with typed methods and run by `Store.write`.
 
     Guarded statements (`expect_rows`) make the whole transaction fail with WriteConflict when
@@ -291,7 +292,7 @@ class Tx(DeliveryWrites, SettingsWrites, SeatWrites, StandingsWrites, PlanWrites
         )
 
 
-class Store(DeliveryReads, SettingsReads, SeatReads, StandingsReads, PlanReads):
+class Store(DeliveryReads, SettingsReads, SeatReads, StandingsReads, PlanReads, RematchReads):
     """A game store: typed reads and `write(tx)`. Open one with `Store.open` (which picks the
     back end) and close it with `close` (or `async with`). Subclasses supply `_fetch`, `write`,
     `close`, and the spelling of `_any`/`_list`."""
@@ -382,6 +383,28 @@ class Store(DeliveryReads, SettingsReads, SeatReads, StandingsReads, PlanReads):
         them (SQLite's AUTOINCREMENT does so by itself)."""
 
     # --- several processes ------------------------------------------------------------
+    # Who this process is in the claims it makes (PostgreSQL: store/presence.py). One process
+    # alone claims nothing, so any name does.
+    owner = "0:local"
+
+    def on_wake(self, hook: Callable[[], None]) -> None:
+        """Call `hook` when work another process held may have become free (never, alone)."""
+
+    async def take_shard(self, shard: int) -> bool:
+        """Take `shard` for this process: True unless another live process holds it (one
+        process alone holds them all)."""
+        return True
+
+    async def rate_slot(self) -> float:
+        """Take a slot of Discord's global rate limit shared by every process of the bot;
+        returns the seconds to wait before the request (one process alone: discord.py's own
+        limiter is enough, 0)."""
+        return 0.0
+
+    async def holders(self) -> list[Any]:
+        """The live processes on this database and the shards each holds (PostgreSQL)."""
+        return []
+
     async def claim_deliveries(self, now: float, limit: int, *, always: Sequence[str], owner: str,
                                lease: float) -> list[DeliveryRow]:
         """The deliveries due now that this process (`owner`) is to send. One process alone

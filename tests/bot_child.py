@@ -1,7 +1,7 @@
 """The bot in a child process, logged in to a fake Discord that the parent (a test) runs; the
 parent may SIGKILL it at any time (tests/fake_discord/child.py `ChildBot` starts it).
 
-    python tests/bot_child.py --db PATH --base URL --gateway URL [--renderer stub|real]
+    python tests/bot_child.py --db PATH|URL --base URL --gateway URL [--renderer stub|real]
         [--guild-id ID] [--timers] [--no-sync] [--turn-hours H] [--guild-ready-timeout S] [--seed N]
         [--crash-after module:qualname:N]... [--crash-before module:qualname:N]... [--count-from-ready]
 
@@ -79,7 +79,8 @@ async def main(args: argparse.Namespace) -> int:
     # A seed makes the deals (and the AI's choices) the same at every run: a test can then
     # rely on the game it plays.
     bits = secrets.randbits if args.seed is None else random.Random(args.seed).getrandbits
-    service = await GameService.open(args.db, limits=Limits.unlimited(), random_bits=bits)
+    db = args.db if args.db.startswith(("postgresql://", "postgres://")) else Path(args.db)
+    service = await GameService.open(db, limits=Limits.unlimited(), random_bits=bits)
     bot = TtrBot(service, guild_id=args.guild_id, renderer=StubRenderer() if args.renderer == "stub" else None,
                  run_timers=args.timers, sync_commands=not args.no_sync, default_turn_hours=args.turn_hours,
                  guild_ready_timeout=args.guild_ready_timeout)
@@ -112,7 +113,7 @@ async def main(args: argparse.Namespace) -> int:
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--db", type=Path, required=True)
+    parser.add_argument("--db", required=True, help="an SQLite file or a postgresql:// URL")
     parser.add_argument("--base", required=True, help="the fake's REST base URL (…/api/v10)")
     parser.add_argument("--gateway", required=True, help="the fake's gateway URL (ws://…/gateway)")
     parser.add_argument("--renderer", choices=("stub", "real"), default="stub")

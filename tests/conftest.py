@@ -133,3 +133,32 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Database:
 def other_database(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
     """A maker of more empty databases (`other_database("postgres")`), for copies between back ends."""
     return lambda kind, name="other": new_database(request, kind, tmp_path, name)
+
+
+# The suite runs in two processes (pytest-xdist, `-n 2 --dist loadfile` in pyproject.toml): each
+# test file in one of them. A process keeps every board base it drew (as the bot does) and two
+# such processes together came within 100 MB of the suite's 2 GB budget; a process that holds more
+# than this forgets its bases between two files (the next file that needs one draws it again).
+MAX_TEST_PROCESS_MB = 420
+
+
+def _resident_mb() -> float:
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError, IndexError):
+        return 0.0  # not Linux: nothing measured, nothing forgotten
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _bounded_memory_between_files() -> Iterator[None]:
+    yield
+    if _resident_mb() > MAX_TEST_PROCESS_MB:
+        import gc
+
+        from render.base_cache import clear_cache
+        from render.memory import give_back
+
+        clear_cache()
+        gc.collect()
+        give_back()

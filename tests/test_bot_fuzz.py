@@ -1,4 +1,4 @@
-"""Fuzz: 10,000 random interactions against a running game through the real client and the
+"""Fuzz: 3,000 random interactions (TTR_FUZZ_N for more) against a running game through the real client and the
 fake Discord — any command with garbage options, random users (players, a bystander),
 random channels, presses on any component ever posted (stale ones included) with random menu
 values, autocomplete (a tenth of the texts a Unicode digit or number where numbers go) — mixed
@@ -22,7 +22,9 @@ from tests.fake_discord.harness import start_bot
 from tests.fake_discord.hostile import NUMBER_CHARACTERS, NUMBER_SHAPES, WHOLE_SHAPES, ErrorRecords
 from tests.fake_discord.renderer import StubRenderer
 
-N = int(os.environ.get("TTR_FUZZ_N", "10000"))
+# 3,000 reach every command, every option and every kind of component many times over (checked
+# below); a deeper run is TTR_FUZZ_N=100000, not the suite's job.
+N = int(os.environ.get("TTR_FUZZ_N", "3000"))
 COMMANDS = {
     "new": ["variant", "dice", "seats", "turn_hours", "first", "stations", "controller_tunnel", "dice_tokens",
             "tunnel_dice", "nine_route"], "join": ["game"], "leave": ["game"],
@@ -102,6 +104,8 @@ async def test_fuzz_random_interactions(tmp_path):
                          if o.get("autocomplete")]
         assert len(autocompleted) > 20
         refusals = answered = moves = 0
+        commands_sent: set[str] = set()
+        clicked: set[str] = set()
         for _ in range(N):
             if (await table.summary()).status == "over":
                 for g in await service.games_of(alice.id):  # a fuzzed /ttr new may hold the channel
@@ -125,6 +129,7 @@ async def test_fuzz_random_interactions(tmp_path):
                         opts[name] = (rng.choice(users) if name in USER_OPTIONS and sub != "admin replace"
                                       or name == "new" else _garbage(rng, name))
                 it = await fake.slash(user, sub, channel_id=channel, **opts)
+                commands_sent.add(sub)
             elif r < 0.55:
                 # Discord only asks to autocomplete options declared with autocomplete.
                 sub, focused = rng.choice(autocompleted)
@@ -141,6 +146,8 @@ async def test_fuzz_random_interactions(tmp_path):
                     values = rng.sample(opts_, k=min(len(opts_), rng.randrange(1, 3))) if opts_ and rng.random() < 0.8 \
                         else [str(_garbage(rng, "x"))[:100]]
                 it = await fake.click(user, int(msg["id"]), comp["custom_id"], values)
+                parts = comp["custom_id"].split(":")  # ttr:v1:<game>:<seq>:<verb>[:<arg>]
+                clicked.add(parts[4] if len(parts) > 4 else comp["custom_id"])
             await fake.answered(it, timeout=10)
             await fake.wait_until(lambda: running.bot.desk.busy == 0)  # the move's public tail is done
             answered += 1
@@ -152,6 +159,8 @@ async def test_fuzz_random_interactions(tmp_path):
             if it.kind == "autocomplete":
                 assert len(it.callback["data"]["choices"]) <= 25
         assert answered + moves >= N * 0.9
+        assert commands_sent == set(COMMANDS)  # every command met garbage
+        assert len(clicked) >= 5, clicked  # buttons and menus of several kinds were pressed
         assert refusals > N // 10
         assert not fake.errors, fake.errors[:5]
         assert not errors.records, [r.getMessage() for r in errors.records[:5]]

@@ -37,6 +37,15 @@ def alive(pid: int) -> bool:
     return _state(pid) not in (None, "Z", "X")
 
 
+async def still_alive(pids: list[int], within: float = 2.0) -> list[int]:
+    """The processes of `pids` still running once `within` seconds have passed, or [] as soon
+    as none is (a worker notices its parent's end at its next look, a fraction of a second)."""
+    deadline = time.monotonic() + within
+    while (left := [p for p in pids if alive(p)]) and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    return left
+
+
 def children(pid: int) -> list[int]:
     """The processes whose parent is `pid`."""
     out = []
@@ -106,8 +115,7 @@ async def test_sigterm_stops_the_bot_cleanly_and_leaves_no_child(tmp_path: Path)
         assert code == 0, log[-3000:]
         assert "Traceback" not in log, log[-3000:]
         assert not wal.exists() and not (tmp_path / "ttr.sqlite3-shm").exists()
-        await asyncio.sleep(2)
-        assert [k for k in kids if alive(k)] == []
+        assert await still_alive(kids) == []
     finally:
         await fake.stop()
 
@@ -119,8 +127,7 @@ async def test_after_a_sigkill_of_the_bot_no_worker_is_left(tmp_path: Path) -> N
         proc, kids = await _running_bot(fake, tmp_path)
         os.kill(proc.pid, signal.SIGKILL)
         assert await _exit_code(proc, 10) == -signal.SIGKILL
-        await asyncio.sleep(2)
-        assert [k for k in kids if alive(k)] == [], "the render workers (or the resource tracker) outlived the bot"
+        assert await still_alive(kids) == [], "the render workers (or the resource tracker) outlived the bot"
     finally:
         await fake.stop()
 
@@ -150,11 +157,9 @@ async def test_the_demo_stops_cleanly_on_sigterm_and_its_workers_end_after_a_sig
     assert await _exit_code(proc, 30) == 0
     log = (tmp_path / "term" / "demo.log").read_text()
     assert "Traceback" not in log and "The demo was stopped" in log, log[-3000:]
-    await asyncio.sleep(2)
-    assert [k for k in kids if alive(k)] == []
+    assert await still_alive(kids) == []
 
     proc, kids = await _running_demo(tmp_path / "kill")
     os.kill(proc.pid, signal.SIGKILL)
     assert await _exit_code(proc, 10) == -signal.SIGKILL
-    await asyncio.sleep(2)
-    assert [k for k in kids if alive(k)] == []
+    assert await still_alive(kids) == []

@@ -26,7 +26,7 @@ from render import render_board, render_hand, render_scores
 from render.legend import key_entries, legend_boxes
 from render.parts import picture_parts, registered_names
 from render.parts.base import part_for
-from render.scores import BONUSES
+from render.scores import BONUSES, MAX_BONUS_COLUMNS
 from render.text import preview_px
 from tools.samples import sample_view
 from tools.selfplay import play_game
@@ -100,11 +100,19 @@ def test_the_final_sheet_columns_add_up_to_each_total(variant: str, dice: bool) 
             assert word in headings
 
 
-def test_alsace_gives_tourist_cards_their_own_columns_and_lists_its_nine_bonuses() -> None:
-    pic = render_scores(view(_finished("alsace", False), None))
+def test_alsace_gives_tourist_cards_their_own_columns_and_lists_every_bonus_awarded() -> None:
+    state = _finished("alsace", False)
+    pic = render_scores(view(state, None))
     headings = [c.heading for c in pic.columns]
     assert "Tourist cards completed" in headings and "Tourist cards failed" in headings
-    assert len(pic.bonuses) == 9
+    # Alsace has nine bonuses; the list names each one some player was awarded (a bonus nobody
+    # won, such as the North-South tunnel nobody claimed, has no line on any sheet), one row each
+    bonuses = [name for m in build_ruleset("alsace", 5, {}).modules
+               if (part := part_for(m)) is not None and part.bonus for name in m.score_line_names()]
+    assert len(bonuses) == 9
+    awarded = {line for s in state.result["sheets"] for line in s["lines"]} & set(bonuses)
+    assert len(awarded) > MAX_BONUS_COLUMNS
+    assert [row.name for row in pic.bonuses] == [b for b in bonuses if b in awarded]
     drawn = {t.text for t in pic.texts}
     assert all(row.name in drawn for row in pic.bonuses)  # whole names, never "Most Fr…"
     right = pic.image.width

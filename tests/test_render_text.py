@@ -6,8 +6,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
+import render.text as text_module
 from render.palette import COUNTRY_EDGE, COUNTRY_FILL, INK, LAND
 from render.text import draw_text, font
 
@@ -37,3 +38,17 @@ def test_two_lines_with_a_halo_are_drawn_by_imagedraw() -> None:
     ImageDraw.Draw(pillow).text((10.3, 8.6), "Saint\nPetersburg", font=fnt, fill=INK, stroke_width=2, stroke_fill=LAND)
     draw_text(ImageDraw.Draw(ours), (10.3, 8.6), "Saint\nPetersburg", fnt, INK, halo=LAND)
     assert ours.tobytes() == pillow.tobytes()
+
+
+def test_a_font_measures_a_text_as_freetype_does_and_keeps_a_bounded_number_of_widths() -> None:
+    path = str(text_module.FONT_DIR / text_module.FONT_FILES["bold"])
+    plain = ImageFont.truetype(path, 15)
+    measured = text_module.MeasuredFont(path, 15)
+    for text in ["Köln", "12 trains", "Anna — your hand", "Köln"]:  # the last one from memory
+        assert measured.getlength(text) == plain.getlength(text)
+    assert measured.getlength("Wien", mode="1") == plain.getlength("Wien", mode="1")  # not from memory
+    for n in range(text_module.LENGTHS_KEPT + 50):
+        measured.getlength(str(n))
+    assert len(measured._lengths) == text_module.LENGTHS_KEPT
+    beyond = str(text_module.LENGTHS_KEPT + 49)  # measured, not kept: still FreeType's width
+    assert beyond not in measured._lengths and measured.getlength(beyond) == plain.getlength(beyond)

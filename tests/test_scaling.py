@@ -165,6 +165,68 @@ async def test_every_timer_acts_once_across_processes(pair: Any, clock: Clock) -
         assert sorted(actor for (actor,) in entries) == [0, 1]
 
 
+async def test_a_process_that_dies_lets_go_of_its_deliveries_at_once(pair: Any) -> None:
+    first, second, database = pair
+    games = [await game(first, channel=c) for c in (1, 2)]
+    held = {d.id for d in await first.due_deliveries()}
+    assert {d.game_id for d in await first.due_deliveries()} == set(games)
+    assert not await second.due_deliveries()  # the first holds both games
+    first.store.presence.kill()  # as a SIGKILL: its connection drops, nothing is let go of cleanly
+    for _ in range(100):  # the server ends the dead session's lock as it notices the socket close
+        taken = {d.id for d in await second.due_deliveries()}
+        if taken:
+            break
+        await asyncio.sleep(0.02)
+    assert taken == held  # no lease waited out: the clock has not moved
+    claims = database.fetch("SELECT DISTINCT claimed_by FROM deliveries WHERE status = 'pending'")
+    assert claims == [(second.owner,)]
+
+
+async def test_a_clean_stop_lets_go_of_every_claim_and_wakes_the_others(pair: Any, clock: Clock) -> None:
+    first, second, database = pair
+    g = await game(first)
+    clock.now += 49 * 3600
+    await first.due_deliveries()
+    assert await first.due_timers()  # the first holds the game's turn timers too
+    assert not await second.due_timers() and not await second.due_deliveries()
+    second.deliveries_waiting.clear()
+    await first.close()
+    assert database.fetch("SELECT count(*) FROM deliveries WHERE claimed_by IS NOT NULL AND status = 'pending'"
+                          ) == [(0,)]
+    await asyncio.wait_for(second.deliveries_waiting.wait(), 10)  # told at once (NOTIFY), not polled
+    assert {d.game_id for d in await second.due_deliveries()} == {g}
+    assert {t.game_id for t in await second.due_timers()} == {g}
+    first.store = second.store  # the fixture closes it again: let that be a no-op on the live one
+    first.loader = second.loader
+
+
+async def test_a_process_that_died_holds_no_timer(pair: Any, clock: Clock) -> None:
+    first, second, _ = pair
+    g = await game(first)
+    clock.now += 49 * 3600
+    timers = {t.id for t in await first.due_timers()}
+    assert timers and not await second.due_timers()
+    first.store.presence.kill()
+    for _ in range(100):
+        taken = {t.id for t in await second.due_timers()}
+        if taken:
+            break
+        await asyncio.sleep(0.02)
+    assert taken == timers and {t.game_id for t in await second.pending_timers(g)} == {g}
+
+
+async def test_the_survivor_is_woken_when_another_process_dies(pair: Any) -> None:
+    first, second, _ = pair
+    await game(first)
+    await first.due_deliveries()
+    second.deliveries_waiting.clear()
+    second.timers_changed.clear()
+    first.store.presence.kill()
+    await asyncio.wait_for(second.deliveries_waiting.wait(), 10)  # its watcher saw the lock go
+    assert second.timers_changed.is_set()
+    assert await second.due_deliveries()
+
+
 async def test_a_write_conflict_from_another_process_reloads_the_game(pair: Any) -> None:
     first, second, _ = pair
     g = await game(first)

@@ -73,7 +73,8 @@ def tourist_wanted(view: View, game_map: GameMap, seat: int) -> set[str]:
 def _tourist_value(view: View, game_map: GameMap, seat: int, card_id: str) -> float:
     card = _cards(game_map)[card_id]
     target = _card_target(view, game_map, seat, card)
-    return -card["points"] if target is None else card["points"] - 1.6 * target[0]
+    points: int = card["points"]  # the map's data (JSON): a tourist card's points
+    return -points if target is None else points - 1.6 * target[0]
 
 
 class TouristCardsAdvice(Advice):
@@ -94,8 +95,10 @@ class TouristCardsAdvice(Advice):
                 return devils[0]
             return min(targets, key=lambda a: (_tourist_value(view, game_map, seat, a.discard), a.discard))
         offers = view.pending.offers
-        if "keep_tickets" in decision.kinds and offers and isinstance(offers[seat], Mapping):
-            return _keep(ai, view, game_map, [a for a in legal if isinstance(a, KeepTickets)])
+        if "keep_tickets" in decision.kinds and offers:
+            offer = offers[seat]
+            if isinstance(offer, Mapping):
+                return _keep(ai, view, game_map, offer, [a for a in legal if isinstance(a, KeepTickets)])
         return None
 
     def wanted(self, view: View, game_map: GameMap, seat: int) -> set[str]:
@@ -129,10 +132,11 @@ class TouristCardsAdvice(Advice):
         state.extra["tourist_out_of_game"] = part.out_of_game
 
 
-def _keep(ai: GreedyAI, view: View, game_map: GameMap, options: list[KeepTickets]) -> Action:
+def _keep(ai: GreedyAI, view: View, game_map: GameMap, offer: Mapping[str, Sequence[str]],
+          options: list[KeepTickets]) -> Action:
+    """The keep of `offer` (tickets and tourist cards, the viewer's own) that this AI prefers."""
     seat = view.you
-    assert seat is not None and view.pending.offers is not None
-    offer = view.pending.offers[seat]
+    assert seat is not None
     setup = view.pending.setup
     ticket_value = {}
     for t in offer["tickets"]:

@@ -13,8 +13,12 @@ one by name; `ai.levels.make_ai` maps the levels players choose (easy, normal, h
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ai.levels import ComputerPlayer
 
 # name -> (module, class); imported on first use.
 AGENTS: dict[str, tuple[str, str]] = {
@@ -30,15 +34,17 @@ AGENTS: dict[str, tuple[str, str]] = {
 }
 
 
-def agent_class(name: str) -> Any:
+def agent_class(name: str) -> Callable[[int], ComputerPlayer]:
     """The class of the agent called `name` (ValueError if there is none)."""
     try:
         module, cls = AGENTS[name]
     except KeyError:
         raise ValueError(f"unknown agent {name!r}; choose one of {', '.join(AGENTS)}") from None
-    return getattr(import_module(module), cls)
+    # Looked up by name, so that an agent's module is imported only when it plays.
+    factory: Callable[[int], ComputerPlayer] = getattr(import_module(module), cls)
+    return factory
 
 
-def make_agent(name: str, seed: int = 0) -> Any:
+def make_agent(name: str, seed: int = 0) -> ComputerPlayer:
     """An agent by name, seeded."""
     return agent_class(name)(seed)

@@ -29,7 +29,7 @@ from engine.rng import Rng
 from engine.rules.train_cards import TrainCardDraw
 from engine.rulesets import build_ruleset
 from engine.state import GameState, copy_data
-from engine.view import View
+from engine.view import Offer, View
 
 
 def _deck_cards(view: View) -> list[str]:
@@ -179,16 +179,16 @@ def sample_state(view: View, rng: Rng, info: MapInfo) -> GameState:
         for t in picked:
             unseen.remove(t)
         p.tickets = picked
-    offers_out: list[Any] | None = None
+    offers_out: list[Offer | None] | None = None
     if view.pending.offers is not None:
         offers_out = []
         for i, offer in enumerate(view.pending.offers):
             if i == seat:
                 offers_out.append(copy_data(offer) if not isinstance(offer, tuple) else list(offer))
-            elif offer is None:
-                offers_out.append(None)
+            elif isinstance(offer, int):  # another seat's offer: the view shows only its size
+                offers_out.append(_sample_offer(rng, unseen, offer, game_map, state))
             else:
-                offers_out.append(_sample_offer(rng, unseen, int(offer), game_map, state))
+                offers_out.append(None)
         pending["offers"] = offers_out
     decks: dict[str, list[str]] = {}
     for name, size in view.ticket_decks.items():
@@ -211,7 +211,7 @@ def sample_state(view: View, rng: Rng, info: MapInfo) -> GameState:
     return state
 
 
-def _sample_offer(rng: Rng, unseen: list[str], size: int, game_map: GameMap, state: GameState) -> Any:
+def _sample_offer(rng: Rng, unseen: list[str], size: int, game_map: GameMap, state: GameState) -> list[str]:
     """Another player's offer of `size` cards: tickets from those unseen (tourist offers are
     filled by the tourist cards' advice)."""
     picked = unseen[-size:] if size else []

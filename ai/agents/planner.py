@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from ai.advice import Decision, advice_of_view
 from ai.agents.planning import (
@@ -98,7 +99,8 @@ def seen_from_view(view: View) -> Seen:
 # --- the turn ----------------------------------------------------------------------------
 
 # An intent: ("claim", route, payment), ("draw", slot or None), ("tickets",) or ("pass",).
-Intent = tuple
+Intent = (tuple[Literal["claim"], str, Cards] | tuple[Literal["draw"], int | None]
+          | tuple[Literal["tickets"]] | tuple[Literal["pass"]])
 
 
 def endgame(seen: Seen) -> bool:

@@ -3,25 +3,26 @@ kind reads (`Said`), how one action kind is offered (`Doing`), and the `Words` b
 
 A rule module's words live in a file of this package named after the rule's own file
 (`engine/rules/train_cards.py` → `bot_app/words/train_cards.py`) and are registered for the
-rule's class with `@presents(TrainCardDraw)`. Lines are written once, in the past tense, with
-the subject passed in: "Ann drew a card" for the thread, "You drew a card" for the player —
-English past tense is the same for every person, so one sentence serves both.
+rule's class with `@presents(TrainCardDraw)`. Lines are written in the past tense, with the
+subject passed in: "Ann drew a card" for the thread, "You drew a card" for the player. English
+past tense is the same for every person, but German, French, Russian and Swedish conjugate, so
+a line converted to the catalogues (bot_app/lang, docs/languages.md) has two entries, the
+"they" one with "{who}" and the "you" one (`Ctx.say`); lines not converted yet are English.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from bot_app.lang import YOU, Language, english
 from engine.actions import Action
-from engine.cards import card_word, describe
+from engine.cards import COLOURS, LOCO, card_word, describe
 from engine.events import HIDDEN, PRIVATE, PUBLIC, Event
 from engine.maps import GameMap
 from engine.ruleset import RuleSet
 from engine.view import View
-
-YOU = "You"
 
 CARD_EMOJI = {
     "red": "🟥", "orange": "🟧", "yellow": "🟨", "green": "🟩", "blue": "🟦", "pink": "🩷",
@@ -85,6 +86,45 @@ class Ctx:
 
     rules: RuleSet
     view: View | None = None
+    lang: Language = field(default_factory=english)
+
+    # --- words in the reader's language (bot_app/lang) -------------------------------------------
+
+    def t(self, key: str, **values: Any) -> str:
+        return self.lang.t(key, **values)
+
+    def n(self, key: str, count: int, **values: Any) -> str:
+        return self.lang.n(key, count, **values)
+
+    def say(self, key: str, who: str, **values: Any) -> str:
+        """A line with a subject: "You drew …" / "Ann drew …" (two entries per language)."""
+        return self.lang.say(key, who, **values)
+
+    def joined(self, parts: Iterable[str]) -> str:
+        """"a, b and c" with the language's "and"."""
+        return joined(parts, self.t("word.and"))
+
+    def card(self, name: Any, n: int = 1) -> str:
+        """A card's name for a count of `n` ("red", "locomotives"); a name no card has, quoted."""
+        if isinstance(name, str) and (name in COLOURS or name == LOCO):
+            return self.n(f"card.{name}", n)
+        return card_word(name, n)
+
+    def card_a(self, name: Any) -> str:
+        """One card with its article: "a red card", "a locomotive" ("a card" when unknown)."""
+        if name is None or isinstance(name, str) and (name in COLOURS or name == LOCO):
+            return self.t(f"card.a.{name or 'card'}")
+        return card_with_article(name)
+
+    def cards(self, payment: Mapping[str, int] | Iterable[tuple[str, int]]) -> str:
+        """Train cards in words: "3 red and 1 locomotive" (engine.cards.describe, translated)."""
+        items = dict(payment.items() if isinstance(payment, Mapping) else payment)
+        if items.get("controller") or self.lang.code == "en":
+            return cards_text(items)  # the Controller's words are English for now
+        order = [*COLOURS, LOCO]
+        parts = [f"{self.lang.number(n)} {self.card(k, n)}" for k, n in
+                 sorted(items.items(), key=lambda kv: (order.index(kv[0]) if kv[0] in order else 99, kv[0])) if n]
+        return self.joined(parts) if parts else self.t("cards.none")
 
     @property
     def gmap(self) -> GameMap:
@@ -116,7 +156,7 @@ class Ctx:
         if not isinstance(route_id, str) or route_id not in gmap.routes:
             return "a route"
         if not self.dice:
-            return gmap.route_label(route_id)
+            return gmap.route_label(route_id) if self.lang.code == "en" else self._route_in_words(route_id)
         r = gmap.routes[route_id]
         detail = f"{self.rules.length(r)} {'double' if r.parallel_group else 'single'}"
         if r.tunnel:
@@ -125,6 +165,20 @@ class Ctx:
             detail += f" ferry, {plural(r.ferry_locos, 'wild die', 'wild dice')}"
         if r.parallel_group:
             detail += f", track {gmap.track_number(r.id)}"
+        return f"{gmap.city_label(r.a)} – {gmap.city_label(r.b)} ({detail})"
+
+    def _route_in_words(self, route_id: str) -> str:
+        """`GameMap.route_label` in the reader's language: "Oslo – Stockholm (4 Gelb, Tunnel)"."""
+        gmap = self.gmap
+        r = gmap.routes[route_id]
+        colour = self.t(f"route.colour.{r.color}") if self.lang.has(f"route.colour.{r.color}") else r.color
+        detail = f"{self.lang.number(r.length)} {colour}"
+        if r.tunnel:
+            detail += " " + self.t("route.tunnel")
+        if r.is_ferry:
+            detail += " " + self.n("route.ferry", r.ferry_locos)
+        if any(t.color == r.color for t in gmap.parallel_tracks(r.id)):
+            detail += ", " + self.t("route.track", n=gmap.track_number(r.id))
         return f"{gmap.city_label(r.a)} – {gmap.city_label(r.b)} ({detail})"
 
     def ticket(self, ticket_id: Any) -> str:
@@ -219,6 +273,11 @@ class Doing:
     style: str = "secondary"
     each: bool = False
     short: Label | None = None
+    key: str | None = None  # the button's name in the catalogues (bot_app/lang), where converted
+
+    def button_in(self, c: Ctx) -> str:
+        """The button's name in the reader's language (English where not converted yet)."""
+        return c.t(self.key) if self.key else self.button
 
 
 # --- the words of one rule module ----------------------------------------------------------------

@@ -38,14 +38,14 @@ def tunnel_then_claimed(first: Event, second: Event, c: Ctx, who: str) -> str | 
 
 def claim_label(a: Action, c: Ctx) -> str:
     assert isinstance(a, ClaimRoute)
-    return f"claim {c.route(a.route)} with {cards_text(a.payment)}"
+    return c.t("claim.label", route=c.route(a.route), cards=c.cards(a.payment))
 
 
 @presents(ClaimRoutes)
 class ClaimWords(Words):
     events = {"tunnel_revealed": public(tunnel_revealed), "route_claimed": public(route_claimed)}
     folds = {("tunnel_revealed", "route_claimed"): tunnel_then_claimed}
-    actions = {"claim_route": Doing(claim_label, "Claim", "🚂", "success")}
+    actions = {"claim_route": Doing(claim_label, "Claim", "🚂", "success", key="button.claim")}
 
     def turn_options(self, c: Ctx) -> list[str]:
         return ["**Claim a route** with train cards (see claiming)."]

@@ -6,20 +6,20 @@ from __future__ import annotations
 
 import re
 
-from bot_app.words.base import Ctx, Doing, Event, Words, data, hidden, plural, public, quiet, their
+from bot_app.words.base import Ctx, Doing, Event, Words, data, hidden, public, quiet, their
 from engine.actions import Action
 
 
 def _game_started(e: Event, c: Ctx, who: str) -> str:
     first = data(e, "first_player")
-    return f"🚂 The game began; {c.name(first)} plays first." if isinstance(first, int) else "🚂 The game began."
+    return c.t("core.began_first", who=c.name(first)) if isinstance(first, int) else c.t("core.began")
 
 
 def _deck_reshuffled(e: Event, c: Ctx, who: str) -> str:
     size = data(e, "size")
     if isinstance(size, int):
-        return f"The discard pile was shuffled into a new deck of {plural(size, 'card')}."
-    return "The discard pile was shuffled into a new deck."
+        return c.n("core.reshuffled_size", size)
+    return c.t("core.reshuffled")
 
 
 _ONE_THING = re.compile(r"\b1 (train|wagon|card|ticket)s\b")
@@ -35,11 +35,11 @@ def _final_round(e: Event, c: Ctx, who: str) -> str:
 
 
 def _passed(e: Event, c: Ctx, who: str) -> str:
-    return f"{who} passed (there was nothing else to do)"
+    return c.say("core.passed", who)
 
 
 def deadlock_line(e: Event, c: Ctx, who: str) -> str:
-    return "Nobody can move any more, so the game ends."
+    return c.t("core.deadlock")
 
 
 def _undone(e: Event, c: Ctx, who: str) -> str:
@@ -60,7 +60,7 @@ class CoreWords(Words):
         "deck_reshuffled": public(_deck_reshuffled),
         "shuffle": hidden(),
         "final_round": public(_final_round),
-        "game_over": public(lambda e, c, who: "🏆 The game is over."),
+        "game_over": public(lambda e, c, who: c.t("core.game_over")),
         "passed": public(_passed),
         "deadlock": public(deadlock_line),
         "move_undone": public(_undone),
@@ -68,14 +68,15 @@ class CoreWords(Words):
     actions = {"pass": Doing(_pass_label, "Pass", "⏭️"),
                "undo": Doing(lambda a, c: "take back your last move", "Undo", "↩️", each=True,
                              short=lambda a, c: "Undo")}
-    waiting = {"turn": "➡️ {who}, it's your turn."}
+    waiting = {"turn": lambda c, who: c.t("waiting.turn", who=who)}
 
     def status(self, c: Ctx, seat: int) -> list[str]:
         p = c.v.players[seat]
-        return [f"{p.route_points} {'point' if p.route_points == 1 else 'points'}", plural(p.trains, "train")]
+        return [c.n("status.points", p.route_points), c.n("status.trains", p.trains)]
 
     def hand(self, c: Ctx) -> list[str]:
         me = c.v.me
         if me is None:
             return []
-        return [f"🚃 {plural(me.trains, 'train')} left · {plural(me.route_points, 'point')} from routes so far"]
+        return [c.t("hand.trains", trains=c.n("status.trains", me.trains),
+                    points=c.n("hand.route_points", me.route_points))]

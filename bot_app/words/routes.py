@@ -3,7 +3,7 @@ and scoring the route, whoever calls it)."""
 
 from __future__ import annotations
 
-from bot_app.words.base import Ctx, Event, cards_text, count_of, data
+from bot_app.words.base import Ctx, Event, count_of, data
 
 
 def points(e: Event) -> str:
@@ -14,5 +14,7 @@ def route_claimed(e: Event, c: Ctx, who: str) -> str:
     """"Ann claimed Paris – Wien (3 red) with 3 red (+4)"; without the payment when the
     event has none (dice say what paid in the event before)."""
     payment = data(e, "payment") or {}
-    paid = f" with {cards_text(payment)}" if payment else ""
-    return f"{who} claimed {c.route(data(e, 'route'))}{paid} ({points(e)})"
+    if payment:
+        return c.say("routes.claimed_with", who, route=c.route(data(e, "route")), cards=c.cards(payment),
+                     points=points(e))
+    return c.say("routes.claimed", who, route=c.route(data(e, "route")), points=points(e))

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot_app.words.base import (
+    YOU,
     Ctx,
     Doing,
     Event,
@@ -34,7 +35,9 @@ def tickets_drawn(e: Event, c: Ctx, who: str) -> str:
     n = count_of(data(e, "count"))
     mix = data(e, "mix") or []
     detail = f" ({mix_text(mix)})" if len([m for m in mix if m and m[1]]) > 1 else ""
-    return f"{who} drew {plural(n, 'destination ticket')}{detail}"
+    if who == YOU:
+        return c.n("tickets.drew.you", n, detail=detail)
+    return c.n("tickets.drew", n, who=who, detail=detail)
 
 
 def kept_text(kept: int, returned: int, what: str = "ticket") -> str:
@@ -46,12 +49,19 @@ def kept_text(kept: int, returned: int, what: str = "ticket") -> str:
 
 
 def tickets_kept(e: Event, c: Ctx, who: str) -> str:
-    return f"{who} {kept_text(count_of(data(e, 'kept')), count_of(data(e, 'returned')))}"
+    kept, returned = count_of(data(e, "kept")), count_of(data(e, "returned"))
+    you = ".you" if who == YOU else ""
+    if not kept:
+        return c.t(("tickets.kept_none_returned" if returned else "tickets.kept_none") + you, who=who,
+                   returned=returned)
+    if not returned:
+        return c.n("tickets.kept_all" + you, kept, who=who)
+    return c.n("tickets.kept_returned" + you, kept, who=who, returned=returned)
 
 
 def drawn_then_kept(first: Event, second: Event, c: Ctx, who: str) -> str | None:
-    if data(first, "player") != data(second, "player"):
-        return None
+    if data(first, "player") != data(second, "player") or c.lang.code != "en":
+        return None  # one sentence in English; two elsewhere (the verbs of the two halves differ per person)
     return f"{tickets_drawn(first, c, who)} and {then_kept(second)}"
 
 
@@ -79,14 +89,23 @@ def tickets_offered(e: Event, c: Ctx, who: str) -> str:
     tickets = data(e, "tickets") or []
     keep = count_of(data(e, "keep"))
     listed = "; ".join(c.ticket(t) for t in tickets)
-    return f"Tickets offered to you: {listed} — {keep_words(keep, len(tickets))}"
+    return c.t("tickets.offered", tickets=listed, keep=keep_in(c, keep, len(tickets)))
+
+
+def keep_in(c: Ctx, n: int, total: int) -> str:
+    """`keep_words` in the reader's language."""
+    if n <= 0:
+        return c.t("tickets.keep_any")
+    if n >= total:
+        return c.t("tickets.keep_all")
+    return c.t("tickets.keep_at_least", n=n)
 
 
 def tickets_chosen(e: Event, c: Ctx, who: str) -> str:
-    kept = [c.ticket(t) for t in data(e, "kept") or []]
-    returned = [c.ticket(t) for t in data(e, "returned") or []]
-    text = f"{who} kept {'; '.join(kept)}" if kept else f"{who} kept no tickets"
-    return text + (f"; returned {'; '.join(returned)}" if returned else "")
+    kept = "; ".join(c.ticket(t) for t in data(e, "kept") or [])
+    returned = "; ".join(c.ticket(t) for t in data(e, "returned") or [])
+    key = "tickets.chose" if kept else "tickets.chose_none"
+    return c.say(key + ("_returned" if returned else ""), who, kept=kept, returned=returned)
 
 
 def tickets_boxed(e: Event, c: Ctx, who: str) -> str:
@@ -102,24 +121,23 @@ def draw_label(a: Action, c: Ctx) -> str:
         return f"draw {mix_text(a.mix)} tickets"
     module = c.rules.module("tickets")
     n = sum(k for _, k in getattr(module, "draw", ())) or 3
-    return f"draw {plural(n, 'new destination ticket')}"
+    return c.n("tickets.draw_label", n)
 
 
 def keep_label(a: Action, c: Ctx) -> str:
     assert isinstance(a, KeepTickets)
     if not a.keep:
-        return "keep none of them"
-    return "keep " + "; ".join(c.ticket(t) for t in a.keep)
+        return c.t("tickets.keep_none_label")
+    return c.t("tickets.keep_label", tickets="; ".join(c.ticket(t) for t in a.keep))
 
 
 def _choose_waiting(c: Ctx, who: str) -> str:
     pending = c.v.pending
     if pending.setup and pending.data.get("announce"):
-        return (f"🎫 {who}: announce how many short and long tickets you draw, then choose which to keep "
-                "(button below, privately).")
+        return c.t("waiting.announce_tickets", who=who)
     if pending.setup:
-        return f"🎫 {who}: choose your opening tickets (button below, privately)."
-    return f"🎫 {who}: choose which tickets to keep."
+        return c.t("waiting.opening_tickets", who=who)
+    return c.t("waiting.keep_tickets", who=who)
 
 
 def returns_text(where: str) -> str:
@@ -160,8 +178,8 @@ class TicketWords(Words):
              # told to the player: which tickets says more than how many
              ("tickets_kept", "tickets_chosen"): lambda first, second, c, who: tickets_chosen(second, c, who)}
     actions = {
-        "draw_tickets": Doing(draw_label, "Tickets", "🎫"),
-        "keep_tickets": Doing(keep_label, "Choose tickets", "🎫", "primary"),
+        "draw_tickets": Doing(draw_label, "Tickets", "🎫", key="button.tickets"),
+        "keep_tickets": Doing(keep_label, "Choose tickets", "🎫", "primary", key="button.choose_tickets"),
     }
     waiting = {"choose_tickets": _choose_waiting}
 
@@ -171,15 +189,16 @@ class TicketWords(Words):
         return self.module
 
     def status(self, c: Ctx, seat: int) -> list[str]:
-        return [plural(c.v.players[seat].ticket_count, "ticket")]
+        return [c.n("status.tickets", c.v.players[seat].ticket_count)]
 
     def table(self, c: Ctx) -> list[str]:
         decks = {k: n for k, n in c.v.ticket_decks.items() if n}
         if not decks:
-            return ["Tickets left to draw: none"]
+            return [c.t("status.tickets_left", left=c.t("cards.none_held"))]
         if len(c.v.ticket_decks) == 1:
-            return [f"Tickets left to draw: {sum(decks.values())}"]
-        return ["Tickets left to draw: " + ", ".join(f"{n} {k}" for k, n in sorted(decks.items(), reverse=True))]
+            return [c.t("status.tickets_left", left=c.lang.number(sum(decks.values())))]
+        return [c.t("status.tickets_left", left=", ".join(f"{c.lang.number(n)} {k}"
+                                                         for k, n in sorted(decks.items(), reverse=True)))]
 
     def hand(self, c: Ctx) -> list[str]:
         me = c.v.me
@@ -191,9 +210,9 @@ class TicketWords(Words):
 
     def ticket_lines(self, c: Ctx, tickets: Sequence[str], done: frozenset[str] | set[str]) -> list[str]:
         if not tickets:
-            return ["🎫 Tickets: none yet"]
+            return [c.t("hand.no_tickets")]
         finished = sum(1 for t in tickets if t in done)
-        lines = [f"🎫 Tickets ({finished} of {len(tickets)} complete):"]
+        lines = [c.t("hand.tickets", done=finished, total=len(tickets))]
         for t in tickets:
             lines.append(f"  {'✅' if t in done else '⬜'} {c.ticket(t)}")
         return lines
@@ -207,7 +226,7 @@ class TicketWords(Words):
         if not offer:
             return []
         listed = [f"  • {c.ticket(t)}" for t in offer]
-        return [f"🎫 Offered to you now ({keep_words(self.minimum(c, offer), len(offer))}):", *listed]
+        return [c.t("hand.offered", keep=keep_in(c, self.minimum(c, offer), len(offer))), *listed]
 
     def turn_options(self, c: Ctx) -> list[str]:
         if c.dice:

@@ -8,11 +8,11 @@ from typing import Any
 
 from bot_app.words.base import (
     CARD_EMOJI,
+    YOU,
     Ctx,
     Doing,
     Event,
     Words,
-    card_with_article,
     data,
     hidden,
     joined,
@@ -31,10 +31,15 @@ def _face_up(card: Any) -> str:
     return "face-up locomotive" if card == LOCO else f"face-up {card_word(card) if isinstance(card, str) else 'card'}"
 
 
+def _card_name(c: Ctx, card: Any) -> str:
+    """A card as a face-up one is named: its colour, "locomotive", or "card"."""
+    return c.card(card) if isinstance(card, str) else c.t("cards.card")
+
+
 def _card_drawn(e: Event, c: Ctx, who: str) -> str:
     if data(e, "source") == "display":
-        return f"{who} took the {_face_up(data(e, 'card'))}"
-    return f"{who} drew a card from the deck"
+        return c.say("cards.took_face_up", who, card=_card_name(c, data(e, "card")))
+    return c.say("cards.drew_deck", who)
 
 
 def _two_draws(first: Event, second: Event, c: Ctx, who: str) -> str | None:
@@ -42,34 +47,38 @@ def _two_draws(first: Event, second: Event, c: Ctx, who: str) -> str | None:
         return None
     shown = [data(e, "card") for e in (first, second) if data(e, "source") == "display"]
     if len(shown) == 2:
-        return f"{who} took 2 face-up cards: {joined(_face_up(x).removeprefix('face-up ') for x in shown)}"
+        return c.say("cards.took_two_face_up", who, cards=c.joined(_card_name(c, x) for x in shown))
     if not shown:
-        return f"{who} drew 2 cards from the deck"
-    blind_first = data(first, "source") != "display"
-    parts = ["one from the deck", f"the {_face_up(shown[0])}"]
-    return f"{who} drew 2 cards: {joined(reversed(parts) if not blind_first else parts)}"
+        return c.say("cards.drew_two_deck", who)
+    key = "cards.drew_deck_then_face_up" if data(first, "source") != "display" else "cards.drew_face_up_then_deck"
+    return c.say(key, who, card=_card_name(c, shown[0]))
 
 
 def _card_received(e: Event, c: Ctx, who: str) -> str:
-    return f"{who} drew {card_with_article(data(e, 'card'))} from the deck"
+    return c.say("cards.drew_card_deck", who, card=c.card_a(data(e, "card")))
 
 
 def _two_received(first: Event, second: Event, c: Ctx, who: str) -> str:
-    return (f"{who} drew {card_with_article(data(first, 'card'))} and {card_with_article(data(second, 'card'))} "
-            "from the deck")
+    return c.say("cards.drew_two_cards_deck", who, first=c.card_a(data(first, "card")),
+                 second=c.card_a(data(second, "card")))
 
 
-def hand_words(hand: Mapping[str, int]) -> str:
-    """A hand of cards: "🟥 3 red · 🌈 1 locomotive"."""
+def hand_words(hand: Mapping[str, int], c: Ctx | None = None) -> str:
+    """A hand of cards: "🟥 3 red · 🌈 1 locomotive" (in `c`'s language, else English)."""
     order = [*CARD_EMOJI]
     items = sorted(((k, n) for k, n in hand.items() if n), key=lambda kv: (order.index(kv[0])
                                                                             if kv[0] in order else 99, kv[0]))
-    return " · ".join(f"{CARD_EMOJI.get(k, '')} {n} {card_word(k, n)}".strip() for k, n in items) or "none"
+    if c is None:
+        return " · ".join(f"{CARD_EMOJI.get(k, '')} {n} {card_word(k, n)}".strip() for k, n in items) or "none"
+    return " · ".join(f"{CARD_EMOJI.get(k, '')} {c.lang.number(n)} {c.card(k, n)}".strip()
+                      for k, n in items) or c.t("cards.none_held")
 
 
 def _hand_dealt(e: Event, c: Ctx, who: str) -> str:
     hand = data(e, "hand") or {}
     n = sum(hand.values()) if isinstance(hand, Mapping) else 0
+    if who == YOU:
+        return c.n("cards.dealt.you", n, hand=hand_words(hand, c))
     return f"{who} were dealt {plural(n, 'train card')}: {hand_words(hand)}"
 
 
@@ -86,7 +95,7 @@ def _flushed(e: Event, c: Ctx, who: str) -> str:
 
 
 def _no_second(e: Event, c: Ctx, who: str) -> str:
-    return f"{who} could not take a second card: none was left"
+    return c.say("cards.no_second", who)
 
 
 def _slot_card(view: Any, slot: int | None) -> str | None:
@@ -117,8 +126,8 @@ class TrainCards(Words):
     folds = {("card_drawn", "card_drawn"): _two_draws, ("card_received", "card_received"): _two_received,
              # told to the drawer: the card they drew says it all
              ("card_drawn", "card_received"): lambda first, second, c, who: _card_received(second, c, who)}
-    actions = {"draw_card": Doing(_draw_label, "Draw", "🃏", "primary")}
-    waiting = {"second_card": "🃏 {who}: take your second card."}
+    actions = {"draw_card": Doing(_draw_label, "Draw", "🃏", "primary", key="button.draw")}
+    waiting = {"second_card": lambda c, who: c.t("waiting.second_card", who=who)}
 
     @property
     def r(self) -> TrainCardDraw:
@@ -126,18 +135,18 @@ class TrainCards(Words):
         return self.module
 
     def status(self, c: Ctx, seat: int) -> list[str]:
-        return [plural(c.v.players[seat].hand_size, "card")]
+        return [c.n("status.cards", c.v.players[seat].hand_size)]
 
     def table(self, c: Ctx) -> list[str]:
-        shown = " · ".join(f"{CARD_EMOJI.get(x, '')} {card_word(x)}".strip() for x in c.v.display if x) or "none"
-        return [f"Face up: {shown} — deck: {plural(c.v.deck, 'card')}"]
+        shown = " · ".join(f"{CARD_EMOJI.get(x, '')} {c.card(x)}".strip() for x in c.v.display if x)
+        return [c.n("status.face_up", c.v.deck, shown=shown or c.t("cards.none_held"))]
 
     def hand(self, c: Ctx) -> list[str]:
         me = c.v.me
         if me is None:
             return []
         hand = dict(me.hand or {})
-        return [f"🃏 Cards ({sum(hand.values())}): {hand_words(hand)}"]
+        return [c.n("hand.cards", sum(hand.values()), hand=hand_words(hand, c))]
 
     def at_hand(self, c: Ctx) -> list[str]:
         return self.hand(c)

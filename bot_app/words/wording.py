@@ -10,7 +10,8 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from bot_app.words.base import Ctx, Doing, Said, Words, joined, plural, signed, words_class
+from bot_app.lang import Language, reader, table_language
+from bot_app.words.base import Ctx, Doing, Said, Words, joined, signed, words_class
 from bot_app.words.core import CoreWords
 from engine.actions import Action
 from engine.events import HIDDEN, PRIVATE, PUBLIC, Event
@@ -37,8 +38,10 @@ class Wording:
         self.all: list[Words] = [*self.parts, self.core]
         self.line_names = score_line_names(rules.modules)
 
-    def ctx(self, view: View | None = None) -> Ctx:
-        return Ctx(self.rules, view)
+    def ctx(self, view: View | None = None, lang: Language | None = None) -> Ctx:
+        """The context of a line: `lang`, else the reader being answered, else the table's
+        language (a DM, a turn post)."""
+        return Ctx(self.rules, view, lang or reader(table_language(view.options if view is not None else None)))
 
     # --- events -----------------------------------------------------------------------------
 
@@ -134,14 +137,14 @@ class Wording:
         """Whose decision the game waits for, and what it is."""
         if not waiting:
             return ""
-        who = joined(mentions.get(s) or f"**{c.name(s)}**" for s in waiting)
+        who = c.joined(mentions.get(s) or f"**{c.name(s)}**" for s in waiting)
         kind = c.v.pending.kind or "turn"
         handlers = [self._of[id(m)] for m in self.rules.modules_for(kind)]
         for words in [*handlers, *self.all]:
             said = words.waiting.get(kind)
             if said is not None:
                 return said(c, who) if callable(said) else said.format(who=who)
-        return f"➡️ {who}: your move."
+        return c.t("waiting.move", who=who)
 
     def player_status(self, c: Ctx, seat: int) -> str:
         bits = [b for w in [self.core, *self.parts] for b in w.status(c, seat)]
@@ -152,7 +155,7 @@ class Wording:
         lines = [self.player_status(c, s) for s in range(len(c.v.players))]
         lines += [t for w in self.all for t in w.table(c)]
         if c.v.final_turns_left is not None and c.v.status == "playing":
-            lines.append(f"🏁 Final round: {plural(c.v.final_turns_left, 'turn')} left")
+            lines.append(c.n("status.final_round", c.v.final_turns_left))
         return "\n".join(lines)
 
     def hand_lines(self, c: Ctx) -> list[str]:
@@ -189,7 +192,7 @@ class Wording:
             name = sheet.get("name") or c.name(sheet.get("seat"))
             shown = [(n, p) for n, p in self.score_lines(sheet) if p or n == self.line_names["routes"]]
             parts = [f"{n} {p}" if i == 0 else f"{n} {signed(p)}" for i, (n, p) in enumerate(shown)]
-            block = [f"{mark} **{name}** — {plural(total, 'point')}{crown}",
+            block = [f"{mark} **{name}** — {c.n('final.points', total)}{crown}",
                      "   " + " · ".join(parts) + f" = {total}"]
             block += ["   " + line for w in self.parts for line in w.sheet(c, sheet)]
             blocks.append("\n".join(block))
@@ -197,9 +200,9 @@ class Wording:
         if isinstance(ties, str):
             ties = [ties]
         if ties:
-            blocks.append(f"Tie broken by {joined(ties, 'then')}.")
+            blocks.append(c.t("final.tie_broken", how=joined(ties, c.t("word.then"))))
         elif len(winners) > 1:
-            blocks.append("Equal totals: the win is shared.")
+            blocks.append(c.t("final.shared"))
         return blocks
 
     # --- the rules ------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +28,9 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-def _no_duplicate_keys(source: str):
-    def hook(pairs: list[tuple[str, Any]]) -> dict:
-        out: dict = {}
+def _no_duplicate_keys(source: str) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
+    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
         for key, value in pairs:
             if key in out:
                 raise MapError(f"{source}: key '{key}' appears twice in one JSON object")
@@ -95,7 +95,7 @@ def _extras_text(extras: Mapping[str, Any]) -> str:
     return text
 
 
-def load_map(map_id_or_path: str | os.PathLike) -> GameMap:
+def load_map(map_id_or_path: str | os.PathLike[str]) -> GameMap:
     """Load and validate a map: an id ("europe" -> maps/europe.json) or a path to a .json file.
 
     Results are cached per resolved path. Ids are checked against ``[a-z0-9_]``; pass
@@ -113,7 +113,7 @@ def load_map(map_id_or_path: str | os.PathLike) -> GameMap:
 _BY_ID: dict[str, GameMap] = {}
 
 
-def _load_uncached(map_id_or_path: str | os.PathLike) -> GameMap:
+def _load_uncached(map_id_or_path: str | os.PathLike[str]) -> GameMap:
     if isinstance(map_id_or_path, os.PathLike):
         path = Path(map_id_or_path)
     else:

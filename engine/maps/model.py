@@ -9,7 +9,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
 COLORS = ("red", "blue", "green", "yellow", "black", "white", "orange", "pink", "gray")
 COLOR_SYNONYMS = {"grey": "gray", "purple": "pink"}
@@ -23,7 +26,7 @@ class MapError(ValueError):
     """A map file is missing, unreadable or breaks a rule of the schema."""
 
 
-class FrozenDict(dict):
+class FrozenDict(dict[_K, _V]):
     """A read-only dict: hashable, JSON-serialisable, picklable."""
 
     __slots__ = ()
@@ -38,13 +41,13 @@ class FrozenDict(dict):
     def __hash__(self) -> int:  # type: ignore[override]  # see the line above
         return hash(frozenset(self.items()))
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type[FrozenDict[_K, _V]], tuple[dict[_K, _V]]]:
         return (FrozenDict, (dict(self),))
 
-    def __copy__(self) -> FrozenDict:
+    def __copy__(self) -> FrozenDict[_K, _V]:
         return self
 
-    def __deepcopy__(self, memo: dict) -> FrozenDict:
+    def __deepcopy__(self, memo: dict[int, Any]) -> FrozenDict[_K, _V]:
         return self
 
     def __repr__(self) -> str:
@@ -196,7 +199,7 @@ class GameMap:
     def __copy__(self) -> GameMap:
         return self
 
-    def __deepcopy__(self, memo: dict) -> GameMap:
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameMap:
         return self
 
     # -- scoring and structure -----------------------------------------------------------------

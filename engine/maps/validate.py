@@ -11,7 +11,7 @@ import json
 import re
 from collections.abc import Container, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 import networkx as nx
 
@@ -30,6 +30,9 @@ _ROUTE_REQUIRED = ("id", "a", "b", "length", "color", "tunnel", "ferry_locos", "
 _ROUTE_OPTIONAL = ("tags", "border_point", "note")
 _TICKET_REQUIRED = ("id", "a", "b", "points", "deck")
 
+# A JSON object of a map file, as json.load gives it: the checks below find out what it holds.
+_Json = dict[str, Any]
+
 
 def _type_name(value: Any) -> str:
     return {dict: "an object", list: "a list", str: "a string", bool: "true/false",
@@ -44,11 +47,11 @@ def _show(value: Any) -> str:
         return repr(value)
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _is_number(value: Any) -> bool:
+def _is_number(value: object) -> TypeGuard[float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
@@ -79,30 +82,40 @@ class _Checker:
             allowed = ", ".join((*required, *optional))
             raise self.fail(where, f"unknown field '{unknown[0]}' (allowed: {allowed})")
 
-    def check(self, where: str, entry: dict, key: str, ok: bool, expected: str) -> None:
+    def check(self, where: str, entry: _Json, key: str, ok: bool, expected: str) -> None:
         if not ok:
-            raise self.fail(where, f"field '{key}' must be {expected}, "
-                                   f"not {_type_name(entry[key])} {_show(entry[key])}")
+            raise self.wrong(where, entry, key, expected)
 
-    def string(self, where: str, entry: dict, key: str) -> str:
+    def wrong(self, where: str, entry: _Json, key: str, expected: str) -> MapError:
+        return self.fail(where, f"field '{key}' must be {expected}, "
+                                f"not {_type_name(entry[key])} {_show(entry[key])}")
+
+    # Each getter returns the field once its type is checked (narrowed, so the type is known).
+    def string(self, where: str, entry: _Json, key: str) -> str:
         value = entry[key]
-        self.check(where, entry, key, isinstance(value, str) and value.strip() != "",
-                   "a non-empty string")
-        return value
+        if isinstance(value, str) and value.strip() != "":
+            return value
+        raise self.wrong(where, entry, key, "a non-empty string")
 
-    def integer(self, where: str, entry: dict, key: str) -> int:
-        self.check(where, entry, key, _is_int(entry[key]), "an integer")
-        return entry[key]
+    def integer(self, where: str, entry: _Json, key: str) -> int:
+        value = entry[key]
+        if _is_int(value):
+            return value
+        raise self.wrong(where, entry, key, "an integer")
 
-    def number(self, where: str, entry: dict, key: str) -> float:
-        self.check(where, entry, key, _is_number(entry[key]), "a number")
-        return entry[key]
+    def number(self, where: str, entry: _Json, key: str) -> float:
+        value = entry[key]
+        if _is_number(value):
+            return value
+        raise self.wrong(where, entry, key, "a number")
 
-    def boolean(self, where: str, entry: dict, key: str) -> bool:
-        self.check(where, entry, key, isinstance(entry[key], bool), "true or false")
-        return entry[key]
+    def boolean(self, where: str, entry: _Json, key: str) -> bool:
+        value = entry[key]
+        if isinstance(value, bool):
+            return value
+        raise self.wrong(where, entry, key, "true or false")
 
-    def ends(self, where: str, entry: dict, cities: Container[str]) -> tuple[str, str]:
+    def ends(self, where: str, entry: _Json, cities: Container[str]) -> tuple[str, str]:
         """The two cities a route or ticket joins: both known, and not the same."""
         a = self.string(where, entry, "a")
         b = self.string(where, entry, "b")
@@ -129,7 +142,7 @@ def _name_clash(cities: Iterable[City]) -> tuple[City, str, str] | None:
     return None
 
 
-def parse_map(data: dict, source: str) -> GameMap:
+def parse_map(data: object, source: str) -> GameMap:
     """Validate map data (as read from JSON) and build the :class:`GameMap`.
 
     ``source`` names the data in error messages (normally ``maps/<id>.json``)."""
@@ -161,7 +174,7 @@ def parse_map(data: dict, source: str) -> GameMap:
                    extras, data["provenance"])
 
 
-def _parse_top(c: _Checker, data: dict) -> tuple[str, str]:
+def _parse_top(c: _Checker, data: _Json) -> tuple[str, str]:
     """The map's id and name, and the types of its top-level fields."""
     top = "top level"
     map_id = c.string(top, data, "id")
@@ -178,7 +191,7 @@ def _parse_top(c: _Checker, data: dict) -> tuple[str, str]:
     return map_id, name
 
 
-def _parse_space(c: _Checker, coords: dict) -> tuple[float, float]:
+def _parse_space(c: _Checker, coords: _Json) -> tuple[float, float]:
     """The drawing space's width and height."""
     c.keys("coordinates", coords, ("width", "height"))
     width = c.number("coordinates", coords, "width")
@@ -188,7 +201,7 @@ def _parse_space(c: _Checker, coords: dict) -> tuple[float, float]:
     return width, height
 
 
-def _parse_route_points(c: _Checker, table: dict) -> dict[int, int]:
+def _parse_route_points(c: _Checker, table: _Json) -> dict[int, int]:
     """The points table: route length -> points."""
     route_points: dict[int, int] = {}
     for key, value in table.items():
@@ -220,7 +233,7 @@ class _Space:
                                      f"0..{self.width} x 0..{self.height}")
 
 
-def _parse_cities(c: _Checker, entries: list, space: _Space) -> dict[str, City]:
+def _parse_cities(c: _Checker, entries: list[Any], space: _Space) -> dict[str, City]:
     """The cities by id, in the file's order; their names must tell them apart."""
     cities: dict[str, City] = {}
     for n, entry in enumerate(entries, 1):
@@ -258,7 +271,7 @@ def _parse_cities(c: _Checker, entries: list, space: _Space) -> dict[str, City]:
     return cities
 
 
-def _parse_routes(c: _Checker, entries: list, cities: dict[str, City], route_points: dict[int, int],
+def _parse_routes(c: _Checker, entries: list[Any], cities: dict[str, City], route_points: dict[int, int],
                   space: _Space) -> tuple[dict[str, Route], dict[str, str]]:
     """The routes by id, each entry checked on its own, and where each is in the file (for
     the messages of the checks across routes)."""
@@ -375,7 +388,7 @@ def _check_connected(c: _Checker, cities: dict[str, City], routes: dict[str, Rou
                                f"from '{start}'")
 
 
-def _parse_tickets(c: _Checker, entries: list, cities: dict[str, City]) -> dict[str, Ticket]:
+def _parse_tickets(c: _Checker, entries: list[Any], cities: dict[str, City]) -> dict[str, Ticket]:
     """The tickets by id."""
     tickets: dict[str, Ticket] = {}
     for n, entry in enumerate(entries, 1):
@@ -401,7 +414,7 @@ def _parse_tickets(c: _Checker, entries: list, cities: dict[str, City]) -> dict[
     return tickets
 
 
-def _check_passengers(c: _Checker, extras: dict, cities: dict[str, City]) -> None:
+def _check_passengers(c: _Checker, extras: _Json, cities: dict[str, City]) -> None:
     """`extras.passengers` and `extras.passenger_colors` (Alsace's figures), if either is given:
     counts per city and per colour, with the same total."""
     passengers = extras.get("passengers")

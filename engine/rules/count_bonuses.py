@@ -9,6 +9,7 @@ highest count gets the full bonus; a count of 0 never wins (U12, X3).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -24,7 +25,7 @@ TUNNELS = "tunnels"
 FERRIES = "ferries"
 
 # What can be counted, and the score-sheet field that shows each player's count.
-_TESTS = {
+_TESTS: dict[str, Callable[[Route], bool]] = {
     ROUTES: lambda route: True,
     TUNNELS: lambda route: route.tunnel,
     FERRIES: lambda route: route.is_ferry,

@@ -58,7 +58,8 @@ class PassengersView:
 
 def board(game: Game) -> dict[str, dict[str, int]]:
     """The meeples still on the board: {space: {colour: count}} (the state's own dict)."""
-    return game.state.extra.get(KEY, {})
+    waiting: dict[str, dict[str, int]] = game.state.extra.get(KEY, {})
+    return waiting
 
 
 @dataclass(frozen=True)

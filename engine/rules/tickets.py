@@ -73,9 +73,9 @@ class DestinationTickets(RuleModule):
             n = game.n_players
             game.set_pending("choose_tickets", offers=[[] for _ in range(n)], setup=True, announce=[True] * n)
             return
-        offers: list[Any] = []
+        offers: list[list[str]] = []
         for p in s.players:
-            offer = []
+            offer: list[str] = []
             for deck_name, n in self.setup_deal:
                 offer.extend(self._take(game, deck_name, n))
             offers.append(offer)
@@ -206,7 +206,7 @@ class DestinationTickets(RuleModule):
         offer: list[str] = []
         for deck_name, n in plan:
             offer.extend(self._take(game, deck_name, n))
-        offers: list[Any] = [None] * game.n_players
+        offers: list[list[str] | None] = [None] * game.n_players
         offers[seat] = offer
         game.emit("tickets_drawn", player=seat, count=len(offer), mix=[list(m) for m in plan])
         game.tell(seat, "tickets_offered", tickets=list(offer), keep=self._minimum(game, offer, False))
@@ -334,7 +334,7 @@ def _most_completed(outcomes: tuple[TicketOutcome, ...]) -> int:
     return max(range(len(outcomes)), key=lambda k: (sum(outcomes[k].completed), -k))
 
 
-def parse_mix(mix: Any) -> tuple[tuple[str, int], ...]:
+def parse_mix(mix: Iterable[object]) -> tuple[tuple[str, int], ...]:
     """An announced mix as (deck, count) pairs in deck order, whatever order it was given in."""
     out: dict[str, int] = {}
     for entry in mix:

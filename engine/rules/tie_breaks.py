@@ -24,7 +24,9 @@ class MostCompletedTickets(TieBreak):
     label: str = "most completed tickets"
 
     def key(self, game: Game, sheet: dict[str, Any]) -> int:
-        return sheet.get("tickets_completed", 0)
+        # A score sheet is a dict (rule modules add their own lines); this line is a count.
+        completed: int = sheet.get("tickets_completed", 0)
+        return completed
 
 
 @dataclass(frozen=True)
@@ -59,4 +61,5 @@ class LongestPath(TieBreak):
             from engine.rules.bonuses import longest_path_length
 
             sheet["longest_path"] = longest_path_length(game, sheet["seat"])
-        return sheet["longest_path"]
+        length: int = sheet["longest_path"]
+        return length

@@ -61,7 +61,7 @@ def visited_cities(game: Game, seat: int) -> set[str]:
 def offer_of(game: Game, seat: int) -> dict[str, list[str]]:
     """The seat's offer as a dict; a plain list (a ticket draw made by another module, e.g. the
     Dice Expansion's dice draw) is tickets only."""
-    offer = game.state.pending["offers"][seat]
+    offer: list[str] | dict[str, list[str]] = game.state.pending["offers"][seat]
     if isinstance(offer, list):
         return {"tickets": list(offer), "tourist": [], "devils": []}
     return offer
@@ -91,7 +91,8 @@ class TouristView:
 
 
 def tourist_hand(game: Game, seat: int) -> list[str]:
-    return game.player(seat).private.setdefault(TOURIST, [])
+    hand: list[str] = game.player(seat).private.setdefault(TOURIST, [])
+    return hand
 
 
 @dataclass(frozen=True)
@@ -138,7 +139,7 @@ class TouristCards(DestinationTickets):
         s.secret[DECK_KEY] = tourist
         s.extra[DECK_KEY] = len(tourist)
         game.record("shuffle", tickets=len(game.map.tickets), tourist=len(tourist), rng=game.rng.state)
-        offers: list[Any] = []
+        offers: list[dict[str, list[str]]] = []
         for p in s.players:
             tourist_hand(game, p.seat)
             p.public["tourist_cards"] = 0
@@ -232,7 +233,7 @@ class TouristCards(DestinationTickets):
         if not (any(s.ticket_decks.get(name) for name, _ in self.draw) or s.secret.get(DECK_KEY)):
             raise IllegalAction("There are no tickets or tourist cards left to draw.", "no_tickets")
         offer = self._deal(game, self.draw, self.draw_tourist)
-        offers: list[Any] = [None] * game.n_players
+        offers: list[dict[str, list[str]] | None] = [None] * game.n_players
         offers[seat] = offer
         game.emit("tickets_drawn", player=seat, count=len(offer["tickets"]),
                   tourist=len(offer["tourist"]) + len(offer["devils"]))

@@ -30,11 +30,12 @@ from engine.variant import Variant
 # back to costs a copy per claim).
 # `stand_in_level` is not a rule: it is the AI level the host chose to play for absent players
 # (app/moves.py), kept with the table's other options; no rule reads it. Nor is `plans_ahead`:
-# how many turns ahead a player may plan their moves (1, or 2; app/plan_ops.py). Nor are
-# `tutorial` (the lesson a guided game teaches, app/tutorial.py) and `hints` (a player may ask
-# what the normal AI would do, app/tutorial_ops.py).
+# how many turns ahead a player may plan their moves (1, or 2; app/plan_ops.py). Nor is
+# `language`: the catalogue the table's public posts are written in (bot_app/lang; the engine
+# has no words, only events). Nor are `tutorial` (the lesson a guided game teaches,
+# app/tutorial.py) and `hints` (a player may ask what the normal AI would do, app/tutorial_ops.py).
 COMMON_OPTIONS: dict[str, Any] = {"dice": False, "first_player": None, "undo": False, "stand_in_level": "greedy",
-                                  "plans_ahead": 1, "tutorial": None, "hints": False}
+                                  "plans_ahead": 1, "language": "en", "tutorial": None, "hints": False}
 
 
 @cache

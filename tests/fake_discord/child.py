@@ -129,7 +129,7 @@ class ChildBot:
         self.stderr_path = stderr
 
     @classmethod
-    async def start(cls, fake: FakeDiscord, db: Path, *, renderer: str = "stub", guild_id: int | None = None,
+    async def start(cls, fake: FakeDiscord, db: Path | str, *, renderer: str = "stub", guild_id: int | None = None,
                     crash_after: Iterable[str] = (), crash_before: Iterable[str] = (),
                     count_from_ready: bool = False, run_timers: bool = False, sync_commands: bool = True,
                     turn_hours: float | None = None, seed: int | None = None, logs: Path | None = None,

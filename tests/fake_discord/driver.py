@@ -29,6 +29,9 @@ class Table:
         self.use_commands = False  # alternate between buttons and slash commands
         self.desk: Any = None  # the running bot's desk: when set, wait until it is idle after a move
 
+    # How the turn post's head says "move" (a subclass for a table in another language).
+    move_word = "move"
+
     # ---------------------------------------------------------------- opening
 
     @classmethod
@@ -60,7 +63,7 @@ class Table:
         return await self.service.game(self.game_id)
 
     def latest_post(self) -> dict[str, Any] | None:
-        posts = [m for m in self.fake.thread_messages(self.thread_id) if "· move " in m["content"]]
+        posts = [m for m in self.fake.thread_messages(self.thread_id) if f"· {self.move_word} " in m["content"]]
         return posts[-1] if posts else None
 
     async def wait_posted(self, timeout: float = 20.0) -> dict[str, Any]:
@@ -70,7 +73,7 @@ class Table:
         while True:
             seq = (await self.summary()).seq
             post = self.latest_post()
-            if post is not None and re.search(rf"· move {seq}\b", post["content"]):
+            if post is not None and re.search(rf"· {self.move_word} {seq}\b", post["content"]):
                 return post
             if asyncio.get_running_loop().time() > deadline:
                 raise AssertionError(f"game {self.game_id} is at move {seq}, its thread shows "

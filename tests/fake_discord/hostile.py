@@ -20,13 +20,8 @@ from .steps import LoopSteps
 
 DISCORD_MAX = 6000  # the longest text Discord lets a user send in an option
 
-# (command, text option, has autocomplete): every text option of /ttr.
-TEXT_OPTIONS = [
-    ("new", "variant", True), ("admin addai", "level", True), ("draw", "card", True), ("claim", "route", True),
-    ("claim", "payment", True), ("station", "city", True), ("station", "payment", True),
-    ("move", "action", True), ("rules", "topic", True), ("hand", "game", True), ("status", "game", True),
-    ("join", "game", True), ("claim", "game", True), ("log", "game", True), ("admin kick", "game", True),
-]
+# What goes in a command's other required options while one of its text options is flooded.
+REQUIRED_VALUES = {"route": "Paris - Wien", "city": "Paris"}
 PIECES = ["1", "2 ", "red ", "blue ", "loco", "3 locomotives ", "track 2 ", "tunnel ", "ferry ", "to ", " - ", "–",
           "—", "(", ")", ", ", "Paris", " Wien", "München", "Sault St. Marie", "#1", "#", "9" * 12, "é", "ü",
           "\u0301", "🚂", "\u200b", "\n", "\t", "loco1.red3", ".", "x" * 7, "'; DROP TABLE games;--"]
@@ -132,10 +127,19 @@ def number_values(limit: int, start: int = 0, whole: int = 6) -> list[str]:
 
 @dataclass
 class Sent:
+    command: str
     option: str
     value: str
     autocomplete: bool
     interaction: Interaction
+
+
+def sub_command(commands: Sequence[Mapping[str, Any]], sub: str) -> Mapping[str, Any]:
+    """The registered `/ttr <sub>` ("claim", "admin kick")."""
+    node: Mapping[str, Any] = next(c for c in commands if c["name"] == "ttr")
+    for name in sub.split():
+        node = next(o for o in node.get("options") or () if o["name"] == name)
+    return node
 
 
 async def send(fake: FakeDiscord, user: User, sub: str, option: str, value: str, autocomplete: bool,
@@ -144,12 +148,9 @@ async def send(fake: FakeDiscord, user: User, sub: str, option: str, value: str,
     if autocomplete:
         return await fake.autocomplete(user, sub, option, channel_id=channel, **{option: value})
     opts: dict[str, Any] = {option: value}
-    if sub == "admin kick":
-        opts["player"] = user
-    if sub == "claim" and option != "route":
-        opts["route"] = "Paris - Wien"
-    if sub == "station" and option != "city":
-        opts["city"] = "Paris"
+    for other in sub_command(fake.commands, sub).get("options") or ():
+        if other["name"] != option and other.get("required"):
+            opts[other["name"]] = user if other["type"] == 6 else REQUIRED_VALUES.get(other["name"], "1")
     return await fake.slash(user, sub, channel_id=channel, **opts)
 
 
@@ -158,20 +159,21 @@ async def flood(fake: FakeDiscord, desk: Any, users: list[User], channels: list[
     """Send `n` hostile values, one at a time, each answered and its work finished before the
     next; the caller holds `steps` open around it."""
     out = []
+    options = text_options(fake.commands)
     for _ in range(n):
-        sub, option, has_ac = rng.choice(TEXT_OPTIONS)
-        value = hostile(rng, limit_of(option))
-        autocomplete = has_ac and rng.random() < 0.5
-        it = await send(fake, rng.choice(users), sub, option, value, autocomplete, rng.choice(channels))
+        o = rng.choice(options)
+        value = hostile(rng, limit_of(o.name))
+        autocomplete = o.autocomplete and rng.random() < 0.5
+        it = await send(fake, rng.choice(users), o.command, o.name, value, autocomplete, rng.choice(channels))
         await fake.answered(it, timeout=10)
         await fake.wait_until(lambda: desk.busy == 0)
-        out.append(Sent(option, value, autocomplete, it))
+        out.append(Sent(o.command, o.name, value, autocomplete, it))
     return out
 
 
 async def warm_up(fake: FakeDiscord, desk: Any, user: User, channel: int) -> None:
     """Every path once with an ordinary value (first imports, first map indexes)."""
-    for sub, option, has_ac in TEXT_OPTIONS:
-        for ac in (False, True) if has_ac else (False,):
-            await fake.answered(await send(fake, user, sub, option, "1", ac, channel))
+    for o in text_options(fake.commands):
+        for ac in (False, True) if o.autocomplete else (False,):
+            await fake.answered(await send(fake, user, o.command, o.name, "1", ac, channel))
             await fake.wait_until(lambda: desk.busy == 0)

@@ -1,5 +1,6 @@
 """The leak scan: nothing secret in anything the fake's public saw — a message's text and
-components, a thread's name, a picture. Secrets are what the test collected from the players'
+components (a layout's text displays and its media items' descriptions each on their own too,
+and every attachment's description), a thread's name, a picture. Secrets are what the test collected from the players'
 own views (their tickets in words); a hand in words ("Your hand", "Cards:") and a planned move
 (a player's plan, or the line telling them which step ran) never show in public, and a public
 picture is a board (or a part of it, zoomed), a score sheet, every ticket revealed (the final

@@ -8,8 +8,9 @@ REST (under /api/v10, answers with Content-Type exactly application/json):
     of each guild's commands, kept apart and counted in `syncs`), interaction callbacks (+
     GET/PATCH @original), webhook follow-ups (POST, PATCH), channel messages (POST/PATCH/GET/
     DELETE, JSON or multipart with files; `nonce` + `enforce_nonce` deduplicate as Discord
-    does), threads from a message, DM channels (users/@me/channels; a user with `dms_closed`
-    gives 403 / code 50007).
+    does; layout messages — components v2, flag IS_COMPONENTS_V2 — checked as Discord checks
+    them, `layout_problem`, and attachment descriptions kept), threads from a message, DM
+    channels (users/@me/channels; a user with `dms_closed` gives 403 / code 50007).
 
 In memory: guilds (one to start with; `add_guild` makes more), each with one text channel, users,
 channels (text, threads, DMs), messages
@@ -68,6 +69,14 @@ _ids = itertools.count(1_100_000_000_000_000_000)
 
 
 MAX_DESCRIPTION = 1024  # Discord's limit for an attachment's description
+# Components v2 (layout messages): the flag, the component types the fake knows, and Discord's limits
+IS_COMPONENTS_V2 = 1 << 15
+ACTION_ROW, BUTTON, SELECT, SECTION, TEXT_DISPLAY, THUMBNAIL, MEDIA_GALLERY, SEPARATOR, CONTAINER = (
+    1, 2, 3, 9, 10, 11, 12, 14, 17)
+LAYOUT_TYPES = {ACTION_ROW, SECTION, TEXT_DISPLAY, MEDIA_GALLERY, SEPARATOR, CONTAINER}
+MAX_LAYOUT_COMPONENTS = 40  # every component of a layout message, nested ones included
+MAX_LAYOUT_TEXT = 4000  # the text of all its text displays together
+MAX_GALLERY_DESCRIPTION = 256  # a media gallery item's description
 
 
 def snowflake() -> int:
@@ -86,6 +95,7 @@ class User:
     dms_closed: bool = False
     manager: bool = False  # has Manage Server in the first guild
     manages: set[int] = field(default_factory=set)  # other guilds where they have Manage Server
+    locale: str = "en-US"  # their Discord client's language (an interaction's `locale`)
 
     def is_manager(self, guild_id: int, first_guild: int) -> bool:
         return (self.manager and guild_id == first_guild) or guild_id in self.manages
@@ -149,6 +159,7 @@ class FakeDiscord:
         self.owner = User(snowflake(), "Owner", manager=True)
         self.users: dict[int, User] = {self.bot_user.id: self.bot_user, self.owner.id: self.owner}
         self.guilds: dict[int, str] = {self.guild_id: "Fake Guild"}  # guild id → name
+        self.guild_locales: dict[int, str] = {}  # a guild's preferred locale, when not en-US
         self.channels: dict[int, dict[str, Any]] = {
             self.channel_id: self._text_channel(self.channel_id, self.guild_id)}
         self.messages: dict[int, dict[str, Any]] = {}  # message id → message payload
@@ -383,7 +394,8 @@ class FakeDiscord:
             "id": str(gid), "name": self.guilds[gid], "icon": None, "owner_id": str(self.owner.id),
             "roles": [everyone], "emojis": [], "stickers": [], "features": [], "member_count": len(self.users),
             "large": False, "unavailable": False, "verification_level": 0, "default_message_notifications": 0,
-            "explicit_content_filter": 0, "mfa_level": 0, "premium_tier": 0, "preferred_locale": "en-US",
+            "explicit_content_filter": 0, "mfa_level": 0, "premium_tier": 0,
+            "preferred_locale": self.guild_locales.get(gid, "en-US"),
             "system_channel_flags": 0, "afk_timeout": 300, "nsfw_level": 0,
             "channels": [c for c in mine if c["type"] == 0],
             "threads": threads, "members": [self._member(self.bot_user, gid)], "voice_states": [], "presences": [],
@@ -452,7 +464,8 @@ class FakeDiscord:
         payload: dict[str, Any] = {
             "id": str(iid), "application_id": str(self.app_id), "type": itype, "data": data, "token": token,
             "version": 1, "channel_id": str(channel_id), "channel": self.channel_payload(channel_id),
-            "locale": "en-US", "app_permissions": str(self.permissions(channel_id)), "attachment_size_limit": 26214400,
+            "locale": user.locale, "app_permissions": str(self.permissions(channel_id)),
+            "attachment_size_limit": 26214400,
             "entitlements": [], "context": 0,
         }
         guild_id = self.guild_of(channel_id)
@@ -462,7 +475,7 @@ class FakeDiscord:
             payload["authorizing_integration_owners"] = {"1": str(user.id)}
         else:
             payload["guild_id"] = str(guild_id)
-            payload["guild_locale"] = "en-US"
+            payload["guild_locale"] = self.guild_locales.get(guild_id, "en-US")
             payload["member"] = self._member(user, guild_id)
             payload["authorizing_integration_owners"] = {"0": str(guild_id)}
         if message is not None:
@@ -530,6 +543,8 @@ class FakeDiscord:
 
     def _json(self, data: Any, status: int = 200) -> web.Response:
         # Exactly "application/json": discord.py compares the header verbatim (no charset).
+        if isinstance(data, dict) and isinstance(data.get("flags"), int) and data["flags"] & IS_COMPONENTS_V2:
+            data = dict(data, content="")  # a layout message has no content on the wire (see `_layout_text`)
         return web.Response(body=json.dumps(data).encode(), status=status, headers={"Content-Type": JSON})
 
     def _error(self, status: int, code: int, message: str) -> web.Response:
@@ -791,6 +806,10 @@ class FakeDiscord:
             if method == "PATCH":
                 if files and "ATTACH_FILES" in denied:
                     return self._refuse(403, MISSING_PERMISSIONS)
+                problem = layout_problem(body, files, self.messages[mid])
+                if problem:
+                    return self._json({"code": INVALID_FORM[0], "message": INVALID_FORM[1],
+                                       "errors": {"components": problem}}, 400)
                 return self._json(self._edit_message(mid, body, files))
             if method == "DELETE":
                 del self.messages[mid]
@@ -843,6 +862,10 @@ class FakeDiscord:
                 if seen[0] not in self.messages:  # deleted meanwhile
                     return self._refuse(404, UNKNOWN_MESSAGE)
                 return self._json(self.messages[seen[0]])
+        problem = layout_problem(body, files, None)
+        if problem:
+            return self._json({"code": INVALID_FORM[0], "message": INVALID_FORM[1], "errors": {"components": problem}},
+                              400)
         meta = channel.get("thread_metadata") or {}
         if meta.get("archived"):
             if meta.get("locked"):
@@ -871,6 +894,8 @@ class FakeDiscord:
             self._with_components.add(int(msg["id"]))
         for name, data in files:
             sink.append(PublicItem(where + f" file {name}", name, data))
+        for kind, words in layout_words(msg.get("components") or []):  # a layout's texts, each on its own
+            sink.append(PublicItem(where + f" {kind}", words))
         for a in msg.get("attachments") or []:  # what a screen reader reads: the leak scan reads it too
             if a.get("description"):
                 sink.append(PublicItem(where + f" file {a['filename']} description", a["description"]))
@@ -917,6 +942,8 @@ class FakeDiscord:
             msg["application_id"] = str(self.app_id)
             msg["webhook_id"] = str(self.app_id)
         msg["attachments"] = self._attachments(mid, body, files, None)
+        if msg["flags"] & IS_COMPONENTS_V2:
+            msg["content"] = _layout_text(msg["components"])
         if isinstance(body.get("allowed_mentions"), dict):
             self.allowed_mentions[mid] = body["allowed_mentions"]
         self.messages[mid] = msg
@@ -935,6 +962,10 @@ class FakeDiscord:
             msg["embeds"] = body["embeds"]
         if "attachments" in body or files:
             msg["attachments"] = self._attachments(mid, body, files, msg["attachments"])
+        if isinstance(body.get("flags"), int) and body["flags"] & IS_COMPONENTS_V2:
+            msg["flags"] |= IS_COMPONENTS_V2
+        if msg["flags"] & IS_COMPONENTS_V2:
+            msg["content"] = _layout_text(msg["components"])
         if clear_loading:
             msg["flags"] = msg["flags"] & ~128
             if "flags" in body and body["flags"]:
@@ -987,22 +1018,81 @@ def install_urls(base: str, gateway_url: str) -> None:
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
-def custom_ids(message: dict[str, Any]) -> list[tuple[str, str]]:
-    """(label or placeholder, custom_id) of every component of a message."""
+def walk(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every component, nested ones included (an action row's buttons, a container's parts, a
+    section's accessory), in the order they show."""
     out = []
-    for row in message.get("components") or []:
-        for c in row.get("components", []):
-            if c.get("custom_id"):
-                out.append((c.get("label") or c.get("placeholder") or "", c["custom_id"]))
+    for c in components:
+        out.append(c)
+        out += walk(list(c.get("components") or []))
+        if isinstance(c.get("accessory"), dict):
+            out += walk([c["accessory"]])
     return out
+
+
+def _layout_text(components: list[dict[str, Any]]) -> str:
+    """The text a layout message shows (its text displays, in order). Discord sends such a
+    message with empty `content`, and so does the fake to the bot; the fake's own copy keeps
+    this text as `content`, so that tests read a layout post as they read any other."""
+    return "\n".join(str(c.get("content", "")) for c in walk(components) if c.get("type") == TEXT_DISPLAY)
+
+
+def layout_words(components: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """("text display" or "media description", its words) for each in a message's components."""
+    out = []
+    for c in walk(components):
+        if c.get("type") == TEXT_DISPLAY:
+            out.append(("text display", str(c.get("content", ""))))
+        elif c.get("type") == MEDIA_GALLERY:
+            out += [("media description", str(i["description"])) for i in c.get("items", []) if i.get("description")]
+    return out
+
+
+def layout_problem(body: dict[str, Any], files: list[tuple[str, bytes]], existing: dict[str, Any] | None
+                   ) -> dict[str, Any] | None:
+    """What Discord would refuse in a message sent or edited with IS_COMPONENTS_V2 (None: nothing):
+    content beside it, a component type the fake does not know, more than 40 components or
+    4,000 characters of text, a gallery item's description over 256 characters or naming a
+    file that is not attached; and an edit that would turn an old-style message into a layout
+    or back (the fake allows neither, so the bot must keep each message's form)."""
+    flags = body.get("flags") if isinstance(body.get("flags"), int) else 0
+    v2 = bool(flags & IS_COMPONENTS_V2)
+    if existing is not None:
+        was = bool(existing["flags"] & IS_COMPONENTS_V2)
+        if "flags" in body and v2 != was or (not was and v2):
+            return {"_errors": [{"code": "MESSAGE_CANNOT_CHANGE_FORM",
+                                 "message": "A message cannot change between components v1 and v2."}]}
+        v2 = was
+    if not v2:
+        return None
+    errors = []
+    if body.get("content"):
+        errors.append("content cannot be used with IS_COMPONENTS_V2")
+    parts = walk(list(body.get("components") or []))
+    if len(parts) > MAX_LAYOUT_COMPONENTS:
+        errors.append(f"{len(parts)} components (at most {MAX_LAYOUT_COMPONENTS})")
+    if len(_layout_text(list(body.get("components") or []))) > MAX_LAYOUT_TEXT:
+        errors.append(f"more than {MAX_LAYOUT_TEXT} characters of text")
+    names = {name for name, _ in files} | {a.get("filename") for a in (existing or {}).get("attachments", [])}
+    for c in parts:
+        if c.get("type") not in LAYOUT_TYPES | {BUTTON, SELECT, THUMBNAIL}:
+            errors.append(f"unknown component type {c.get('type')}")
+        for item in c.get("items", []) if c.get("type") == MEDIA_GALLERY else []:
+            url = str((item.get("media") or {}).get("url", ""))
+            if len(str(item.get("description") or "")) > MAX_GALLERY_DESCRIPTION:
+                errors.append(f"a media description over {MAX_GALLERY_DESCRIPTION} characters")
+            if url.startswith("attachment://") and url.removeprefix("attachment://") not in names:
+                errors.append(f"{url} is not attached")
+    return {"_errors": [{"code": "LAYOUT", "message": e} for e in errors]} if errors else None
+
+
+def custom_ids(message: dict[str, Any]) -> list[tuple[str, str]]:
+    """(label or placeholder, custom_id) of every component of a message (in a layout too)."""
+    return [(c.get("label") or c.get("placeholder") or "", c["custom_id"])
+            for c in walk(list(message.get("components") or [])) if c.get("custom_id")]
 
 
 def select_options(message: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
     """(custom_id, value, option) for every select option of a message."""
-    out = []
-    for row in message.get("components") or []:
-        for c in row.get("components", []):
-            if c.get("type") == 3:
-                for o in c.get("options", []):
-                    out.append((c["custom_id"], o["value"], c))
-    return out
+    return [(c["custom_id"], o["value"], c) for c in walk(list(message.get("components") or []))
+            if c.get("type") == SELECT for o in c.get("options", [])]

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import Cards, card_word
-from engine.maps import Route
+from engine.maps import GameMap, Route
 
 if TYPE_CHECKING:
     from engine.core import Game
@@ -34,7 +34,7 @@ def tunnel_faces(symbols: int) -> tuple[str, ...]:
     return (TUNNEL,) * symbols + (BLANK,) * (6 - symbols)
 
 
-def route_type(game_map: Any, route: Route) -> str:
+def route_type(game_map: GameMap, route: Route) -> str:
     """D9: "double" iff the map prints a parallel track, whatever its state."""
     return DOUBLE if route.parallel_group else SINGLE
 

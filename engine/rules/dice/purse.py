@@ -48,21 +48,27 @@ def fresh_data() -> dict[str, Any]:
     return {"supply": {SINGLE: TOKEN_SUPPLY, DOUBLE: TOKEN_SUPPLY}, "idle_turns": 0}
 
 
+# The dice's bookkeeping lives in the state's free-form dicts (`extra`, a seat's `public`), which
+# the store keeps as JSON; each reader below states the type of what it takes out.
 def dice_data(game: Game) -> dict[str, Any]:
-    return game.state.extra["dice"]
+    data: dict[str, Any] = game.state.extra["dice"]
+    return data
 
 
 def this_turn(game: Game) -> dict[str, Any]:
     """This turn's bookkeeping (set when the dice are rolled)."""
-    return game.state.extra["dice"].setdefault("turn", {})
+    turn: dict[str, Any] = game.state.extra["dice"].setdefault("turn", {})
+    return turn
 
 
 def unused_dice(game: Game, seat: int) -> list[str]:
-    return game.player(seat).public.setdefault("dice", [])
+    dice: list[str] = game.player(seat).public.setdefault("dice", [])
+    return dice
 
 
 def tokens(game: Game, seat: int) -> dict[str, int]:
-    return game.player(seat).public.setdefault("tokens", {SINGLE: 0, DOUBLE: 0})
+    held: dict[str, int] = game.player(seat).public.setdefault("tokens", {SINGLE: 0, DOUBLE: 0})
+    return held
 
 
 def pay_options(game: Game, seat: int, kind: str, n: int, wilds_needed: int) -> list[Cards]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from engine.actions import Action, register
 from engine.cards import Cards, cards, count
@@ -98,7 +98,7 @@ class DiceTickets(RuleModule):
         offer: list[str] = []
         for deck, k in plan:
             offer.extend(tickets._take(game, deck, k))
-        offers: list[Any] = [None] * game.n_players
+        offers: list[list[str] | None] = [None] * game.n_players
         offers[seat] = offer
         game.emit("tickets_drawn", player=seat, count=len(offer), mix=[list(m) for m in plan] if action.mix else [])
         game.tell(seat, "tickets_offered", tickets=list(offer), keep=0)
