@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot_app import ids, lobby, panels, zoom
+from bot_app import ids, lobby, panels, tutorial, zoom
 from bot_app.answers import Refusal
 from bot_app.desk import Desk
 from bot_app.games import desk_of, reach
@@ -138,10 +138,18 @@ class ZoomButton(_Family, template=ids.template((zoom.VERB,))):
         await zoom.zoom_on_button(desk, interaction, self.cid.game, self.cid.arg)
 
 
+class HintButton(_Family, template=ids.template((tutorial.HINT,))):
+    """Hint: the normal AI's move in the presser's place, privately (where the table allows)."""
+
+    async def handle(self, desk: Desk, interaction: discord.Interaction, values: list[str]) -> None:
+        await tutorial.show_hint(desk, interaction, self.cid.game)
+
+
 def _seq(cid: ids.Cid) -> int:
     if cid.seq is None:
         raise Refusal("That button is not one I know.")
     return cid.seq
 
 
-FAMILIES: tuple[type[_Family], ...] = (LobbyButton, HandButton, TicketsButton, TurnButton, ChoiceItem, ZoomButton)
+FAMILIES: tuple[type[_Family], ...] = (LobbyButton, HandButton, TicketsButton, TurnButton, ChoiceItem, ZoomButton,
+                                       HintButton)

@@ -36,7 +36,7 @@ from bot_app.votes import FAMILIES as VOTE_FAMILIES
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.info", "cogs.admin", "cogs.settings", "cogs.turns", "cogs.standings",
-              "cogs.plans")
+              "cogs.plans", "cogs.tutorial")
 # Commands that do not end a player's vacation (reading the rules or the results; /ttr settings
 # decides for itself: changing another setting ends it, setting the vacation does not).
 NOT_GAME_COMMANDS = frozenset({"settings", "rules", "stats", "games", "leaderboard"})
