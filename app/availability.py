@@ -22,7 +22,8 @@ def settings_of_row(row: UserSettingsRow | None, dms: bool = True) -> PlayerSett
     quiet = (row.quiet_start, row.quiet_end) if row.quiet_start is not None and row.quiet_end is not None else None
     return PlayerSettings(colorblind=row.colorblind, hand_picture=row.hand_picture, dms=dms,
                           timezone=row.timezone or UTC, quiet=quiet, away_from=row.away_from,
-                          away_until=row.away_until, digest_hour=row.digest_hour, digest_due=row.digest_due)
+                          away_until=row.away_until, digest_hour=row.digest_hour, digest_due=row.digest_due,
+                          language=row.language)
 
 
 def away_span(mine: PlayerSettings, max_away_days: float) -> tuple[float, float] | None:

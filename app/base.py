@@ -54,6 +54,7 @@ from app.owed import (
     turn_timers,
 )
 from app.plan_runs import planned_turns
+from app.tutorial_moves import tutorial_owed
 from engine.actions import Action
 from engine.events import Event
 from engine.game import actors
@@ -227,10 +228,12 @@ class ServiceBase:
         if after.status == "over":
             tx.cancel_timers(game_id)
             tx.drop_plans(game_id)  # plans for turns that will not come
-            tx.add_results(records.results(loaded, after, tx.now))
+            if not after.options.get("tutorial"):  # a tutorial is unrated: no result, no rating
+                tx.add_results(records.results(loaded, after, tx.now))
         mover = seats[moves[0].seat] if moves[0].user_id is not None else None
         self._owe(tx, loaded, last, events, mover, after, seats, extras.notes, infos, clocks)
-        for o in extras.owed:
+        for o in [*extras.owed, *await tutorial_owed(self.store, loaded, [(m.seat, m.user_id, m.action) for m in moves],
+                                                      after)]:
             tx.owe(game_id, last, o.kind, o.key, user_id=o.user_id, payload_json=canonical_json(dict(o.payload)))
         for o in planned.owed if planned is not None else ():
             # A planner's private line waits, like a turn DM, until their quiet hours end.

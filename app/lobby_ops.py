@@ -21,6 +21,7 @@ from app.errors import GameNotFound, LimitReached, LobbyError, StaleAction
 from app.loader import Loaded, seat_of_row
 from app.models import Lobby, Seat, SubmitResult
 from app.player_clock import MOST_AWAY_DAYS
+from app.tutorial_moves import tutorial_opening
 from engine.game import actors, new_game
 from engine.rulesets import build_ruleset
 from engine.state import canonical_json
@@ -177,14 +178,15 @@ class LobbyOps(ServiceBase):
             await self._write_lobby(game_id, tx)
             return await self._lobby(game_id)
 
-    async def start(self, game_id: int, by_user_id: int) -> SubmitResult:
+    async def start(self, game_id: int, by_user_id: int, *, seed: int | None = None) -> SubmitResult:
         """Deal the game (host only): draw a seed (`random_bits`), call the engine, and store
         the seats, the seed, entry 0 of the log, the first snapshot and what the start owes
         (the first post, each player's hand, the turn timers) in one transaction. The table's
         options go to the engine as they are (the host's first player among them: the
         engine's `first_player` option, so a replay deals the same game).
         Starting twice gives StaleAction; too few players gives IllegalAction; a chosen first
-        seat nobody sits in, LobbyError."""
+        seat nobody sits in, LobbyError. `seed`: deal from this seed instead (a tutorial's
+        lesson, so its situations come up)."""
         async with self._lock(game_id):
             row = await self.store.game(game_id)
             if row is None:
@@ -205,7 +207,8 @@ class LobbyOps(ServiceBase):
             if isinstance(first, int) and not isinstance(first, bool) and first >= len(players):
                 raise LobbyError(f"Seat {first + 1} was chosen to play first, but only {len(players)} players sit at "
                                  f"the table; fill seat {first + 1} (Add AI) before you start.", "first_player_missing")
-            seed = self.random_bits(63)  # SQLite integers are signed 64-bit
+            if seed is None:
+                seed = self.random_bits(63)  # SQLite integers are signed 64-bit
             names = [p.name for p in players]
             state, events = new_game(row.variant, len(players), seed, options, names=names)
             waiting = actors(state)
@@ -219,6 +222,8 @@ class LobbyOps(ServiceBase):
             started = Loaded(row, seats, state, 0)
             self._owe(tx, started, 0, events, None, state, seats, infos=await seat_infos(self.store, seats,
                                                                                            row.max_away_days))
+            for o in tutorial_opening(state):
+                tx.owe(game_id, 0, o.kind, o.key, user_id=o.user_id, payload_json=canonical_json(dict(o.payload)))
             try:
                 await self.store.write(tx)
             except WriteConflict as exc:

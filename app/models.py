@@ -229,6 +229,7 @@ class PlayerSettings:
     away_until: float | None = None
     digest_hour: int | None = None
     digest_due: float | None = None  # when the next digest goes out
+    language: str | None = None  # their own language for answers and DMs (None: their Discord locale)
 
 
 @dataclass(frozen=True, slots=True)

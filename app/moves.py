@@ -19,6 +19,7 @@ from app.errors import NotAPlayer, ServiceError, StaleAction
 from app.loader import Loaded
 from app.models import Actor, Seat, SubmitResult
 from app.owed import turn_began
+from app.tutorial_moves import check_tutorial_move
 from engine.actions import Action
 from engine.game import actors, apply
 from engine.game import legal_actions as legal_for
@@ -54,6 +55,7 @@ class MoveOps(ServiceBase):
                 raise StaleAction(game_id, loaded.seq)
             seat = self._seat_for(loaded, actor)
             move = records.bind(action, seat)
+            await check_tutorial_move(self.store, loaded, seat, move)  # a guided game's step
             after, events = apply(loaded.state, move)
             extras = CommitExtras(seat_changes=_back(loaded.seats[seat]))
             return await self._commit(loaded, [Move(seat, actor.user_id, move, events)], after, extras)

@@ -17,7 +17,8 @@ It joins the pure engine (rules) and the store (SQLite). Its parts, one module e
   vacation, daily digest);
 - `app.plan_ops`: each player's planned moves (run when their turn arrives: app.plan_runs);
 - `app.rematch_ops`: a finished game's rematch (every human player presses Rematch);
-- `app.standings`: leaderboards, seasons and player cards (ratings: app.ratings).
+- `app.standings`: leaderboards, seasons and player cards (ratings: app.ratings);
+- `app.tutorial_ops`: guided first games (`/ttr tutorial`; lessons: app.tutorial) and hints.
 
 Create it with `await GameService.open(path)` and close it with `close()`.
 """
@@ -35,8 +36,9 @@ from app.replays import ReplayOps
 from app.seat_ops import SeatOps
 from app.settings_ops import SettingsOps
 from app.standings import StandingsOps
+from app.tutorial_ops import TutorialOps
 
 
 class GameService(LobbyOps, SeatOps, ClockOps, DeliveryOps, ReadOps, ReplayOps, PlayerRecordOps, SettingsOps,
-                  StandingsOps, PlanOps, RematchOps):
+                  StandingsOps, PlanOps, RematchOps, TutorialOps):
     """The application service (see the module's docstring for its parts)."""

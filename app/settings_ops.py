@@ -31,6 +31,9 @@ from engine.state import canonical_json
 from store import Store
 from store.records import DeliveryRow
 
+AUTO_LANGUAGE = "auto"  # /ttr settings language: back to the Discord client's
+MAX_LANGUAGE = 16
+
 log = logging.getLogger("app.service")
 
 OFF_WORDS = ("off", "none", "no", "-", "0")
@@ -85,10 +88,15 @@ class SettingsOps(ServiceBase):
         closed = await self.store.dm_closed(user_id)
         return settings_of_row(row, dms=not closed)
 
+    async def user_language(self, user_id: int) -> str | None:
+        """A player's own language (`/ttr settings language:`; None: their Discord client's)."""
+        row = (await self.store.user_settings([user_id])).get(user_id)
+        return row.language if row is not None else None
+
     async def change_settings(self, user_id: int, *, colorblind: bool | None = None,
                               hand_picture: bool | None = None, timezone: str | None = None,
                               quiet_hours: str | None = None, away_days: float | None = None,
-                              digest: str | int | None = None) -> PlayerSettings:
+                              digest: str | int | None = None, language: str | None = None) -> PlayerSettings:
         """Change some of a player's preferences (None: leave as it is); returns them all. One
         transaction, so a restart keeps all or none. A setting that cannot be used is refused
         (ServiceError, one sentence) and nothing changes.
@@ -96,7 +104,8 @@ class SettingsOps(ServiceBase):
         `timezone`: an IANA name. `quiet_hours`: `23:00-08:00`, or `off`. `away_days`: a
         vacation of that many days from now (0: back now). `digest`: the local hour of a daily
         digest, or `turn` (a ping per turn). Changing anything else while away ends the
-        vacation."""
+        vacation. `language`: a catalogue code the bot checked, or `auto` (their Discord
+        client's language)."""
         old = await self.settings(user_id)
         now = self.clock()
         new = old
@@ -122,6 +131,11 @@ class SettingsOps(ServiceBase):
             new = dataclasses.replace(new, colorblind=bool(colorblind))
         if hand_picture is not None:
             new = dataclasses.replace(new, hand_picture=bool(hand_picture))
+        if language is not None:
+            code = language.strip()
+            if not code or len(code) > MAX_LANGUAGE or not all(ch.isalnum() or ch == "-" for ch in code):
+                raise ServiceError("Choose a language from the list.", "bad_setting")
+            new = dataclasses.replace(new, language=None if code == AUTO_LANGUAGE else code)
         clock_changed = (new.timezone, new.quiet, new.away_from, new.away_until) != (
             old.timezone, old.quiet, old.away_from, old.away_until)
         if new.digest_hour is not None and (new.digest_hour != old.digest_hour or clock_changed):
@@ -138,6 +152,8 @@ class SettingsOps(ServiceBase):
             tx.set_time_zone(user_id, None if new.timezone == UTC else new.timezone)
         if new.quiet != old.quiet:
             tx.set_quiet_hours(user_id, new.quiet)
+        if new.language != old.language:
+            tx.set_language(user_id, new.language)
         if (new.away_from, new.away_until) != (old.away_from, old.away_until):
             tx.set_away(user_id, new.away_from, new.away_until)
         if (new.digest_hour, new.digest_due) != (old.digest_hour, old.digest_due):

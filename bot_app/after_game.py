@@ -24,9 +24,10 @@ STATS_FILE = "stats.png"
 REMATCH = "rematch"  # the verb of the Rematch button (bot_app/rematch.py)
 
 
-def rematch_button(game_id: int) -> discord.ui.Button[Any]:
-    """**Rematch** under the final post: the same table again once every player pressed it."""
-    return button("Rematch", ids.make(game_id, None, REMATCH), discord.ButtonStyle.success, "🔁")
+def rematch_button(game_id: int, label: str = "Rematch") -> discord.ui.Button[Any]:
+    """**Rematch** under the final post (`label`: in the table's language): the same table
+    again once every player pressed it."""
+    return button(label, ids.make(game_id, None, REMATCH), discord.ButtonStyle.success, "🔁")
 
 
 def final_pictures_line(game_id: int, replay: bool) -> str:

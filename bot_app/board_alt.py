@@ -32,7 +32,8 @@ def board_description(view: View, events: Iterable[Event], waiting: Sequence[int
     characters (a layout's media item allows 256): the last move goes first when it does not
     fit, since the post's text says it too."""
     parts = [f"Board of game #{game_id} ({text.variant_title(view.variant, view.options)}), turn {view.turn + 1}."]
-    lines = text.log_lines(list(events), view)
+    # the end itself is said below ("The game is over."): the last move is the one before it
+    lines = text.log_lines([e for e in events if e.kind != "game_over"], view)
     if lines:
         parts.append(f"Last move: {plain(lines[-1]).rstrip('.')}.")
     totals = {}

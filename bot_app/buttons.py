@@ -15,12 +15,12 @@ from typing import Any
 
 import discord
 
-from bot_app import ids, lobby, panels, zoom
+from bot_app import ids, lobby, panels, tutorial, zoom
 from bot_app.answers import Refusal
 from bot_app.desk import Desk
 from bot_app.games import desk_of, reach
 from bot_app.inputs import is_number
-from bot_app.lang import hear
+from bot_app.lang import hear_user
 from bot_app.panels import group_key, pick, turn_panel
 
 
@@ -43,8 +43,8 @@ class _Family(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?!)"):  
         return cls(item, ids.from_match(match))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        hear(interaction.locale)  # the answers to this click in its user's language
         desk = desk_of(interaction)
+        await hear_user(desk.service, interaction)  # the answers to this click in its user's language
         with desk.handling():
             await desk.answers.guard(interaction, self._run(desk, interaction))
 
@@ -138,10 +138,18 @@ class ZoomButton(_Family, template=ids.template((zoom.VERB,))):
         await zoom.zoom_on_button(desk, interaction, self.cid.game, self.cid.arg)
 
 
+class HintButton(_Family, template=ids.template((tutorial.HINT,))):
+    """Hint: the normal AI's move in the presser's place, privately (where the table allows)."""
+
+    async def handle(self, desk: Desk, interaction: discord.Interaction, values: list[str]) -> None:
+        await tutorial.show_hint(desk, interaction, self.cid.game)
+
+
 def _seq(cid: ids.Cid) -> int:
     if cid.seq is None:
         raise Refusal("That button is not one I know.")
     return cid.seq
 
 
-FAMILIES: tuple[type[_Family], ...] = (LobbyButton, HandButton, TicketsButton, TurnButton, ChoiceItem, ZoomButton)
+FAMILIES: tuple[type[_Family], ...] = (LobbyButton, HandButton, TicketsButton, TurnButton, ChoiceItem, ZoomButton,
+                                       HintButton)

@@ -25,6 +25,7 @@ from bot_app.delivery import Dispatcher
 from bot_app.desk import Desk
 from bot_app.lang.translator import CatalogueTranslator
 from bot_app.plan_panel import FAMILIES as PLAN_FAMILIES
+from bot_app.rate_share import share_global_limit
 from bot_app.rematch import FAMILIES as REMATCH_FAMILIES
 from bot_app.render_hooks import Renderer
 from bot_app.timers import TimerLoop, pause_after_errors
@@ -35,7 +36,7 @@ from bot_app.votes import FAMILIES as VOTE_FAMILIES
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.info", "cogs.admin", "cogs.settings", "cogs.turns", "cogs.standings",
-              "cogs.plans")
+              "cogs.plans", "cogs.tutorial")
 # Commands that do not end a player's vacation (reading the rules or the results; /ttr settings
 # decides for itself: changing another setting ends it, setting the vacation does not).
 NOT_GAME_COMMANDS = frozenset({"settings", "rules", "stats", "games", "leaderboard"})
@@ -67,6 +68,8 @@ class TtrBot(commands.Bot):
         # The one /ttr group; each cog adds its commands to it when it loads.
         self.ttr = app_commands.Group(name="ttr", description="Ticket to Ride")
         self.desk = Desk(service, self, renderer=renderer, clock=clock, default_turn_hours=default_turn_hours)
+        if service.store.shared:  # several processes: one budget of Discord's global limit
+            share_global_limit(self, service.store.rate_slot)
         self.dispatcher = Dispatcher(self.desk, clock)
         self.desk.dispatcher = self.dispatcher
         self.timer_loop = TimerLoop(service, clock)

@@ -64,7 +64,7 @@ from app.owed import (
     TURN_DM,
 )
 from app.plan_runs import PLAN_DM
-from bot_app import game_over_news, layout, plan_words, player_posts, posts
+from bot_app import game_over_news, layout, plan_words, player_posts, posts, tutorial
 from bot_app.timers import pause_after_errors
 
 if TYPE_CHECKING:
@@ -330,7 +330,7 @@ class Dispatcher:
         if d.kind == REMINDER and not summary.still_waits_for(d.payload.get("seat"), d.user_id):
             await self.service.delivered(d.id, dropped=True, note="no longer their turn")  # sent late: not true now
             return
-        message = player_posts.notice(d, summary) or posts.notice(d, summary)
+        message = tutorial.notice(d, summary) or player_posts.notice(d, summary) or posts.notice(d, summary)
         if d.kind == HOST_NOTICE:
             await self._tell_host(d, summary.channel_id, summary.host_user_id, message)
             return

@@ -69,12 +69,14 @@ def lobby_view(lobby: Lobby) -> discord.ui.View:
 async def open_table(desk: Desk, interaction: discord.Interaction, variant: str, dice: bool, seats: int,
                      turn_hours: float | None, chosen: Mapping[str, object] | None = None,
                      first: object = None, undo: bool = True, away_days: object = 7,
-                     stand_in: str | None = None, plan_ahead: bool = False, language: str | None = None) -> None:
+                     stand_in: str | None = None, plan_ahead: bool = False, language: str | None = None,
+                     hints: bool = False) -> None:
     """`/ttr new`: the lobby message, then the game's thread made from it. `chosen`: the table
     options the host gave (bot_app.table_options), `first`: who plays first, `away_days`: the
     longest vacation a player's clock stops for at this table, `stand_in`: the AI level that
     plays for absent players, `plan_ahead`: players may plan two turns ahead, `language`: the
-    thread's language (by default the server's preferred one, English where it has no catalogue)."""
+    thread's language (by default the server's preferred one, English where it has no catalogue),
+    `hints`: a player may ask for a hint (the normal AI's move)."""
     if interaction.guild_id is None or interaction.channel is None:
         raise Refusal("Start a game in a server's text channel, not in a DM.")
     if isinstance(interaction.channel, discord.Thread):
@@ -89,7 +91,7 @@ async def open_table(desk: Desk, interaction: discord.Interaction, variant: str,
     if not isinstance(away_days, int) or isinstance(away_days, bool) or not 0 <= away_days <= MOST_AWAY_DAYS:
         raise Refusal(f"A table allows vacations of 0 to {MOST_AWAY_DAYS} days, not {excerpt(away_days, 12)}.")
     options = table_options.table_options(variant, bool(dice), seats, chosen or {}, first, bool(undo),
-                                            stand_in, bool(plan_ahead))
+                                            stand_in, bool(plan_ahead), bool(hints))
     if language is not None and language not in lang.codes():
         raise Refusal(f"There is no language {excerpt(language, 12)}; choose one of {', '.join(lang.codes())}.")
     code = language or lang.code_for(interaction.guild_locale)

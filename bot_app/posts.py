@@ -21,7 +21,7 @@ from bot_app import after_game, ids, text
 from bot_app.answers import MAX_CONTENT, cut
 from bot_app.board_alt import MAX_ITEM_DESCRIPTION, board_description
 from bot_app.components import button, view_of
-from bot_app.lang import reader, table_language
+from bot_app.lang import for_reader, reading, table_language
 from bot_app.panels import action_buttons
 from bot_app.plan_button import plan_button
 from bot_app.render_hooks import Renderer
@@ -111,7 +111,8 @@ async def turn_post(data: PostData, renderer: Renderer) -> Message:
         lead = "\n".join(_with_log([_head(data), *notes], events, view, 1200))
         messages = text.split([lead, table_language(view.options).t("final.title"), *text.final_blocks(view),
                                after_game.final_pictures_line(g, bool(data.replay))], MAX_CONTENT)
-        return Message(messages[0], files, view_of(after_game.rematch_button(g)), more=messages[1:],
+        rematch = view_of(after_game.rematch_button(g, table_language(view.options).t("button.rematch")))
+        return Message(messages[0], files, rematch, more=messages[1:],
                        descriptions={"board.png": board_description(view, events, (), g)},
                        brief={"board.png": board_description(view, events, (), g, MAX_ITEM_DESCRIPTION)})
     waiting = list(summary.waiting_for)
@@ -144,15 +145,16 @@ async def hand_dm(delivery: Delivery, hand: HandData, renderer: Renderer) -> Mes
     it off in /ttr settings), or after a move that showed them something (what they drew)."""
     g = hand.summary.game_id
     lines = []
-    if delivery.kind == "turn":
-        where = f" (<#{hand.summary.thread_id}>)" if hand.summary.thread_id else ""
-        words = reader(table_language(hand.view.options))
-        if hand.view.pending.setup:
-            lines.append(words.t("dm.begun", game=f"#{g}", where=where, button=words.t("button.choose_tickets")))
-        else:
-            lines.append(words.t("dm.your_turn", game=f"#{g}", where=where))
-    lines += text.private_lines(list(hand.private_events), hand.view)
-    lines.append(text.hand_text(hand.view, g))
+    # In the player's own language (/ttr settings language:), else the table's.
+    with reading(for_reader(hand.settings.language, table_language(hand.view.options))) as words:
+        if delivery.kind == "turn":
+            where = f" (<#{hand.summary.thread_id}>)" if hand.summary.thread_id else ""
+            if hand.view.pending.setup:
+                lines.append(words.t("dm.begun", game=f"#{g}", where=where, button=words.t("button.choose_tickets")))
+            else:
+                lines.append(words.t("dm.your_turn", game=f"#{g}", where=where))
+        lines += text.private_lines(list(hand.private_events), hand.view)
+        lines.append(text.hand_text(hand.view, g))
     picture = delivery.kind == "turn" and hand.settings.hand_picture
     files = [("hand.png", await renderer.hand(hand.view, colorblind=hand.settings.colorblind))] if picture else []
     messages = text.split([x for x in lines if x], MAX_CONTENT)

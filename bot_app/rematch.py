@@ -24,6 +24,7 @@ from bot_app.after_game import REMATCH
 from bot_app.answers import Refusal
 from bot_app.buttons import _Family
 from bot_app.desk import Desk
+from bot_app.lang import table_language
 from bot_app.lobby import lobby_text, lobby_view
 
 log = logging.getLogger("bot_app")
@@ -48,10 +49,11 @@ async def press(desk: Desk, interaction: discord.Interaction, game_id: int) -> N
         await desk.answers.defer(interaction, ephemeral=False)
         await _finish(desk, interaction, game_id, table)  # the bot stopped halfway: finish it
         return
-    if result.new_game_id is None:
-        await desk.answers.say(interaction, f"🔁 {_names(result.pressed)} want{'s' if len(result.pressed) == 1 else ''}"
-                               f" a rematch of game #{game_id}; it opens when {_names(result.waiting)} "
-                               f"press{'es' if len(result.waiting) == 1 else ''} **Rematch** too.", ephemeral=False)
+    if result.new_game_id is None:  # said in the thread, in the table's language
+        words = table_language((await svc.lobby(game_id)).options)
+        said = words.t("rematch.pressed", game=f"#{game_id}", pressed=_names(result.pressed),
+                       waiting=_names(result.waiting))
+        await desk.answers.say(interaction, said, ephemeral=False)
         return
     await desk.answers.defer(interaction, ephemeral=False)
     await _finish(desk, interaction, game_id, await svc.lobby(result.new_game_id))
@@ -83,8 +85,9 @@ async def _finish(desk: Desk, interaction: discord.Interaction, game_id: int, ta
         log.debug("game %d: lobby message not updated", table.game_id)
     first = table.options.get("first_player")
     starts = table.seats[first].name if isinstance(first, int) and 0 <= first < len(table.seats) else "?"
-    await desk.answers.say(interaction, f"🔁 Everyone is in: the rematch of game #{game_id} is game #{table.game_id}"
-                           f" (<#{table.thread_id}>), and **{starts}** starts.", ephemeral=False)
+    said = table_language(table.options).t("rematch.opened", game=f"#{game_id}", new=f"#{table.game_id}",
+                                            thread=f"<#{table.thread_id}>", first=starts)
+    await desk.answers.say(interaction, said, ephemeral=False)
     await desk.after_move(table.game_id)
 
 

@@ -57,5 +57,6 @@ def settings_text(mine: PlayerSettings, now: float) -> str:
         f"• Colour-blind marks (`colorblind`): {'on' if mine.colorblind else 'off'} — a letter on every colour in "
         "your hand picture, and on the board of every table you sit at.",
         f"• Hand picture (`hand_picture`): {'on' if mine.hand_picture else 'off — your hand comes in words only'}.",
+        f"• Language (`language`): {mine.language or 'auto — your Discord client' + chr(39) + 's'}.",
         "`/ttr rules topic:settings` says what each one does.",
     ))

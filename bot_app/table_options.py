@@ -39,6 +39,10 @@ STAND_IN = "stand_in_level"
 # Not a rule either: how many turns ahead a player may plan their moves (app/plan_ops.py);
 # /ttr new's `plan_ahead` (off: the next turn only; on: two turns).
 PLANS_AHEAD = "plans_ahead"
+# Not rules: a player may ask for a hint (app/tutorial_ops.py; /ttr new's `hints`, off — on
+# for tutorials), and the lesson a tutorial teaches (set by /ttr tutorial only).
+HINTS = "hints"
+TUTORIAL = "tutorial"
 RANDOM = "random"
 MOST_SEATS = 5
 
@@ -143,11 +147,12 @@ def first_seat(first: object, seats: int) -> int | None:
 
 def table_options(variant: str, dice: bool, seats: int, chosen: Mapping[str, object],
                   first: object = None, undo: bool = True, stand_in: str | None = None,
-                  plan_ahead: bool = False) -> dict[str, Any]:
+                  plan_ahead: bool = False, hints: bool = False) -> dict[str, Any]:
     """The engine options for a new table from what the host chose in `/ttr new` (`chosen`:
     option name → value, the options left out absent or None; `undo`: whether a mover may take
     back a move that revealed nothing; `stand_in`: the AI level for absent players;
-    `plan_ahead`: players may plan two turns ahead, not only their next). Refusal:
+    `plan_ahead`: players may plan two turns ahead, not only their next; `hints`: a player may
+    ask what the normal AI would do). Refusal:
     an option that does not apply to this table, or a value that is not one of the option's."""
     options: dict[str, Any] = {"dice": True} if dice else {}
     if not undo:  # on unless turned off (the service opens every table with it)
@@ -168,6 +173,8 @@ def table_options(variant: str, dice: bool, seats: int, chosen: Mapping[str, obj
         options[STAND_IN] = stand_in
     if plan_ahead:
         options[PLANS_AHEAD] = 2
+    if hints:
+        options[HINTS] = True
     return options
 
 
@@ -181,6 +188,8 @@ def option_lines(options: Mapping[str, Any], names: list[str] | None = None) -> 
         out.append("no taking back moves")
     if options.get(PLANS_AHEAD) == 2:
         out.append("plans two turns ahead")
+    if options.get(HINTS):
+        out.append("💡 hints on request")
     for key, value in options.items():
         option = BY_KEY.get(key)
         if option is not None:

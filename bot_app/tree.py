@@ -18,7 +18,7 @@ from discord import app_commands
 from app import ServiceError
 from bot_app.answers import Refusal, refusal_text
 from bot_app.inputs import excerpt, too_long
-from bot_app.lang import hear
+from bot_app.lang import hear_user
 from engine.errors import IllegalAction
 
 if TYPE_CHECKING:
@@ -37,7 +37,8 @@ class TtrTree(app_commands.CommandTree["TtrBot"]):
     every failure answered in one private sentence."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        hear(interaction.locale)  # the answers to this command in its user's language
+        if interaction.type is not discord.InteractionType.autocomplete:
+            await hear_user(self.client.service, interaction)  # the answers in its user's language
         data: Any = interaction.data
         found = too_long(data.get("options") if isinstance(data, dict) else None)
         if found is None:

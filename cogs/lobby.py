@@ -30,6 +30,7 @@ class LobbyCog(TtrCog):
                            stand_in="how well the AI plays for a player whose time runs out",
                            plan_ahead="let players plan two turns ahead, not only their next (off)",
                            language="the language of the game's thread (default: this server's)",
+                           hints="let players ask privately what the normal AI would do (off)",
                            **table_options.descriptions())
     @app_commands.choices(stand_in=[app_commands.Choice(name=lv, value=lv) for lv in OFFERED_LEVELS],
                           language=language_choices(),
@@ -41,11 +42,11 @@ class LobbyCog(TtrCog):
                   dice_tokens: int | None = None, tunnel_dice: int | None = None,
                   nine_route: str | None = None, undo: bool = True,
                   away_days: app_commands.Range[int, 0, MOST_AWAY_DAYS] = 7, stand_in: str | None = None,
-                  plan_ahead: bool = False, language: str | None = None) -> None:
+                  plan_ahead: bool = False, language: str | None = None, hints: bool = False) -> None:
         chosen = {"stations": stations, "controller_tunnel": controller_tunnel, "dice_tokens": dice_tokens,
                   "tunnel_dice": tunnel_dice, "nine_route": nine_route}
         await self.run(lobby.open_table(self.desk, interaction, variant, dice, seats, turn_hours, chosen, first,
-                                        undo, away_days, stand_in, plan_ahead, language))
+                                        undo, away_days, stand_in, plan_ahead, language, hints))
 
     @new.autocomplete("variant")
     async def _variants(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

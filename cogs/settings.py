@@ -11,8 +11,10 @@ from discord import app_commands
 
 from app import PlayerSettings
 from app.player_clock import MOST_AWAY_DAYS, clock_time, time_zones
+from app.settings_ops import AUTO_LANGUAGE
 from bot_app.components import MAX_OPTIONS
 from bot_app.inputs import MediumText, ShortText
+from bot_app.lang import codes, hear, language_choices, reader
 from bot_app.settings_help import settings_text
 from cogs.base import TtrCog
 from engine.maps import fold
@@ -21,6 +23,8 @@ if TYPE_CHECKING:
     from bot_app.client import TtrBot
 
 # A ping per turn, or a daily digest at one of the 24 hours: Discord's 25 choices exactly.
+# A language of its own for every catalogue, or back to the Discord client's.
+SETTINGS_LANGUAGES = [app_commands.Choice(name="auto (my Discord language)", value=AUTO_LANGUAGE), *language_choices()]
 DIGEST_CHOICES = [app_commands.Choice(name="a ping per turn (the default)", value="turn"),
                   *(app_commands.Choice(name=f"one DM a day at {h:02d}:00", value=str(h)) for h in range(24))]
 
@@ -34,13 +38,14 @@ class SettingsCog(TtrCog):
         timezone="my time zone, like Europe/Berlin (start typing)",
         quiet_hours="no reminders and my turn clock stops, like 23:00-08:00 (off: none)",
         vacation_days=f"away for this many days from now: my clocks stop (0: I am back; at most {MOST_AWAY_DAYS})",
-        digest="a ping per turn, or one DM a day at this hour listing the games waiting for me")
-    @app_commands.choices(digest=DIGEST_CHOICES)
+        digest="a ping per turn, or one DM a day at this hour listing the games waiting for me",
+        language="my language for private answers and DMs (auto: my Discord client's)")
+    @app_commands.choices(digest=DIGEST_CHOICES, language=SETTINGS_LANGUAGES)
     async def settings(self, interaction: discord.Interaction, dms: bool | None = None,
                        colorblind: bool | None = None, hand_picture: bool | None = None,
                        timezone: MediumText | None = None, quiet_hours: ShortText | None = None,
                        vacation_days: app_commands.Range[int, 0, MOST_AWAY_DAYS] | None = None,
-                       digest: str | None = None) -> None:
+                       digest: str | None = None, language: str | None = None) -> None:
         async def work() -> None:
             service = self.desk.service
             user = interaction.user.id
@@ -48,7 +53,8 @@ class SettingsCog(TtrCog):
             before = await service.settings(user)
             mine = await service.change_settings(
                 user, colorblind=marks, hand_picture=picture, timezone=timezone, quiet_hours=quiet_hours,
-                away_days=vacation_days if isinstance(vacation_days, int) else None, digest=digest)
+                away_days=vacation_days if isinstance(vacation_days, int) else None, digest=digest,
+                language=language if language in (AUTO_LANGUAGE, *codes()) else None)
             lines = []
             if dms is True:
                 await service.dms_open(user)
@@ -64,6 +70,9 @@ class SettingsCog(TtrCog):
                 lines.append("🖼️ Your hand comes with its picture." if picture else
                              "📝 Your hand comes in words only, without its picture.")
             lines += await self._clock_lines(user, before, mine)
+            if mine.language != before.language:
+                hear(interaction.locale, mine.language)  # this answer already in the new language
+                lines.append("🗣️ " + reader().t("settings.language", language=reader().t(f"language.{reader().code}")))
             if dms is not None:
                 mine = await service.settings(user)
             lines.append(settings_text(mine, self.desk.clock()))

@@ -54,6 +54,7 @@ from store.errors import (
 )
 from store.migrations import POSTGRES, load_migrations, to_apply
 from store.presence import Holder, Presence, live, new_owner
+from store.rate_limit import RateBudget
 from store.records import DELIVERY_COLUMNS, TIMER_COLUMNS, DeliveryRow, TimerRow
 from store.repository import Clock, Store, Target, Tx
 from store.writer import MAX_QUEUE, QueueBound, Statement, TxResult
@@ -327,6 +328,8 @@ class PgStore(Store):
         number, self.owner = new_owner()
         # This process's lock, held while it lives: its claims count only while it is held.
         self.presence = Presence(url, number, self.owner)
+        # Discord's global rate limit, shared with the other processes (store/rate_limit.py).
+        self.rate_budget = RateBudget(read_pool)
 
     @classmethod
     async def open_url(cls, url: str, *, clock: Clock = time.time, max_batch: int | None = None,
@@ -382,6 +385,9 @@ class PgStore(Store):
 
     async def take_shard(self, shard: int) -> bool:
         return await self.presence.take_shard(shard)
+
+    async def rate_slot(self) -> float:
+        return await self.rate_budget.take()
 
     async def holders(self) -> list[Holder]:
         return await self.presence.holders()

@@ -395,6 +395,12 @@ class Store(DeliveryReads, SettingsReads, SeatReads, StandingsReads, PlanReads, 
         process alone holds them all)."""
         return True
 
+    async def rate_slot(self) -> float:
+        """Take a slot of Discord's global rate limit shared by every process of the bot;
+        returns the seconds to wait before the request (one process alone: discord.py's own
+        limiter is enough, 0)."""
+        return 0.0
+
     async def holders(self) -> list[Any]:
         """The live processes on this database and the shards each holds (PostgreSQL)."""
         return []

@@ -245,7 +245,7 @@ def sqlite_failure(path: Path, exc: Exception) -> DatabaseDamaged | DatabaseNotW
             f"SQLite finds the database {path} damaged ({what}). Stop the bot and {RESTORE_HINT}; "
             f"`sqlite3 {path} .recover` may save more of it. Nothing was changed.",
         )
-    text = str(exc)
+    text = " ".join(str(exc).split())  # one line: SQLite quotes a damaged schema's SQL, newlines and all
     code = getattr(exc, "sqlite_errorname", "")
     if code in ("SQLITE_CORRUPT", "SQLITE_NOTADB") or "malformed" in text or "not a database" in text:
         return DatabaseDamaged(

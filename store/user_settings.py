@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 USER_SETTINGS_COLUMNS = ("user_id, colorblind, hand_picture, updated_at, timezone, quiet_start, quiet_end, away_from,"
-                         " away_until, digest_hour, digest_due")
+                         " away_until, digest_hour, digest_due, language")
 # The settings a user can change, with their values when the user has no row.
 USER_FLAGS: dict[str, bool] = {"colorblind": False, "hand_picture": True}
 _UPSERT = ("INSERT INTO user_settings (user_id, {cols}, updated_at) VALUES (?, {marks}, ?)"
@@ -36,14 +36,19 @@ class UserSettingsRow:
     away_until: float | None = None
     digest_hour: int | None = None  # one DM a day at this local hour (None: a ping per turn)
     digest_due: float | None = None  # when the next digest is due
+    language: str | None = None  # a catalogue code (migration 17; None: their Discord locale)
 
     @classmethod
     def from_row(cls, row: Sequence[Any]) -> UserSettingsRow:
-        tz = row[4]
-        if isinstance(tz, bytes | bytearray | memoryview):
-            tz = bytes(tz).decode("utf-8", "replace")
+        tz, language = _text(row[4]), _text(row[11])
         return cls(int(row[0]), bool(row[1]), bool(row[2]), float(row[3]), tz, _int(row[5]), _int(row[6]),
-                   _float(row[7]), _float(row[8]), _int(row[9]), _float(row[10]))
+                   _float(row[7]), _float(row[8]), _int(row[9]), _float(row[10]), language)
+
+
+def _text(value: Any) -> str | None:
+    if isinstance(value, bytes | bytearray | memoryview):
+        return bytes(value).decode("utf-8", "replace")
+    return None if value is None else str(value)
 
 
 def _int(value: Any) -> int | None:
@@ -78,6 +83,10 @@ class SettingsWrites:
     def set_away(self, user_id: int, away_from: float | None, away_until: float | None) -> None:
         """A user's vacation (None, None: none)."""
         self._upsert(user_id, {"away_from": away_from, "away_until": away_until})
+
+    def set_language(self, user_id: int, language: str | None) -> None:
+        """A user's own language (None: their Discord client's)."""
+        self._upsert(user_id, {"language": language})
 
     def set_digest(self, user_id: int, hour: int | None, due: float | None) -> None:
         """A daily digest at a local hour, next due at `due` (None, None: a ping per turn)."""

@@ -54,5 +54,13 @@ async def test_a_german_servers_table_speaks_german_and_a_french_player_is_answe
             assert refusal.startswith("🚫 Ce n'est pas votre tour dans la partie"), refusal
         else:
             assert refusal.startswith("🚫 In Spiel") and "nicht am Zug" in refusal, refusal
+        # Anna chooses French for herself: her answers and her hand are in French from now on,
+        # the thread stays German.
+        it = await fake.answered(await fake.slash(anna, "settings", language="fr"))
+        assert "Vos réponses et messages privés sont désormais en" in fake.reply_messages(it)[-1]["content"]
+        it = await fake.answered(await fake.slash(anna, "hand", channel_id=table.thread_id))
+        hand = await fake.wait_until(lambda: [m for m in fake.reply_messages(it) if m["content"]])
+        assert hand[-1]["content"].startswith(f"**Votre main dans la partie #{table.game_id}**"), hand[-1]["content"]
+        assert "du bist am Zug" in table.latest_post()["content"] or "Zug" in table.latest_post()["content"]
     finally:
         await running.stop()

@@ -52,7 +52,8 @@ async def test_new_offers_every_table_option_as_choices(tmp_path):
         ttr = next(c for c in fake.commands if c["name"] == "ttr")
         new = {o["name"]: o for o in next(c for c in ttr["options"] if c["name"] == "new")["options"]}
         assert {"variant", "dice", "seats", "turn_hours", "first", "stations", "controller_tunnel", "dice_tokens",
-                "tunnel_dice", "nine_route", "undo", "away_days", "stand_in", "plan_ahead", "language"} == set(new)
+                "tunnel_dice", "nine_route", "undo", "away_days", "stand_in", "plan_ahead", "language",
+                "hints"} == set(new)
         assert [c["value"] for c in new["stand_in"]["choices"]] == ["easy", "normal", "hard"]
         assert [c["value"] for c in new["first"]["choices"]] == ["random", "1", "2", "3", "4", "5"]
         assert [c["value"] for c in new["controller_tunnel"]["choices"]] == ["locomotive_only", "as_locomotive_reveal"]

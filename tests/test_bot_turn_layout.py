@@ -143,3 +143,13 @@ def test_a_layouts_board_description_leaves_out_the_last_move_before_the_scores(
     assert "Last move" not in brief and len(brief) <= MAX_ITEM_DESCRIPTION
     assert brief.endswith(f"Waiting for {public.name(0)}.")
     assert all(f"{n} 0 points, 45 trains left" in brief for n in names)
+
+
+def test_the_final_boards_description_names_the_last_move_not_the_end():
+    from bot_app.board_alt import board_description
+    from engine.events import Event
+    from engine.game import new_game, view
+
+    state, events = new_game("europe", 2, 1, {}, names=["Ann", "Bo"])
+    said = board_description(view(state, None), [*events, Event("game_over", {})], [], 3)
+    assert "Last move: 🏆" not in said and "Last move: " in said

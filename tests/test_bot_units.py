@@ -34,7 +34,7 @@ CONTRACT = {
     "rules": {"topic", "variant", "dice"}, "stats": {"player"}, "replay": {"game"},
     "settings": {"dms", "colorblind", "hand_picture", "timezone", "quiet_hours", "vacation_days", "digest"},
     "vote": {"player", "game"}, "undo": {"game"}, "leaderboard": {"variant", "season"},
-    "plan": {"what", "plan", "game"},
+    "plan": {"what", "plan", "game"}, "tutorial": {"board", "hint", "game"},
 }
 ADMIN = {"addai": {"game", "level"}, "start": {"game"}, "cancel": {"game"}, "kick": {"game", "player"},
          "pause": {"game"}, "resume": {"game"}, "replace": {"game", "player", "new"}, "season": set(),

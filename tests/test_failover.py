@@ -88,6 +88,8 @@ async def test_a_process_killed_mid_delivery_is_taken_over_within_seconds_exactl
             check_outbox(fake, table, rows, players)  # each delivery made exactly one message
             await table.play_one(players)  # and the game goes on
             check_outbox(fake, table, await _settled(referee, g, restarted, time.monotonic() + 20), players)
+        # Every request to Discord took its slot of the one budget all processes share.
+        assert await referee.store._fetch("SELECT name FROM rate_limit WHERE tat > 0") == [("discord",)]
     finally:
         await referee.close()
     assert not fake.errors

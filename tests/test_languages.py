@@ -17,7 +17,7 @@ from discord.app_commands import TranslationContext
 from discord.app_commands import TranslationContextLocation as Where
 
 from ai.levels import make_ai
-from app import Actor, GameService, Limits
+from app import Actor, GameService, Limits, ServiceError
 from bot_app import lang, text
 from bot_app.answers import Refusal, refusal_text
 from bot_app.lang.translator import CatalogueTranslator, translation
@@ -241,3 +241,43 @@ async def test_a_game_at_a_german_table_speaks_german_and_keeps_it_after_a_resta
         assert text.hand_text(me, g).startswith(f"**Deine Hand in Spiel #{g}**")  # a DM: the table's
     finally:
         await again.close()
+
+
+async def test_a_players_own_language_is_stored_and_auto_clears_it(tmp_path):
+    db = tmp_path / "ttr.sqlite3"
+    service = await GameService.open(db, limits=Limits.unlimited())
+    try:
+        assert (await service.settings(HOST)).language is None and await service.user_language(HOST) is None
+        assert (await service.change_settings(HOST, language="sv")).language == "sv"
+        with pytest.raises(ServiceError):
+            await service.change_settings(HOST, language="no such language at all")
+    finally:
+        await service.close()
+    again = await GameService.open(db, limits=Limits.unlimited())
+    try:
+        assert await again.user_language(HOST) == "sv"  # after a restart
+        assert lang.for_reader("sv", lang.english()).code == "sv"
+        assert lang.for_reader(None, lang.language("de")).code == "de"  # none chosen: the table's
+        assert (await again.change_settings(HOST, language="auto")).language is None
+    finally:
+        await again.close()
+
+
+def test_every_key_the_code_names_is_in_the_english_catalogue():
+    """A key written in the code (`c.t("…")`, `.n("…", …)`, `.say("…", …)`, `key="…"`) that no
+    catalogue has would show as the key itself."""
+    import re
+
+    root = Path(__file__).resolve().parents[1]
+    english = {m.id if isinstance(m.id, str) else m.id[0] for m in _catalogue("en") if m.id}
+    pattern = re.compile(r"""(?:\.(?:t|n|say)\(\s*|key=)"([a-z_]+\.[a-z0-9_.]+)\"""")
+    named: dict[str, str] = {}
+    for path in [*root.glob("bot_app/**/*.py"), *root.glob("cogs/*.py"), root / "bot.py"]:
+        for key in pattern.findall(path.read_text(encoding="utf-8")):
+            named.setdefault(key, path.name)
+    assert len(named) > 80
+    missing = {k: f for k, f in named.items() if k not in english and k + lang.YOU_FORM not in english}
+    assert not missing, missing
+    for key in named:  # a line said with a subject has both forms
+        if key + lang.YOU_FORM in english:
+            assert key in english or key.startswith("cards.dealt"), key

@@ -113,3 +113,18 @@ def test_bot_status_says_who_runs_which_shard(other_database: Any, monkeypatch: 
     owner, code = run_async(status_while_held())
     out = capsys.readouterr().out
     assert code == 0 and out.startswith(f"{owner}: shards 0, 2, since ")
+
+
+async def test_two_processes_share_one_budget_of_discords_global_limit(two: Any) -> None:
+    from store.rate_limit import BURST, RATE
+
+    first, second = two
+    slots = await asyncio.gather(*(s.rate_budget.take_slot() for s in (first, second) for _ in range(60)))
+    starts = sorted(start for start, _ in slots)
+    # A burst may go at once; after it, slots come 1/RATE apart whoever asks: no 50 within a second.
+    assert RATE + BURST < 50
+    assert all(later - earlier > 1.0 for earlier, later in zip(starts, starts[49:], strict=False))
+    assert all(b - a >= 1 / RATE - 1e-6 for a, b in zip(starts, starts[1:], strict=False))
+    waits = sorted(wait for _, wait in slots)
+    assert waits[:BURST] == [0.0] * BURST and waits[-1] > 119 / RATE - 1.0  # the last waits its turn
+    assert first.rate_budget.taken == second.rate_budget.taken == 60

@@ -90,8 +90,9 @@ REFUSED: list[tuple[str, bool, str, object, str]] = [
 
 
 def test_every_option_the_engine_accepts_is_offered_at_new():
+    # (`tutorial` is set by /ttr tutorial, which opens the table itself)
     offered = {o.key for o in T.OPTIONS} | {"dice", T.FIRST_PLAYER, T.UNDO, T.STAND_IN, T.PLANS_AHEAD,
-                                            T.LANGUAGE_OPTION}
+                                            T.LANGUAGE_OPTION, T.HINTS, T.TUTORIAL}
     assert offered == T.engine_options()
     for option in T.OPTIONS:
         assert len(option.describe) <= 100  # Discord's limit for a description

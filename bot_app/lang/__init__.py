@@ -170,9 +170,25 @@ def reader(fallback: Language | None = None) -> Language:
     return _READER.get() or fallback or english()
 
 
-def hear(locale: Any) -> None:
-    """The interaction being answered in this task speaks `locale` (its Discord locale)."""
-    _READER.set(for_locale(locale))
+def hear(locale: Any, chosen: str | None = None) -> None:
+    """The interaction being answered in this task is read in `chosen` (the user's
+    `/ttr settings language:`) or else its Discord `locale`."""
+    _READER.set(language(chosen) if chosen in codes() else for_locale(locale))
+
+
+async def hear_user(service: Any, interaction: Any) -> None:
+    """`hear` for an interaction: its user's stored choice, else their client's locale (a
+    choice that cannot be read now does not stop the answer)."""
+    try:
+        chosen = await service.user_language(interaction.user.id)
+    except Exception:  # the database: the client's language will do for this answer
+        chosen = None
+    hear(interaction.locale, chosen)
+
+
+def for_reader(chosen: str | None, fallback: Language) -> Language:
+    """A DM's language: the player's own choice, else `fallback` (the table's)."""
+    return language(chosen) if chosen in codes() else fallback
 
 
 @contextlib.contextmanager

@@ -32,9 +32,10 @@ from engine.variant import Variant
 # (app/moves.py), kept with the table's other options; no rule reads it. Nor is `plans_ahead`:
 # how many turns ahead a player may plan their moves (1, or 2; app/plan_ops.py). Nor is
 # `language`: the catalogue the table's public posts are written in (bot_app/lang; the engine
-# has no words, only events).
+# has no words, only events). Nor are `tutorial` (the lesson a guided game teaches,
+# app/tutorial.py) and `hints` (a player may ask what the normal AI would do, app/tutorial_ops.py).
 COMMON_OPTIONS: dict[str, Any] = {"dice": False, "first_player": None, "undo": False, "stand_in_level": "greedy",
-                                  "plans_ahead": 1, "language": "en"}
+                                  "plans_ahead": 1, "language": "en", "tutorial": None, "hints": False}
 
 
 @cache
