@@ -19,6 +19,10 @@ from tests.fake_discord.server import custom_ids
 STEP_MARK = "📘 **Tutorial · step"
 
 
+def _idle(desk):
+    return lambda: desk.busy == 0
+
+
 def _notices(fake, thread_id):
     return [m["content"] for m in fake.thread_messages(thread_id) if STEP_MARK in m["content"]
             or "Welcome to Ticket to Ride" in m["content"]]
@@ -108,7 +112,7 @@ async def test_a_tutorial_is_played_to_its_end_in_a_private_thread_and_survives_
             action = fitting[0] if fitting else (await running.service.hint(place.game_id, alice.id)).hint.action
             await table.perform(alice, action, legal, summary.seq)
             await table.wait_posted()
-            await fake.wait_until(lambda: running.bot.desk.busy == 0, timeout=20)
+            await fake.wait_until(_idle(running.bot.desk), timeout=20)
         else:
             raise AssertionError("the lesson did not end")
         await fake.wait_until(lambda: any("That is every move" in m["content"]
