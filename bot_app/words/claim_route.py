@@ -3,37 +3,38 @@ tunnel starts with (engine/rules/tunnels.py `begin_tunnel`, which the claim call
 
 from __future__ import annotations
 
-from bot_app.words.base import Ctx, Doing, Event, Words, cards_text, count_of, data, joined, plural, presents, public
+from bot_app.words.base import Ctx, Doing, Event, Words, count_of, data, joined, presents, public
 from bot_app.words.routes import points, route_claimed
 from engine.actions import Action, ClaimRoute
 from engine.cards import card_word
 from engine.rules.claim_route import ClaimRoutes
 
 
-def revealed(e: Event) -> str:
+def revealed(e: Event, c: Ctx | None = None) -> str:
+    if c is not None and c.lang.code != "en":
+        return c.joined(c.card(x) for x in data(e, "cards") or [] if isinstance(x, str)) or c.t("tunnels.nothing")
     shown = [card_word(x) for x in data(e, "cards") or [] if isinstance(x, str)]
     return joined(shown) or "nothing (the deck was empty)"
 
 
-def owed(e: Event) -> str:
+def owed(e: Event, c: Ctx) -> str:
     extra = count_of(data(e, "extra"))
     locos = count_of(data(e, "locos_only"))
     if not extra:
-        return "nothing more to pay"
-    more = f"{plural(extra, 'more card')} to pay"
-    return more + (f", {plural(locos, 'of them a locomotive', 'of them locomotives')}" if locos else "")
+        return c.t("tunnels.nothing_more")
+    more = c.n("tunnels.more", extra)
+    return more + (", " + c.n("tunnels.of_them_locos", locos) if locos else "")
 
 
 def tunnel_revealed(e: Event, c: Ctx, who: str) -> str:
-    return f"{who} tried the tunnel {c.route(data(e, 'route'))}: the deck showed {revealed(e)} — {owed(e)}"
+    return c.say("tunnels.tried", who, route=c.route(data(e, "route")), shown=revealed(e, c), owed=owed(e, c))
 
 
 def tunnel_then_claimed(first: Event, second: Event, c: Ctx, who: str) -> str | None:
     if data(first, "route") != data(second, "route") or count_of(data(first, "extra")):
         return None
-    return (f"{who} claimed the tunnel {c.route(data(second, 'route'))} with "
-            f"{cards_text(data(second, 'payment') or {})} ({points(second)}); the deck showed {revealed(first)}, "
-            "nothing more to pay")
+    return c.say("tunnels.claimed", who, route=c.route(data(second, "route")),
+                 cards=c.cards(data(second, "payment") or {}), points=points(second), shown=revealed(first, c))
 
 
 def claim_label(a: Action, c: Ctx) -> str:

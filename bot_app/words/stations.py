@@ -3,15 +3,16 @@ one scores."""
 
 from __future__ import annotations
 
-from bot_app.words.base import Ctx, Doing, Event, Words, cards_text, data, joined, plural, presents, public
+from bot_app.words.base import Ctx, Doing, Event, Words, data, joined, plural, presents, public
 from engine.actions import Action, BuildStation
 from engine.rules.stations import ANY_COLOUR, Stations
 
 
 def station_built(e: Event, c: Ctx, who: str) -> str:
     payment = data(e, "payment") or {}
-    paid = f" with {c_payment(c, payment)}" if payment else ""
-    return f"{who} built a station in {c.city(data(e, 'city'))}{paid}"
+    if payment:
+        return c.say("stations.built_with", who, city=c.city(data(e, "city")), paid=c_payment(c, payment))
+    return c.say("stations.built", who, city=c.city(data(e, "city")))
 
 
 def c_payment(c: Ctx, payment: object) -> str:
@@ -20,12 +21,12 @@ def c_payment(c: Ctx, payment: object) -> str:
         from bot_app.words.dice.faces import faces_paid
 
         return faces_paid(payment)
-    return cards_text(payment)  # type: ignore[arg-type]
+    return c.cards(payment)  # type: ignore[arg-type]
 
 
 def station_label(a: Action, c: Ctx) -> str:
     assert isinstance(a, BuildStation)
-    return f"build a station in {c.city(a.city)} with {c_payment(c, a.payment)}"
+    return c.t("stations.label", city=c.city(a.city), paid=c_payment(c, a.payment))
 
 
 def costs_text(costs: tuple[int, ...], one: str = "card", many: str | None = None) -> str:
@@ -37,7 +38,7 @@ def costs_text(costs: tuple[int, ...], one: str = "card", many: str | None = Non
 @presents(Stations)
 class StationWords(Words):
     events = {"station_built": public(station_built)}
-    actions = {"build_station": Doing(station_label, "Station", "🏠")}
+    actions = {"build_station": Doing(station_label, "Station", "🏠", key="button.station")}
 
     @property
     def r(self) -> Stations:
@@ -45,18 +46,20 @@ class StationWords(Words):
         return self.module
 
     def status(self, c: Ctx, seat: int) -> list[str]:
-        return [plural(c.v.players[seat].stations, "station") + " left"]
+        return [c.n("status.stations", c.v.players[seat].stations)]
 
     def hand(self, c: Ctx) -> list[str]:
         me = c.v.me
         if me is None:
             return []
         if not me.stations:
-            return ["🏠 All your stations are built."]
+            return [c.t("hand.stations_built")]
         built = len(self.r.costs) - me.stations
         cost = self.r.costs[min(built, len(self.r.costs) - 1)]
-        price = plural(cost, "station die", "station dice") if c.dice else plural(cost, "card")
-        return [f"🏠 {plural(me.stations, 'station')} left; the next costs {price}"]
+        if c.dice:
+            return [f"🏠 {plural(me.stations, 'station')} left; the next costs "
+                    f"{plural(cost, 'station die', 'station dice')}"]
+        return [c.t("hand.stations", left=c.n("status.stations", me.stations), price=c.n("status.cards", cost))]
 
     def turn_options(self, c: Ctx) -> list[str]:
         if c.dice:

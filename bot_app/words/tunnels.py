@@ -7,13 +7,11 @@ from bot_app.words.base import (
     Doing,
     Event,
     Words,
-    cards_text,
     data,
     plural,
     presents,
     private,
     public,
-    their,
     words_class,
 )
 from bot_app.words.payment import PaymentWords
@@ -23,21 +21,21 @@ from engine.rules.tunnels import Tunnels
 
 
 def tunnel_abandoned(e: Event, c: Ctx, who: str) -> str:
-    return f"{who} gave up the tunnel {c.route(data(e, 'route'))}; {their(who)} cards went back to {their(who)} hand"
+    return c.say("tunnels.gave_up", who, route=c.route(data(e, "route")))
 
 
 def cards_returned(e: Event, c: Ctx, who: str) -> str:
-    return f"{cards_text(data(e, 'cards') or {})} went back to your hand"
+    return c.t("tunnels.returned", cards=c.cards(data(e, "cards") or {}))
 
 
 def abandoned_returned(first: Event, second: Event, c: Ctx, who: str) -> str:
-    return (f"{who} gave up the tunnel {c.route(data(first, 'route'))}; {cards_text(data(second, 'cards') or {})} "
-            "went back to your hand")
+    return c.say("tunnels.gave_up_returned", who, route=c.route(data(first, "route")),
+                 cards=c.cards(data(second, "cards") or {}))
 
 
 def pay_label(a: Action, c: Ctx) -> str:
     assert isinstance(a, PayTunnel)
-    return f"pay {cards_text(a.payment)} more and take the tunnel"
+    return c.t("tunnels.pay_label", cards=c.cards(a.payment))
 
 
 def tunnel_count(c: Ctx) -> int:
@@ -50,11 +48,11 @@ class TunnelWords(Words):
               "cards_returned": private(cards_returned)}
     folds = {("tunnel_abandoned", "cards_returned"): abandoned_returned}
     actions = {
-        "pay_tunnel": Doing(pay_label, "Pay", "⛰️", "success"),
-        "give_up_tunnel": Doing(lambda a, c: "give up the tunnel (your cards come back)", "Give up", "↩️",
-                                "danger", each=True, short=lambda a, c: "Give up"),
+        "pay_tunnel": Doing(pay_label, "Pay", "⛰️", "success", key="button.pay"),
+        "give_up_tunnel": Doing(lambda a, c: c.t("tunnels.give_up_label"), "Give up", "↩️",
+                                "danger", each=True, short=lambda a, c: c.t("button.give_up")),
     }
-    waiting = {"tunnel": "⛰️ {who}: pay for the tunnel, or give it up."}
+    waiting = {"tunnel": lambda c, who: c.t("waiting.tunnel", who=who)}
 
     def topics(self, c: Ctx) -> dict[str, list[str]]:
         if not tunnel_count(c):

@@ -190,7 +190,8 @@ class Wording:
             crown = " 👑" if sheet.get("seat") in winners else ""
             mark = medals[place] if place < len(medals) else f"{place + 1}."
             name = sheet.get("name") or c.name(sheet.get("seat"))
-            shown = [(n, p) for n, p in self.score_lines(sheet) if p or n == self.line_names["routes"]]
+            shown = [(self._line_name(c, n), p) for n, p in self.score_lines(sheet)
+                     if p or n == self.line_names["routes"]]
             parts = [f"{n} {p}" if i == 0 else f"{n} {signed(p)}" for i, (n, p) in enumerate(shown)]
             block = [f"{mark} **{name}** — {c.n('final.points', total)}{crown}",
                      "   " + " · ".join(parts) + f" = {total}"]
@@ -204,6 +205,11 @@ class Wording:
         elif len(winners) > 1:
             blocks.append(c.t("final.shared"))
         return blocks
+
+    def _line_name(self, c: Ctx, name: str) -> str:
+        """A score line's name in the reader's language, where its catalogue has it."""
+        key = next((f"score.{k}" for k, v in self.line_names.items() if v == name), None)
+        return c.t(key) if key is not None and c.lang.has(key) else name
 
     # --- the rules ------------------------------------------------------------------------------
 
