@@ -834,7 +834,33 @@ class FakeDiscord:
             self.public.append(PublicItem(f"thread name {tid}", body["name"]))
             await self.dispatch("THREAD_CREATE", dict(thread, newly_created=True))  # as Discord tells its bots
             return self._json(thread)
+        if len(parts) == 3 and parts[2] == "threads" and method == "POST":
+            return await self._private_thread(cid, channel, denied, body)
+        if len(parts) == 4 and parts[2] == "thread-members" and method == "PUT" and is_thread:
+            channel.setdefault("members", []).append(int(parts[3]))
+            return web.Response(status=204)
         return self._error(404, 0, "the fake has no such channel route")
+
+    async def _private_thread(self, cid: int, channel: dict[str, Any], denied: set[str],
+                              body: dict[str, Any]) -> web.Response:
+        """POST /channels/{id}/threads: a thread of no message (a private one, type 12), as a
+        tutorial makes; its members are added with PUT .../thread-members/{user}."""
+        if channel["type"] != 0:
+            return self._error(400, 50024, "Cannot execute action on this channel type")
+        kind = int(body.get("type", 12))
+        if ("CREATE_PRIVATE_THREADS" if kind == 12 else "CREATE_PUBLIC_THREADS") in denied:
+            return self._refuse(403, MISSING_PERMISSIONS)
+        tid = snowflake()
+        thread = {"id": str(tid), "type": kind, "guild_id": channel["guild_id"], "parent_id": str(cid),
+                  "owner_id": str(self.bot_user.id), "name": body["name"], "last_message_id": None,
+                  "message_count": 0, "member_count": 1, "rate_limit_per_user": 0, "flags": 0, "members": [],
+                  "thread_metadata": {"archived": False, "auto_archive_duration": body.get(
+                      "auto_archive_duration", 1440), "archive_timestamp": now_iso(), "locked": False,
+                      "invitable": bool(body.get("invitable", True))}}
+        self.channels[tid] = thread
+        self.public.append(PublicItem(f"thread name {tid}", body["name"]))
+        await self.dispatch("THREAD_CREATE", dict(thread, newly_created=True))
+        return self._json(thread)
 
     async def _post_message(self, cid: int, channel: dict[str, Any], denied: set[str], body: dict[str, Any],
                             files: list[tuple[str, bytes]]) -> web.Response:
