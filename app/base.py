@@ -33,7 +33,8 @@ from app import records
 from app.availability import seat_infos
 from app.errors import ServiceError, StaleAction
 from app.limits import Limits
-from app.loader import CACHE_MB, GameLoader, Loaded, games_for_memory
+from app.loaded import Loaded
+from app.loader import CACHE_MB, GameLoader, games_for_memory
 from app.models import Seat, SubmitResult
 from app.owed import (
     HELD_CLOCK,

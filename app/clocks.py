@@ -27,7 +27,7 @@ from app import records
 from app.availability import clock_of, seat_infos, settings_rows
 from app.base import ACTIVE, CommitExtras, SeatChange
 from app.errors import GameNotFound, ServiceError, StaleAction
-from app.loader import Loaded
+from app.loaded import Loaded
 from app.models import Caller, Timer
 from app.moves import MoveOps, stand_in_level
 from app.owed import (

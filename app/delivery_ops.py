@@ -18,7 +18,7 @@ from app import records
 from app.availability import away_until, settings_of_row, unreachable
 from app.base import ACTIVE, ServiceBase
 from app.errors import ServiceError
-from app.loader import Loaded
+from app.loaded import Loaded
 from app.models import Delivery, GameSummary, HandData, OutboxData, PlayerSettings, PostData, Settlement
 from app.owed import DIGEST, DM_CLOSED, FINAL, GAME_OVER, HOST_NOTICE, LIMIT, POST, SEAT_DM
 from app.plan_runs import PLAN_DM

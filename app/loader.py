@@ -45,14 +45,13 @@ import logging
 from collections import OrderedDict
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
 
-from app.errors import GameBroken, GameNotFound, ServiceError
+from app.errors import GameBroken
+from app.loaded import Loaded, LoaderStats, playable, seat_of_row
 from app.log_replay import Corrupt, Rebuilt, drain, drain_slowly, replay_log, replay_one, unreadable
-from app.models import Seat
 from engine.game import actors
 from engine.state import RULES_VERSION, GameState, canonical_json
-from store import GameRow, PlayerRow, Store
+from store import GameRow, Store
 from store.records import GameLoad, snapshot_digest
 
 log = logging.getLogger("app.service")
@@ -80,33 +79,6 @@ LOADS_AT_ONCE = 16
 TRUSTED_GAMES = 100_000
 # The longest rest between two background checks, in seconds.
 CHECK_REST_MAX = 0.05
-
-
-@dataclass(slots=True)
-class Loaded:
-    """A game in the cache: its row, its seats, and its state after action `seq`.
-
-    `snapshot_seq`: the entry the stored snapshot is at (a reload starts there). `verified`:
-    whether the state descends from a full replay of the log (or a snapshot checked against
-    one, or the deal itself); a state loaded from a snapshot not known good is not, until the
-    background check has run."""
-
-    row: GameRow
-    seats: tuple[Seat, ...]
-    state: GameState
-    seq: int
-    snapshot_seq: int = 0
-    verified: bool = True
-
-
-@dataclass(slots=True)
-class LoaderStats:
-    """What the loader did (for tests and the benchmark)."""
-
-    from_snapshot: int = 0  # loads from a snapshot and the entries after it
-    full_replays: int = 0  # loads that replayed the whole log
-    checked: int = 0  # snapshots checked in the background
-    check_failures: int = 0  # of which differed from the log, or found it damaged
 
 
 def _key(seq: int, digest: str | None) -> int:
@@ -165,14 +137,14 @@ class GameLoader:
 
     async def _load(self, game_id: int) -> Loaded:
         found = await self.store.load_game(game_id)
-        row = _playable(game_id, found.row)
+        row = playable(game_id, found.row)
         loaded = self._from_snapshot(found)
         if loaded is not None:
             self.stats.from_snapshot += 1
             return loaded
         if found.snapshot is not None:  # the log before the snapshot is needed too
             found = await self.store.load_game(game_id, whole=True)
-            row = _playable(game_id, found.row)
+            row = playable(game_id, found.row)
         self.stats.full_replays += 1
         try:
             rebuilt = drain(replay_log(found))
@@ -443,21 +415,3 @@ class GameLoader:
     @property
     def cached_games(self) -> int:
         return len(self._cache)
-
-
-def _playable(game_id: int, row: GameRow | None) -> GameRow:
-    """The game's row, if the game can be loaded; else the error to show."""
-    if row is None:
-        raise GameNotFound(game_id)
-    if row.status == "broken":
-        raise GameBroken(game_id, row.broken_reason or "its stored data could not be read.")
-    if row.status == "lobby":
-        raise ServiceError(f"Game #{game_id} has not started yet.", "not_started")
-    if row.status == "cancelled":
-        raise ServiceError(f"Game #{game_id} was closed before it started.", "cancelled")
-    return row
-
-
-def seat_of_row(p: PlayerRow) -> Seat:
-    """The service's view of a stored seat."""
-    return Seat(p.seat, p.user_id, p.is_ai, p.ai_level, p.name, p.dm_closed, p.absent_turns, p.stand_in)

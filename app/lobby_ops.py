@@ -18,7 +18,7 @@ from app import records
 from app.availability import seat_infos
 from app.base import ServiceBase
 from app.errors import GameNotFound, LimitReached, LobbyError, StaleAction
-from app.loader import Loaded, seat_of_row
+from app.loaded import Loaded, seat_of_row
 from app.models import Lobby, Seat, SubmitResult
 from app.player_clock import MOST_AWAY_DAYS
 from app.tutorial_moves import tutorial_opening

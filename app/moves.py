@@ -16,7 +16,7 @@ from ai.levels import AI_LEVELS, decision_seed, make_ai
 from app import records
 from app.base import CommitExtras, Move, SeatChange, ServiceBase
 from app.errors import NotAPlayer, ServiceError, StaleAction
-from app.loader import Loaded
+from app.loaded import Loaded
 from app.models import Actor, Seat, SubmitResult
 from app.owed import turn_began
 from app.tutorial_moves import check_tutorial_move

@@ -16,7 +16,7 @@ from typing import Any
 
 from app.base import ACTIVE, ServiceBase
 from app.errors import NotAPlayer, ServiceError
-from app.loader import Loaded
+from app.loaded import Loaded
 from app.plans import PlanBook, PlanError
 from app.plans.run import check_plan
 from engine.actions import ClaimRoute

@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from app.loader import Loaded, seat_of_row
+from app.loaded import Loaded, seat_of_row
 from app.models import Delivery, GameSummary, Seat, SubmitResult, Timer
 from engine.actions import Action, action_from_json
 from engine.errors import IllegalAction

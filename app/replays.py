@@ -15,7 +15,7 @@ import logging
 
 from app.base import ServiceBase
 from app.errors import ServiceError
-from app.loader import Loaded
+from app.loaded import Loaded
 from engine.state import RULES_VERSION
 from engine.timeline import TimelineStep, public_timeline
 from store import Store
