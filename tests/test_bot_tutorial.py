@@ -145,6 +145,12 @@ async def test_a_hint_is_refused_privately_at_a_table_without_hints(tmp_path):
         answer = await _reply(fake, running, await fake.slash(who, "tutorial", channel_id=hinted.thread_id,
                                                               hint=True))
         assert answer["flags"] & 64 and answer["content"].startswith("💡 I would")
+        # My hand offers the hint too, while it is the player's move — only where the table gives hints
+        for t, user, offered in ((hinted, who, True), (table, alice, False)):
+            post = t.latest_post()
+            (hand,) = [c for label, c in custom_ids(post) if label == "My hand"]
+            mine = await _reply(fake, running, await fake.click(user, int(post["id"]), hand))
+            assert mine["flags"] & 64 and ("Hint" in [label for label, _ in custom_ids(mine)]) is offered
         assert not fake.errors
     finally:
         await running.stop()
