@@ -43,7 +43,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import aiohttp
 import discord
@@ -65,6 +65,8 @@ from app.owed import (
 )
 from app.plan_runs import PLAN_DM
 from bot_app import game_over_news, layout, plan_words, player_posts, posts, tutorial
+from bot_app.direct_messages import DirectMessages
+from bot_app.discord_refusals import ARCHIVED, UNKNOWN_MESSAGE, Refused, classify, describe, nonce, refusals
 from bot_app.timers import pause_after_errors
 
 if TYPE_CHECKING:
@@ -72,22 +74,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("bot_app.delivery")
 
-CLOSED_DMS = 50007
-UNKNOWN_CHANNEL = 10003
 # The DMs of a turn, settled with its turn post in one transaction; any other kind is settled
 # on its own (what it reads — the turn post's message, a turn DM's fate — is stored by then).
 WITH_THE_POST = (DM, TURN_DM, SEAT_DM, PLAN_DM)
-ARCHIVED = 50083
-UNKNOWN_MESSAGE = 10008
-# Refusals that another try will not change, and what to tell the host about each.
-FOR_GOOD = {
-    50013: "I am missing a permission there",
-    50001: "I cannot see that channel any more",
-    10003: "the game's thread or channel no longer exists",
-    160005: "the game's thread is locked",
-    10004: "the server no longer has me",
-}
-NEEDED = "View Channel, Send Messages in Threads, Attach Files and Read Message History"
 MAX_PARALLEL_GAMES = 8
 # While games are being delivered, the outbox is looked at again after a pause that grows with
 # what the last look read (seconds per delivery read, and at most): each look reads every due
@@ -95,14 +84,6 @@ MAX_PARALLEL_GAMES = 8
 # a few at once within milliseconds.
 FETCH_GAP_PER_ROW = 0.0005
 FETCH_GAP_MOST = 0.075
-
-
-class Refused(Exception):
-    """Discord refused a delivery for good; `reason` says why, for the host."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 class Dispatcher:
@@ -119,6 +100,7 @@ class Dispatcher:
         self._games = asyncio.Semaphore(MAX_PARALLEL_GAMES)
         # One pass at a time: two passes could both pick up the same due delivery.
         self._pass = asyncio.Lock()
+        self.dms = DirectMessages(self.client, self.service)
 
     # --- the loop ---------------------------------------------------------------------------
 
@@ -260,7 +242,7 @@ class Dispatcher:
                 await self.service.delivered(d.id, dropped=True, note=exc.code)
         except (TimeoutError, discord.HTTPException, aiohttp.ClientError, OSError) as exc:
             for d in group:
-                await self.service.retry_later(d, _describe(exc))
+                await self.service.retry_later(d, describe(exc))
         except Exception as exc:  # a bug: log it, and do not retry in a tight loop
             log.exception("game %d: delivery %d (%s) failed", game_id, first.id, first.kind)
             for d in group:
@@ -289,14 +271,14 @@ class Dispatcher:
             sent_id = await self._edit(thread, current, message)
         as_layout = False
         if sent_id is None:  # one layout if it fits (bot_app/layout.py), else today's form
-            sent, as_layout = await _refusals(thread_id, layout.send_post(
-                thread, message, nonce=_nonce(min(data.deliveries)), allowed_mentions=player_posts.ping_only(data)))
+            sent, as_layout = await refusals(thread_id, layout.send_post(
+                thread, message, nonce=nonce(min(data.deliveries)), allowed_mentions=player_posts.ping_only(data)))
             if layout.shown_text(sent) != layout.text_shown(message, layout.is_layout(sent)):
                 # Discord gave back a message sent before a crash (same nonce): bring it up to date.
-                await _refusals(thread_id, layout.edit_post(sent, message, layout_first=layout.is_layout(sent)))
+                await refusals(thread_id, layout.edit_post(sent, message, layout_first=layout.is_layout(sent)))
             sent_id, as_layout = sent.id, layout.is_layout(sent)
         for i, extra in enumerate([] if as_layout else message.more, 1):  # long final results, never cut
-            await _refusals(thread_id, thread.send(extra, nonce=_nonce(min(data.deliveries), i)))
+            await refusals(thread_id, thread.send(extra, nonce=nonce(min(data.deliveries), i)))
         self.sent += 1
         settlement.post = (data.deliveries, sent_id, data.summary.seq)
 
@@ -308,7 +290,7 @@ class Dispatcher:
         except discord.HTTPException as exc:
             if exc.code in (ARCHIVED, UNKNOWN_MESSAGE, layout.INVALID_FORM):  # neither form will do: post anew
                 return None
-            raise _classify(exc, thread.id) from exc
+            raise classify(exc, thread.id) from exc
         return message_id
 
     # --- everything else ----------------------------------------------------------------------
@@ -336,8 +318,8 @@ class Dispatcher:
             return
         if d.kind in (DM_CLOSED, REMINDER, NOTICE) and summary.thread_id is not None:
             thread = self.client.get_partial_messageable(summary.thread_id, type=discord.ChannelType.public_thread)
-            sent = await _refusals(summary.thread_id, thread.send(
-                message.content, view=message.view or discord.utils.MISSING, nonce=_nonce(d.id)))
+            sent = await refusals(summary.thread_id, thread.send(
+                message.content, view=message.view or discord.utils.MISSING, nonce=nonce(d.id)))
             self.sent += 1
             await self.service.delivered(d.id, sent.id)
             return
@@ -404,7 +386,7 @@ class Dispatcher:
             message = game_over_news.mention(d.user_id, news)
             thread = self.client.get_partial_messageable(thread_id, type=discord.ChannelType.public_thread)
             only_them = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(d.user_id)])
-            sent = await _refusals(thread_id, thread.send(message.content, nonce=_nonce(d.id),
+            sent = await refusals(thread_id, thread.send(message.content, nonce=nonce(d.id),
                                                           allowed_mentions=only_them))
             self.sent += 1
             await self.service.delivered(d.id, sent.id)
@@ -413,104 +395,23 @@ class Dispatcher:
 
     async def _send_dm(self, d: Delivery, user_id: int, message: posts.Message, settlement: Settlement,
                        known: Mapping[int, int] | None = None) -> None:
-        """Send a DM: to the player's stored DM channel (`known`, else read), or one opened now
-        (and stored); a stored channel Discord says is gone is replaced by a new one."""
-        if known is None:
-            known = await self.service.dm_channels([user_id])
-        stored = settlement.opened.get(user_id) or known.get(user_id)
-        try:
-            channel = await self._dm_channel(user_id, stored, settlement)
-            try:
-                sent = await channel.send(message.content, files=message.discord_files(), nonce=_nonce(d.id))
-            except discord.NotFound as exc:
-                if stored is None or exc.code != UNKNOWN_CHANNEL:
-                    raise
-                settlement.gone.append((user_id, stored))
-                settlement.opened.pop(user_id, None)
-                channel = await self._dm_channel(user_id, None, settlement, fresh=True)
-                sent = await channel.send(message.content, files=message.discord_files(), nonce=_nonce(d.id))
-            for i, extra in enumerate(message.more, 1):
-                await channel.send(extra, nonce=_nonce(d.id, i))
-        except discord.Forbidden as exc:
-            if exc.code == CLOSED_DMS:
-                await self.service.dm_refused(d)
-                return
-            raise _classify(exc, None) from exc
-        self.sent += 1
-        settlement.sent.append((d.id, sent.id))
-
-    async def _dm_channel(self, user_id: int, stored: int | None, settlement: Settlement, *,
-                          fresh: bool = False) -> discord.abc.Messageable:
-        """The player's DM channel: the stored one as it is (no request), else opened (one
-        request, unless discord.py still has it) and kept in `settlement` to be stored.
-        `fresh`: asked of Discord even if discord.py has one (the one it has is gone)."""
-        if stored is not None:
-            return self.client.get_partial_messageable(stored, type=discord.ChannelType.private)
-        if fresh:
-            data = await self.client.http.start_private_message(user_id)
-            channel: discord.abc.Messageable = self.client.get_partial_messageable(
-                int(data["id"]), type=discord.ChannelType.private)
-            settlement.opened[user_id] = int(data["id"])
-            return channel
-        dm = await self.client.create_dm(discord.Object(user_id))
-        settlement.opened[user_id] = dm.id
-        return dm
+        if await self.dms.send(d, user_id, message, settlement, known):
+            self.sent += 1
 
     async def _tell_host(self, d: Delivery, channel_id: int, host_id: int | None, message: posts.Message) -> None:
         """The host's notice: in the game's text channel, else by DM, else only the log."""
         try:
             channel = self.client.get_partial_messageable(channel_id)
-            sent = await channel.send(message.content, nonce=_nonce(d.id))
+            sent = await channel.send(message.content, nonce=nonce(d.id))
         except discord.HTTPException:
             if host_id is None:
                 raise
             try:
                 dm = await self.client.create_dm(discord.Object(host_id))
-                sent = await dm.send(message.content, nonce=_nonce(d.id))
+                sent = await dm.send(message.content, nonce=nonce(d.id))
             except discord.Forbidden:
                 log.warning("game %d: could not tell the host that the game is paused", d.game_id)
                 await self.service.delivered(d.id, dropped=True, note="host unreachable")
                 return
         self.sent += 1
         await self.service.delivered(d.id, sent.id)
-
-
-# --- helpers --------------------------------------------------------------------------------------
-
-
-def _nonce(delivery_id: int, part: int = 0) -> str:
-    """A message nonce (at most 25 characters) unique to a delivery (and to each further
-    message of a delivery too long for one)."""
-    return (f"ttr-d{delivery_id}" + (f"-{part}" if part else ""))[:25]
-
-
-async def _refusals(channel_id: int | None, send: Any) -> Any:
-    """Await a send or edit, turning Discord's refusals for good into Refused."""
-    try:
-        return await send
-    except discord.HTTPException as exc:
-        raise _classify(exc, channel_id) from exc
-
-
-def _classify(exc: discord.HTTPException, channel_id: int | None) -> Exception:
-    """A refusal for good as Refused (with words for the host); anything else as it was."""
-    if isinstance(exc, discord.DiscordServerError):
-        return exc
-    reason = FOR_GOOD.get(exc.code)
-    if reason is None and exc.status in (401, 403, 404):
-        reason = "Discord refused it"
-    if reason is None:
-        return exc
-    where = f" (<#{channel_id}>)" if channel_id is not None else ""
-    if exc.code == 50013:
-        reason += f"{where}: I need {NEEDED}"
-    else:
-        reason += where
-    return Refused(f"{reason} [Discord code {exc.code}]")
-
-
-def _describe(exc: BaseException) -> str:
-    if isinstance(exc, discord.HTTPException):
-        return f"HTTP {exc.status} (code {exc.code})"
-    return type(exc).__name__
-

@@ -35,7 +35,7 @@ from typing import Any
 
 import pytest
 
-from bot_app.delivery import _nonce
+from bot_app.discord_refusals import nonce as _nonce
 from store.deliveries import PENDING, SENT
 from store.records import DeliveryRow
 from tests.fake_discord import FakeDiscord, User
@@ -60,11 +60,11 @@ class Crash:
     mover_dm_requests: int = 1
 
 
-DISPATCHER = "bot_app.delivery:Dispatcher"
+DMS = "bot_app.direct_messages:DirectMessages"
 CRASHES = {
     "a_after_the_commit": Crash("app.base:ServiceBase._commit:1", "after"),
-    "b_post_taken_not_recorded": Crash(f"{DISPATCHER}._dm_channel:1", "before", post_requests=2),
-    "c_first_dm_taken_not_recorded": Crash(f"{DISPATCHER}._send_dm:1", "after", post_requests=2, hand_requests=2),
+    "b_post_taken_not_recorded": Crash(f"{DMS}.channel:1", "before", post_requests=2),
+    "c_first_dm_taken_not_recorded": Crash(f"{DMS}.send:1", "after", post_requests=2, hand_requests=2),
     "d_all_taken_not_recorded": Crash(f"{DELIVERY_OPS}.settle:1", "before", post_requests=2, hand_requests=2,
                                       mover_dm_requests=2),
     "e_everything_recorded": Crash(f"{DELIVERY_OPS}.settle:1", "after"),

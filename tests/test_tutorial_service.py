@@ -63,6 +63,42 @@ async def test_a_lesson_is_played_to_its_end_with_the_moves_each_step_asks_for(s
     assert lobby.options["tutorial"] == "europe" and lobby.options["hints"] is True
 
 
+def test_every_lesson_file_reads_and_names_only_moves_that_exist() -> None:
+    import engine.rulesets  # noqa: F401  (registers every rule's actions)
+    from engine.actions import ACTION_TYPES
+    from engine.rulesets import available_variants
+
+    known = set(ACTION_TYPES) | {tutorial.ROUTE, tutorial.TUNNEL, tutorial.STATION}
+    found = tutorial.lessons()
+    assert {"europe", "usa", "ussr", "germany", "alsace"} <= set(found)
+    for lesson in found.values():
+        assert lesson.variant in available_variants() and lesson.steps and lesson.finale
+        for step in lesson.steps:
+            assert set(step.expect) <= known, (lesson.id, step.id)
+            assert step.say and (step.wrong or not step.expect)
+
+
+@pytest.mark.parametrize("lesson_id", ["usa", "ussr", "germany", "alsace", "usa-dice"])
+async def test_each_boards_lesson_reaches_its_end_and_its_own_rule(service: GameService, lesson_id: str) -> None:
+    lobby = await service.open_tutorial(1, 2, ANN, "Ann", lesson_id)
+    await service.set_thread(lobby.game_id, 99)
+    await service.start_tutorial(lobby.game_id, ANN)
+    gmap = load_map((await service.view(lobby.game_id, ANN)).map_id)
+    for _ in range(40):
+        await service.play_bots(lobby.game_id)
+        place = await service.tutorial_of(1, ANN)
+        assert place is not None, "the game ended before the lesson"
+        if place.step >= len(place.lesson.steps):
+            break
+        step = place.lesson.steps[place.step]
+        panel = await service.panel(lobby.game_id, ANN)
+        fitting = [a for a in panel.legal if tutorial.fits(step, a, gmap)]
+        move = fitting[0] if fitting else (await service.hint(lobby.game_id, ANN)).hint.action
+        await service.submit(lobby.game_id, Actor.user(ANN), move, panel.summary.seq)
+    else:
+        raise AssertionError(f"{lesson_id}'s lesson did not end")
+
+
 async def test_a_move_off_the_step_is_refused_kindly_and_changes_nothing(service: GameService) -> None:
     game_id = await _tutorial(service)
     await service.play_bots(game_id)
