@@ -41,7 +41,7 @@ async def test_moves_on_many_games_at_once_read_their_games_together(other_datab
         games = [await started(service, c) for c in range(1, GAMES + 1)]
         for g in games:
             await service.game(g)  # cached: each move now checks its copy against the database
-        reads = service.store.grouped.games  # type: ignore[attr-defined]
+        reads = service.store.grouped.games
         asked, queries = reads.asked, reads.queries
         seqs = await asyncio.gather(*(first_move(service, g) for g in games))
         assert seqs == [1] * GAMES  # every move applied, once
