@@ -153,10 +153,11 @@ def hand_image(view: View, game_map: GameMap, seat: int, *,
 
     # the blocks, one under the other
     for block in blocks:
-        w.text((MARGIN, y), block.title, ctx.head, P.INK)
+        title = w.text((MARGIN, y), fit_text(block.title, ctx.head, LEFT_W), ctx.head, P.INK)
         if block.note:
-            w.text((MARGIN + LEFT_W, y + 2), fit_text(block.note, ctx.body, LEFT_W * 0.55), ctx.body, P.INK_SOFT,
-                   anchor="ra")
+            # what the title leaves (a longer translation), at most a little more than half
+            room = min(LEFT_W * 0.55, MARGIN + LEFT_W - title[2] - t * 0.6)
+            w.text((MARGIN + LEFT_W, y + 2), fit_text(block.note, ctx.body, room), ctx.body, P.INK_SOFT, anchor="ra")
         y += head_h
         block.draw(ctx, MARGIN, y, LEFT_W)
         y += block.height(ctx, LEFT_W) + gap
