@@ -2,13 +2,13 @@
 
 Each human player presses **Rematch** under the final post; each press is stored
 (`rematch_votes`, migration 15), so a restart loses none. When the last of them presses, the
-same transaction opens the new table (`rematches` links it, and refuses a second one): the
-same board, options, turn limit and vacations, the same seats in the same order (computer
-seats with their levels), the same host, and as first player the seat after the one that
-started the finished game — Alsace's rule A26 ("subsequently you take it in turn, clockwise,
-to start"), which the other rule sets do not contradict, so every table follows it. The seed is
-new: it is drawn when the table starts (app/lobby_ops.py). The bot then gives the table its
-lobby message and thread and starts it (bot_app/rematch.py).
+same transaction opens the new table (`rematches` links it, and refuses a second one): the same
+board, options (a lesson's rematch without the lesson), turn limit and vacations, the same seats
+in the same order (computer seats with their levels), the same host, and as first player the
+seat after the one that started the finished game — Alsace's rule A26 ("subsequently you take it
+in turn, clockwise, to start"), which the other rule sets do not contradict, so every table
+follows it. The seed is new: it is drawn when the table starts (app/lobby_ops.py). The bot then
+gives the table its lobby message and thread and starts it (bot_app/rematch.py).
 
 Refusals are one plain sentence (ServiceError): not a player, the game not over, pressing
 twice, a rematch already opened.
@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from app.base import ServiceBase
 from app.errors import NotAPlayer, ServiceError
+from app.tutorial import TUTORIAL
 from engine.state import canonical_json
 from store import WriteConflict
 
@@ -43,6 +44,15 @@ class RematchPress:
 def next_first_player(first_player: int | None, players: int) -> int:
     """Who starts the rematch: the seat after the finished game's first player (A26)."""
     return ((first_player or 0) + 1) % players
+
+
+def rematch_options(options: dict[str, object], first_player: int | None, players: int) -> dict[str, object]:
+    """The new table's options: the finished game's, with the next first player (A26). The
+    rematch of a lesson is a game: the same board and opponent, hints still on, no lesson steps
+    (a lesson's situations need its own deal, and the new seed is random)."""
+    out = {k: v for k, v in options.items() if k != TUTORIAL}
+    out["first_player"] = next_first_player(first_player, players)
+    return out
 
 
 class RematchOps(ServiceBase):
@@ -79,8 +89,7 @@ class RematchOps(ServiceBase):
             tx.add_rematch_vote(game_id, user_id)
             index = None
             if not waiting:
-                options = json.loads(row.options_json)
-                options["first_player"] = next_first_player(loaded.state.first_player, len(seats))
+                options = rematch_options(json.loads(row.options_json), loaded.state.first_player, len(seats))
                 index = tx.create_game(guild_id=row.guild_id, channel_id=row.channel_id,
                                        host_user_id=row.host_user_id, variant=row.variant,
                                        options_json=canonical_json(options), seats_wanted=len(seats),

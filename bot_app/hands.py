@@ -9,12 +9,16 @@ works whether or not the player's DMs are open. The picture follows the player's
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import discord
 
+from app.tutorial import HINTS
 from bot_app import text
 from bot_app.answers import Refusal
+from bot_app.components import view_of
 from bot_app.desk import Desk
+from bot_app.tutorial import hint_button
 
 
 async def show_hand(desk: Desk, interaction: discord.Interaction, game_id: int) -> None:
@@ -27,10 +31,14 @@ async def show_hand(desk: Desk, interaction: discord.Interaction, game_id: int) 
         await desk.service.player_seen(game_id, interaction.user.id)
     mine = await desk.service.settings(interaction.user.id)
     first, *more = text.split([text.hand_text(panel.view, game_id)])  # a long hand is split, never cut
+    # Where the table gives hints, the hand offers one while it is the player's move.
+    extra: dict[str, Any] = {"view": view_of(hint_button(game_id))} if panel.your_turn and panel.view.options.get(
+        HINTS) else {}
     if not mine.hand_picture:  # turned off in /ttr settings: the words only
-        await interaction.followup.send(first, ephemeral=True)
+        await interaction.followup.send(first, ephemeral=True, **extra)
     else:
         png = await desk.renderer.hand(panel.view, colorblind=mine.colorblind)
-        await interaction.followup.send(first, file=discord.File(io.BytesIO(png), "hand.png"), ephemeral=True)
+        await interaction.followup.send(first, file=discord.File(io.BytesIO(png), "hand.png"), ephemeral=True,
+                                        **extra)
     for part in more:
         await interaction.followup.send(part, ephemeral=True)

@@ -30,21 +30,23 @@ MIN_HOURS, MAX_HOURS = 0.01, 720.0  # a turn's limit, as /ttr new offers it
 
 
 def lobby_text(lobby: Lobby, default_hours: float) -> str:
+    """The lobby message, in the table's language (the option list is English for now)."""
+    words = lang.table_language(lobby.options)
     seats = "\n".join(f"{i + 1}. {'🤖 ' + s.name if s.is_ai else f'<@{s.user_id}>'}"
-                      for i, s in enumerate(lobby.seats)) or "(nobody yet)"
+                      for i, s in enumerate(lobby.seats)) or words.t("lobby.nobody")
     hours = lobby.turn_hours or default_hours
-    where = f" · thread <#{lobby.thread_id}>" if lobby.thread_id else ""
-    head = f"🚂 **Ticket to Ride #{lobby.game_id} · {text.variant_title(lobby.variant)}**{where}"
+    where = words.t("lobby.thread", thread=f"<#{lobby.thread_id}>") if lobby.thread_id else ""
+    head = words.t("lobby.head", game=f"#{lobby.game_id}", title=text.variant_title(lobby.variant), where=where)
     if lobby.status == "lobby":
-        state = (f"Host <@{lobby.host_user_id}> · {len(lobby.seats)}/{lobby.seats_wanted} seats · "
-                 f"{hours:g} h per turn")
+        state = words.t("lobby.state", host=f"<@{lobby.host_user_id}>", seats=len(lobby.seats),
+                        wanted=lobby.seats_wanted, hours=f"{hours:g}")
     elif lobby.status == "cancelled":
-        state = "This table was closed."
+        state = words.t("lobby.closed")
     else:
-        state = "The game has started — play in the thread."
+        state = words.t("lobby.started")
     names = [s.name for s in lobby.seats]
-    options = "Options: " + " · ".join([*table_options.option_lines(lobby.options, names),
-                                        _vacations(lobby.max_away_days)])
+    options = words.t("lobby.options", options=" · ".join([*table_options.option_lines(lobby.options, names),
+                                                           _vacations(lobby.max_away_days)]))
     return f"{head}\n{state}\n{options}\n{seats}"
 
 
@@ -57,12 +59,13 @@ def lobby_view(lobby: Lobby) -> discord.ui.View:
         return view_of()
     g = lobby.game_id
     full = lobby.full
+    words = lang.table_language(lobby.options)
     return view_of(
-        button("Join", ids.make(g, None, "join"), discord.ButtonStyle.success, disabled=full),
-        button("Leave", ids.make(g, None, "leave")),
-        button("Add AI", ids.make(g, None, "addai", str(len(lobby.seats))), disabled=full),
-        button("Start", ids.make(g, None, "start"), discord.ButtonStyle.primary),
-        button("Cancel", ids.make(g, None, "cancel"), discord.ButtonStyle.danger),
+        button(words.t("button.join"), ids.make(g, None, "join"), discord.ButtonStyle.success, disabled=full),
+        button(words.t("button.leave"), ids.make(g, None, "leave")),
+        button(words.t("button.add_ai"), ids.make(g, None, "addai", str(len(lobby.seats))), disabled=full),
+        button(words.t("button.start"), ids.make(g, None, "start"), discord.ButtonStyle.primary),
+        button(words.t("button.cancel"), ids.make(g, None, "cancel"), discord.ButtonStyle.danger),
     )
 
 
@@ -121,8 +124,8 @@ async def open_table(desk: Desk, interaction: discord.Interaction, variant: str,
         return
     await desk.service.set_thread(lobby.game_id, thread.id)
     lobby = await desk.service.lobby(lobby.game_id)
-    await thread.send(f"Game #{lobby.game_id} lobby: take a seat with **Join** on the message above. "
-                      "Everything about the game happens here.")
+    words = lang.table_language(lobby.options)
+    await thread.send(words.t("lobby.thread_intro", game=f"#{lobby.game_id}", button=words.t("button.join")))
     await message.edit(content=lobby_text(lobby, desk.default_turn_hours), view=lobby_view(lobby))
 
 

@@ -12,6 +12,7 @@ from bot_app.components import button
 PLAN = "plan"  # the button's verb
 
 
-def plan_button(game_id: int) -> discord.ui.Button[Any]:
-    """For the players not to move: anyone may press it; it answers the presser privately."""
-    return button("Plan my next turn", ids.make(game_id, None, PLAN), discord.ButtonStyle.secondary, "🗒️")
+def plan_button(game_id: int, label: str = "Plan my next turn") -> discord.ui.Button[Any]:
+    """For the players not to move: anyone may press it; it answers the presser privately
+    (`label`: its name in the table's language)."""
+    return button(label, ids.make(game_id, None, PLAN), discord.ButtonStyle.secondary, "🗒️")

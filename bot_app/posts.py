@@ -118,16 +118,18 @@ async def turn_post(data: PostData, renderer: Renderer) -> Message:
     waiting = list(summary.waiting_for)
     line = text.waiting_line(view, waiting, _mentions(summary))
     due = [data.deadlines[s] for s in waiting if s in data.deadlines]
+    words = table_language(view.options)
     if summary.paused_reason:
-        line += f"\n⏸️ The clocks are stopped ({summary.paused_reason}); the host can /ttr admin resume."
+        line += "\n" + words.t("post.paused", reason=summary.paused_reason)
     elif due and line:
-        line += f" The AI plays {'it' if len(waiting) == 1 else 'for whoever has not chosen'} {deadline(min(due))}."
+        line += " " + words.t("post.ai_plays_it" if len(waiting) == 1 else "post.ai_plays_rest",
+                              when=deadline(min(due)))
     parts = [x for x in (_head(data), *notes, text.status_block(view), line) if x]
     content = "\n".join(_with_log(parts, _before_this_turn(events), view, MAX_CONTENT))
     if data.legal:
         zoom = zoom_button(g, gmap, routes, cities)  # the last move's area, for a phone
         buttons = action_buttons(g, summary.seq, list(data.legal), view, [zoom] if zoom is not None else [])
-        buttons.add_item(plan_button(g))  # for the players not to move (issue 29)
+        buttons.add_item(plan_button(g, table_language(view.options).t("button.plan")))  # for the others (issue 29)
     else:
         words = table_language(view.options)
         buttons = view_of(

@@ -12,7 +12,7 @@ import json
 
 from ai.levels import make_ai
 from app import Actor, StaleAction
-from app.rematch_ops import next_first_player
+from app.rematch_ops import next_first_player, rematch_options
 from tests.fake_discord import FakeDiscord, custom_ids
 from tests.fake_discord.driver import Table
 from tests.fake_discord.harness import start_bot
@@ -22,6 +22,13 @@ from tests.fake_discord.renderer import StubRenderer
 def test_the_next_game_starts_one_seat_further_clockwise():
     assert [next_first_player(s, 3) for s in (0, 1, 2)] == [1, 2, 0]
     assert next_first_player(None, 2) == 1
+
+
+def test_the_rematch_of_a_lesson_is_a_game_with_hints_and_no_lesson():
+    lesson = {"tutorial": "europe", "hints": True, "stations": 3, "first_player": 0}
+    assert rematch_options(lesson, 0, 2) == {"hints": True, "stations": 3, "first_player": 1}
+    table = {"dice": True, "first_player": 2}
+    assert rematch_options(table, 2, 3) == {"dice": True, "first_player": 0}
 
 
 async def _finish(service, game_id: int) -> None:

@@ -145,6 +145,35 @@ async def test_a_hint_is_refused_privately_at_a_table_without_hints(tmp_path):
         answer = await _reply(fake, running, await fake.slash(who, "tutorial", channel_id=hinted.thread_id,
                                                               hint=True))
         assert answer["flags"] & 64 and answer["content"].startswith("💡 I would")
+        # My hand offers the hint too, while it is the player's move — only where the table gives hints
+        for t, user, offered in ((hinted, who, True), (table, alice, False)):
+            post = t.latest_post()
+            (hand,) = [c for label, c in custom_ids(post) if label == "My hand"]
+            mine = await _reply(fake, running, await fake.click(user, int(post["id"]), hand))
+            assert mine["flags"] & 64 and ("Hint" in [label for label, _ in custom_ids(mine)]) is offered
+        assert not fake.errors
+    finally:
+        await running.stop()
+        await fake.stop()
+
+
+async def test_without_private_threads_the_tutorial_goes_on_in_dms(tmp_path):
+    fake = FakeDiscord()
+    await fake.start()
+    alice = fake.add_user("Alice")
+    running = await start_bot(fake, tmp_path / "dm.sqlite3", renderer=StubRenderer(), seed=5)
+    try:
+        await fake.deny(fake.channel_id, "CREATE_PRIVATE_THREADS")
+        opened = await _reply(fake, running, await fake.slash(alice, "tutorial", board="usa"))
+        assert opened["flags"] & 64 and "direct messages" in opened["content"]
+        assert not any(c["type"] == 12 for c in fake.channels.values())
+        dm = fake.dm_channel(alice)
+        assert dm is not None
+        await fake.wait_until(lambda: any(STEP_MARK in m["content"] for m in fake.dms_to(alice)), timeout=20)
+        assert any("· move" in m["content"] for m in fake.dms_to(alice))  # the turn post, in the DMs
+        # a move typed in the DMs acts on the tutorial (the player's only game)
+        place = await running.service.tutorial_of(fake.guild_id, alice.id)
+        assert place is not None and (await running.service.game(place.game_id)).thread_id == dm
         assert not fake.errors
     finally:
         await running.stop()

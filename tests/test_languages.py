@@ -156,6 +156,27 @@ async def test_every_translated_command_name_and_description_obeys_discords_rule
 
         for command in fake.commands:
             walk(command)
+
+        # Every subcommand and option of /ttr has its name in every language, and every choice
+        # too, but the languages' own names and "USA" (the same everywhere).
+        untranslated: list[str] = []
+
+        def every(item: dict[str, Any], path: str) -> None:
+            for loc in ("de", "fr", "ru", "sv-SE"):
+                if loc not in (item.get("name_localizations") or {}):
+                    untranslated.append(f"{path} {loc}")
+                names = [(o.get("name_localizations") or {}).get(loc, o["name"]) for o in item.get("options") or ()]
+                assert len(names) == len(set(names)), (path, loc, names)  # Discord refuses two alike
+                for choice in item.get("choices") or ():
+                    if choice["name"] not in {*(c.name for c in lang.language_choices()), "USA"} and loc not in (
+                            choice.get("name_localizations") or {}):
+                        untranslated.append(f"{path} choice {choice['name']} {loc}")
+            for child in item.get("options") or ():
+                every(child, f"{path} {child['name']}")
+
+        for child in next(c for c in fake.commands if c["name"] == "ttr")["options"]:
+            every(child, child["name"])
+        assert not untranslated, untranslated
         # German, French, Russian and Swedish clients see translated names; the English names stay.
         assert {"de", "fr", "ru", "sv-SE"} <= set(seen)
         ttr = next(c for c in fake.commands if c["name"] == "ttr")

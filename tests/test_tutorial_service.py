@@ -78,7 +78,7 @@ def test_every_lesson_file_reads_and_names_only_moves_that_exist() -> None:
             assert step.say and (step.wrong or not step.expect)
 
 
-@pytest.mark.parametrize("lesson_id", ["usa", "ussr", "germany", "alsace"])
+@pytest.mark.parametrize("lesson_id", ["usa", "ussr", "germany", "alsace", "usa-dice"])
 async def test_each_boards_lesson_reaches_its_end_and_its_own_rule(service: GameService, lesson_id: str) -> None:
     lobby = await service.open_tutorial(1, 2, ANN, "Ann", lesson_id)
     await service.set_thread(lobby.game_id, 99)

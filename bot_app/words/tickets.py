@@ -108,9 +108,16 @@ def tickets_chosen(e: Event, c: Ctx, who: str) -> str:
     return c.say(key + ("_returned" if returned else ""), who, kept=kept, returned=returned)
 
 
+def deck_word(c: Ctx, deck: str) -> str:
+    """A ticket deck's name ("short", "long") in the reader's language, where converted."""
+    return c.t(f"tickets.deck.{deck}") if c.lang.has(f"tickets.deck.{deck}") else deck
+
+
 def tickets_boxed(e: Event, c: Ctx, who: str) -> str:
     n = count_of(data(e, "count"))
     deck = data(e, "deck")
+    if c.lang.code != "en" and isinstance(deck, str) and deck != "main":  # one deck: English for now
+        return c.n("tickets.boxed", n, deck=deck_word(c, deck))
     kind = f"{deck} " if isinstance(deck, str) and deck != "main" else ""
     return f"The {plural(n, kind + 'ticket')} nobody was dealt went back in the box"
 
@@ -197,7 +204,7 @@ class TicketWords(Words):
             return [c.t("status.tickets_left", left=c.t("cards.none_held"))]
         if len(c.v.ticket_decks) == 1:
             return [c.t("status.tickets_left", left=c.lang.number(sum(decks.values())))]
-        return [c.t("status.tickets_left", left=", ".join(f"{c.lang.number(n)} {k}"
+        return [c.t("status.tickets_left", left=", ".join(f"{c.lang.number(n)} {deck_word(c, k)}"
                                                          for k, n in sorted(decks.items(), reverse=True)))]
 
     def hand(self, c: Ctx) -> list[str]:

@@ -88,10 +88,9 @@ def _flushed(e: Event, c: Ctx, who: str) -> str:
     rule = c.rules.module("train_cards")
     flush_cards = getattr(rule, "flush_cards", ()) or ()
     if any(x in flush_cards for x in old):
-        why = "A Controller card turned face up"
-    else:
-        why = f"{plural(old.count(LOCO), 'locomotive')} lay face up"
-    return f"{why}, so the face-up cards were replaced: now {new or 'none'}"
+        why = "A Controller card turned face up"  # the Controller's words are English for now
+        return f"{why}, so the face-up cards were replaced: now {new or 'none'}"
+    return c.n("cards.flushed", old.count(LOCO), now=new or c.t("cards.none_held"))
 
 
 def _no_second(e: Event, c: Ctx, who: str) -> str:

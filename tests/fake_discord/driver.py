@@ -47,7 +47,7 @@ class Table:
         thread_id = await fake.wait_until(lambda: next((int(c["id"]) for c in fake.channels.values()
                                                         if c["type"] == 11 and int(c["id"]) == lobby_id), None))
         game_id = int(re.search(r"#(\d+)", fake.messages[lobby_id]["content"]).group(1))
-        await fake.wait_until(lambda: "thread" in fake.messages[lobby_id]["content"])
+        await fake.wait_until(lambda: "<#" in fake.messages[lobby_id]["content"])  # the thread, in any language
         for u in others:
             await fake.answered(await fake.click(u, lobby_id, _cid(fake.messages[lobby_id], ":join")))
         for _ in range(ai_seats):
