@@ -172,6 +172,15 @@ async def test_claim_autocomplete_of_munich_offers_the_routes_of_munchen(tmp_pat
         choices = it.callback["data"]["choices"]
         assert {"name": "München – Wien (3 orange) · Munich", "value": "munchen-wien"} in choices
         assert choices and all("München" in c["name"] for c in choices)
+        # a claim typed in another spelling is the claim of the printed route: the same answer
+        summary = await table.summary()
+        mover = alice if summary.seats[summary.waiting_for[0]].user_id == alice.id else bob
+        answers = []
+        for typed in ("Wien – München (3 orange)", "Vienna - Munich", "Atlantis - Munich"):
+            it = await fake.answered(await fake.slash(mover, "claim", channel_id=table.thread_id, route=typed))
+            await fake.wait_until(lambda: running.bot.desk.busy == 0)
+            answers.append(fake.reply_messages(it)[-1]["content"])
+        assert answers[0] == answers[1] != answers[2] and "know that route" in answers[2]
         it = await fake.answered(await fake.autocomplete(alice, "board", "zoom", channel_id=table.thread_id,
                                                          zoom="Varsovie"))
         assert it.callback["data"]["choices"] == [{"name": "Warszawa (Varsovie)", "value": "warszawa"}]
