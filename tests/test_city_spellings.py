@@ -10,6 +10,8 @@ import pytest
 
 from bot_app import spelled
 from bot_app.names import find_city, find_route, names_of
+from bot_app.plan_syntax import parse as parse_plan
+from bot_app.plan_syntax import typed as typed_plan
 from engine.maps import MapError, available_maps, load_map, parse_map
 from engine.maps.load import MAPS_DIR
 from engine.maps.spellings import _shipped, parse_spellings, spellings
@@ -188,3 +190,11 @@ async def test_claim_autocomplete_of_munich_offers_the_routes_of_munchen(tmp_pat
     finally:
         await running.stop()
         await fake.stop()
+
+
+def test_a_plan_names_routes_in_any_spelling_and_reads_back_printed():
+    europe = load_map("europe")
+    other = parse_plan("if free Vienna - Munich: claim Munich - Vienne orange3; else: draw blind", europe)
+    printed = parse_plan("if free Wien - München: claim München - Wien orange3; else: draw blind", europe)
+    assert other == printed
+    assert typed_plan(other, europe).startswith("if free München – Wien (3 orange): claim München – Wien")
