@@ -10,6 +10,8 @@ import pytest
 
 from bot_app import spelled
 from bot_app.names import find_city, find_route, names_of
+from bot_app.plan_syntax import parse as parse_plan
+from bot_app.plan_syntax import typed as typed_plan
 from engine.maps import MapError, available_maps, load_map, parse_map
 from engine.maps.load import MAPS_DIR
 from engine.maps.spellings import _shipped, parse_spellings, spellings
@@ -172,6 +174,15 @@ async def test_claim_autocomplete_of_munich_offers_the_routes_of_munchen(tmp_pat
         choices = it.callback["data"]["choices"]
         assert {"name": "München – Wien (3 orange) · Munich", "value": "munchen-wien"} in choices
         assert choices and all("München" in c["name"] for c in choices)
+        # a claim typed in another spelling is the claim of the printed route: the same answer
+        summary = await table.summary()
+        mover = alice if summary.seats[summary.waiting_for[0]].user_id == alice.id else bob
+        answers = []
+        for typed in ("Wien – München (3 orange)", "Vienna - Munich", "Atlantis - Munich"):
+            it = await fake.answered(await fake.slash(mover, "claim", channel_id=table.thread_id, route=typed))
+            await fake.wait_until(lambda: running.bot.desk.busy == 0)
+            answers.append(fake.reply_messages(it)[-1]["content"])
+        assert answers[0] == answers[1] != answers[2] and "know that route" in answers[2]
         it = await fake.answered(await fake.autocomplete(alice, "board", "zoom", channel_id=table.thread_id,
                                                          zoom="Varsovie"))
         assert it.callback["data"]["choices"] == [{"name": "Warszawa (Varsovie)", "value": "warszawa"}]
@@ -179,3 +190,11 @@ async def test_claim_autocomplete_of_munich_offers_the_routes_of_munchen(tmp_pat
     finally:
         await running.stop()
         await fake.stop()
+
+
+def test_a_plan_names_routes_in_any_spelling_and_reads_back_printed():
+    europe = load_map("europe")
+    other = parse_plan("if free Vienna - Munich: claim Munich - Vienne orange3; else: draw blind", europe)
+    printed = parse_plan("if free Wien - München: claim München - Wien orange3; else: draw blind", europe)
+    assert other == printed
+    assert typed_plan(other, europe).startswith("if free München – Wien (3 orange): claim München – Wien")
