@@ -9,11 +9,14 @@ ON, like a real one, in a temporary folder on the same disk as the SQLite file. 
    PostgreSQL, and on PostgreSQL without the per-use check of a cached game (what that check
    costs);
 2. sustained: every game's player submitting at once, moves replayed from pre-played
-   self-play games — SQLite: ONE process with 2 × GAMES games (SQLite serves one process);
-   PostgreSQL: TWO processes with GAMES games each, as shipped (every waiting transaction of a
-   process in one call of `ttr_write`, up to 128); with --batch N, again with at most N per
-   call (1: one round trip and one commit per move). Aggregate moves/s and submit p50/p95,
-   and their ratios to SQLite;
+   self-play games, the same work for each set-up — SQLite: ONE process with 2 × GAMES games
+   (SQLite serves one process); PostgreSQL: ONE process with 2 × GAMES games, and TWO
+   processes with GAMES games each, as shipped (every waiting transaction of a process in one
+   call of `ttr_write`, up to 128; the reads every move makes grouped likewise,
+   store/pg_reads.py); with --batch N, also two processes with at most N per call. The set-ups
+   take turns, --rounds rounds of --seconds each (so a change in the machine's load falls on
+   all of them). Aggregate moves/s, submit p50/p95, CPU per move (the bot processes' own, plus
+   the PostgreSQL server's backends), and their ratios to SQLite;
 3. on PostgreSQL, after the measured window: one process is killed (SIGKILL) in the middle of
    its submits and restarted; it finds its games in the database and carries on;
 4. 1,000 due timers, fired by the two processes' timer loops at once: each exactly once;
@@ -92,6 +95,11 @@ class Worker:
 
     async def run(self) -> None:
         store = await Store.open(self.args.db, max_batch=self.args.batch or None)
+        if self.args.ungrouped:  # as before store/pg_reads.py: each read its own round trip
+            from store.repository import Store as Shared
+
+            for name in ("game_with_players", "plans", "user_settings"):
+                setattr(store, name, getattr(Shared, name).__get__(store))
         self.service = GameService(store, cache_size=self.args.games + 100, limits=UNLIMITED,
                                    random_bits=lambda _bits: self.seeds.pop(0))
         if self.args.resume:
@@ -112,7 +120,8 @@ class Worker:
             elif command == "report":
                 lat = self.latencies
                 say("r " + json.dumps({"moves": self.count, "p50": statistics.median(lat) if lat else None,
-                                       "p95": pct(lat, 95), "batch": store.writer_stats}))
+                                       "p95": pct(lat, 95), "batch": store.writer_stats,
+                                       "cpu": time.process_time()}))
                 self.count, self.latencies = 0, []
             elif command == "stop":
                 self.playing.clear()
@@ -217,9 +226,11 @@ class Proc:
             return next(x for x in self.lines[seen:] if x.startswith(expect))
 
 
-def start_worker(db: str, index: int, games: int, plans: int, batch: int, resume: bool = False) -> Proc:
+def start_worker(db: str, index: int, games: int, plans: int, batch: int, resume: bool = False,
+                 ungrouped: bool = False) -> Proc:
     command = [sys.executable, __file__, "--worker", "--db", db, "--index", str(index), "--games", str(games),
-               "--plans", str(plans), "--batch", str(batch)] + (["--resume"] if resume else [])
+               "--plans", str(plans), "--batch", str(batch)] + (["--resume"] if resume else []) + (
+               ["--ungrouped"] if ungrouped else [])
     popen = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
     proc = Proc(index, popen)
     proc.reader = threading.Thread(target=proc.pump, daemon=True)
@@ -233,17 +244,52 @@ def wait_ready(procs: list[Proc], timeout: float = 1800) -> None:
             raise RuntimeError(f"worker {p.index} did not get ready")
 
 
-def measure(procs: list[Proc], seconds: float) -> dict[str, float]:
-    """All processes play for `seconds`; aggregate moves/s, and the slowest process's p50/p95."""
-    for p in procs:
-        p.send("report", "r ")  # reset
+def server_cpu(cluster: Any) -> float:
+    """CPU seconds the PostgreSQL server has used so far: the postmaster and every backend
+    (live ones' own time, ended ones' through the postmaster's children time)."""
+    if cluster is None:
+        return 0.0
+    postmaster = int((cluster.folder / "data" / "postmaster.pid").read_text().split()[0])
+    ticks = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(entry.name) == postmaster or int(fields[1]) == postmaster:
+            ticks += sum(int(x) for x in fields[11:15])  # utime, stime, cutime, cstime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def measure(procs: list[Proc], seconds: float, cluster: Any = None) -> dict[str, Any]:
+    """All processes play for `seconds`; aggregate moves/s, the slowest process's p50/p95, and
+    the CPU time used per move: the bot processes' own, and (PostgreSQL) the server's."""
+    before = [json.loads(p.send("report", "r ")[2:]) for p in procs]  # resets the counts
+    server0 = server_cpu(cluster)
     began = time.perf_counter()
     time.sleep(seconds)
     reports = [json.loads(p.send("report", "r ")[2:]) for p in procs]
     elapsed = time.perf_counter() - began
-    return {"moves_s": sum(r["moves"] for r in reports) / elapsed,
+    moves = sum(r["moves"] for r in reports)
+    bot_cpu = sum(r["cpu"] - b["cpu"] for r, b in zip(reports, before, strict=True))
+    server = server_cpu(cluster) - server0
+    return {"moves": moves, "elapsed": elapsed, "moves_s": moves / elapsed,
             "p50": max(r["p50"] or 0 for r in reports), "p95": max(r["p95"] or 0 for r in reports),
-            "per_process": [round(r["moves"] / elapsed) for r in reports]}  # type: ignore[dict-item]
+            "bot_cpu": bot_cpu, "server_cpu": server,
+            "per_process": [round(r["moves"] / elapsed) for r in reports]}
+
+
+def total(rounds: list[dict[str, Any]]) -> dict[str, Any]:
+    """The rounds of one set-up together: moves/s over all its windows, CPU ms per move, the
+    median of the rounds' p50s and p95s."""
+    moves = sum(r["moves"] for r in rounds)
+    return {"moves_s": moves / sum(r["elapsed"] for r in rounds),
+            "bot_ms": 1000 * sum(r["bot_cpu"] for r in rounds) / max(moves, 1),
+            "server_ms": 1000 * sum(r["server_cpu"] for r in rounds) / max(moves, 1),
+            "p50": statistics.median(r["p50"] for r in rounds), "p95": statistics.median(r["p95"] for r in rounds),
+            "per_round": [round(r["moves_s"]) for r in rounds]}
 
 
 async def single_submits(db: str, plans: Plans, moves: int, check: bool = True) -> tuple[float, float]:
@@ -342,87 +388,100 @@ def parent(args: argparse.Namespace) -> None:
             results[f"single {label}"] = (p50, p95)
             print(f"  {label:<30} submit p50 {p50:6.2f} ms  p95 {p95:6.2f} ms")
 
-        print(f"\n[2] sustained, every game's player submitting at once, {args.seconds:.0f} s")
-        procs = [start_worker(sqlite_db, 0, 2 * args.games, args.plans, 0)]
+        print(f"\n[2] sustained, every game's player submitting at once: {args.rounds} rounds in rotation of "
+              f"{args.seconds:.0f} s each", flush=True)
+        setups: dict[str, tuple[list[Proc], Any]] = {}
         t0 = time.perf_counter()
-        wait_ready(procs)
-        print(f"  SQLite: 1 process, {2 * args.games} games created in {time.perf_counter() - t0:.0f} s", flush=True)
-        for p in procs:
-            p.send("go")
-        sqlite = measure(procs, args.seconds)
-        for p in procs:
-            p.send("exit", "bye")
-        print(f"  SQLite, 1 process × {2 * args.games} games: {sqlite['moves_s']:7.0f} moves/s, "
-              f"submit p50 {sqlite['p50']:.0f} ms, p95 {sqlite['p95']:.0f} ms", flush=True)
-
-        batches = [0] + ([args.batch] if args.batch else [])
-        for batch in batches:
-            db = asyncio.run(createdb(f"sustained{batch}"))
-            procs = [start_worker(db, i, args.games, args.plans, batch) for i in range(2)]
-            t0 = time.perf_counter()
-            wait_ready(procs)
-            print(f"  PostgreSQL: 2 processes × {args.games} games created in {time.perf_counter() - t0:.0f} s",
-                  flush=True)
-            for p in procs:
-                p.send("go")
-            pg = measure(procs, args.seconds)
-            label = "up to 128 moves per call (shipped)" if batch == 0 else f"up to {batch} per call"
-            print(f"  PostgreSQL, 2 processes × {args.games} games, {label}: {pg['moves_s']:7.0f} moves/s "
-                  f"(per process {pg['per_process']}), submit p50 {pg['p50']:.0f} ms, p95 {pg['p95']:.0f} ms")
-            print(f"    ratios to SQLite: moves/s ×{pg['moves_s'] / sqlite['moves_s']:.2f}, "
-                  f"p50 ×{pg['p50'] / sqlite['p50']:.2f}, p95 ×{pg['p95'] / sqlite['p95']:.2f}", flush=True)
-            results[f"pg batch {batch}"] = pg
-            if batch != 0:
+        setups[f"SQLite, 1 process × {2 * args.games} games"] = (
+            [start_worker(sqlite_db, 0, 2 * args.games, args.plans, 0)], None)
+        one = asyncio.run(createdb("one"))
+        setups[f"PostgreSQL, 1 process × {2 * args.games} games"] = (
+            [start_worker(one, 0, 2 * args.games, args.plans, 0)], cluster)
+        db = asyncio.run(createdb("sustained0"))
+        two = [start_worker(db, i, args.games, args.plans, 0) for i in range(2)]
+        setups[f"PostgreSQL, 2 processes × {args.games} games"] = (two, cluster)
+        if args.ungrouped:
+            before = asyncio.run(createdb("ungrouped"))
+            setups[f"PostgreSQL, 2 × {args.games}, reads one by one (before)"] = (
+                [start_worker(before, i, args.games, args.plans, 0, ungrouped=True) for i in range(2)], cluster)
+        if args.batch:
+            single_db = asyncio.run(createdb(f"sustained{args.batch}"))
+            setups[f"PostgreSQL, 2 × {args.games}, at most {args.batch} per call"] = (
+                [start_worker(single_db, i, args.games, args.plans, args.batch) for i in range(2)], cluster)
+        wait_ready([p for procs, _ in setups.values() for p in procs])
+        print(f"  games created in {time.perf_counter() - t0:.0f} s", flush=True)
+        rounds: dict[str, list[dict[str, Any]]] = {label: [] for label in setups}
+        for _ in range(args.rounds):
+            for label, (procs, server) in setups.items():
+                for p in procs:
+                    p.send("go")
+                rounds[label].append(measure(procs, args.seconds, server))
+                for p in procs:
+                    p.send("stop", "stopped")
+        first = next(iter(setups))
+        base = total(rounds[first])
+        for label, (procs, _server) in setups.items():
+            t = total(rounds[label])
+            results[label] = t
+            cpu = t["bot_ms"] + t["server_ms"]
+            print(f"  {label:<44} {t['moves_s']:6.0f} moves/s (rounds {t['per_round']}), p50 {t['p50']:.0f} ms, "
+                  f"p95 {t['p95']:.0f} ms; CPU per move {cpu:.2f} ms (bot {t['bot_ms']:.2f}, "
+                  f"server {t['server_ms']:.2f})")
+            if label != first and base["moves_s"]:
+                print(f"    ratios to SQLite: moves/s ×{t['moves_s'] / base['moves_s']:.2f}, CPU per move "
+                      f"×{cpu / (base['bot_ms'] + base['server_ms']):.2f}", flush=True)
+            if procs is not two:
                 for p in procs:
                     p.send("exit", "bye")
-                continue
+        procs, batch = two, 0
+        for p in procs:
+            p.send("go")
+        print(f"\n[3] killing process 1 (SIGKILL) in the middle of its submits, then restarting it; "
+              f"{args.after_kill:.0f} s more")
+        time.sleep(1.0)
+        killed = procs[1]
+        killed.popen.send_signal(signal.SIGKILL)
+        killed.popen.wait()
+        assert killed.reader is not None
+        killed.reader.join(30)  # every line it managed to print has been read
+        acked = dict(killed.acked)
+        restarted = start_worker(db, 1, args.games, args.plans, batch, resume=True)
+        wait_ready([restarted])
+        restarted.acked = dict(acked)
+        restarted.send("go")
+        procs[1] = restarted
+        after = measure(procs, args.after_kill)
+        print(f"  after the restart: {after['moves_s']:.0f} moves/s (per process {after['per_process']})")
 
-            print(f"\n[3] killing process 1 (SIGKILL) in the middle of its submits, then restarting it; "
-                  f"{args.after_kill:.0f} s more")
-            time.sleep(1.0)
-            killed = procs[1]
-            killed.popen.send_signal(signal.SIGKILL)
-            killed.popen.wait()
-            assert killed.reader is not None
-            killed.reader.join(30)  # every line it managed to print has been read
-            acked = dict(killed.acked)
-            restarted = start_worker(db, 1, args.games, args.plans, batch, resume=True)
-            wait_ready([restarted])
-            restarted.acked = dict(acked)
-            restarted.send("go")
-            procs[1] = restarted
-            after = measure(procs, args.after_kill)
-            print(f"  after the restart: {after['moves_s']:.0f} moves/s (per process {after['per_process']})")
+        for p in procs:
+            p.send("stop", "stopped")
+        created = asyncio.run(create_timers(db, args.timers))
+        print(f"\n[4] {created} timers due now; both processes' timer loops at once")
+        outcomes: list[str] = []
 
-            for p in procs:
-                p.send("stop", "stopped")
-            created = asyncio.run(create_timers(db, args.timers))
-            print(f"\n[4] {created} timers due now; both processes' timer loops at once")
-            outcomes: list[str] = []
+        def fire(p: Proc, into: list[str] = outcomes) -> None:
+            into.append(p.send("timers", "t "))
 
-            def fire(p: Proc, into: list[str] = outcomes) -> None:
-                into.append(p.send("timers", "t "))
+        threads = [threading.Thread(target=fire, args=(p,)) for p in procs]
+        t0 = time.perf_counter()
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        fired = [int(o.split()[1]) for o in outcomes]
+        stale = [int(o.split()[2]) for o in outcomes]
+        counts = asyncio.run(count_timers(db))
+        print(f"  fired per process {fired} (sum {sum(fired)}), stale {stale}, in {time.perf_counter() - t0:.1f} s;"
+              f" database: {counts[0]} fired, {counts[1]} still pending")
+        assert sum(fired) == created == counts[0] and counts[1] == 0, "a timer fired twice or not at all"
+        for p in procs:
+            p.send("exit", "bye")
 
-            threads = [threading.Thread(target=fire, args=(p,)) for p in procs]
-            t0 = time.perf_counter()
-            for th in threads:
-                th.start()
-            for th in threads:
-                th.join()
-            fired = [int(o.split()[1]) for o in outcomes]
-            stale = [int(o.split()[2]) for o in outcomes]
-            counts = asyncio.run(count_timers(db))
-            print(f"  fired per process {fired} (sum {sum(fired)}), stale {stale}, in {time.perf_counter() - t0:.1f} s;"
-                  f" database: {counts[0]} fired, {counts[1]} still pending")
-            assert sum(fired) == created == counts[0] and counts[1] == 0, "a timer fired twice or not at all"
-            for p in procs:
-                p.send("exit", "bye")
-
-            acked_all = {**procs[0].acked, **restarted.acked}
-            games, entries = asyncio.run(check_logs(db, plans, acked_all))
-            print(f"\n[5] checked {games} games, {entries} log entries: every move acknowledged in them (up to "
-                  f"the last acknowledged seq of each of {len(acked_all)} games, {len(acked)} of them the killed "
-                  "process's) is stored, once, in order, as planned: 0 lost, 0 applied twice")
+        acked_all = {**procs[0].acked, **restarted.acked}
+        games, entries = asyncio.run(check_logs(db, plans, acked_all))
+        print(f"\n[5] checked {games} games, {entries} log entries: every move acknowledged in them (up to "
+              f"the last acknowledged seq of each of {len(acked_all)} games, {len(acked)} of them the killed "
+              "process's) is stored, once, in order, as planned: 0 lost, 0 applied twice")
         print(f"\nload average now {os.getloadavg()[0]:.1f}")
     finally:
         cluster.stop()
@@ -447,9 +506,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="the measured window")
     parser.add_argument("--after-kill", type=float, default=10.0, help="play on after the restart")
     parser.add_argument("--timers", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of the sustained set-ups, in rotation")
     parser.add_argument("--single", type=int, default=400, help="submits timed one at a time")
     parser.add_argument("--plans", type=int, default=60, help="distinct self-play games to replay")
     parser.add_argument("--batch", type=int, default=0, help="also measure PostgreSQL with at most this many per call")
+    parser.add_argument("--ungrouped", action="store_true",
+                        help="also two PostgreSQL processes with each read its own round trip (as before pg_reads)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--db", help=argparse.SUPPRESS)
     parser.add_argument("--index", type=int, default=0, help=argparse.SUPPRESS)

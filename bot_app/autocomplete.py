@@ -4,7 +4,8 @@ face-up cards, and every other legal move (for `/ttr move`).
 Suggestions come from the engine's legal moves for the caller (their own hand); when it is not
 their turn, only public facts (the open routes, the cities) are offered. Whatever is typed is
 already bounded (bot_app.inputs); matching is a plain fold-and-contains over at most a few
-hundred labels.
+hundred labels, and routes and cities also match by any spelling of a city (bot_app.spelled:
+"Munich" offers "München – Wien (3 orange) · Munich").
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import discord
 
 from app import Panel, ServiceError
-from bot_app import text
+from bot_app import spelled, text
 from bot_app.answers import Refusal
 from bot_app.components import MAX_OPTIONS
 from bot_app.games import desk_of, parse_game, reach, resolve_game
@@ -42,7 +43,11 @@ async def _panel(interaction: discord.Interaction) -> Panel | None:
 
 def _filter(pairs: Pairs, current: str) -> Pairs:
     key = fold(current or "")
-    hits = [(n, v) for n, v in pairs if not key or key in fold(n) or key in fold(v)]
+    return _cut([(n, v) for n, v in pairs if not key or key in fold(n) or key in fold(v)])
+
+
+def _cut(hits: Pairs) -> Pairs:
+    """At most Discord's number of choices, each within its 100 characters."""
     return [(n[:100], v[:100]) for n, v in hits][:MAX_OPTIONS]
 
 
@@ -55,7 +60,7 @@ async def routes(interaction: discord.Interaction, current: str) -> Pairs:
     if not rids:  # not your turn: show the open routes anyway
         owners = panel.public.route_owner
         rids = [r for r in gmap.routes if r not in owners]
-    return _filter([(text.route_label(gmap, r), r) for r in rids], current)
+    return _cut(spelled.routes(gmap, [(text.route_label(gmap, r), r) for r in rids], current))
 
 
 async def cities(interaction: discord.Interaction, current: str) -> Pairs:
@@ -66,7 +71,7 @@ async def cities(interaction: discord.Interaction, current: str) -> Pairs:
     cids = list(dict.fromkeys(a.city for a in panel.legal if isinstance(a, BuildStation)))
     if not cids:
         cids = [c for c, city in gmap.cities.items() if not city.is_country]
-    return _filter([(text.city_label(gmap, c), c) for c in cids], current)
+    return _cut(spelled.cities(gmap, [(text.city_label(gmap, c), c) for c in cids], current))
 
 
 async def places(interaction: discord.Interaction, current: str) -> Pairs:
@@ -76,7 +81,8 @@ async def places(interaction: discord.Interaction, current: str) -> Pairs:
     panel = await _panel(interaction)
     if panel is None:
         return []
-    return _filter(zoom_places(text.game_map(panel.public)), current)
+    gmap = text.game_map(panel.public)
+    return _cut(spelled.cities(gmap, zoom_places(gmap), current))
 
 
 async def payments(interaction: discord.Interaction, current: str, kind: str) -> Pairs:

@@ -1,8 +1,9 @@
 """Reading the route and city names players type, for the Discord layer: the engine takes
 only ids, and this turns "Paris – Wien (2 red)", "koeln" or "St. Louis" into them.
 
-Cities match by id, name or alias ignoring case, accents, spaces and punctuation (and German
-and Scandinavian transliterations); routes by id or by their two cities, with words that pick
+Cities match by id, name, alias or another spelling (maps/<id>/aliases.json: Munich, Vienne,
+Москва) ignoring case, accents, spaces and punctuation (and German and Scandinavian
+transliterations); routes by id or by their two cities, with words that pick
 one of parallel tracks. The work is linear in the length of the text, and text longer than
 MAX_NAME_CHARS names nothing (tests/test_map_names.py, bench/bench_names.py).
 """
@@ -20,6 +21,7 @@ from bot_app.inputs import is_number
 from engine.errors import excerpt
 from engine.maps import COLOR_SYNONYMS, COLORS, City, GameMap, Route, fold
 from engine.maps.folding import fold_transliterated
+from engine.maps.spellings import spellings
 
 # Longer text is refused before any other work: the longest route label of a shipped map has
 # 63 characters, and Discord lets an option carry 6,000.
@@ -84,13 +86,18 @@ class MapNames:
     character at a time while it is still the prefix (or, from the right, the suffix) of
     some name; and the route ids, ignoring case."""
 
-    __slots__ = ("city_keys", "keys", "longest", "map", "prefixes", "route_ids", "suffixes",
-                 "suggest_longest")
+    __slots__ = ("city_keys", "keys", "longest", "map", "other_names", "prefixes", "route_ids",
+                 "suffixes", "suggest_longest")
 
     def __init__(self, game_map: GameMap) -> None:
         self.map = game_map
         self.route_ids = {rid.casefold(): rid for rid in game_map.routes}
-        self.city_keys = _city_keys(game_map.cities.values())
+        extra = spellings(game_map)
+        # Every name of each city but the printed one: the map file's aliases, then the
+        # other spellings (for autocomplete's "Wien (Vienna)").
+        self.other_names = {cid: tuple(dict.fromkeys((*city.aliases, *extra.get(cid, ()))))
+                            for cid, city in game_map.cities.items()}
+        self.city_keys = _city_keys(game_map.cities.values(), self.other_names)
         # Keys shared by two cities (None) find nothing, as in find_city.
         self.keys = {key: cid for key, cid in self.city_keys.items() if cid is not None}
         self.prefixes = {key[:i] for key in self.keys for i in range(1, len(key) + 1)}
@@ -204,20 +211,21 @@ class MapNames:
                 and (wanted["track"] is None or self.map.track_number(r.id) == wanted["track"]))
 
 
-def _city_keys(cities: Iterable[City]) -> dict[str, str | None]:
-    """Lookup key -> city id: the folded ids, names and aliases (the validator makes sure they
-    tell cities apart), then their transliterations where no name has that key already (None
-    where two cities share a transliteration: it finds neither)."""
+def _city_keys(cities: Iterable[City], others: dict[str, tuple[str, ...]]) -> dict[str, str | None]:
+    """Lookup key -> city id: the folded ids, names, aliases and other spellings (the map's and
+    the spellings' validators make sure they tell cities apart), then their transliterations
+    where no name has that key already (None where two cities share a transliteration: it
+    finds neither)."""
     keys: dict[str, str | None] = {}
     cities = list(cities)
     for city in cities:
-        for text in (city.id, city.name, *city.aliases):
+        for text in (city.id, city.name, *others[city.id]):
             key = fold(text)
             if key:
                 keys.setdefault(key, city.id)
     derived: dict[str, set[str]] = {}
     for city in cities:
-        for text in (city.name, *city.aliases):
+        for text in (city.name, *others[city.id]):
             key = fold_transliterated(text)
             if key and key not in keys:
                 derived.setdefault(key, set()).add(city.id)

@@ -157,8 +157,9 @@ async def hand_dm(delivery: Delivery, hand: HandData, renderer: Renderer) -> Mes
                 lines.append(words.t("dm.your_turn", game=f"#{g}", where=where))
         lines += text.private_lines(list(hand.private_events), hand.view)
         lines.append(text.hand_text(hand.view, g))
-    picture = delivery.kind == "turn" and hand.settings.hand_picture
-    files = [("hand.png", await renderer.hand(hand.view, colorblind=hand.settings.colorblind))] if picture else []
+        picture = delivery.kind == "turn" and hand.settings.hand_picture
+        # drawn inside the block: the picture's words are the DM's language
+        files = [("hand.png", await renderer.hand(hand.view, colorblind=hand.settings.colorblind))] if picture else []
     messages = text.split([x for x in lines if x], MAX_CONTENT)
     return Message(messages[0], files, more=messages[1:])
 

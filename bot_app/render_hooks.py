@@ -9,6 +9,11 @@ bytes from a small LRU instead of a new drawing.
 
 `colorblind` comes from the players' settings (`/ttr settings colorblind:`): a hand picture
 gets marks when its player has them on, the public board when anyone seated at the table has.
+
+The words inside a picture are in its reader's language (docs/languages.md): a table's
+pictures (board, zoom, score sheet, tickets, replay) in the table's, a player's hand and ticket
+offer in the language they are being answered in (a DM's is set by `lang.reading`), else the
+table's; the words travel with the job, so the picture cache's key holds them too.
 """
 
 from __future__ import annotations
@@ -19,12 +24,15 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from bot_app.lang import reader, table_language
+from bot_app.lang.pictures import picture_words
 from engine.timeline import TimelineStep
 from engine.view import View
 
 if TYPE_CHECKING:
     from render.pool import RenderPool
     from render.stats import StatsCard
+    from render.words import PictureWords
 
 PICTURES_KEPT = 64  # recent pictures kept by request (about 5 MB of PNGs)
 
@@ -94,12 +102,12 @@ class Renderer:
         from render.jobs import board_png
 
         assert view.you is None, "the board is public: render it from view(state, None)"
-        return await self._draw(board_png, view, tuple(routes), tuple(cities), bool(colorblind))
+        return await self._draw(board_png, view, tuple(routes), tuple(cities), bool(colorblind), _table(view))
 
     async def hand(self, view: View, *, colorblind: bool = False) -> bytes:
         from render.jobs import hand_png
 
-        return await self._draw(hand_png, view, bool(colorblind))
+        return await self._draw(hand_png, view, bool(colorblind), _reader(view))
 
     async def zoom(self, view: View, *, city: str | None = None, route: str | None = None,
                    routes: Sequence[str] = (), cities: Sequence[str] = (), colorblind: bool = False) -> bytes:
@@ -108,7 +116,8 @@ class Renderer:
         from render.jobs import zoom_png
 
         assert view.you is None, "a zoom is public: render it from view(state, None)"
-        return await self._draw(zoom_png, view, city, route, tuple(routes), tuple(cities), bool(colorblind))
+        return await self._draw(zoom_png, view, city, route, tuple(routes), tuple(cities), bool(colorblind),
+                                _table(view))
 
     async def offer(self, view: View) -> bytes:
         """The tickets offered to the view's player, on the map beside what they hold (a
@@ -116,13 +125,13 @@ class Renderer:
         from render.jobs import offer_png
 
         assert view.you is not None, "an offer is private: render it from view(state, seat)"
-        return await self._draw(offer_png, view)
+        return await self._draw(offer_png, view, _reader(view))
 
     async def scores(self, view: View) -> bytes:
         from render.jobs import scores_png
 
         assert view.you is None
-        return await self._draw(scores_png, view)
+        return await self._draw(scores_png, view, _table(view))
 
     async def tickets(self, view: View) -> bytes:
         """Every player's tickets, completed and failed, on the map (a finished game's public
@@ -130,7 +139,7 @@ class Renderer:
         from render.jobs import tickets_png
 
         assert view.you is None
-        return await self._draw(tickets_png, view)
+        return await self._draw(tickets_png, view, _table(view))
 
     async def replay(self, steps: Sequence[TimelineStep]) -> bytes:
         """The replay GIF of a finished game from its public timeline (at most 8 MB; drawn in
@@ -139,13 +148,14 @@ class Renderer:
         from render.pool import render_slow
 
         assert all(step.view.you is None for step in steps), "a replay shows public views only"
-        return await render_slow(replay_gif, tuple(steps), pool=self.pool)
+        words = _table(steps[-1].view) if steps else None
+        return await render_slow(replay_gif, tuple(steps), words, pool=self.pool)
 
     async def stats(self, card: StatsCard) -> bytes:
         """A player's record on a server as a picture (`/ttr stats`)."""
         from render.jobs import stats_png
 
-        return await self._draw(stats_png, card)
+        return await self._draw(stats_png, card, picture_words(reader().code))
 
     async def _draw(self, job: Callable[..., bytes], *args: Any) -> bytes:
         from render.pool import render_async
@@ -156,3 +166,13 @@ class Renderer:
             png = await render_async(job, *args, pool=self.pool)
             self.cache.put(key, png)
         return png
+
+
+def _table(view: View) -> PictureWords:
+    """A table's picture words: the table's language."""
+    return picture_words(table_language(view.options).code)
+
+
+def _reader(view: View) -> PictureWords:
+    """A private picture's words: the reader's language, else the table's."""
+    return picture_words(reader(table_language(view.options)).code)

@@ -12,14 +12,13 @@ from discord import app_commands
 
 from app import ServiceError
 from app.plans import PlanBook
-from bot_app import plan_panel, plan_syntax, text
+from bot_app import plan_panel, plan_syntax, spelled, text
 from bot_app.answers import Refusal
 from bot_app.autocomplete import _panel
 from bot_app.games import Game, desk_of, resolve_game
 from bot_app.inputs import PlanText
 from cogs.base import TtrCog
 from engine.actions import ClaimRoute
-from engine.maps import fold
 
 if TYPE_CHECKING:
     from bot_app.client import TtrBot
@@ -86,14 +85,13 @@ async def suggestions(interaction: discord.Interaction, current: str) -> list[tu
         start = cut + len(word)
         partial = current[start:]
         if ":" not in partial and "," not in partial and ";" not in partial:
-            key = fold(partial)
             owners = panel.public.route_owner
-            for rid in gmap.routes:
-                label = text.route_label(gmap, rid)
-                if rid not in owners and (not key or key in fold(label)):
-                    value = current[:start] + label + (":" if word != "claim " else " ")
-                    if len(value) <= 100:
-                        out.append((value, value))
+            # Any spelling of a city finds its routes ("Munich"); the plan gets the printed label.
+            open_routes = [(text.route_label(gmap, r), r) for r in gmap.routes if r not in owners]
+            for _shown, rid in spelled.routes(gmap, open_routes, partial):
+                value = current[:start] + text.route_label(gmap, rid) + (":" if word != "claim " else " ")
+                if len(value) <= 100:
+                    out.append((value, value))
     return out[:25]
 
 

@@ -30,6 +30,7 @@ from render.parts import HandBlock, HandContext, picture_parts
 from render.parts.tickets import TicketStatus, ticket_statuses
 from render.sprites import mark_mask, rounded_rect
 from render.text import TextItem, Writer, fit_text, font, preview_px
+from render.words import tr, tr_n
 
 WIDTH = 1100
 MARGIN = 20
@@ -140,7 +141,8 @@ def hand_image(view: View, game_map: GameMap, seat: int, *,
     board = short_map_name(game_map.name)
     board_w = ctx.body.getlength(board)
     w.text((MARGIN + sw_w + 12, y + sw_h / 2),
-           fit_text(f"{view.name(seat)} — your hand", title_f, width - 2 * MARGIN - sw_w - 40 - board_w), title_f,
+           fit_text(tr("picture.hand.title", "{name} — your hand", name=view.name(seat)), title_f,
+                    width - 2 * MARGIN - sw_w - 40 - board_w), title_f,
            P.INK, anchor="lm")
     w.text((width - MARGIN, y + sw_h / 2), board, ctx.body, P.INK_SOFT, anchor="rm")
     y += round(t * 1.9)
@@ -151,10 +153,11 @@ def hand_image(view: View, game_map: GameMap, seat: int, *,
 
     # the blocks, one under the other
     for block in blocks:
-        w.text((MARGIN, y), block.title, ctx.head, P.INK)
+        title = w.text((MARGIN, y), fit_text(block.title, ctx.head, LEFT_W), ctx.head, P.INK)
         if block.note:
-            w.text((MARGIN + LEFT_W, y + 2), fit_text(block.note, ctx.body, LEFT_W * 0.55), ctx.body, P.INK_SOFT,
-                   anchor="ra")
+            # what the title leaves (a longer translation), at most a little more than half
+            room = min(LEFT_W * 0.55, MARGIN + LEFT_W - title[2] - t * 0.6)
+            w.text((MARGIN + LEFT_W, y + 2), fit_text(block.note, ctx.body, room), ctx.body, P.INK_SOFT, anchor="ra")
         y += head_h
         block.draw(ctx, MARGIN, y, LEFT_W)
         y += block.height(ctx, LEFT_W) + gap
@@ -165,8 +168,8 @@ def hand_image(view: View, game_map: GameMap, seat: int, *,
     _draw_mini(ctx, m_img, mini, parts, colorblind)
     img.paste(m_img, (mx, my))
     d.rectangle((mx - 1, my - 1, mx + mw, my + mh), outline=P.PANEL_EDGE)
-    w.text((mx, my + mh + 8), fit_text("Coloured: your way to each open ticket", ctx.body, mw), ctx.body,
-           P.INK_SOFT)
+    caption = tr("picture.hand.caption", "Coloured: your way to each open ticket")
+    w.text((mx, my + mh + 8), fit_text(caption, ctx.body, mw), ctx.body, P.INK_SOFT)
     return img, list(ctx.shared.get("statuses", [])), w.items
 
 
@@ -185,7 +188,7 @@ HOLDING_ROW = 1.6  # the height of a line of holdings, in text sizes
 def holdings(ctx: HandContext, parts: tuple) -> list[Holding]:
     """Trains left, then each module's badges (cards, stations, tickets, tokens, passengers)."""
     me = ctx.view.players[ctx.seat]
-    out = [Holding("trains", f"{me.trains} trains")]
+    out = [Holding("trains", tr_n("picture.hand.trains", me.trains, "{n} trains", "{n} trains"))]
     for part in parts:
         out += [Holding(b.icon, b.what, b.colour) for b in part.badges(ctx.view, ctx.seat)]
     return out

@@ -3,7 +3,8 @@ returns only the PNG bytes, so nothing but small views and finished PNGs crosses
 processes. `prepare_worker` runs once when a worker starts, in a thread of its own beside the
 jobs (`start_preparing`): it builds every map's static base (the empty board with its labels,
 and the hand picture's small map with each city's label spots), so that later moves do not
-wait for one and the first ones wait at most for their own.
+wait for one and the first ones wait at most for their own. A job's `words` are the picture's
+language (render/words.py), resolved by the caller; None draws in English.
 """
 
 from __future__ import annotations
@@ -16,71 +17,82 @@ from typing import TYPE_CHECKING
 
 from engine.timeline import TimelineStep
 from engine.view import View
+from render.words import use
 
 if TYPE_CHECKING:
     from render.stats import StatsCard
+    from render.words import PictureWords
 
 log = logging.getLogger("render.jobs")
 
 
-def board_png(view: View, routes: Sequence[str] = (), cities: Sequence[str] = (), colorblind: bool = False) -> bytes:
+def board_png(view: View, routes: Sequence[str] = (), cities: Sequence[str] = (), colorblind: bool = False,
+              words: PictureWords | None = None) -> bytes:
     """The public board (`render.board.render_board`) as PNG bytes."""
     from render.board import render_board
 
-    return render_board(view, highlight_routes=tuple(routes), highlight_cities=tuple(cities),
-                        colorblind=colorblind).png
+    with use(words):
+        return render_board(view, highlight_routes=tuple(routes), highlight_cities=tuple(cities),
+                            colorblind=colorblind).png
 
 
-def hand_png(view: View, colorblind: bool = False) -> bytes:
+def hand_png(view: View, colorblind: bool = False, words: PictureWords | None = None) -> bytes:
     """A player's private hand picture (`render.hand.render_hand`) as PNG bytes."""
     from render.hand import render_hand
 
-    return render_hand(view, colorblind=colorblind).png
+    with use(words):
+        return render_hand(view, colorblind=colorblind).png
 
 
-def offer_png(view: View) -> bytes:
+def offer_png(view: View, words: PictureWords | None = None) -> bytes:
     """The private picture of the tickets offered to the view's player (`render.offer.render_offer`)
     as PNG bytes."""
     from render.offer import render_offer
 
-    return render_offer(view).png
+    with use(words):
+        return render_offer(view).png
 
 
 def zoom_png(view: View, city: str | None = None, route: str | None = None, routes: Sequence[str] = (),
-             cities: Sequence[str] = (), colorblind: bool = False) -> bytes:
+             cities: Sequence[str] = (), colorblind: bool = False, words: PictureWords | None = None) -> bytes:
     """A part of the public board, enlarged (`render.zoom.render_zoom`), as PNG bytes."""
     from render.zoom import render_zoom
 
-    return render_zoom(view, city=city, route=route, highlight_routes=tuple(routes), highlight_cities=tuple(cities),
-                       colorblind=colorblind).png
+    with use(words):
+        return render_zoom(view, city=city, route=route, highlight_routes=tuple(routes),
+                           highlight_cities=tuple(cities), colorblind=colorblind).png
 
 
-def scores_png(view: View) -> bytes:
+def scores_png(view: View, words: PictureWords | None = None) -> bytes:
     """The final scores (`render.scores.render_scores`) as PNG bytes."""
     from render.scores import render_scores
 
-    return render_scores(view).png
+    with use(words):
+        return render_scores(view).png
 
 
-def tickets_png(view: View) -> bytes:
+def tickets_png(view: View, words: PictureWords | None = None) -> bytes:
     """Every player's tickets on the map at the end (`render.tickets.render_tickets`) as PNG bytes."""
     from render.tickets import render_tickets
 
-    return render_tickets(view).png
+    with use(words):
+        return render_tickets(view).png
 
 
-def replay_gif(steps: Sequence[TimelineStep]) -> bytes:
+def replay_gif(steps: Sequence[TimelineStep], words: PictureWords | None = None) -> bytes:
     """A finished game's replay (`render.replay.render_replay`) as GIF bytes."""
     from render.replay import render_replay
 
-    return render_replay(tuple(steps)).gif
+    with use(words):
+        return render_replay(tuple(steps)).gif
 
 
-def stats_png(card: StatsCard) -> bytes:
+def stats_png(card: StatsCard, words: PictureWords | None = None) -> bytes:
     """A player's record on a server (`render.stats.render_stats`) as PNG bytes."""
     from render.stats import render_stats
 
-    return render_stats(card).png
+    with use(words):
+        return render_stats(card).png
 
 
 def worker_pid() -> int:

@@ -27,6 +27,7 @@ from render.paste import paste
 from render.sprites import mark_mask
 from render.text import Font, TextItem, Writer, fit_text, font, preview_px
 from render.viewdata import scores
+from render.words import tr, tr_n
 
 Box = tuple[int, int, int, int]
 
@@ -51,11 +52,13 @@ def key_entries(game_map: GameMap, parts: Sequence[PicturePart]) -> tuple[KeyEnt
     out: list[KeyEntry] = []
     for part in parts:
         for entry in part.key(game_map):
+            entry = KeyEntry(entry.kind, tr(f"picture.key.{entry.kind}", entry.text))
             if entry not in out:
                 out.append(entry)
     if any(c.is_country for c in game_map.cities.values()):
-        out.append(KeyEntry("country", "country"))
-    out.append(KeyEntry("glow", "last move"))
+        out.append(KeyEntry("country", tr("picture.key.country", "country")))
+    out.append(KeyEntry("glow", tr("picture.key.glow", "last move")))
+    # The words are part of the key, so of the base's cache key: one base per language.
     return tuple(out)
 
 
@@ -66,7 +69,7 @@ def table_entries(view: View, game_map: GameMap) -> tuple[KeyEntry, ...]:
     """What only some tables of a map show, so not in the map's cached key: a closed track,
     at a table too small for double routes on a map that has them."""
     if len(view.players) < view.doubles_from_players and any(r.parallel_group for r in game_map.routes.values()):
-        return (CLOSED_KEY,)
+        return (KeyEntry(CLOSED_KEY.kind, tr("picture.key.closed", CLOSED_KEY.text)),)
     return ()
 
 
@@ -164,17 +167,28 @@ GAME_OVER = "Game over"
 MOST_LAST_TURNS = 5  # a last round has at most one turn per player
 
 
+def setup_status() -> tuple[str, str]:
+    """The status box while everyone chooses tickets, in the picture's language."""
+    return (tr("picture.status.choosing", SETUP_STATUS[0]), tr("picture.status.everyone", SETUP_STATUS[1]))
+
+
+def game_over() -> str:
+    return tr("picture.status.game_over", GAME_OVER)
+
+
 def last_round(left: int) -> tuple[str, ...]:
     """The detail line of the last round, longest first: the longest that fits is drawn."""
-    return f"Last round: {left} turn{'s' if left != 1 else ''} left", f"Last round: {left} to go"
+    return (tr_n("picture.status.last_round", left, f"Last round: {left} turn left", f"Last round: {left} turns left"),
+            tr("picture.status.last_round_short", "Last round: {n} to go", n=left))
 
 
 def status_width(t: int) -> int:
     """The width the status box needs for its fixed words at text size `t`, each whole
     (a last round in its shortest form)."""
     head_f, body_f = font(t, "bold"), font(t, "regular")
-    return math.ceil(max(head_f.getlength(SETUP_STATUS[0]), head_f.getlength(GAME_OVER),
-                         body_f.getlength(SETUP_STATUS[1]), body_f.getlength(last_round(MOST_LAST_TURNS)[-1])))
+    setup = setup_status()
+    return math.ceil(max(head_f.getlength(setup[0]), head_f.getlength(game_over()),
+                         body_f.getlength(setup[1]), body_f.getlength(last_round(MOST_LAST_TURNS)[-1])))
 
 
 def status_lines(view: View) -> tuple[str, tuple[str, ...]]:
@@ -183,14 +197,18 @@ def status_lines(view: View) -> tuple[str, tuple[str, ...]]:
     if view.status == "over":
         result = view.result or {}
         winners = [view.name(s) for s in result.get("winners", [])]
-        detail = ("Winner: " if len(winners) == 1 else "Winners: ") + " & ".join(winners) if winners else ""
-        return GAME_OVER, (detail,)
+        names = " & ".join(winners)
+        detail = (tr("picture.status.winner", "Winner: {names}", names=names) if len(winners) == 1
+                  else tr("picture.status.winners", "Winners: {names}", names=names)) if winners else ""
+        return game_over(), (detail,)
     if view.status == "setup":
-        return SETUP_STATUS[0], (SETUP_STATUS[1],)
+        setup = setup_status()
+        return setup[0], (setup[1],)
     left = view.final_turns_left
+    head = tr("picture.status.to_play", "{name} to play", name=view.name(view.current))
     if left is not None:
-        return f"{view.name(view.current)} to play", last_round(left)
-    return f"{view.name(view.current)} to play", (f"Turn {view.turn + 1}",)
+        return head, last_round(left)
+    return head, (tr("picture.status.turn", "Turn {n}", n=view.turn + 1),)
 
 
 def drawn_box(layout: BoardLayout, boxes: LegendBoxes) -> Box:
@@ -245,9 +263,9 @@ def draw_legend(img: Image.Image, layout: BoardLayout, game_map: GameMap, view: 
         m = mark_mask(style.mark, max(7, round(sw_h * 0.72)))
         paste(img, (255, 255, 255), (cx + (sw_w - m.width) // 2, sy + (sw_h - m.height) // 2), m)
         if current:  # a pointer at the cell's left edge
-            tr = round(t * 0.3)
+            tip = round(t * 0.3)
             ty = sy + sw_h / 2
-            d.polygon([(x0 - 2, ty - tr), (x0 + tr - 1, ty), (x0 - 2, ty + tr)], fill=style.dark)
+            d.polygon([(x0 - 2, ty - tip), (x0 + tip - 1, ty), (x0 - 2, ty + tip)], fill=style.dark)
         nx = cx + sw_w + round(t * 0.3)
         tag = " ★" if seat in winners else ""
         name = fit_text(view.name(seat), name_f, right - nx - name_f.getlength(tag)) + tag
@@ -256,7 +274,7 @@ def draw_legend(img: Image.Image, layout: BoardLayout, game_map: GameMap, view: 
         base_y = cy + row1 + round(t * 1.12)
         score = str(pts.get(seat, 0))
         sb = w.text((cx, base_y), score, score_f, P.INK, anchor="ls")
-        w.text((sb[2] + round(t * 0.2), base_y), "pts", body_f, P.INK_SOFT, anchor="ls")
+        w.text((sb[2] + round(t * 0.2), base_y), tr("picture.legend.pts", "pts"), body_f, P.INK_SOFT, anchor="ls")
         trains = str(p.trains)
         tb = w.text((right, base_y), trains, count_f, P.INK, anchor="rs")
         ic = round(t * 0.9)

@@ -36,6 +36,7 @@ from render.legend import short_map_name
 from render.parts.tickets import status_mark
 from render.sprites import mark_mask, rounded_rect
 from render.text import PREVIEW_TEXT_PX, PREVIEW_WIDTH, TextItem, Writer, fit_text, font, preview_px
+from render.words import tr
 
 # The map's width: a landscape map over the panel, a portrait one beside it. Smaller than the
 # board (1600): the offer is read at Discord's preview size, and a picture of half the pixels
@@ -88,7 +89,9 @@ def _card(game_map: GameMap, info: Mapping[str, Mapping[str, Any]], card: str, m
     if c is None:  # not a ticket nor a tourist card (a Lucky Devil): nothing to place
         return None
     if c["kind"] == VISITOR_PASS:
-        return OfferedCard(card, mark, "Visitor Pass (any attraction town)", int(c["points"]), (), "tourist", colour)
+        where = tr("picture.tourist.pass_where", "any attraction town")
+        words = f'{tr("picture.tourist.pass", "Visitor Pass")} ({where})'
+        return OfferedCard(card, mark, words, int(c["points"]), (), "tourist", colour)
     if c["kind"] == ATTRACTION:
         city = str(c["city"])
         return OfferedCard(card, mark, f"{c['name']} ({game_map.city_label(city)})", int(c["points"]),
@@ -369,8 +372,9 @@ class _Panel:
     @staticmethod
     def notes(side: bool) -> list[str]:
         """What the map shows: one line under a landscape map, one a kind beside a portrait one."""
-        parts = ["Coloured: offered, lettered as in the menu", "dark: your tickets (green: completed)",
-                 "trains: your routes; grey: taken"]
+        parts = [tr("picture.offer.note_offered", "Coloured: offered, lettered as in the menu"),
+                 tr("picture.offer.note_yours", "dark: your tickets (green: completed)"),
+                 tr("picture.offer.note_trains", "trains: your routes; grey: taken")]
         return parts if side else [" · ".join(parts)]
 
     def draw(self, img: Image.Image, box: tuple[int, int, int, int], side: bool) -> list[TextItem]:
@@ -391,8 +395,9 @@ class _Panel:
         board = short_map_name(self.game_map.name)
         bw = self.body.getlength(board)
         w.text((x + sw + round(t * 0.5), y + sh / 2),
-               fit_text(self.view.name(self.seat) + ("" if side else " — tickets offered"), self.title_f,
-                        inner - sw - bw - 2 * t),
+               fit_text(self.view.name(self.seat) if side else
+                        tr("picture.offer.title", "{name} — tickets offered", name=self.view.name(self.seat)),
+                        self.title_f, inner - sw - bw - 2 * t),
                self.title_f, P.INK, anchor="lm")
         w.text((x1 - pad, y + sh / 2), board, self.body, P.INK_SOFT, anchor="rm")
         y += round(t * 2.0)
@@ -414,10 +419,11 @@ class _Panel:
 
     def _offer(self, w: Writer, d: ImageDraw.ImageDraw, x: int, y: int, width: int) -> int:
         t = self.t
-        w.text((x, y), "Tickets offered now", self.head_f, P.INK)
+        w.text((x, y), fit_text(tr("picture.offer.offered", "Tickets offered now"), self.head_f, width), self.head_f,
+               P.INK)
         y += round(t * 1.8)
         pts_w = self.bold.getlength("00")
-        pile_w = max((self.body.getlength(c.deck) for c in self.offered), default=0) if self.piles else 0
+        pile_w = max((self.body.getlength(_pile(c.deck)) for c in self.offered), default=0) if self.piles else 0
         for card in self.offered:
             cy = y + self.row / 2
             r = round(t * 0.62)
@@ -428,7 +434,7 @@ class _Panel:
             w.text((right, cy), str(card.points), self.bold, P.INK, anchor="rm")
             room_end = right - pts_w - round(t * 0.5)
             if self.piles:
-                w.text((room_end, cy), card.deck, self.body, P.INK_SOFT, anchor="rm")
+                w.text((room_end, cy), _pile(card.deck), self.body, P.INK_SOFT, anchor="rm")
                 room_end -= round(pile_w + t * 0.5)
             w.text((tx, cy), fit_text(card.words, self.body, room_end - tx), self.body, P.INK, anchor="lm")
             y += self.row
@@ -437,12 +443,15 @@ class _Panel:
     def _holding(self, w: Writer, d: ImageDraw.ImageDraw, x: int, y: int, width: int, cols: int) -> int:
         t = self.t
         done = sum(1 for h in self.held if h.done)
-        w.text((x, y), "Already yours", self.head_f, P.INK)
+        head = tr("picture.offer.yours", "Already yours")
+        w.text((x, y), head, self.head_f, P.INK)
         if self.held:
-            w.text((x + width, y + 2), f"{done} of {len(self.held)} completed", self.body, P.INK_SOFT, anchor="ra")
+            note = tr("picture.hand.completed_of", "{done} of {n} completed", done=done, n=len(self.held))
+            room = width - self.head_f.getlength(head) - t
+            w.text((x + width, y + 2), fit_text(note, self.body, room), self.body, P.INK_SOFT, anchor="ra")
         y += round(t * 1.8)
         if not self.held:
-            w.text((x, y + (self.row - t) / 2), "No tickets yet.", self.body, P.INK_SOFT)
+            w.text((x, y + (self.row - t) / 2), tr("picture.hand.no_tickets", "No tickets yet."), self.body, P.INK_SOFT)
             return y + self.row
         per_col = -(-len(self.held) // cols)
         col_w = (width - round(t * 0.8) * (cols - 1)) // cols
@@ -457,3 +466,8 @@ class _Panel:
             room = right - self.bold.getlength("00") - round(t * 0.4) - tx
             w.text((tx, cy), fit_text(h.words, self.body, room), self.body, P.INK, anchor="lm")
         return y + per_col * self.row
+
+
+def _pile(deck: str) -> str:
+    """A ticket's pile as the offer names it ("long", "short"), in the picture's language."""
+    return tr(f"picture.pile.{deck}", deck)

@@ -30,6 +30,7 @@ from render.legend import short_map_name
 from render.parts import modules_of, part_for
 from render.sprites import mark_mask
 from render.text import TextItem, Writer, fit_text, font, preview_px
+from render.words import slug, tr, tr_n
 
 WIDTH = 1200
 MARGIN = 24
@@ -87,6 +88,11 @@ LEGACY_NAMES = {"routes": "Routes", "tickets_won": "Tickets completed", "tickets
                 "stations": "Stations kept"}
 
 
+def line_name(line: str, english: str) -> str:
+    """A score line's name in the picture's language (a bonus's id is its printed name)."""
+    return tr(f"picture.line.{slug(line)}", english)
+
+
 def sheet_lines(sheet: Mapping[str, Any]) -> dict[str, int]:
     """The sheet's named lines; for a result saved before sheets had lines, rebuilt from its
     old fields, with whatever they miss of the total on an "Other" line."""
@@ -132,13 +138,14 @@ def score_columns(view: View, sheets: Sequence[Mapping[str, Any]]) -> tuple[list
     for line in present:
         if gather and line in bonus_lines:
             if line == bonuses[0]:
-                columns.append(Column(BONUSES, tuple(bonuses),
+                columns.append(Column(tr("picture.scores.bonuses", BONUSES), tuple(bonuses),
                                       {seat: sum(lines.get(b, 0) for b in bonuses) for seat, lines in by_seat.items()},
                                       (0, 0, 0)))
-            rows.append(BonusRow(names.get(line, line), {seat: lines.get(line, 0) for seat, lines in by_seat.items()}))
+            rows.append(BonusRow(line_name(line, names.get(line, line)),
+                                 {seat: lines.get(line, 0) for seat, lines in by_seat.items()}))
             continue
         values = {seat: lines.get(line, 0) for seat, lines in by_seat.items()}
-        columns.append(Column(names.get(line, line), (line,), values, (0, 0, 0)))
+        columns.append(Column(line_name(line, names.get(line, line)), (line,), values, (0, 0, 0)))
     coloured: list[Column] = []
     gains = losses = 0
     for c in columns:
@@ -218,9 +225,11 @@ def _draw(view: View, game_map: GameMap | None) -> tuple[Image.Image, list[Colum
     w = Writer(d, "sheet", img)
 
     win_names = [names[s] for s in order if s in winners]
-    w.text((MARGIN, MARGIN), "Final scores", title_f, P.INK)
+    w.text((MARGIN, MARGIN), tr("picture.scores.title", "Final scores"), title_f, P.INK)
     w.text((width - MARGIN, MARGIN + round(t * 0.4)), short_map_name(game_map.name), body_f, P.INK_SOFT, anchor="ra")
-    verdict = ("Winner: " if len(win_names) == 1 else "Shared win: ") + " & ".join(win_names) if win_names else ""
+    together = " & ".join(win_names)
+    verdict = (tr("picture.scores.winner", "Winner: {names}", names=together) if len(win_names) == 1
+               else tr("picture.scores.shared_win", "Shared win: {names}", names=together)) if win_names else ""
     w.text((MARGIN, MARGIN + round(t * 2.3)), fit_text(verdict, name_f, width - 2 * MARGIN), name_f, P.INK)
 
     # column headings, each with its colour (the same colour as its part of the bars)
@@ -234,7 +243,8 @@ def _draw(view: View, game_map: GameMap | None) -> tuple[Image.Image, list[Colum
         sw = round(t * 0.6)
         d.rectangle((x + col_w - t * 0.4 - sw, bottom + 3, x + col_w - t * 0.4, bottom + 3 + sw // 2), fill=col.colour)
         x += col_w
-    w.text((x + total_w - t * 0.4, bottom - line_h), "Total", head_f, P.INK, anchor="ra")
+    total = fit_text(tr("picture.scores.total", "Total"), head_f, total_w - t * 0.6)
+    w.text((x + total_w - t * 0.4, bottom - line_h), total, head_f, P.INK, anchor="ra")
     y = bottom + round(t * 0.7)
     d.line((MARGIN, y, MARGIN + table_w, y), fill=P.PANEL_EDGE, width=2)
     y += round(t * 0.5)
@@ -297,7 +307,9 @@ def _draw(view: View, game_map: GameMap | None) -> tuple[Image.Image, list[Colum
         y = row_top + row_h
 
     if tie_break:
-        w.text((MARGIN, y), "Tie broken by: " + " → ".join(tie_break), name_f, P.INK)
+        decided = " → ".join(tr(f"picture.tie.{slug(x)}", x) for x in tie_break)
+        w.text((MARGIN, y), fit_text(tr("picture.scores.tie_broken", "Tie broken by: {how}", how=decided), name_f,
+                                     width - 2 * MARGIN), name_f, P.INK)
         y += round(t * 2)
     if rows:
         _draw_bonus_list(w, rows, names, (MARGIN, y + round(t * 0.4)), width, t, head_f, body_f)
@@ -322,7 +334,7 @@ def _bonus_layout(rows: Sequence[BonusRow], names: Mapping[int, str], width: int
     for i, row in enumerate(rows):
         c = i // per
         got = [f"{names.get(seat, '?')} {'+' if v > 0 else ''}{v}" for seat, v in row.won.items() if v]
-        lines = _wrap_list(got, body_f, col_w - t * 1.8) if got else ["nobody"]
+        lines = _wrap_list(got, body_f, col_w - t * 1.8) if got else [tr("picture.scores.nobody", "nobody")]
         out.append((c * col_w, heights[c], lines))
         heights[c] += line * (1 + len(lines)) + round(t * 0.3)
     return out, round(t * 2.0) + max(heights, default=0)
@@ -337,7 +349,7 @@ def _draw_bonus_list(w: Writer, rows: Sequence[BonusRow], names: Mapping[int, st
                      t: int, head_f: Any, body_f: Any) -> None:
     """Each bonus by its full name, with what it gave and to whom."""
     x0, y0 = at
-    w.text((x0, y0), "Bonuses", font(round(t * 1.15), "bold"), P.INK)
+    w.text((x0, y0), tr("picture.scores.bonuses", BONUSES), font(round(t * 1.15), "bold"), P.INK)
     y0 += round(t * 2.0)
     cols = _bonus_cols(rows, width, t, head_f)
     col_w = (width - 2 * MARGIN) / cols
@@ -384,14 +396,14 @@ def _detail(sheet: Mapping[str, Any], stations: bool = True) -> str:
     tickets = sheet.get("tickets") or []
     if tickets:
         done = sum(1 for t in tickets if t.get("completed"))
-        bits.append(f"{done}/{len(tickets)} tickets")
+        bits.append(tr("picture.scores.tickets_done", "{done}/{n} tickets", done=done, n=len(tickets)))
     tourist = sheet.get("tourist") or []
     if tourist:
         done = sum(1 for t in tourist if t.get("completed"))
-        bits.append(f"{done}/{len(tourist)} tourist cards")
+        bits.append(tr("picture.scores.tourist_done", "{done}/{n} tourist cards", done=done, n=len(tourist)))
     if stations and "stations_used" in sheet:
         n = int(sheet["stations_used"])
-        bits.append(f"{n} station{'s' if n != 1 else ''} used")
+        bits.append(tr_n("picture.scores.stations_used", n, "{n} station used", "{n} stations used"))
     if sheet.get("longest_path"):
-        bits.append(f"longest {sheet['longest_path']}")
+        bits.append(tr("picture.scores.longest", "longest {n}", n=sheet["longest_path"]))
     return " · ".join(bits)

@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw
 from render import palette as P
 from render.encode import png_bytes
 from render.text import TextItem, Writer, fit_text, font, preview_px
+from render.words import tr, tr_n
 
 WIDTH = 1100
 
@@ -60,18 +61,20 @@ def render_stats(card: StatsCard, *, width: int = WIDTH) -> StatsPicture:
     w = Writer(d, "stats", img)
     big, bold, body = font(round(t * 1.8), "bold"), font(t, "bold"), font(t, "regular")
     x, y = pad, pad
-    head = f"{card.games} finished game{'s' if card.games != 1 else ''} {card.where}"
+    head = tr_n("picture.stats.finished", card.games, "{n} finished game {where}", "{n} finished games {where}",
+                where=card.where)
     nb = w.text((x, y), fit_text(card.name, big, width * 0.55), big, P.INK)
     w.text((nb[2] + t, y + round(t * 0.6)), fit_text(head, body, width - nb[2] - t - pad), body, P.INK_SOFT)
     y += round(t * 2.6)
     # the tiles: one number each, its name under it
     done, failed = card.tickets_done, card.tickets_failed
     share = f"{round(100 * done / (done + failed))}%" if done + failed else "—"
-    tiles = [(str(card.games), "games"),
-             (str(card.wins), f"wins ({round(100 * card.wins / card.games)}%)" if card.games else "wins"),
-             (f"{card.average:.1f}", "average score"),
-             ("—" if card.best is None else str(card.best), "best score"),
-             (share, f"tickets ({done} of {done + failed})")]
+    wins = tr("picture.stats.wins", "wins")
+    tiles = [(str(card.games), tr("picture.stats.games", "games")),
+             (str(card.wins), f"{wins} ({round(100 * card.wins / card.games)}%)" if card.games else wins),
+             (f"{card.average:.1f}", tr("picture.stats.average", "average score")),
+             ("—" if card.best is None else str(card.best), tr("picture.stats.best", "best score")),
+             (share, tr("picture.stats.tickets", "tickets ({done} of {n})", done=done, n=done + failed))]
     if card.rating is not None:
         tiles.append((card.rating[0], card.rating[1]))
     tile_w = (width - 2 * pad) // len(tiles)
@@ -92,12 +95,14 @@ def render_stats(card: StatsCard, *, width: int = WIDTH) -> StatsPicture:
     y += round(t * 0.3)
     # favourite routes and cities, with bars
     col_w = (width - 2 * pad - t) // 2
-    for c, (title, items) in enumerate((("Favourite routes", card.routes), ("Favourite cities", card.cities))):
+    favourites = ((tr("picture.stats.routes", "Favourite routes"), card.routes),
+                  (tr("picture.stats.cities", "Favourite cities"), card.cities))
+    for c, (title, items) in enumerate(favourites):
         cx = x + c * (col_w + t)
-        w.text((cx, y), title, bold, P.INK)
+        w.text((cx, y), fit_text(title, bold, col_w), bold, P.INK)
         most = max((n for _, n in items), default=1)
         if not items:
-            w.text((cx, y + row), "none yet", body, P.INK_SOFT)
+            w.text((cx, y + row), tr("picture.stats.none_yet", "none yet"), body, P.INK_SOFT)
         for j, (label, n) in enumerate(items):
             ry = y + row * (j + 1)
             count = f"×{n}"
@@ -111,9 +116,10 @@ def render_stats(card: StatsCard, *, width: int = WIDTH) -> StatsPicture:
             w.text((cx, ry), fit_text(label, body, bx - cx - round(t * 0.5)), body, P.INK)
     y += row * (lists + 1) + round(t * 0.6)
     # games per variant
-    parts = [f"{title}: {g} game{'s' if g != 1 else ''}, {wins} win{'s' if wins != 1 else ''}"
-             for title, g, wins in card.variants]
-    line = " · ".join(parts) if parts else "no finished games yet"
-    w.text((x, y), "By variant", bold, P.INK)
+    parts = [f"{title}: " + tr_n("picture.stats.variant_games", g, "{n} game", "{n} games") + ", "
+             + tr_n("picture.stats.variant_wins", won, "{n} win", "{n} wins")
+             for title, g, won in card.variants]
+    line = " · ".join(parts) if parts else tr("picture.stats.no_games", "no finished games yet")
+    w.text((x, y), tr("picture.stats.by_variant", "By variant"), bold, P.INK)
     w.text((x, y + row), fit_text(line, body, width - 2 * pad), body, P.INK_SOFT)
     return StatsPicture(png_bytes(img), img, tuple(w.items))

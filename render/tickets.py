@@ -27,6 +27,7 @@ from render.legend import key_entries
 from render.parts import picture_parts
 from render.sprites import mark_mask
 from render.text import TextItem, Writer, fit_text, font, preview_px
+from render.words import tr
 
 FADE = 0.55  # how far the board is washed towards white under the ticket lines
 
@@ -164,7 +165,7 @@ def _legend(img: Image.Image, box: tuple[int, int, int, int], width: int, view: 
         entries.append((p.seat, counts))
     x, y = x0 + pad, y0 + pad
     if side:  # title, then a player per two rows, then the key
-        w.text((x, y), fit_text("Tickets", bold, x1 - x0 - 2 * pad), bold, P.INK)
+        w.text((x, y), fit_text(tr("picture.tickets.title", "Tickets"), bold, x1 - x0 - 2 * pad), bold, P.INK)
         y += row_h
         spots = [(x, y + i * row_h * 2) for i in range(len(entries))]
         key_at = (x, y + len(entries) * row_h * 2 + round(t * 0.3))
@@ -187,9 +188,12 @@ def _legend(img: Image.Image, box: tuple[int, int, int, int], width: int, view: 
     if ky0 + row_h * 2 <= y1:
         ky = ky0 + t // 2
         d.line([(kx, ky), (kx + sample, ky)], fill=P.INK, width=lw)
-        w.text((kx + sample + round(t * 0.4), ky0), "completed", body, P.INK)
+        key_w = x1 - (kx + sample + round(t * 0.4)) - pad
+        w.text((kx + sample + round(t * 0.4), ky0), fit_text(tr("picture.ticket.completed", "completed"), body, key_w),
+               body, P.INK)
         ky += row_h
         _dashed(d, (kx, ky), (kx + sample, ky), P.INK_SOFT, P.INK, lw, 0.3)
         _cross(d, (kx + sample / 2, ky), lw * 1.6, P.INK, max(2, lw // 2))
-        w.text((kx + sample + round(t * 0.4), ky0 + row_h), "failed", body, P.INK)
+        failed_words = fit_text(tr("picture.ticket.failed", "failed"), body, key_w)
+        w.text((kx + sample + round(t * 0.4), ky0 + row_h), failed_words, body, P.INK)
     return w.items

@@ -30,12 +30,13 @@ SQLite's file checks, WAL pragmas and lost-wal detection have no meaning here; b
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import math
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -53,10 +54,13 @@ from store.errors import (
     WriteConflict,
 )
 from store.migrations import POSTGRES, load_migrations, to_apply
+from store.pg_reads import GroupedReads
+from store.plans import PlanRow
 from store.presence import Holder, Presence, live, new_owner
 from store.rate_limit import RateBudget
-from store.records import DELIVERY_COLUMNS, TIMER_COLUMNS, DeliveryRow, TimerRow
+from store.records import DELIVERY_COLUMNS, TIMER_COLUMNS, DeliveryRow, GameRow, PlayerRow, TimerRow
 from store.repository import Clock, Store, Target, Tx
+from store.user_settings import UserSettingsRow
 from store.writer import MAX_QUEUE, QueueBound, Statement, TxResult
 
 log = logging.getLogger(__name__)
@@ -330,6 +334,8 @@ class PgStore(Store):
         self.presence = Presence(url, number, self.owner)
         # Discord's global rate limit, shared with the other processes (store/rate_limit.py).
         self.rate_budget = RateBudget(read_pool)
+        # The reads every move makes, grouped across games (store/pg_reads.py).
+        self.grouped = GroupedReads(self._fetch, self._any, self._list)
 
     @classmethod
     async def open_url(cls, url: str, *, clock: Clock = time.time, max_batch: int | None = None,
@@ -353,6 +359,8 @@ class PgStore(Store):
             await write_pool.close()
             await read_pool.close()
             raise
+        with contextlib.suppress(asyncpg.PostgresError, OSError):  # a check: it never stops the start
+            await check_connections(write_pool, label, connections)
         store = cls(url, read_pool, write_pool, clock, version, max_batch=max_batch, connections=connections)
         store.created = created
         try:
@@ -375,6 +383,7 @@ class PgStore(Store):
             await self._writer.close()
         finally:
             try:
+                await self.grouped.close()
                 await self.presence.close(RELEASE)
             finally:
                 await self._write_pool.close()
@@ -410,6 +419,18 @@ class PgStore(Store):
 
     async def room(self) -> None:
         await self._writer.bound.room()
+
+    async def game_with_players(self, game_id: int) -> tuple[GameRow | None, list[PlayerRow]]:
+        found = await self.grouped.games.get(game_id)
+        return (None, []) if found is None else (found[0], list(found[1]))
+
+    async def plans(self, game_id: int, seat: int | None = None) -> list[PlanRow]:
+        if seat is not None:
+            return await super().plans(game_id, seat)
+        return list(await self.grouped.plans.get(game_id) or [])
+
+    async def user_settings(self, user_ids: Iterable[int]) -> dict[int, UserSettingsRow]:
+        return await self.grouped.settings.get_many(sorted({int(u) for u in user_ids}))
 
     async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         async with self._read_pool.acquire() as conn:
@@ -509,6 +530,28 @@ class PgStore(Store):
             (owner, now),
         )
         return rows[0][0] if rows else None
+
+
+async def check_connections(pool: asyncpg.Pool, label: str, writes: int) -> int:
+    """Whether the server has room for every connection this process may open (its pools at
+    their full size, and its presence), said in the log at start rather than found under load.
+    Returns how many connections are left over once it has them (below 0: too few)."""
+    needed = writes + READ_CONNECTIONS + 1
+    async with pool.acquire() as conn:
+        limit = int(await conn.fetchval("SHOW max_connections"))
+        reserved = int(await conn.fetchval("SHOW superuser_reserved_connections"))
+        in_use = int(await conn.fetchval("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'"))
+    # This process's own open connections are among those in use.
+    own = int(pool.get_size())
+    spare = limit - reserved - in_use + own - needed
+    if spare < 0:
+        log.warning("PostgreSQL %s allows %d connections (%d kept for superusers) and %d are in use; this process "
+                    "needs %d (%d for writes, %d for reads, 1 for its presence), so some of its work will fail "
+                    "under load: raise max_connections or run fewer processes", label, limit, reserved, in_use,
+                    needed, writes, READ_CONNECTIONS)
+    else:
+        log.info("PostgreSQL %s: room for this process's %d connections, %d more to spare", label, needed, spare)
+    return spare
 
 
 async def _keep(conn: asyncpg.Connection) -> None:

@@ -22,7 +22,7 @@ from store.records import DeliveryRow
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.child import ChildBot
 from tests.fake_discord.driver import Table
-from tests.test_delivery_crash import DISPATCHER, SEED, check_outbox
+from tests.test_delivery_crash import DMS, SEED, check_outbox
 
 TAKEOVER_SECONDS = 15.0
 
@@ -71,7 +71,7 @@ async def test_a_process_killed_mid_delivery_is_taken_over_within_seconds_exactl
 
         # Killed after Discord took the new turn post, before the first DM: its claims stay
         # in the table, as a dead process leaves them.
-        point = f"{DISPATCHER}._dm_channel:1"
+        point = f"{DMS}.channel:1"
         crashing = await _start(fake, url, tmp_path, count_from_ready=True, crash_before=[point])
         async with crashing:
             await fake.slash(mover, "draw", channel_id=table.thread_id, card="deck")

@@ -107,3 +107,25 @@ def test_ticket_offer(map_id: str) -> None:
     tourist cards too), beside the tickets held and the player's routes."""
     view = sample_offer(map_id, players=3, seed=4, seat=1, cards=4 if map_id == "germany" else 3)
     compare(f"offer_{map_id}", render_offer(view).png)
+
+
+# One map per language, drawn in it (issue 28): the words of the legend and key, the score
+# sheet and the hand come from the catalogues; English stays as the pictures above.
+IN_LANGUAGES = [("de", "board", "germany"), ("fr", "scores", "alsace"), ("ru", "board", "ussr"),
+                ("sv", "hand", "nordic")]
+
+
+@pytest.mark.parametrize("code,kind,map_id", IN_LANGUAGES)
+def test_a_picture_in_each_language(code: str, kind: str, map_id: str) -> None:
+    from bot_app.lang.pictures import picture_words
+    from render.words import use
+
+    with use(picture_words(code)):
+        if kind == "board":
+            view = sample_view(map_id, players=4, seed=3)
+            png = render_board(view, highlight_routes=[sorted(view.route_owner)[0]]).png
+        elif kind == "scores":
+            png = render_scores(sample_view(map_id, players=5, seed=5, over=True)).png
+        else:
+            png = render_hand(sample_view(map_id, players=3, seed=4, seat=1)).png
+    compare(f"{kind}_{map_id}_{code}", png)

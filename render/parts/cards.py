@@ -10,6 +10,7 @@ from engine.view import View
 from render import palette as P
 from render.parts.base import Badge, HandBlock, HandContext, PicturePart, register
 from render.text import font
+from render.words import tr, tr_n
 
 
 @register("train_cards")
@@ -18,7 +19,7 @@ class TrainCards(PicturePart):
 
     def badges(self, view: View, seat: int) -> list[Badge]:
         n = view.players[seat].hand_size
-        return [Badge("cards", n, f"{n} train card{'s' if n != 1 else ''}")]
+        return [Badge("cards", n, tr_n("picture.badge.cards", n, "{n} train card", "{n} train cards"))]
 
     def hand_blocks(self, ctx: HandContext) -> list[HandBlock]:
         return [CardGrid(dict(ctx.view.players[ctx.seat].hand or {}))]
@@ -45,7 +46,8 @@ class CardGrid(HandBlock):
     def __init__(self, counts: dict[str, int]) -> None:
         self.counts = counts
         total = sum(counts.values())
-        self.note = f"{total} in hand"
+        self.title = tr("picture.hand.cards", "Train cards")
+        self.note = tr("picture.hand.cards_in_hand", "{n} in hand", n=total)
 
     def _card(self, width: int) -> tuple[int, int, int]:
         gap = max(6, width // 60)

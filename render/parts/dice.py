@@ -12,6 +12,7 @@ from render import palette as P
 from render.icons import die_kind, icon_width, paste_icon
 from render.parts.base import Badge, DiceRoll, HandBlock, HandContext, PicturePart, register
 from render.viewdata import dice_of
+from render.words import tr, tr_n
 
 FACE_WORD = {"single": "single", "double": "double", "station": "station", "wild": "wild"}
 
@@ -34,7 +35,7 @@ class Dice(PicturePart):
             return []
         tokens = held[1]
         return [Badge(f"token_{kind}", tokens.get(kind, 0),
-                      f"{tokens.get(kind, 0)} {kind} token{'s' if tokens.get(kind, 0) != 1 else ''}")
+                      _tokens(kind, tokens.get(kind, 0)))
                 for kind in (SINGLE, DOUBLE)]
 
     def hand_blocks(self, ctx: HandContext) -> list[HandBlock]:
@@ -52,7 +53,9 @@ class DiceBlock(HandBlock):
     def __init__(self, faces: list[str], tokens: dict[str, int]) -> None:
         self.faces = faces
         self.tokens = tokens
-        self.note = f"{len(faces)} dice to use" if faces else "you roll at the start of your turn"
+        self.title = tr("picture.hand.dice", "Dice and route tokens")
+        self.note = (tr_n("picture.hand.dice_to_use", len(faces), "{n} dice to use", "{n} dice to use") if faces
+                     else tr("picture.hand.dice_roll", "you roll at the start of your turn"))
 
     def _die(self, ctx: HandContext) -> int:
         return round(ctx.text_px * 2.6)
@@ -66,11 +69,11 @@ class DiceBlock(HandBlock):
         die = self._die(ctx)
         w = ctx.writer
         if self.faces:
-            step = max(die + 10, round(ctx.body.getlength("station")) + 10)
+            step = max(die + 10, max(round(ctx.body.getlength(_face(f))) for f in FACE_WORD) + 10)
             for i, face in enumerate(self.faces):
                 cx = x + i * step + step / 2
                 paste_icon(ctx.img, die_kind(face), (cx - die / 2, y), die)
-                w.text((cx, y + die + 4), FACE_WORD.get(face, face.replace("_", " ")), ctx.body, P.INK, anchor="mt")
+                w.text((cx, y + die + 4), _face(face), ctx.body, P.INK, anchor="mt")
             y += die + round(ctx.text_px * 1.5)
         size = round(ctx.text_px * 1.6)
         cx = x
@@ -78,6 +81,16 @@ class DiceBlock(HandBlock):
             n = self.tokens.get(kind, 0)
             paste_icon(ctx.img, f"token_{kind}", (cx, y), size)
             cx += icon_width(f"token_{kind}", size) + 8
-            box = w.text((cx, y + size / 2), f"{n} {kind} token{'s' if n != 1 else ''}", ctx.body,
+            box = w.text((cx, y + size / 2), _tokens(kind, n), ctx.body,
                          P.INK if n else P.INK_SOFT, anchor="lm")
             cx = box[2] + round(ctx.text_px * 1.4)
+
+
+def _face(face: str) -> str:
+    """A die face's word under it, in the picture's language."""
+    return tr(f"picture.dice.{face}", FACE_WORD.get(face, face.replace("_", " ")))
+
+
+def _tokens(kind: str, n: int) -> str:
+    """"3 single tokens", in the picture's language."""
+    return tr_n(f"picture.tokens.{kind}", n, f"{{n}} {kind} token", f"{{n}} {kind} tokens")

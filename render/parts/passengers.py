@@ -14,6 +14,7 @@ from render.parts.base import Badge, PicturePart, register
 from render.paste import paste
 from render.sprites import passenger_masks
 from render.viewdata import city_passengers, player_passengers
+from render.words import tr_n
 
 if TYPE_CHECKING:
     from render.base_cache import BoardBase
@@ -30,7 +31,8 @@ class Passengers(PicturePart):
     def badges(self, view: View, seat: int) -> list[Badge]:
         held = player_passengers(view, seat) or {}
         colours = [c for c in COLOURS if held.get(c)] + sorted(c for c in held if c not in COLOURS and held[c])
-        return [Badge("passenger", held[c], f"{held[c]} {c} passenger{'s' if held[c] != 1 else ''}",
+        return [Badge("passenger", held[c], tr_n(f"picture.badge.passengers.{c}", held[c], f"{{n}} {c} passenger",
+                                                 f"{{n}} {c} passengers"),
                       P.ROUTE_RGB.get(c, P.ROUTE_RGB["gray"])) for c in colours]
 
     def overlay(self, img: Image.Image, base: BoardBase, view: View) -> None:

@@ -12,6 +12,7 @@ from render import palette as P
 from render.parts.base import Badge, PicturePart, register
 from render.paste import paste
 from render.sprites import mark_mask, station_masks
+from render.words import tr_n
 
 if TYPE_CHECKING:
     from render.base_cache import BoardBase
@@ -23,7 +24,8 @@ class Stations(PicturePart):
 
     def badges(self, view: View, seat: int) -> list[Badge]:
         n = view.players[seat].stations
-        return [Badge("station", n, f"{n} station{'s' if n != 1 else ''} left", P.player_style(seat).fill)]
+        return [Badge("station", n, tr_n("picture.badge.stations", n, "{n} station left", "{n} stations left"),
+                      P.player_style(seat).fill)]
 
     def overlay(self, img: Image.Image, base: BoardBase, view: View) -> None:
         if not view.stations:

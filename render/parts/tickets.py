@@ -18,6 +18,7 @@ from render import palette as P
 from render.icons import paste_icon
 from render.parts.base import Badge, HandBlock, HandContext, PicturePart, register
 from render.text import fit_text
+from render.words import tr, tr_n
 
 if TYPE_CHECKING:
     from render.base_cache import BoardBase
@@ -59,7 +60,7 @@ def ticket_statuses(view: View, game_map: GameMap, seat: int) -> list[TicketStat
 
 def _ticket_badge(view: View, seat: int) -> Badge:
     n = view.players[seat].ticket_count
-    return Badge("tickets", n, f"{n} ticket{'s' if n != 1 else ''}")
+    return Badge("tickets", n, tr_n("picture.badge.tickets", n, "{n} ticket", "{n} tickets"))
 
 
 @register("tickets")
@@ -83,7 +84,8 @@ class TicketsAndTourist(Tickets):
     def badges(self, view: View, seat: int) -> list[Badge]:
         part = view.part(TouristView)
         n = part.counts[seat] if part is not None and seat < len(part.counts) else 0
-        return [_ticket_badge(view, seat), Badge("tourist", n, f"{n} tourist card{'s' if n != 1 else ''}")]
+        return [_ticket_badge(view, seat), Badge("tourist", n, tr_n("picture.badge.tourist", n, "{n} tourist card",
+                                                                      "{n} tourist cards"))]
 
     def hand_blocks(self, ctx: HandContext) -> list[HandBlock]:
         part = ctx.view.part(TouristView)
@@ -139,7 +141,8 @@ class TicketList(HandBlock):
                 i += 1
         self.colours = colours
         done = sum(1 for t in statuses if t.completed)
-        self.note = f"{done} of {len(statuses)} completed"
+        self.title = tr("picture.hand.tickets", "Tickets")
+        self.note = tr("picture.hand.completed_of", "{done} of {n} completed", done=done, n=len(statuses))
 
     def row_h(self, ctx: HandContext) -> int:
         return round(ctx.text_px * 1.75)
@@ -151,7 +154,7 @@ class TicketList(HandBlock):
         d = ImageDraw.Draw(ctx.img)
         w = ctx.writer
         if not self.statuses:
-            w.text((x, y), "No tickets yet.", ctx.body, P.INK_SOFT)
+            w.text((x, y), tr("picture.hand.no_tickets", "No tickets yet."), ctx.body, P.INK_SOFT)
             return
         r = round(ctx.text_px * 0.55)
         note_w = round(max(ctx.body.getlength(self._note(t)[0]) for t in self.statuses))
@@ -171,10 +174,11 @@ class TicketList(HandBlock):
 
     def _note(self, t: TicketStatus) -> tuple[str, P.RGB]:
         if t.completed:
-            return "completed", P.GOOD
+            return tr("picture.ticket.completed", "completed"), P.GOOD
         if t.trains_left is None:
-            return "cannot be completed", P.BAD
-        return f"{t.trains_left} train{'s' if t.trains_left != 1 else ''} to go", self.colours[t.ticket_id]
+            return tr("picture.ticket.impossible", "cannot be completed"), P.BAD
+        return (tr_n("picture.ticket.trains_to_go", t.trains_left, "{n} train to go", "{n} trains to go"),
+                self.colours[t.ticket_id])
 
 
 class TouristList(HandBlock):
@@ -188,7 +192,8 @@ class TouristList(HandBlock):
         self.cards = [info[c] for c in (part.mine or ()) if c in info]
         self.completed = part.completed
         done = sum(1 for c in self.cards if c["id"] in self.completed)
-        self.note = f"{done} of {len(self.cards)} visited"
+        self.title = tr("picture.hand.tourist", "Tourist cards")
+        self.note = tr("picture.hand.visited_of", "{done} of {n} visited", done=done, n=len(self.cards))
 
     def row_h(self, ctx: HandContext) -> int:
         return round(ctx.text_px * 2.9)
@@ -200,10 +205,11 @@ class TouristList(HandBlock):
         d = ImageDraw.Draw(ctx.img)
         w = ctx.writer
         if not self.cards:
-            w.text((x, y), "No tourist cards yet.", ctx.body, P.INK_SOFT)
+            w.text((x, y), tr("picture.hand.no_tourist", "No tourist cards yet."), ctx.body, P.INK_SOFT)
             return
         r = round(ctx.text_px * 0.55)
-        note_w = round(ctx.body.getlength("not visited yet"))
+        visited, not_yet = tr("picture.tourist.visited", "visited"), tr("picture.tourist.not_yet", "not visited yet")
+        note_w = round(max(ctx.body.getlength(visited), ctx.body.getlength(not_yet)))
         pts_right = x + width - note_w - round(ctx.text_px * 0.8)
         line = round(ctx.text_px * 1.3)
         for card in self.cards:
@@ -213,14 +219,15 @@ class TouristList(HandBlock):
             status_mark(d, (x + r, cy), r, done, False, TOURIST_INK)
             tx = x + 2 * r + 10
             if card["kind"] == VISITOR_PASS:
-                name, where = "Visitor Pass", "any attraction town"
+                name = tr("picture.tourist.pass", "Visitor Pass")
+                where = tr("picture.tourist.pass_where", "any attraction town")
             else:
                 name, where = str(card["name"]), ctx.game_map.city_label(str(card["city"]))
             room = pts_right - ctx.bold.getlength("00") - tx - 12
             w.text((tx, cy), fit_text(name, ctx.bold, room), ctx.bold, P.INK, anchor="lm")
             w.text((tx, cy + line), fit_text(where, ctx.body, room), ctx.body, P.INK_SOFT, anchor="lm")
             w.text((pts_right, cy), f"{card['points']}", ctx.bold, P.INK, anchor="rm")
-            note, ink = ("visited", P.GOOD) if done else ("not visited yet", TOURIST_INK)
+            note, ink = (visited, P.GOOD) if done else (not_yet, TOURIST_INK)
             w.text((x + width, cy), note, ctx.body, ink, anchor="rm")
             y += self.row_h(ctx)
 

@@ -1,0 +1,106 @@
+"""PostgreSQL's grouped reads (store/pg_reads.py): the reads every move makes — a game's row and
+seats, its plans, its players' settings — asked for by many moves at once go as one query, and
+each move gets exactly what a read of its own would have given it."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from app import Actor, GameService, Limits
+from store.pg_reads import KeyedReads
+from store.repository import Store
+
+UNLIMITED = Limits.unlimited()
+GAMES = 6
+
+
+async def started(service: GameService, channel: int) -> int:
+    host = 1000 * channel
+    lobby = await service.create_lobby(1, channel, host, "Host", "usa", seats_wanted=2)
+    await service.join(lobby.game_id, host + 1, "Bob")
+    await service.start(lobby.game_id, host)
+    return lobby.game_id
+
+
+async def first_move(service: GameService, game_id: int) -> int:
+    """The player the game waits for takes their first legal action; returns the new seq."""
+    summary = await service.game(game_id)
+    user = summary.seats[summary.waiting_for[0]].user_id
+    assert user is not None
+    legal = await service.legal_actions(game_id, user)
+    return (await service.submit(game_id, Actor.user(user), legal[0], summary.seq)).seq
+
+
+async def test_moves_on_many_games_at_once_read_their_games_together(other_database: Any) -> None:
+    database = other_database("postgres")
+    service = await GameService.open(database.target, limits=UNLIMITED)
+    try:
+        games = [await started(service, c) for c in range(1, GAMES + 1)]
+        for g in games:
+            await service.game(g)  # cached: each move now checks its copy against the database
+        reads = service.store.grouped.games
+        asked, queries = reads.asked, reads.queries
+        seqs = await asyncio.gather(*(first_move(service, g) for g in games))
+        assert seqs == [1] * GAMES  # every move applied, once
+        assert reads.asked - asked >= GAMES
+        assert reads.queries - queries < reads.asked - asked  # fewer round trips than reads
+        assert database.fetchone("SELECT count(*) FROM actions WHERE seq = 1") == (GAMES,)
+    finally:
+        await service.close()
+
+
+async def test_a_grouped_read_gives_what_a_read_of_its_own_gives(other_database: Any) -> None:
+    database = other_database("postgres")
+    service = await GameService.open(database.target, limits=UNLIMITED)
+    store = service.store
+    try:
+        games = [await started(service, c) for c in (1, 2)]
+        tx = store.tx()
+        tx.put_plans(games[0], 0, 1000, "[]")
+        await store.write(tx)
+        await service.change_settings(1000, colorblind=True)
+        alone = [await Store.game_with_players(store, g) for g in (*games, 999)]
+        together = await asyncio.gather(*(store.game_with_players(g) for g in (*games, 999)))
+        assert list(together) == alone
+        assert together[2] == (None, [])  # no such game
+        assert await asyncio.gather(*(store.plans(g) for g in games)) == [
+            await Store.plans(store, g) for g in games]
+        assert await store.user_settings([1000, 1001, 2000]) == await Store.user_settings(store, [1000, 1001, 2000])
+        assert set(await store.user_settings([1000, 2000])) == {1000}  # only users with settings stored
+    finally:
+        await service.close()
+
+
+async def test_a_failed_group_read_fails_each_of_its_readers_and_the_next_goes_again() -> None:
+    calls: list[list[int]] = []
+
+    async def fetch(keys: list[int]) -> dict[int, str]:
+        calls.append(keys)
+        if len(calls) == 1:
+            raise OSError("connection lost")
+        return {k: f"row {k}" for k in keys if k != 3}
+
+    reads: KeyedReads[int, str] = KeyedReads(fetch)
+    failed = await asyncio.gather(reads.get(1), reads.get(2), return_exceptions=True)
+    assert [type(f) for f in failed] == [OSError, OSError]
+    assert await asyncio.gather(reads.get(1), reads.get(2), reads.get(1), reads.get(3)) == [
+        "row 1", "row 2", "row 1", None]
+    assert calls == [[1, 2], [1, 2, 3]]  # one query per group, a key asked twice read once
+    assert await reads.get_many([3, 4]) == {4: "row 4"}
+    await reads.close()
+
+
+@pytest.mark.parametrize("limit", [2])
+async def test_a_group_holds_at_most_its_limit_of_keys(limit: int) -> None:
+    calls: list[list[int]] = []
+
+    async def fetch(keys: list[int]) -> dict[int, int]:
+        calls.append(keys)
+        return {k: k for k in keys}
+
+    reads: KeyedReads[int, int] = KeyedReads(fetch, limit=limit)
+    assert await reads.get_many(range(5)) == {k: k for k in range(5)}
+    assert calls == [[0, 1], [2, 3], [4]]
