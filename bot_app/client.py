@@ -23,6 +23,7 @@ from app import GameService, ServiceError
 from bot_app.buttons import FAMILIES
 from bot_app.delivery import Dispatcher
 from bot_app.desk import Desk
+from bot_app.invalid_requests import InvalidRequests, count_invalid_requests
 from bot_app.lang.translator import CatalogueTranslator
 from bot_app.plan_panel import FAMILIES as PLAN_FAMILIES
 from bot_app.rate_share import share_global_limit
@@ -70,6 +71,9 @@ class TtrBot(commands.Bot):
         self.desk = Desk(service, self, renderer=renderer, clock=clock, default_turn_hours=default_turn_hours)
         if service.store.shared:  # several processes: one budget of Discord's global limit
             share_global_limit(self, service.store.rate_slot)
+        # Outermost, so that it sees what discord.py finally answers (bot_app/invalid_requests.py).
+        self.invalid_requests = InvalidRequests()
+        count_invalid_requests(self, self.invalid_requests)
         self.dispatcher = Dispatcher(self.desk, clock)
         self.desk.dispatcher = self.dispatcher
         self.timer_loop = TimerLoop(service, clock)
