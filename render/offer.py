@@ -35,7 +35,7 @@ from render.layout import Label
 from render.legend import short_map_name
 from render.parts.tickets import status_mark
 from render.sprites import mark_mask, rounded_rect
-from render.text import PREVIEW_TEXT_PX, PREVIEW_WIDTH, TextItem, Writer, fit_text, font, preview_px
+from render.text import PREVIEW_TEXT_PX, PREVIEW_WIDTH, Font, TextItem, Writer, fit_text, font, preview_px
 from render.words import tr
 
 # The map's width: a landscape map over the panel, a portrait one beside it. Smaller than the
@@ -367,15 +367,19 @@ class _Panel:
         else:
             cols = self._held_cols(width, side)
             body = round(t * 1.8) + max(len(self.offered), -(-held_rows // cols)) * row
-        return top + body + round(t * 0.6) + len(self.notes(side)) * round(t * 1.4) + round(t * 0.6)
+        notes = self.notes(side, width - 2 * round(t * 0.8))
+        return top + body + round(t * 0.6) + len(notes) * round(t * 1.4) + round(t * 0.6)
 
-    @staticmethod
-    def notes(side: bool) -> list[str]:
-        """What the map shows: one line under a landscape map, one a kind beside a portrait one."""
+    def notes(self, side: bool, room: float) -> list[str]:
+        """What the map shows: one line under a landscape map (one a kind when a translation
+        is too long for one line), one a kind beside a portrait one."""
         parts = [tr("picture.offer.note_offered", "Coloured: offered, lettered as in the menu"),
                  tr("picture.offer.note_yours", "dark: your tickets (green: completed)"),
                  tr("picture.offer.note_trains", "trains: your routes; grey: taken")]
-        return parts if side else [" · ".join(parts)]
+        line = " · ".join(parts)
+        if not side and self.body.getlength(line) <= room:
+            return [line]
+        return [out for part in parts for out in _wrap_words(part, self.body, room)]
 
     def draw(self, img: Image.Image, box: tuple[int, int, int, int], side: bool) -> list[TextItem]:
         d = ImageDraw.Draw(img)
@@ -412,7 +416,7 @@ class _Panel:
             yh = self._holding(w, d, x + left, y, inner - left, self._held_cols(inner, side))
             y = max(yo, yh)
         y += round(t * 0.6)
-        for note in self.notes(side):
+        for note in self.notes(side, inner):
             w.text((x, y), fit_text(note, self.body, inner), self.body, P.INK_SOFT)
             y += round(t * 1.4)
         return w.items
@@ -471,3 +475,14 @@ class _Panel:
 def _pile(deck: str) -> str:
     """A ticket's pile as the offer names it ("long", "short"), in the picture's language."""
     return tr(f"picture.pile.{deck}", deck)
+
+
+def _wrap_words(text: str, fnt: Font, room: float) -> list[str]:
+    """A note on as many lines as it needs in `room` (a longer translation), words never cut."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and fnt.getlength(lines[-1] + " " + word) <= room:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]

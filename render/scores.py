@@ -200,7 +200,8 @@ def _draw(view: View, game_map: GameMap | None) -> tuple[Image.Image, list[Colum
         longest_word = max((head_f.getlength(word) for c in columns for word in c.heading.split()), default=0)
         col_w = max(round(t * 4.6), round(longest_word) + round(t * 0.6))
         name_w = round(t * 9.5)
-        total_w = round(t * 4)
+        # wide enough for its heading ("Total", "Summe") and a three-digit total
+        total_w = max(round(t * 4), round(head_f.getlength(tr("picture.scores.total", "Total")) + t * 0.9))
         # the names take what the columns leave of the picture
         name_w = max(name_w, min(round(t * 16), WIDTH - 2 * MARGIN - col_w * len(columns) - total_w))
         table_w = name_w + col_w * len(columns) + total_w

@@ -100,6 +100,9 @@ def _translated(code: str, texts: tuple[TextItem, ...] | list[TextItem], asked: 
     for is a catalogue entry."""
     keys = {k.split(PLURAL)[0] for k in asked.asked}
     assert keys and keys <= _english_keys(), sorted(keys - _english_keys())
+    words = set(picture_words(code).entries.values()) | _english_words()
+    cut = sorted(t.text for t in texts if t.text.endswith("…") and any(w.startswith(t.text[:-1]) for w in words))
+    assert cut == [], f"picture words cut short in {code}: {cut}"
     if code == "en":
         return
     own = {v for v in picture_words(code).entries.values()}
