@@ -302,3 +302,17 @@ def test_every_key_the_code_names_is_in_the_english_catalogue():
     for key in named:  # a line said with a subject has both forms
         if key + lang.YOU_FORM in english:
             assert key in english or key.startswith("cards.dealt"), key
+
+
+def test_dice_and_tokens_read_in_the_readers_language():
+    from bot_app.words.dice.faces import faces_paid, roll_text, tokens_text
+
+    de, fr, ru = lang.language("de"), lang.language("fr"), lang.language("ru")
+    assert faces_paid({"single": 2, "wild": 1}, None, de) == "2 Einzelwürfel und 1 Jokerwürfel"
+    assert faces_paid({"token": 2}, "double") == "2 double tokens"  # English when no language is given
+    assert roll_text(["single", "wild"], fr) == "1️⃣ simple · 🌈 joker"
+    assert [ru.n("dice.die.station", n) for n in (1, 3, 5)] == [
+        "1 кубик вокзала", "3 кубика вокзала", "5 кубиков вокзала"]
+    assert tokens_text({}, ru) == "🪙 нет жетонов"
+    assert de.say("dice.rolled", "Ann", faces="1️⃣ einfach") == "Ann würfelte: 1️⃣ einfach"
+    assert de.say("dice.rolled", lang.YOU, faces="1️⃣ einfach") == "Du hast gewürfelt: 1️⃣ einfach"

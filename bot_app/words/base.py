@@ -158,13 +158,16 @@ class Ctx:
         if not self.dice:
             return gmap.route_label(route_id) if self.lang.code == "en" else self._route_in_words(route_id)
         r = gmap.routes[route_id]
-        detail = f"{self.rules.length(r)} {'double' if r.parallel_group else 'single'}"
+        kind = self.t("dice.kind.double" if r.parallel_group else "dice.kind.single")
+        detail = f"{self.lang.number(self.rules.length(r))} {kind}"
+        # English runs the words together ("2 single tunnel"); the others list them ("2 einfach, Tunnel").
+        sep = " " if self.lang.code == "en" else ", "
         if r.tunnel:
-            detail += " tunnel"
+            detail += sep + self.t("route.tunnel")
         if r.is_ferry:
-            detail += f" ferry, {plural(r.ferry_locos, 'wild die', 'wild dice')}"
+            detail += sep + self.n("dice.route.ferry", r.ferry_locos)
         if r.parallel_group:
-            detail += f", track {gmap.track_number(r.id)}"
+            detail += ", " + self.t("route.track", n=gmap.track_number(r.id))
         return f"{gmap.city_label(r.a)} – {gmap.city_label(r.b)} ({detail})"
 
     def _route_in_words(self, route_id: str) -> str:

@@ -20,7 +20,7 @@ def c_payment(c: Ctx, payment: object) -> str:
     if c.dice:
         from bot_app.words.dice.faces import faces_paid
 
-        return faces_paid(payment)
+        return faces_paid(payment, words=c.lang)
     return c.cards(payment)  # type: ignore[arg-type]
 
 
@@ -57,8 +57,7 @@ class StationWords(Words):
         built = len(self.r.costs) - me.stations
         cost = self.r.costs[min(built, len(self.r.costs) - 1)]
         if c.dice:
-            return [f"🏠 {plural(me.stations, 'station')} left; the next costs "
-                    f"{plural(cost, 'station die', 'station dice')}"]
+            return [c.t("hand.stations", left=c.n("status.stations", me.stations), price=c.n("dice.die.station", cost))]
         return [c.t("hand.stations", left=c.n("status.stations", me.stations), price=c.n("status.cards", cost))]
 
     def turn_options(self, c: Ctx) -> list[str]:

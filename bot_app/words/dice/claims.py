@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot_app.words.base import Ctx, Doing, Event, Words, count_of, data, joined, plural, presents, public, their
+from bot_app.words.base import YOU, Ctx, Doing, Event, Words, count_of, data, joined, presents, public
 from bot_app.words.dice.faces import faces_paid, roll_text
 from bot_app.words.routes import points, route_claimed
 from engine.actions import Action, ClaimRoute
@@ -19,34 +19,35 @@ def kind_of(c: Ctx, route_id: object) -> str | None:
 
 
 def paid_text(c: Ctx, e: Event) -> str:
-    return faces_paid(data(e, "payment") or {}, kind_of(c, data(e, "route")))
+    return faces_paid(data(e, "payment") or {}, kind_of(c, data(e, "route")), c.lang)
 
 
 def dice_paid(e: Event, c: Ctx, who: str) -> str:
-    return f"{who} laid {paid_text(c, e)} on {c.route(data(e, 'route'))}"
+    return c.say("dice.laid", who, paid=paid_text(c, e), route=c.route(data(e, "route")))
 
 
-def extra_text(e: Event) -> str:
+def extra_text(e: Event, c: Ctx) -> str:
     extra = count_of(data(e, "extra"))
-    return f"{plural(extra, 'more die or token', 'more dice or tokens')} to pay" if extra else "nothing more to pay"
+    return c.n("dice.extra_to_pay", extra) if extra else c.t("dice.nothing_more")
 
 
 def tunnel_dice(e: Event, c: Ctx, who: str) -> str:
-    return (f"{who} rolled the tunnel dice for {c.route(data(e, 'route'))}: {roll_text(data(e, 'dice') or [])} — "
-            f"{extra_text(e)}")
+    faces = roll_text(data(e, "dice") or [], c.lang)
+    return c.say("dice.tunnel_rolled", who, route=c.route(data(e, "route")), faces=faces, extra=extra_text(e, c))
 
 
 def paid_then_claimed(first: Event, second: Event, c: Ctx, who: str) -> str | None:
     if data(first, "route") != data(second, "route"):
         return None
-    return f"{who} claimed {c.route(data(second, 'route'))} with {paid_text(c, first)} ({points(second)})"
+    return c.say("dice.claimed_with", who, route=c.route(data(second, "route")), paid=paid_text(c, first),
+                 points=points(second))
 
 
 def paid_then_tunnel(first: Event, second: Event, c: Ctx, who: str) -> str | None:
     if data(first, "route") != data(second, "route"):
         return None
-    return (f"{who} tried the tunnel {c.route(data(first, 'route'))} with {paid_text(c, first)}; the tunnel dice "
-            f"show {roll_text(data(second, 'dice') or [])} — {extra_text(second)}")
+    return c.say("dice.tunnel_tried", who, route=c.route(data(first, "route")), paid=paid_text(c, first),
+                 faces=roll_text(data(second, "dice") or [], c.lang), extra=extra_text(second, c))
 
 
 def paid_tunnel_claimed(es: Sequence[Event], c: Ctx, who: str) -> str | None:
@@ -54,18 +55,18 @@ def paid_tunnel_claimed(es: Sequence[Event], c: Ctx, who: str) -> str | None:
     if not data(paid, "route") == data(rolled, "route") == data(claimed, "route"):
         return None
     extra = count_of(data(rolled, "extra"))
-    then = f"{plural(extra, 'more die or token', 'more dice or tokens')} paid" if extra else "nothing more to pay"
-    return (f"{who} claimed the tunnel {c.route(data(paid, 'route'))} with {paid_text(c, paid)} ({points(claimed)}); "
-            f"the tunnel dice showed {roll_text(data(rolled, 'dice') or [])} — {then}")
+    then = c.n("dice.extra_paid", extra) if extra else c.t("dice.nothing_more")
+    return c.say("dice.tunnel_claimed_with", who, route=c.route(data(paid, "route")), paid=paid_text(c, paid),
+                 points=points(claimed), faces=roll_text(data(rolled, "dice") or [], c.lang), then=then)
 
 
 def rolled_then_claimed(first: Event, second: Event, c: Ctx, who: str) -> str | None:
     if data(first, "route") != data(second, "route"):
         return None
     extra = count_of(data(first, "extra"))
-    paid = f", paid {extra} more" if extra else ""
-    return (f"{who} rolled the tunnel dice for {c.route(data(first, 'route'))}: {roll_text(data(first, 'dice') or [])}"
-            f"{paid} and claimed it ({points(second)})")
+    key = "dice.tunnel_rolled_paid_claimed" if extra else "dice.tunnel_rolled_claimed"
+    return c.say(key, who, route=c.route(data(first, "route")), faces=roll_text(data(first, "dice") or [], c.lang),
+                 extra=extra, points=points(second))
 
 
 def dice_claimed(e: Event, c: Ctx, who: str) -> str:
@@ -74,16 +75,15 @@ def dice_claimed(e: Event, c: Ctx, who: str) -> str:
     route = data(e, "route")
     r = c.gmap.routes.get(route) if isinstance(route, str) else None
     if r is not None and r.tunnel:
-        return f"{who} paid the extra and claimed the tunnel {c.route(route)} ({points(e)})"
+        return c.say("dice.tunnel_extra_claimed", who, route=c.route(route), points=points(e))
     return route_claimed(e, c, who)
 
 
 def tunnel_abandoned(e: Event, c: Ctx, who: str) -> str:
     laid = dict(data(e, "payment") or {})
-    back = f"; {their(who)} tokens came back" if laid.get(TOKEN) else ""
-    if data(e, "reason") == "cannot_pay":
-        return f"{who} could not pay the extra for the tunnel {c.route(data(e, 'route'))}: nothing claimed{back}"
-    return f"{who} gave up the tunnel {c.route(data(e, 'route'))}{back}"
+    back = "; " + c.t("dice.tokens_back.your" if who == YOU else "dice.tokens_back.their") if laid.get(TOKEN) else ""
+    key = "dice.tunnel_unpaid" if data(e, "reason") == "cannot_pay" else "dice.tunnel_given_up"
+    return c.say(key, who, route=c.route(data(e, "route")), back=back)
 
 
 def claim_label(a: Action, c: Ctx) -> str:
@@ -98,10 +98,10 @@ class DiceClaimWords(Words):
     folds = {("dice_paid", "route_claimed"): paid_then_claimed, ("dice_paid", "tunnel_dice_rolled"): paid_then_tunnel,
              ("tunnel_dice_rolled", "route_claimed"): rolled_then_claimed}
     chains = {("dice_paid", "tunnel_dice_rolled", "route_claimed"): paid_tunnel_claimed}
-    actions = {"claim_route": Doing(claim_label, "Claim", "🚂", "success")}
+    actions = {"claim_route": Doing(claim_label, "Claim", "🚂", "success", key="button.claim")}
 
     def turn_options(self, c: Ctx) -> list[str]:
-        return ["**Claim a route** with dice and tokens of its type (see claiming)."]
+        return [c.t("dice.option.claim")]
 
     def topics(self, c: Ctx) -> dict[str, list[str]]:
         text = ["With dice, colours do not matter: a route is **double** if the board prints a parallel track beside "

@@ -4,19 +4,23 @@ or was given up (`dice_discard`)."""
 
 from __future__ import annotations
 
-from bot_app.words.base import Ctx, Doing, Event, Words, data, plural, presents, public
+from bot_app.words.base import Ctx, Doing, Event, Words, data, presents, public
+from bot_app.words.dice.faces import tokens_of
 from engine.actions import Action
 from engine.rules.dice.discard import DiceTokenDiscard, DiscardTokens
 
 
-def _tokens(counts: object) -> str:
+def _tokens(counts: object, c: Ctx | None = None) -> str:
     held = counts if isinstance(counts, dict) else {}
-    parts = [plural(int(n), f"{kind} token") for kind, n in sorted(held.items()) if isinstance(n, int) and n > 0]
-    return " and ".join(parts) or "no tokens"
+    words = c.lang if c is not None else None
+    parts = [tokens_of(n, kind, words) for kind, n in sorted(held.items()) if isinstance(n, int) and n > 0]
+    if c is None:
+        return " and ".join(parts) or "no tokens"
+    return c.joined(parts) or c.t("dice.no_tokens")
 
 
 def discarded(e: Event, c: Ctx, who: str) -> str:
-    return f"{who} put {_tokens(data(e, 'tokens'))} back in the supply"
+    return c.say("dice.tokens_discarded", who, tokens=_tokens(data(e, "tokens"), c))
 
 
 def label(a: Action, c: Ctx) -> str:
@@ -28,12 +32,11 @@ def label(a: Action, c: Ctx) -> str:
 class TokenDiscardWords(Words):
     events = {"tokens_discarded": public(discarded)}
     actions = {
-        "discard_tokens": Doing(label, "Discard tokens", "🗑️"),
+        "discard_tokens": Doing(label, "Discard tokens", "🗑️", key="button.discard_tokens"),
         "pass": Doing(lambda a, c: "keep your tokens and end your turn", "Keep tokens", "✅", each=True,
-                      short=lambda a, c: "Keep tokens"),
+                      short=lambda a, c: c.t("button.keep_tokens"), key="button.keep_tokens"),
     }
-    waiting = {"dice_discard": "🗑️ {who}: the tunnel was not claimed — discard tokens, or keep them, to end "
-                               "your turn."}
+    waiting = {"dice_discard": lambda c, who: c.t("waiting.dice_discard", who=who)}
 
     def topics(self, c: Ctx) -> dict[str, list[str]]:
         return {"dice": [

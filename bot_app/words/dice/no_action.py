@@ -8,14 +8,14 @@ from engine.rules.dice.no_action import DiceNoAction
 
 
 def passed(e: Event, c: Ctx, who: str) -> str:
-    return f"{who} took no action"
+    return c.say("dice.no_action", who)
 
 
 @presents(DiceNoAction)
 class NoActionWords(Words):
     events = {"passed": public(passed), "deadlock": public(deadlock_line)}
     actions = {"pass": Doing(lambda a, c: "take no action this turn", "No action", "⏭️", each=True,
-                             short=lambda a, c: "No action")}
+                             short=lambda a, c: c.t("button.no_action"), key="button.no_action")}
 
     def turn_options(self, c: Ctx) -> list[str]:
-        return ["Or **take no action**."]
+        return [c.t("dice.option.no_action")]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from bot_app.words.base import Ctx, Doing, Event, Words, data, joined, plural, presents, public
-from bot_app.words.dice.faces import marks, roll_text, tokens_text
+from bot_app.words.dice.faces import TOKEN_KINDS, marks, roll_text, tokens_held, tokens_text
 from bot_app.words.tickets import announced_mix
 from engine.actions import Action
 from engine.rules.dice.purse import DiceView
@@ -14,10 +14,8 @@ from engine.rules.dice.roll import DiceRoll, RerollDice
 
 
 def rolled(e: Event, c: Ctx, who: str) -> str:
-    faces = roll_text(data(e, "dice") or [])
-    if data(e, "reroll"):
-        return f"🎲 {who} re-rolled: {faces}"
-    return f"🎲 {who} rolled {faces}"
+    faces = roll_text(data(e, "dice") or [], c.lang)
+    return "🎲 " + c.say("dice.rerolled" if data(e, "reroll") else "dice.rolled", who, faces=faces)
 
 
 def reroll_label(a: Action, c: Ctx) -> str:
@@ -35,24 +33,24 @@ def reroll_label(a: Action, c: Ctx) -> str:
 
 
 def dice_waiting(c: Ctx, who: str) -> str:
-    return f"🎲 {who}: your dice are rolled — re-roll some once, or use them."
+    return c.t("waiting.dice_roll", who=who)
 
 
 def action_waiting(c: Ctx, who: str) -> str:
-    station = ", build a station" if c.rules.module("stations") is not None else ""
-    return f"🎲 {who}: use your dice — claim a route, draw tickets{station}, or take no action."
+    with_station = c.rules.module("stations") is not None
+    return c.t("waiting.dice_action_station" if with_station else "waiting.dice_action", who=who)
 
 
 @presents(DiceRoll)
 class DiceRollWords(Words):
     events = {"dice_rolled": public(rolled)}
-    actions = {"reroll_dice": Doing(reroll_label, "Re-roll", "🎲", "primary")}
+    actions = {"reroll_dice": Doing(reroll_label, "Re-roll", "🎲", "primary", key="button.reroll")}
     waiting = {"dice_roll": dice_waiting, "dice_action": action_waiting}
 
     def status(self, c: Ctx, seat: int) -> list[str]:
         part = c.v.part(DiceView)
         held = part.tokens[seat] if part is not None and seat < len(part.tokens) else {}
-        return [tokens_text(held)]
+        return [tokens_text(held, c.lang)]
 
     def table(self, c: Ctx) -> list[str]:
         part = c.v.part(DiceView)
@@ -61,9 +59,10 @@ class DiceRollWords(Words):
         out = []
         seat = c.v.current
         if 0 <= seat < len(part.unused) and part.unused[seat] and c.v.status == "playing":
-            out.append(f"🎲 {c.name(seat)}'s dice: {roll_text(part.unused[seat])}")
-        supply = " · ".join(f"{n} {k}" for k, n in part.supply.items())
-        out.append(f"Tokens left in the supply: {supply}")
+            out.append("🎲 " + c.t("dice.their_dice", who=c.name(seat), faces=roll_text(part.unused[seat], c.lang)))
+        supply = " · ".join(f"{c.lang.number(n)} {c.t(f'dice.kind.{k}') if k in TOKEN_KINDS else k}"
+                            for k, n in part.supply.items())
+        out.append(c.t("dice.supply", supply=supply))
         return out
 
     def hand(self, c: Ctx) -> list[str]:
@@ -71,10 +70,11 @@ class DiceRollWords(Words):
         if part is None or c.v.you is None:
             return []
         mine = part.unused[c.v.you]
-        lines = [f"🎲 Your dice: {roll_text(mine)}"] if mine else []
-        lines = lines or ["🎲 Your dice are rolled when your turn starts."]
-        held = tokens_text(part.tokens[c.v.you]).removeprefix("🪙 ")
-        lines.append(f"🪙 Your tokens: {'none' if held == 'no tokens' else held}")
+        lines = ["🎲 " + c.t("dice.your_dice", faces=roll_text(mine, c.lang))] if mine else []
+        lines = lines or ["🎲 " + c.t("dice.rolled_at_turn_start")]
+        held = part.tokens[c.v.you]
+        mine_held = tokens_held(held, c.lang) if any(held.values()) else c.t("dice.tokens_none")
+        lines.append("🪙 " + c.t("dice.your_tokens", tokens=mine_held))
         return lines
 
     def at_hand(self, c: Ctx) -> list[str]:

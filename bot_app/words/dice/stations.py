@@ -10,9 +10,9 @@ from engine.rules.dice.stations import DiceStations
 @presents(DiceStations)
 class DiceStationWords(Words):
     events = {"station_built": public(station_built)}
-    actions = {"build_station": Doing(station_label, "Station", "🏠")}
+    actions = {"build_station": Doing(station_label, "Station", "🏠", key="button.station")}
 
     def turn_options(self, c: Ctx) -> list[str]:
         if c.rules.module("stations") is None:
             return []
-        return ["**Build a station** with 1, 2 or 3 🏠 station dice for your 1st, 2nd or 3rd (wilds may stand in)."]
+        return [c.t("dice.option.station")]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot_app.words.base import Ctx, Doing, Event, Words, count_of, data, deferred, plural, presents, public
+from bot_app.words.base import YOU, Ctx, Doing, Event, Words, count_of, data, deferred, plural, presents, public
 from bot_app.words.dice.faces import faces_paid
 from bot_app.words.tickets import announced_mix, draw_decks, mix_text, then_kept, tickets_drawn
 from engine.actions import Action
@@ -17,12 +17,15 @@ def drawn(e: Event, c: Ctx, who: str) -> str:
     if data(e, "mix"):
         return tickets_drawn(e, c, who)
     n = count_of(data(e, "count"))
-    return f"{who} spent {plural(n, 'station die', 'station dice')} to draw {plural(n, 'destination ticket')}"
+    dice = c.n("dice.die.station", n)
+    if who == YOU:
+        return c.n("dice.tickets_drew.you", n, dice=dice)
+    return c.n("dice.tickets_drew", n, who=who, dice=dice)
 
 
 def drawn_then_kept(first: Event, second: Event, c: Ctx, who: str) -> str | None:
-    if data(first, "player") != data(second, "player"):
-        return None
+    if data(first, "player") != data(second, "player") or c.lang.code != "en":
+        return None  # one sentence in English; two elsewhere (the verbs of the two halves differ per person)
     return f"{drawn(first, c, who)} and {then_kept(second)}"
 
 
@@ -39,7 +42,7 @@ class DiceTicketWords(Words):
     # The offer reads as the board's tickets module says it (Alsace's comes with tourist cards).
     events = {"tickets_drawn": public(drawn), "tickets_offered": deferred(PRIVATE)}
     folds = {("tickets_drawn", "tickets_kept"): drawn_then_kept}
-    actions = {"draw_tickets_dice": Doing(label, "Tickets", "🎫")}
+    actions = {"draw_tickets_dice": Doing(label, "Tickets", "🎫", key="button.tickets")}
 
     def turn_options(self, c: Ctx) -> list[str]:
         mix = announced_mix(c)

@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 from bot_app.words.base import Ctx, Doing, Event, Words, data, presents, public
-from bot_app.words.dice.faces import faces_paid, marks
+from bot_app.words.dice.faces import TOKEN_KINDS, faces_paid, marks
 from engine.actions import Action
 from engine.rules.dice.faces import TOKEN_CAP, TOKEN_SUPPLY
 from engine.rules.dice.tokens import BuyToken, DiceTokens
 
 
-def _token(value: object) -> str:
-    return value if isinstance(value, str) else "route"
-
-
 def taken(e: Event, c: Ctx, who: str) -> str:
-    return f"{who} took a {_token(data(e, 'token'))} token for {faces_paid(data(e, 'payment') or {})}"
+    kind = data(e, "token")
+    token = c.t(f"dice.a_token.{kind}" if kind in TOKEN_KINDS else "dice.a_token")
+    return c.say("dice.token_taken", who, token=token, paid=faces_paid(data(e, "payment") or {}, words=c.lang))
 
 
 def label(a: Action, c: Ctx) -> str:
@@ -27,13 +25,18 @@ def label(a: Action, c: Ctx) -> str:
 class TokenWords(Words):
     events = {"token_taken": public(taken)}
     actions = {
-        "buy_token": Doing(label, "Token", "🪙", "primary"),
-        "pass": Doing(lambda a, c: "take no token", "No token", "⏭️", each=True, short=lambda a, c: "No token"),
+        "buy_token": Doing(label, "Token", "🪙", "primary", key="button.token"),
+        "pass": Doing(lambda a, c: "take no token", "No token", "⏭️", each=True,
+                      short=lambda a, c: c.t("button.no_token"), key="button.no_token"),
     }
-    waiting = {"dice_token": "🪙 {who}: take a token with two unused dice, or none."}
+    waiting = {"dice_token": lambda c, who: c.t("waiting.dice_token", who=who)}
 
     def turn_options(self, c: Ctx) -> list[str]:
-        return [f"And, {self._times()}, **take a token** with two unused dice."]
+        module = self.module
+        assert isinstance(module, DiceTokens)
+        if module.exchanges == 1:
+            return [c.t("dice.option.token_once")]
+        return [c.t("dice.option.token_times", n=module.exchanges)]
 
     def _times(self) -> str:
         module = self.module

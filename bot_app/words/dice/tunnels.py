@@ -21,14 +21,14 @@ def pay_label(a: Action, c: Ctx) -> str:
 
 
 def extra_paid(e: Event, c: Ctx, who: str) -> str:
-    return f"{who} paid the extra for the tunnel {c.route(data(e, 'route'))} with {paid_text(c, e)}"
+    return c.say("dice.tunnel_extra_paid", who, route=c.route(data(e, "route")), paid=paid_text(c, e))
 
 
 def extra_paid_then_claimed(first: Event, second: Event, c: Ctx, who: str) -> str | None:
     if data(first, "route") != data(second, "route"):
         return None
-    return (f"{who} paid the extra with {paid_text(c, first)} and claimed the tunnel "
-            f"{c.route(data(second, 'route'))} ({points(second)})")
+    return c.say("dice.tunnel_extra_paid_claimed", who, paid=paid_text(c, first), route=c.route(data(second, "route")),
+                 points=points(second))
 
 
 def tunnel_faces_text(faces: int) -> str:
@@ -47,11 +47,11 @@ class DiceTunnelWords(Words):
               "tunnel_abandoned": public(tunnel_abandoned)}
     folds = {("tunnel_extra_paid", "route_claimed"): extra_paid_then_claimed}
     actions = {
-        "pay_tunnel": Doing(pay_label, "Pay", "⛰️", "success"),
+        "pay_tunnel": Doing(pay_label, "Pay", "⛰️", "success", key="button.pay"),
         "give_up_tunnel": Doing(lambda a, c: "give up the tunnel (your tokens come back)", "Give up", "↩️",
-                                "danger", each=True, short=lambda a, c: "Give up"),
+                                "danger", each=True, short=lambda a, c: c.t("button.give_up"), key="button.give_up"),
     }
-    waiting = {"dice_tunnel": "⛰️ {who}: pay the tunnel's extra dice, or give it up."}
+    waiting = {"dice_tunnel": lambda c, who: c.t("waiting.dice_tunnel", who=who)}
 
     def topics(self, c: Ctx) -> dict[str, list[str]]:
         module = self.module
