@@ -21,6 +21,7 @@ from tests.fake_discord.driver import Table
 from tests.fake_discord.harness import start_bot
 from tests.fake_discord.hostile import NUMBER_CHARACTERS, NUMBER_SHAPES, WHOLE_SHAPES, ErrorRecords
 from tests.fake_discord.renderer import StubRenderer
+from tests.fake_discord.server import walk
 
 # 3,000 reach every command, every option and every kind of component many times over (checked
 # below); a deeper run is TTR_FUZZ_N=100000, not the suite's job.
@@ -136,9 +137,10 @@ async def test_fuzz_random_interactions(tmp_path):
                 it = await fake.autocomplete(user, sub, focused, channel_id=channel,
                                              **{focused: str(_garbage(rng, "x"))})
             else:
-                with_components = fake.messages_with_components()
-                msg = rng.choice(with_components)
-                comps = [c for row in msg["components"] for c in row.get("components", []) if c.get("custom_id")]
+                # a layout's buttons are nested in its container; a layout may have none left
+                pressable = [(m, comps) for m in fake.messages_with_components()
+                             if (comps := [c for c in walk(m["components"]) if c.get("custom_id")])]
+                msg, comps = rng.choice(pressable)
                 comp = rng.choice(comps)
                 values = None
                 if comp.get("type") == 3:

@@ -141,11 +141,17 @@ def test_killed_at_random_moments_nothing_acknowledged_is_lost_or_doubled(
                 if run % 5 == 4:
                     # Some kills land while the store opens: migrations, WAL recovery, the first moves.
                     time.sleep(rng.uniform(0.0, 0.3))
+                    early: list[str] = []
                 else:
                     assert child.stdout.readline().strip() == "ready", (tmp_path / "child.err").read_text()
+                    # Killed at a random moment once it has acknowledged a first move, so that a
+                    # busy machine (which slows the child, not the clock) still sees it at work.
+                    early = [child.stdout.readline().strip()]
+                    while early[-1] and not early[-1].startswith("done"):
+                        early.append(child.stdout.readline().strip())
                     time.sleep(rng.uniform(0.005, 0.25))
                 child.kill()
-                lines = child.stdout.read().splitlines()
+                lines = [*early, *child.stdout.read().splitlines()]
                 child.wait(timeout=30)
             assert child.returncode == -signal.SIGKILL, (tmp_path / "child.err").read_text()
             record(lines, acknowledged, started_games)
