@@ -5,7 +5,8 @@ render/ has no catalogue of its own and does not import bot_app: the caller reso
 and passes it with the render job; the job draws inside `use(words)`. A drawing function asks
 `tr("picture.key.tunnel", "tunnel")`: the English words are written where they are drawn, so
 an English picture (no words passed) is drawn exactly as before, and a key a language lacks
-reads in English. Plural entries arrive resolved per count (`tr_n`).
+reads in English. A plural entry arrives as its forms and the language's rule as a table of
+which form each count takes (`tr_n`).
 """
 
 from __future__ import annotations
@@ -17,17 +18,26 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-PLURAL = "#"  # "picture.status.last_round#3": a plural entry's form for the count 3
-PLURAL_COUNTS = range(0, 21)  # the counts a picture's plural words are resolved for
+PLURAL_TABLE = 200  # counts 0..199 have their form in `PictureWords.forms`; more go by n % 100
 
 
 @dataclass(frozen=True)
 class PictureWords:
     """One language's picture words: `code` (part of every cache key where words are drawn
-    into a base) and the entries by key, plural ones as "key#n"."""
+    into a base), the entries by key, the plural entries' forms by key (`plurals`), and which
+    form each count takes (`forms[n]`, the language's plural rule as a table)."""
 
     code: str = "en"
     entries: Mapping[str, str] = field(default_factory=dict)
+    plurals: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    forms: bytes = b""
+
+
+def form_index(n: int) -> int:
+    """Where a count's form is in `PictureWords.forms`: plural rules look at n % 100 (and
+    n % 10) past the first hundred."""
+    n = abs(n)
+    return n if n < PLURAL_TABLE else 100 + n % 100
 
 
 ENGLISH = PictureWords()
@@ -63,7 +73,16 @@ def tr(key: str, english: str, **values: Any) -> str:
 
 def tr_n(key: str, n: int, one: str, other: str, **values: Any) -> str:
     """A count's plural form of `key` ("{n}" is the count); `one`/`other` the English forms."""
-    return tr(f"{key}{PLURAL}{abs(n)}", one if abs(n) == 1 else other, n=n, **values)
+    words = _WORDS.get()
+    forms = words.plurals.get(key)
+    if forms and words.forms:
+        i = words.forms[form_index(n)]
+        if i < len(forms) and forms[i]:
+            try:
+                return forms[i].format(n=n, **values)
+            except (KeyError, IndexError, ValueError):
+                pass
+    return (one if abs(n) == 1 else other).format(n=n, **values)
 
 
 def slug(text: str) -> str:

@@ -30,7 +30,7 @@ from render.scores import render_scores
 from render.stats import StatsCard, render_stats
 from render.text import FONT_FILES, TextItem, font
 from render.tickets import render_tickets
-from render.words import ENGLISH, PLURAL, PictureWords, use
+from render.words import ENGLISH, PictureWords, tr_n, use
 from tools.samples import sample_offer, sample_view
 
 LANGUAGES = lang.codes()
@@ -41,11 +41,11 @@ BOARD_OF = {"en": "europe", "de": "germany", "fr": "alsace", "ru": "ussr", "sv":
 class _Asked(Mapping[str, str]):
     """A language's entries that remember every key a picture asked for."""
 
-    def __init__(self, entries: Mapping[str, str]) -> None:
+    def __init__(self, entries: Mapping[str, object]) -> None:
         self.entries = entries
         self.asked: set[str] = set()
 
-    def __getitem__(self, key: str) -> str:
+    def __getitem__(self, key: str):  # type: ignore[override]
         self.asked.add(key)
         return self.entries[key]
 
@@ -79,8 +79,9 @@ def _english_words() -> set[str]:
 
 def _words(code: str) -> tuple[PictureWords, _Asked]:
     resolved = picture_words(code)
-    asked = _Asked(resolved.entries)
-    return PictureWords(resolved.code, asked), asked
+    asked, plurals = _Asked(resolved.entries), _Asked(resolved.plurals)  # type: ignore[arg-type]
+    plurals.asked = asked.asked  # one record of the keys asked for
+    return PictureWords(resolved.code, asked, plurals, resolved.forms), asked  # type: ignore[arg-type]
 
 
 def _fits(texts: tuple[TextItem, ...] | list[TextItem], box: tuple[int, int, int, int], where: set[str]) -> None:
@@ -98,7 +99,7 @@ def _fits(texts: tuple[TextItem, ...] | list[TextItem], box: tuple[int, int, int
 def _translated(code: str, texts: tuple[TextItem, ...] | list[TextItem], asked: _Asked) -> None:
     """No English picture word left in a picture of another language, and every word asked
     for is a catalogue entry."""
-    keys = {k.split(PLURAL)[0] for k in asked.asked}
+    keys = set(asked.asked)
     assert keys and keys <= _english_keys(), sorted(keys - _english_keys())
     words = set(picture_words(code).entries.values()) | _english_words()
     cut = sorted(t.text for t in texts if t.text.endswith("…") and any(w.startswith(t.text[:-1]) for w in words))
@@ -192,3 +193,12 @@ def test_a_tables_pictures_are_in_its_language_and_a_hand_in_its_readers() -> No
         assert _reader(german_table).code == "sv"  # answering a Swedish reader
         assert _table(german_table).code == "de"  # the thread stays German
     assert picture_words("en") is ENGLISH and ENGLISH.entries == {}
+
+
+def test_a_count_reads_in_its_languages_plural_form_however_large() -> None:
+    with use(picture_words("ru")):
+        said = [tr_n("picture.hand.trains", n, "{n} trains", "{n} trains") for n in (1, 3, 5, 21, 45, 111, 122)]
+    assert said == ["1 вагон", "3 вагона", "5 вагонов", "21 вагон", "45 вагонов", "111 вагонов", "122 вагона"]
+    with use(picture_words("fr")):
+        assert tr_n("picture.badge.tickets", 0, "{n} ticket", "{n} tickets") == "0 billet"  # French: 0 is singular
+    assert tr_n("picture.badge.tickets", 0, "{n} ticket", "{n} tickets") == "0 tickets"
