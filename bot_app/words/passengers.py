@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot_app.words.base import Ctx, Doing, Event, Words, count_of, data, hidden, joined, plural, presents, public
+from bot_app.words.base import Ctx, Doing, Event, Words, count_of, data, hidden, joined, presents, public
 from bot_app.words.routes import route_claimed
 from engine.actions import Action
 from engine.rules.passengers import Passengers, PassengersView, TakePassenger
@@ -14,9 +14,22 @@ from engine.rules.passengers import Passengers, PassengersView, TakePassenger
 MEEPLE = {"red": "🔴", "black": "⚫", "yellow": "🟡", "blue": "🔵", "green": "🟢", "white": "⚪"}
 
 
-def meeples(held: Mapping[str, int]) -> str:
+def meeples(held: Mapping[str, int], c: Ctx | None = None) -> str:
     """A collection: "🔴 2 red · ⚫ 1 black" ("none" when empty)."""
-    return " · ".join(f"{MEEPLE.get(k, '')} {n} {k}".strip() for k, n in sorted(held.items()) if n) or "none"
+    if c is None:
+        return " · ".join(f"{MEEPLE.get(k, '')} {n} {k}".strip() for k, n in sorted(held.items()) if n) or "none"
+    return " · ".join(f"{MEEPLE.get(k, '')} {c.lang.number(n)} {_colour(c, k)}".strip()
+                      for k, n in sorted(held.items()) if n) or c.t("passengers.none_held")
+
+
+def _colour(c: Ctx, colour: object) -> str:
+    key = f"route.colour.{colour}"
+    return c.t(key) if c.lang.has(key) else str(colour or "")
+
+
+def _passenger(c: Ctx, colour: object, city: object) -> str:
+    """"a red passenger in Strasbourg"."""
+    return c.t("passengers.a", colour=_colour(c, colour), city=c.city(city))
 
 
 def meeple_marks(held: Mapping[str, int]) -> str:
@@ -27,19 +40,18 @@ def meeple_marks(held: Mapping[str, int]) -> str:
 def placed(e: Event, c: Ctx, who: str) -> str:
     spaces = data(e, "passengers") or {}
     n = sum(sum(v.values()) for v in spaces.values() if isinstance(v, Mapping))
-    return f"{plural(n, 'passenger')} took their places in the cities and countries"
+    return c.n("passengers.placed", n)
 
 
 def taken(e: Event, c: Ctx, who: str) -> str:
-    colour = data(e, "colour")
-    return f"{who} took a {colour if isinstance(colour, str) else ''} passenger in {c.city(data(e, 'city'))}"
+    return c.say("passengers.taken", who, passenger=_passenger(c, data(e, "colour"), data(e, "city")))
 
 
 def claimed_and_taken(es: Sequence[Event], c: Ctx, who: str) -> str | None:
     """A claim and the passengers it brought, in one sentence."""
     claim, *taken_here = es
-    if any(data(e, "player") != data(claim, "player") for e in taken_here):
-        return None
+    if any(data(e, "player") != data(claim, "player") for e in taken_here) or c.lang.code != "en":
+        return None  # one sentence in English; one line each elsewhere (the verbs differ per person)
     took = joined(f"a {data(e, 'colour')} passenger in {c.city(data(e, 'city'))}" for e in taken_here)
     return f"{route_claimed(claim, c, who)} and took {took}"
 
@@ -55,8 +67,8 @@ class PassengerWords(Words):
     folds = {("route_claimed", "passenger_taken"): lambda first, second, c, who: claimed_and_taken(
         (first, second), c, who)}
     chains = {("route_claimed", "passenger_taken", "passenger_taken"): claimed_and_taken}
-    actions = {"take_passenger": Doing(take_label, "Passenger", "🧍", "primary")}
-    waiting = {"choose_passenger": "🧍 {who}: choose which passenger to take."}
+    actions = {"take_passenger": Doing(take_label, "Passenger", "🧍", "primary", key="button.passenger")}
+    waiting = {"choose_passenger": lambda c, who: c.t("waiting.choose_passenger", who=who)}
 
     @property
     def r(self) -> Passengers:
@@ -66,13 +78,13 @@ class PassengerWords(Words):
     def status(self, c: Ctx, seat: int) -> list[str]:
         part = c.v.part(PassengersView)
         held = part.held[seat] if part is not None and seat < len(part.held) else {}
-        return [f"passengers {meeple_marks(held)}" if any(held.values()) else "no passengers"]
+        return [c.t("passengers.status", marks=meeple_marks(held)) if any(held.values()) else c.t("passengers.none")]
 
     def hand(self, c: Ctx) -> list[str]:
         part = c.v.part(PassengersView)
         if part is None or c.v.you is None:
             return []
-        return [f"🧍 Your passengers: {meeples(part.held[c.v.you])}"]
+        return ["🧍 " + c.t("passengers.yours", held=meeples(part.held[c.v.you], c))]
 
     def topics(self, c: Ctx) -> dict[str, list[str]]:
         r = self.r
