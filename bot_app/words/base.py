@@ -119,11 +119,14 @@ class Ctx:
     def cards(self, payment: Mapping[str, int] | Iterable[tuple[str, int]]) -> str:
         """Train cards in words: "3 red and 1 locomotive" (engine.cards.describe, translated)."""
         items = dict(payment.items() if isinstance(payment, Mapping) else payment)
-        if items.get("controller") or self.lang.code == "en":
-            return cards_text(items)  # the Controller's words are English for now
+        if self.lang.code == "en":
+            return cards_text(items)
         order = [*COLOURS, LOCO]
         parts = [f"{self.lang.number(n)} {self.card(k, n)}" for k, n in
-                 sorted(items.items(), key=lambda kv: (order.index(kv[0]) if kv[0] in order else 99, kv[0])) if n]
+                 sorted(items.items(), key=lambda kv: (order.index(kv[0]) if kv[0] in order else 99, kv[0]))
+                 if n and k != "controller"]
+        if items.get("controller"):
+            parts.append(self.n("card.controller", items["controller"]))
         return self.joined(parts) if parts else self.t("cards.none")
 
     @property

@@ -11,7 +11,6 @@ from bot_app.words.base import (
     count_of,
     data,
     hidden,
-    plural,
     presents,
     private,
     public,
@@ -23,18 +22,18 @@ from engine.rules.burn_five import BurnFive, BurnFiveCards
 
 def burned(e: Event, c: Ctx, who: str) -> str:
     drew = count_of(data(e, "drew"))
-    return f"{who} burned 5 cards ({cards_text(data(e, 'burned') or {})}) and drew {plural(drew, 'new card')}"
+    return c.say("burn.burned", who, cards=c.cards(data(e, "burned") or {}), drew=c.n("burn.new_cards", drew))
 
 
 def received(e: Event, c: Ctx, who: str) -> str:
     got = data(e, "cards") or {}
-    return f"{who} drew {cards_text(got)}" if got else f"{who} drew no cards (the deck was empty)"
+    return c.say("burn.received", who, cards=c.cards(got)) if got else c.say("burn.received_none", who)
 
 
 def burned_received(first: Event, second: Event, c: Ctx, who: str) -> str:
     got = data(second, "cards") or {}
-    return (f"{who} burned 5 cards ({cards_text(data(first, 'burned') or {})}) and drew "
-            f"{cards_text(got) if got else 'nothing (the deck was empty)'}")
+    return c.say("burn.burned_received", who, cards=c.cards(data(first, "burned") or {}),
+                 got=c.cards(got) if got else c.t("burn.nothing_empty"))
 
 
 def label(a: Action, c: Ctx) -> str:
@@ -47,10 +46,10 @@ class BurnFiveWords(Words):
     events = {"burned_five": public(burned), "cards_received": private(received),
               "discards_under_deck": quiet(), "shuffle": hidden()}
     folds = {("burned_five", "cards_received"): burned_received}
-    actions = {"burn_five": Doing(label, "Burn 5", "🔥")}
+    actions = {"burn_five": Doing(label, "Burn 5", "🔥", key="button.burn_five")}
 
     def turn_options(self, c: Ctx) -> list[str]:
-        return ["**Burn 5**: discard any 5 of your train cards and draw 5 from the deck."]
+        return [c.t("burn.option")]
 
     def topics(self, c: Ctx) -> dict[str, list[str]]:
         return {"cards": ["Burn 5 (a whole turn): discard any 5 train cards, locomotives included, and draw 5 new "

@@ -9,11 +9,11 @@ from engine.rules.call_time import CallTime, CallTimeEnd
 
 
 def not_called(e: Event, c: Ctx, who: str) -> str:
-    return f"{who} did not call time (yet)"
+    return c.say("call.not_called", who)
 
 
 def passed(e: Event, c: Ctx, who: str) -> str:
-    return f"{who} passed (a final turn may be passed)"
+    return c.say("call.passed", who)
 
 
 def call_label(a: Action, c: Ctx) -> str:
@@ -25,11 +25,11 @@ def call_label(a: Action, c: Ctx) -> str:
 
 def call_short(a: Action, c: Ctx) -> str:
     assert isinstance(a, CallTime)
-    return "Call time" if a.call else "Play on"
+    return c.t("button.call_time" if a.call else "button.play_on")
 
 
 def waiting(c: Ctx, who: str) -> str:
-    return f"⏰ {who}: you have 2 wagons or fewer — call time, or play on?"
+    return c.t("waiting.call_time", who=who)
 
 
 @presents(CallTimeEnd)
@@ -37,7 +37,8 @@ class CallTimeWords(Words):
     events = {"time_not_called": public(not_called), "passed": public(passed)}
     actions = {
         "call_time": Doing(call_label, "Call time", "⏰", "primary", each=True, short=call_short),
-        "pass": Doing(lambda a, c: "pass this final turn", "Pass", "⏭️", each=True, short=lambda a, c: "Pass"),
+        "pass": Doing(lambda a, c: "pass this final turn", "Pass", "⏭️", each=True,
+                      short=lambda a, c: c.t("button.pass")),
     }
     waiting = {"call_time": waiting}
 

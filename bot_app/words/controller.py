@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
-from bot_app.words.base import Ctx, Doing, Event, Words, count_of, data, plural, presents, public
+from bot_app.words.base import Ctx, Doing, Event, Words, count_of, data, presents, public
 from bot_app.words.routes import route_claimed
 from engine.actions import Action
 from engine.rules.controller import REMOVE, Controller, PlayController
 
 
 def played(e: Event, c: Ctx, who: str) -> str:
-    what = "remove" if data(e, "mode") == REMOVE else "build"
-    return f"{who} played a Controller card to {what} {c.route(data(e, 'route'))}"
+    key = "controller.played_remove" if data(e, "mode") == REMOVE else "controller.played_build"
+    return c.say(key, who, route=c.route(data(e, "route")))
 
 
 def removed(e: Event, c: Ctx, who: str) -> str:
     owner = c.name(data(e, "owner"))
-    trains = plural(count_of(data(e, "trains")), "train")
-    points = plural(count_of(data(e, "points")), "point")
-    return f"{c.route(data(e, 'route'))} is off the board: {owner} got {trains} back and lost {points}"
+    trains = c.n("status.trains", count_of(data(e, "trains")))
+    points = c.n("final.points", count_of(data(e, "points")))
+    return c.t("controller.removed", route=c.route(data(e, "route")), owner=owner, trains=trains, points=points)
 
 
 def played_then_removed(first: Event, second: Event, c: Ctx, who: str) -> str | None:
@@ -29,7 +29,7 @@ def played_then_removed(first: Event, second: Event, c: Ctx, who: str) -> str | 
 def played_then_built(first: Event, second: Event, c: Ctx, who: str) -> str | None:
     if data(first, "route") != data(second, "route"):
         return None
-    return f"{who} played a Controller card and built {c.route(data(second, 'route'))} (no points)"
+    return c.say("controller.played_built", who, route=c.route(data(second, "route")))
 
 
 def label(a: Action, c: Ctx) -> str:
@@ -47,7 +47,7 @@ class ControllerWords(Words):
               "route_claimed": public(route_claimed)}
     folds = {("controller_played", "route_removed"): played_then_removed,
              ("controller_played", "route_claimed"): played_then_built}
-    actions = {"play_controller": Doing(label, "Controller", "🛂")}
+    actions = {"play_controller": Doing(label, "Controller", "🛂", key="button.controller")}
 
     @property
     def r(self) -> Controller:
@@ -55,8 +55,7 @@ class ControllerWords(Words):
         return self.module
 
     def turn_options(self, c: Ctx) -> list[str]:
-        return [f"**Play a Controller card** to remove a claimed route or build an open one (up to "
-                f"{self.r.max_length} trains; see controller)."]
+        return [c.t("controller.option", n=self.r.max_length)]
 
     def topics(self, c: Ctx) -> dict[str, list[str]]:
         n = self.r.max_length
