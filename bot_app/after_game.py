@@ -13,6 +13,7 @@ import discord
 
 from bot_app import ids
 from bot_app.components import button
+from bot_app.lang import reader
 
 if TYPE_CHECKING:
     from app.player_records import PlayerRecord
@@ -93,4 +94,4 @@ def stats_card(name: str, record: PlayerRecord, *, everywhere: bool = False) -> 
     return StatsCard(name=name, games=s.games, wins=s.wins, average=s.average_score, best=s.best_score,
                      tickets_done=s.tickets_completed, tickets_failed=s.tickets_failed, routes=ranked,
                      cities=record.cities, variants=[(variant_title(v), g, w) for v, g, w in record.variants],
-                     rating=rating, where="in all servers" if everywhere else "on this server")
+                     rating=rating, where=reader().t(f"picture.stats.where_{'all' if everywhere else 'server'}"))
