@@ -202,3 +202,32 @@ def test_a_count_reads_in_its_languages_plural_form_however_large() -> None:
     with use(picture_words("fr")):
         assert tr_n("picture.badge.tickets", 0, "{n} ticket", "{n} tickets") == "0 billet"  # French: 0 is singular
     assert tr_n("picture.badge.tickets", 0, "{n} ticket", "{n} tickets") == "0 tickets"
+
+
+def test_the_renderer_sends_the_words_with_the_job() -> None:
+    """Through the real renderer and its pool: a Swedish table's board is the board drawn in
+    Swedish, not the English one; a hand asked for by a German reader is drawn in German."""
+    import asyncio
+
+    from bot_app.render_hooks import Renderer
+    from render.pool import RenderPool
+
+    table = dataclasses.replace(sample_view("nordic", players=3, seed=3), options={"language": "sv"})
+    mine = dataclasses.replace(sample_view("nordic", players=3, seed=3, seat=1), options={"language": "sv"})
+    renderer = Renderer(RenderPool(1, processes=False, prepare=()))
+
+    async def draw() -> tuple[bytes, bytes]:
+        board = await renderer.board(table)
+        with lang.reading(lang.language("de")):
+            hand = await renderer.hand(mine)
+        return board, hand
+
+    try:
+        board, hand = asyncio.run(draw())
+    finally:
+        renderer.pool.close()  # type: ignore[union-attr]
+    with use(picture_words("sv")):
+        assert board == render_board(table).png
+    assert board != render_board(table).png  # English
+    with use(picture_words("de")):
+        assert hand == render_hand(mine).png
