@@ -127,7 +127,7 @@ async def turn_post(data: PostData, renderer: Renderer) -> Message:
     parts = [x for x in (_head(data), *notes, text.status_block(view), line) if x]
     content = "\n".join(_with_log(parts, _before_this_turn(events), view, MAX_CONTENT))
     if data.legal:
-        zoom = zoom_button(g, gmap, routes, cities)  # the last move's area, for a phone
+        zoom = zoom_button(g, gmap, routes, cities, view)  # the last move's area, for a phone
         buttons = action_buttons(g, summary.seq, list(data.legal), view, [zoom] if zoom is not None else [])
         buttons.add_item(plan_button(g, table_language(view.options).t("button.plan")))  # for the others (issue 29)
     else:

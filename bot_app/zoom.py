@@ -16,24 +16,30 @@ from bot_app import ids, names, text
 from bot_app.answers import Refusal
 from bot_app.components import button
 from bot_app.desk import Desk
+from bot_app.lang import table_language
+from bot_app.words.wording import wording
 from engine.maps import GameMap
+from engine.view import View
 
 ZOOM_FILE = "zoom.png"
 VERB = "zoom"
 ROUTE, CITY = "r", "c"  # what a button's zoom is around: `r.<route id>` or `c.<city id>`
 
 
-def zoom_button(game_id: int, gmap: GameMap, routes: tuple[str, ...], cities: tuple[str, ...]
-                ) -> discord.ui.Button[discord.ui.View] | None:
+def zoom_button(game_id: int, gmap: GameMap, routes: tuple[str, ...], cities: tuple[str, ...],
+                view: View | None = None) -> discord.ui.Button[discord.ui.View] | None:
     """The turn post's button for the last move's area (the last route claimed, else the last
-    station built), or None when the post marks no move."""
+    station built), or None when the post marks no move. With the post's view it reads in the
+    table's language ("Zoom: Oslo – Stockholm (4 Gelb)"); city names stay as printed."""
+    words = table_language(view.options if view is not None else None)
     if routes and routes[-1] in gmap.routes:
         rid = routes[-1]
-        return button(f"Zoom: {text.route_label(gmap, rid)}", ids.make(game_id, None, VERB, f"{ROUTE}.{rid}"),
+        place = wording(view).ctx(view, words).route(rid) if view is not None else text.route_label(gmap, rid)
+        return button(words.t("button.zoom", place=place), ids.make(game_id, None, VERB, f"{ROUTE}.{rid}"),
                       emoji="🔍")
     if cities and cities[-1] in gmap.cities:
-        return button(f"Zoom: {gmap.city_label(cities[-1])}", ids.make(game_id, None, VERB, f"{CITY}.{cities[-1]}"),
-                      emoji="🔍")
+        return button(words.t("button.zoom", place=gmap.city_label(cities[-1])),
+                      ids.make(game_id, None, VERB, f"{CITY}.{cities[-1]}"), emoji="🔍")
     return None
 
 
