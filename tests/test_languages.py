@@ -316,3 +316,13 @@ def test_dice_and_tokens_read_in_the_readers_language():
     assert tokens_text({}, ru) == "🪙 нет жетонов"
     assert de.say("dice.rolled", "Ann", faces="1️⃣ einfach") == "Ann würfelte: 1️⃣ einfach"
     assert de.say("dice.rolled", lang.YOU, faces="1️⃣ einfach") == "Du hast gewürfelt: 1️⃣ einfach"
+
+
+def test_every_boards_score_lines_are_named_in_every_language():
+    from bot_app.words.wording import wording_of
+
+    for variant in ("usa", "europe", "nordic", "germany", "ussr", "alsace"):
+        keys = {f"score.{k}" for k in wording_of(variant, 3, {}).line_names}
+        for code in lang.codes():
+            missing = {k for k in keys if not lang.language(code).has(k)}
+            assert not missing, (variant, code, missing)
