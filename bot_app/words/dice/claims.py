@@ -88,7 +88,7 @@ def tunnel_abandoned(e: Event, c: Ctx, who: str) -> str:
 
 def claim_label(a: Action, c: Ctx) -> str:
     assert isinstance(a, ClaimRoute)
-    return f"claim {c.route(a.route)} with {faces_paid(a.payment, kind_of(c, a.route))}"
+    return c.t("dice.label.claim", route=c.route(a.route), paid=faces_paid(a.payment, kind_of(c, a.route), c.lang))
 
 
 @presents(DiceClaims)

@@ -25,7 +25,7 @@ def discarded(e: Event, c: Ctx, who: str) -> str:
 
 def label(a: Action, c: Ctx) -> str:
     assert isinstance(a, DiscardTokens)
-    return f"discard {_tokens(dict(a.tokens))}"
+    return c.t("dice.label.discard", tokens=_tokens(dict(a.tokens), c))
 
 
 @presents(DiceTokenDiscard)
@@ -33,7 +33,7 @@ class TokenDiscardWords(Words):
     events = {"tokens_discarded": public(discarded)}
     actions = {
         "discard_tokens": Doing(label, "Discard tokens", "🗑️", key="button.discard_tokens"),
-        "pass": Doing(lambda a, c: "keep your tokens and end your turn", "Keep tokens", "✅", each=True,
+        "pass": Doing(lambda a, c: c.t("dice.label.keep_tokens"), "Keep tokens", "✅", each=True,
                       short=lambda a, c: c.t("button.keep_tokens"), key="button.keep_tokens"),
     }
     waiting = {"dice_discard": lambda c, who: c.t("waiting.dice_discard", who=who)}

@@ -14,7 +14,7 @@ def passed(e: Event, c: Ctx, who: str) -> str:
 @presents(DiceNoAction)
 class NoActionWords(Words):
     events = {"passed": public(passed), "deadlock": public(deadlock_line)}
-    actions = {"pass": Doing(lambda a, c: "take no action this turn", "No action", "⏭️", each=True,
+    actions = {"pass": Doing(lambda a, c: c.t("dice.label.no_action"), "No action", "⏭️", each=True,
                              short=lambda a, c: c.t("button.no_action"), key="button.no_action")}
 
     def turn_options(self, c: Ctx) -> list[str]:

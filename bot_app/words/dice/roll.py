@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bot_app.words.base import Ctx, Doing, Event, Words, data, joined, plural, presents, public
+from bot_app.words.base import Ctx, Doing, Event, Words, data, joined, presents, public
 from bot_app.words.dice.faces import TOKEN_KINDS, marks, roll_text, tokens_held, tokens_text
 from bot_app.words.tickets import announced_mix
 from engine.actions import Action
@@ -27,9 +27,9 @@ def reroll_label(a: Action, c: Ctx) -> str:
     left.subtract(Counter(a.keep))
     n = sum(v for v in left.values() if v > 0) if rolled_now else None
     if not a.keep:
-        return f"re-roll all {plural(n, 'die', 'dice')}" if n else "re-roll all your dice"
-    again = f"re-roll the other {plural(n, 'die', 'dice')}" if n else "re-roll the others"
-    return f"keep {marks(a.keep)} and {again}"
+        return c.n("dice.label.reroll_all", n) if n else c.t("dice.label.reroll_yours")
+    again = c.n("dice.label.reroll_others", n) if n else c.t("dice.label.reroll_the_others")
+    return c.t("dice.label.keep", kept=marks(a.keep), again=again)
 
 
 def dice_waiting(c: Ctx, who: str) -> str:

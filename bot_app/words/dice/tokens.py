@@ -18,7 +18,8 @@ def taken(e: Event, c: Ctx, who: str) -> str:
 def label(a: Action, c: Ctx) -> str:
     assert isinstance(a, BuyToken)
     faces = [name for name, n in a.payment for _ in range(n)]
-    return f"take a {a.token} token for {marks(faces)} ({faces_paid(a.payment)})"
+    token = c.t(f"dice.a_token.{a.token}" if a.token in TOKEN_KINDS else "dice.a_token")
+    return c.t("dice.label.token", token=token, marks=marks(faces), paid=faces_paid(a.payment, words=c.lang))
 
 
 @presents(DiceTokens)
@@ -26,7 +27,7 @@ class TokenWords(Words):
     events = {"token_taken": public(taken)}
     actions = {
         "buy_token": Doing(label, "Token", "🪙", "primary", key="button.token"),
-        "pass": Doing(lambda a, c: "take no token", "No token", "⏭️", each=True,
+        "pass": Doing(lambda a, c: c.t("dice.label.no_token"), "No token", "⏭️", each=True,
                       short=lambda a, c: c.t("button.no_token"), key="button.no_token"),
     }
     waiting = {"dice_token": lambda c, who: c.t("waiting.dice_token", who=who)}

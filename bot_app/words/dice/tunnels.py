@@ -17,7 +17,7 @@ TUNNEL_DIE_SIDES = len(tunnel_faces(0))
 def pay_label(a: Action, c: Ctx) -> str:
     assert isinstance(a, PayTunnel)
     route = c.view.pending.data.get("route") if c.view is not None else None
-    return f"pay {faces_paid(a.payment, kind_of(c, route))} more and take the tunnel"
+    return c.t("dice.label.pay", paid=faces_paid(a.payment, kind_of(c, route), c.lang))
 
 
 def extra_paid(e: Event, c: Ctx, who: str) -> str:
@@ -48,7 +48,7 @@ class DiceTunnelWords(Words):
     folds = {("tunnel_extra_paid", "route_claimed"): extra_paid_then_claimed}
     actions = {
         "pay_tunnel": Doing(pay_label, "Pay", "⛰️", "success", key="button.pay"),
-        "give_up_tunnel": Doing(lambda a, c: "give up the tunnel (your tokens come back)", "Give up", "↩️",
+        "give_up_tunnel": Doing(lambda a, c: c.t("dice.label.give_up"), "Give up", "↩️",
                                 "danger", each=True, short=lambda a, c: c.t("button.give_up"), key="button.give_up"),
     }
     waiting = {"dice_tunnel": lambda c, who: c.t("waiting.dice_tunnel", who=who)}
