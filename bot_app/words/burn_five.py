@@ -7,7 +7,6 @@ from bot_app.words.base import (
     Doing,
     Event,
     Words,
-    cards_text,
     count_of,
     data,
     hidden,
@@ -38,7 +37,7 @@ def burned_received(first: Event, second: Event, c: Ctx, who: str) -> str:
 
 def label(a: Action, c: Ctx) -> str:
     assert isinstance(a, BurnFive)
-    return f"burn {cards_text(a.payment)} and draw 5 new cards"
+    return c.t("burn.label", cards=c.cards(a.payment))
 
 
 @presents(BurnFiveCards)

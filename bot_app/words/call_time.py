@@ -19,8 +19,8 @@ def passed(e: Event, c: Ctx, who: str) -> str:
 def call_label(a: Action, c: Ctx) -> str:
     assert isinstance(a, CallTime)
     if a.call:
-        return "call time: everyone, you included, plays one more turn"
-    return "play on without calling time"
+        return c.t("call.label.call")
+    return c.t("call.label.play_on")
 
 
 def call_short(a: Action, c: Ctx) -> str:
@@ -37,7 +37,7 @@ class CallTimeWords(Words):
     events = {"time_not_called": public(not_called), "passed": public(passed)}
     actions = {
         "call_time": Doing(call_label, "Call time", "⏰", "primary", each=True, short=call_short),
-        "pass": Doing(lambda a, c: "pass this final turn", "Pass", "⏭️", each=True,
+        "pass": Doing(lambda a, c: c.t("call.label.pass"), "Pass", "⏭️", each=True,
                       short=lambda a, c: c.t("button.pass")),
     }
     waiting = {"call_time": waiting}

@@ -36,9 +36,10 @@ def label(a: Action, c: Ctx) -> str:
     assert isinstance(a, PlayController)
     if a.mode == REMOVE:
         owner = c.view.route_owner.get(a.route) if c.view is not None else None
-        whose = f" ({c.name(owner)}'s)" if isinstance(owner, int) else ""
-        return f"remove {c.route(a.route)}{whose} with the Controller"
-    return f"build {c.route(a.route)} with the Controller (no points)"
+        if isinstance(owner, int):
+            return c.t("controller.label.remove_owned", route=c.route(a.route), owner=c.name(owner))
+        return c.t("controller.label.remove", route=c.route(a.route))
+    return c.t("controller.label.build", route=c.route(a.route))
 
 
 @presents(Controller)
