@@ -58,7 +58,7 @@ def claimed_and_taken(es: Sequence[Event], c: Ctx, who: str) -> str | None:
 
 def take_label(a: Action, c: Ctx) -> str:
     assert isinstance(a, TakePassenger)
-    return f"take a {a.colour} passenger in {c.city(a.city)}"
+    return c.t("passengers.label", passenger=_passenger(c, a.colour, a.city))
 
 
 @presents(Passengers)
