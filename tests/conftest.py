@@ -162,3 +162,19 @@ def _bounded_memory_between_files() -> Iterator[None]:
         clear_cache()
         gc.collect()
         give_back()
+
+
+# The files that take longest (bench/bench_tests.py, --durations), run first: with two processes
+# each taking the next file, the long ones start at once and the many short ones fill in at the
+# end, instead of one long file running alone while the other process waits. Only an order:
+# a file not named here runs after them, as collected.
+LONGEST_FIRST = (
+    "test_bot_hostile_input.py", "test_agents.py", "test_render_selfplay.py", "test_selfplay_invariants.py",
+    "test_render_pool.py", "test_store_crash.py", "test_bot_fuzz.py", "test_picture_words.py",
+    "test_bot_stop.py", "test_store_snapshots.py", "test_delivery_crash.py", "test_render_encode.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: each file stays in order
