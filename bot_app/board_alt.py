@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 
 from bot_app import text
 from bot_app.answers import cut
+from bot_app.lang import table_language
 from engine.events import Event
 from engine.view import View
 
@@ -31,21 +32,25 @@ def board_description(view: View, events: Iterable[Event], waiting: Sequence[int
     points, 30 trains left; Bo 18 points, 35 trains left. Waiting for Bo." — within `limit`
     characters (a layout's media item allows 256): the last move goes first when it does not
     fit, since the post's text says it too."""
-    parts = [f"Board of game #{game_id} ({text.variant_title(view.variant, view.options)}), turn {view.turn + 1}."]
+    lang = table_language(view.options)  # a table's pictures and posts read in its language
+    parts = [lang.t("alt.board", game=str(game_id), variant=text.variant_title(view.variant, view.options),
+                    turn=view.turn + 1)]
     # the end itself is said below ("The game is over."): the last move is the one before it
     lines = text.log_lines([e for e in events if e.kind != "game_over"], view)
     if lines:
-        parts.append(f"Last move: {plain(lines[-1]).rstrip('.')}.")
+        parts.append(lang.t("alt.last_move", move=plain(lines[-1]).rstrip(".")))
     totals = {}
     if view.result and view.result.get("sheets"):
         totals = {int(s["seat"]): int(s["total"]) for s in view.result["sheets"]}
-    scores = [f"{view.name(p.seat)} {totals.get(p.seat, p.route_points)} points, {p.trains} trains left"
+    scores = [lang.t("alt.player", name=view.name(p.seat),
+                     points=lang.n("status.points", totals.get(p.seat, p.route_points)),
+                     trains=lang.n("alt.trains_left", p.trains))
               for p in view.players]
     parts.append("; ".join(scores) + ".")
     if view.status == "over":
-        parts.append("The game is over.")
+        parts.append(lang.t("alt.over"))
     elif waiting:
-        parts.append(f"Waiting for {', '.join(view.name(s) for s in waiting)}.")
+        parts.append(lang.t("alt.waiting", names=", ".join(view.name(s) for s in waiting)))
     if len(" ".join(parts)) > limit and lines:
         parts.pop(1)
     return cut(" ".join(parts), limit)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bot_app.board_alt import MAX_DESCRIPTION, plain
 from bot_app.text import ticket_label
+from bot_app.words.base import plural
 from engine.maps import load_map
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.driver import Table
@@ -44,7 +45,7 @@ async def test_every_turn_posts_board_says_in_words_what_it_shows(tmp_path):
             assert len(words) <= MAX_DESCRIPTION
             assert words.startswith(f"Board of game #{table.game_id} (Europe), turn {public.turn + 1}.")
             for p in public.players:
-                assert f"{p.name} {p.route_points} points, {p.trains} trains left" in words
+                assert f"{p.name} {plural(p.route_points, 'point')}, {plural(p.trains, 'train')} left" in words
             if summary.status == "playing" and summary.waiting_for:
                 assert f"Waiting for {summary.seats[summary.waiting_for[0]].name}" in words
             if "claimed" in post["content"] or "drew" in post["content"]:

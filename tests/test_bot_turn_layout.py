@@ -13,6 +13,7 @@ from bot_app.components import button, view_of
 from bot_app.layout import MAX_LAYOUT_TEXT, layout_of
 from bot_app.posts import Message
 from bot_app.text import ticket_label
+from bot_app.words.base import plural
 from engine.maps import load_map
 from tests.fake_discord import FakeDiscord, custom_ids
 from tests.fake_discord.driver import Table
@@ -78,7 +79,8 @@ async def test_the_turn_post_is_one_container_with_described_board_and_working_b
                 assert "Last move" not in item["description"] and "Waiting for" in item["description"]
             public = (await running.service.panel(table.game_id, None)).public
             for p in public.players:
-                assert f"{p.name} {p.route_points} points, {p.trains} trains left" in item["description"]
+                said = f"{p.name} {plural(p.route_points, 'point')}, {plural(p.trains, 'train')} left"
+                assert said in item["description"]
             assert any(label == "My hand" for label, _ in custom_ids(post))
         assert public_leaks(fake, secrets, pictures=False) == []
         kinds = {item.where.rsplit(" ", 2)[-2] + " " + item.where.rsplit(" ", 1)[-1] for item in fake.public}
@@ -153,3 +155,17 @@ def test_the_final_boards_description_names_the_last_move_not_the_end():
     state, events = new_game("europe", 2, 1, {}, names=["Ann", "Bo"])
     said = board_description(view(state, None), [*events, Event("game_over", {})], [], 3)
     assert "Last move: 🏆" not in said and "Last move: " in said
+
+
+def test_the_board_is_read_aloud_in_the_tables_language():
+    from bot_app.board_alt import board_description
+    from engine.game import new_game, view
+
+    for language, start, player, waiting in (
+            ("de", "Spielplan von Spiel #7 (", "Ann: 0 Punkte, 45 Wagen übrig", "Am Zug: Ann."),
+            ("ru", "Поле игры №7 (", "Ann: 0 очков, осталось 45 вагонов", "Ждём: Ann."),
+            ("fr", "Plateau de la partie n° 7 (", "Ann : 0 point, 45 wagons restants", "En attente de Ann."),
+            ("sv", "Spelplan för spel #7 (", "Ann: 0 poäng, 45 vagnar kvar", "Väntar på Ann.")):
+        state, events = new_game("europe", 2, 1, {"language": language}, names=["Ann", "Bo"])
+        said = board_description(view(state, None), events, [0], 7)
+        assert said.startswith(start) and player in said and said.endswith(waiting), said
