@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from app import tutorial
 from app.errors import ServiceError
-from app.loader import Loaded
+from app.loaded import Loaded
 from app.owed import Owed
 from engine.actions import Action, action_from_json
 from engine.game import legal_actions
