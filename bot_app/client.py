@@ -8,11 +8,14 @@ processes on one PostgreSQL database each serve their shards' servers (docs/scal
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import gc
+import importlib.util
 import logging
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -20,27 +23,19 @@ from discord import app_commands
 from discord.ext import commands
 
 from app import GameService, ServiceError
-from bot_app.buttons import FAMILIES
 from bot_app.delivery import Dispatcher
 from bot_app.desk import Desk
 from bot_app.invalid_requests import InvalidRequests, count_invalid_requests
 from bot_app.lang.translator import CatalogueTranslator
-from bot_app.plan_panel import FAMILIES as PLAN_FAMILIES
 from bot_app.rate_share import share_global_limit
-from bot_app.rematch import FAMILIES as REMATCH_FAMILIES
 from bot_app.render_hooks import Renderer
 from bot_app.timers import TimerLoop, pause_after_errors
-from bot_app.tree import TtrTree, sync_commands
-from bot_app.undo_button import FAMILIES as UNDO_FAMILIES
-from bot_app.votes import FAMILIES as VOTE_FAMILIES
+from bot_app.tree import ENDS_VACATION, TtrTree, sync_commands
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.info", "cogs.admin", "cogs.settings", "cogs.turns", "cogs.standings",
-              "cogs.plans", "cogs.tutorial")
-# Commands that do not end a player's vacation (reading the rules or the results; /ttr settings
-# decides for itself: changing another setting ends it, setting the vacation does not).
-NOT_GAME_COMMANDS = frozenset({"settings", "rules", "stats", "games", "leaderboard"})
+# The package whose every module with a `setup` is loaded as an extension (a cog).
+COGS = "cogs"
 # At a stop (Ctrl-C, SIGTERM), how long the commands being answered may take to finish.
 SETTLE_SECONDS = 10.0
 # After READY, discord.py waits until no GUILD_CREATE has come for this long before it is ready
@@ -82,11 +77,10 @@ class TtrBot(commands.Bot):
         self._resumed = False
 
     async def load_commands(self) -> None:
-        """The /ttr group with every cog's commands, and the button families."""
+        """The /ttr group with every cog's commands, and their button families."""
         self.tree.add_command(self.ttr)
-        for extension in EXTENSIONS:
-            await self.load_extension(extension)
-        self.add_dynamic_items(*FAMILIES, *VOTE_FAMILIES, *UNDO_FAMILIES, *PLAN_FAMILIES, *REMATCH_FAMILIES)
+        for module in cog_modules():
+            await self.load_extension(module)
 
     def serves(self, guild_id: int) -> bool:
         """Whether this process serves the server `guild_id` (all of them, unless sharded)."""
@@ -95,7 +89,7 @@ class TtrBot(commands.Bot):
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Any game command or button of ours: a player on vacation is back (their clocks run
         again). Runs beside the command itself, counted as a handler."""
-        if not is_game_command(interaction):
+        if not is_game_command(interaction, self.ttr):
             return
         with self.desk.handling():
             try:
@@ -177,16 +171,42 @@ class TtrBot(commands.Bot):
         await super().close()
 
 
-def is_game_command(interaction: discord.Interaction) -> bool:
-    """Whether an interaction is a game command or one of our buttons (not an autocomplete)."""
+def cog_modules() -> list[str]:
+    """Every cog of the cogs package, by module name: each module there with an `async def
+    setup` (a new command is a new module). Found by reading the folder, not by importing it:
+    bot_app does not import the cogs, which sit above it, and discord.py's `load_extension`
+    of a module that is no extension (cogs/base.py) would drop it from `sys.modules`, so that
+    the next cog imported a second copy of it."""
+    spec = importlib.util.find_spec(COGS)
+    assert spec is not None and spec.submodule_search_locations is not None
+    found = []
+    for folder in spec.submodule_search_locations:
+        for source in Path(folder).glob("*.py"):
+            tree = ast.parse(source.read_text(encoding="utf-8"), str(source))
+            if any(isinstance(node, ast.AsyncFunctionDef) and node.name == "setup" for node in tree.body):
+                found.append(f"{COGS}.{source.stem}")
+    return sorted(found)
+
+
+def is_game_command(interaction: discord.Interaction, ttr: app_commands.Group) -> bool:
+    """Whether an interaction is a game command or one of our buttons (not an autocomplete):
+    a /ttr command not marked `keeps_vacation` (cogs/base.py; a group's mark covers its
+    commands)."""
     data: Any = interaction.data if isinstance(interaction.data, dict) else {}
     if interaction.type is discord.InteractionType.component:
         return str(data.get("custom_id", "")).startswith("ttr:")
     if interaction.type is not discord.InteractionType.application_command or data.get("name") != "ttr":
         return False
+    command: app_commands.Command[Any, ..., Any] | app_commands.Group | None = ttr
     options = data.get("options")
-    sub = options[0].get("name") if isinstance(options, list) and options and isinstance(options[0], dict) else None
-    return isinstance(sub, str) and sub not in NOT_GAME_COMMANDS
+    while isinstance(command, app_commands.Group):  # down to the command run, through its groups
+        first = options[0] if isinstance(options, list) and options and isinstance(options[0], dict) else {}
+        name = first.get("name")
+        command = command.get_command(name) if isinstance(name, str) else None
+        if command is None or command.extras.get(ENDS_VACATION, True) is False:
+            return False
+        options = first.get("options")
+    return True
 
 
 class ShardedTtrBot(TtrBot, commands.AutoShardedBot):

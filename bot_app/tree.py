@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -30,6 +30,20 @@ MAX_OPTIONS_PER_LEVEL = 25  # Discord's limit
 # Top-level slots of /ttr kept free for what comes next (replay took one, plan another; at
 # most 23 in use, so a tutorial still fits).
 FREE_SLOTS = 2
+
+
+# The key in a command's `extras` that says whether running it is playing: a command that only
+# reads (the rules, results, one's settings) does not end its player's vacation (bot_app/client.py).
+ENDS_VACATION = "ends_vacation"
+
+CommandT = TypeVar("CommandT", bound="app_commands.Command[Any, ..., Any] | app_commands.Group")
+
+
+def keeps_vacation(command: CommandT) -> CommandT:
+    """Mark a command (above its `app_commands.command`) that only reads: a player on vacation
+    who runs it stays on vacation."""
+    command.extras[ENDS_VACATION] = False
+    return command
 
 
 class TtrTree(app_commands.CommandTree["TtrBot"]):

@@ -1,8 +1,13 @@
-"""What every cog shares: its commands live under the bot's one `/ttr` group.
+"""What every cog shares: its commands live under the bot's one `/ttr` group, and it brings
+its own button families.
 
 discord.py gives each cog its own commands at the top of the tree and has no group shared by
 several cogs, so `cog_load` moves this cog's commands (and its sub-groups) under `bot.ttr`,
-and `cog_unload` takes them out again.
+and `cog_unload` takes them out again. A cog's `families` (the `DynamicItem` classes of its
+buttons and menus) are added to the bot with it, so a new command with new buttons is one new
+module in cogs/ and nothing else: the bot loads every module of cogs/ that has a `setup`
+(bot_app/client.py). A command marked `keeps_vacation` (bot_app/tree.py) only reads (the rules, results, one's
+settings): running it does not end its player's vacation.
 """
 
 from __future__ import annotations
@@ -18,7 +23,9 @@ if TYPE_CHECKING:
 
 
 class TtrCog(commands.Cog):
-    """A cog of `/ttr` sub-commands."""
+    """A cog of `/ttr` sub-commands, with the button families its commands' posts carry."""
+
+    families: tuple[type[Any], ...] = ()
 
     def __init__(self, bot: TtrBot) -> None:
         self.bot = bot
@@ -30,11 +37,15 @@ class TtrCog(commands.Cog):
             self.bot.ttr.add_command(command)
             self._moved.append(command)
         self.__cog_app_commands__ = []  # under /ttr now, not at the top of the tree
+        if self.families:
+            self.bot.add_dynamic_items(*self.families)
 
     async def cog_unload(self) -> None:
         for command in self._moved:
             self.bot.ttr.remove_command(command.name)
         self._moved.clear()
+        if self.families:
+            self.bot.remove_dynamic_items(*self.families)
 
     async def run(self, work: Awaitable[None]) -> None:
         """Do a command's work, counted as running (tests and benchmarks wait for none)."""

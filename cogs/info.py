@@ -21,6 +21,7 @@ from bot_app.inputs import MediumText, Text
 from bot_app.replay_requests import Replay, ReplayRequests, draw_replay
 from bot_app.rules_text import DEFAULT_VARIANT, TOPICS, game_rules_options, options_note, rules_for, topics_for
 from bot_app.settings_help import settings_help
+from bot_app.tree import keeps_vacation
 from bot_app.zoom import zoom_on_name
 from cogs.base import TtrCog
 from engine.errors import IllegalAction
@@ -116,6 +117,7 @@ class InfoCog(TtrCog):
 
         await self.run(work())
 
+    @keeps_vacation
     @app_commands.command(name="games", description="Your games and whose turn each is waiting on")
     async def games(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
@@ -131,6 +133,7 @@ class InfoCog(TtrCog):
 
         await self.run(work())
 
+    @keeps_vacation
     @app_commands.command(name="rules", description="The rules, short: by topic, for your game or any variant")
     @app_commands.describe(topic="overview, first-turn, turn, … (the list fits the variant)",
                            variant="a rule set (default: this game's)", dice="with the Dice Expansion")
@@ -201,6 +204,7 @@ class InfoCog(TtrCog):
                  and (until := away_until(mine[s.user_id], summary.max_away_days, now)) is not None]
         return "".join(lines)
 
+    @keeps_vacation
     @app_commands.command(name="stats", description="A player's results on this server, as a picture")
     async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         async def work() -> None:

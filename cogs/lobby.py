@@ -10,7 +10,7 @@ from discord import app_commands
 
 from ai.levels import OFFERED_LEVELS
 from app.player_clock import MOST_AWAY_DAYS
-from bot_app import lobby, table_options, text
+from bot_app import lobby, rematch, table_options, text
 from bot_app.games import Game, resolve_game
 from bot_app.inputs import ShortText
 from bot_app.lang import language_choices
@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 
 
 class LobbyCog(TtrCog):
+    families = rematch.FAMILIES  # a finished game's Rematch opens a new table
+
     @app_commands.command(name="new", description="Open a table for a new game (a thread is made for it)")
     @app_commands.describe(variant="which map and rules", dice="play with the Dice Expansion",
                            seats="how many players (2–5)", turn_hours="hours per turn before the AI steps in",

@@ -29,6 +29,8 @@ KEYWORDS = ("free ", "taken ", "claim ")
 
 
 class PlanCog(TtrCog):
+    families = plan_panel.FAMILIES
+
     @app_commands.command(name="plan", description="Plan your next turn privately: it plays itself when the turn comes")
     @app_commands.describe(what="view, set or cancel your plan (view)",
                            plan="steps like: if free Denver - Omaha: claim Denver - Omaha pink4; else: draw blind, "

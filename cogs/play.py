@@ -15,6 +15,7 @@ from discord import app_commands
 
 from bot_app import autocomplete, names, panels, text
 from bot_app.answers import Refusal
+from bot_app.buttons import FAMILIES
 from bot_app.games import Game, resolve_game
 from bot_app.hands import show_hand
 from bot_app.inputs import ShortText, Text, is_number
@@ -34,6 +35,8 @@ def _choices(pairs: list[tuple[str, str]]) -> Choices:
 
 
 class PlayCog(TtrCog):
+    families = FAMILIES
+
     @app_commands.command(name="draw", description="Take a train card: the deck or a face-up one")
     @app_commands.describe(card="deck, or a face-up slot (1–5) or colour")
     async def draw(self, interaction: discord.Interaction, card: ShortText = "deck", game: Game | None = None) -> None:

@@ -16,6 +16,7 @@ from bot_app.components import MAX_OPTIONS
 from bot_app.inputs import MediumText, ShortText
 from bot_app.lang import codes, hear, language_choices, reader
 from bot_app.settings_help import settings_text
+from bot_app.tree import keeps_vacation
 from cogs.base import TtrCog
 from engine.maps import fold
 
@@ -30,6 +31,7 @@ DIGEST_CHOICES = [app_commands.Choice(name="a ping per turn (the default)", valu
 
 
 class SettingsCog(TtrCog):
+    @keeps_vacation
     @app_commands.command(name="settings", description="Your own preferences (no option: show them)")
     @app_commands.describe(
         dms="send me my hand by direct message (turn back on after I found them closed)",

@@ -10,6 +10,7 @@ from discord import app_commands
 
 from bot_app.standings_text import leaderboard_text
 from bot_app.text import variant_title
+from bot_app.tree import keeps_vacation
 from cogs.base import TtrCog
 from engine.rulesets import available_variants
 
@@ -20,6 +21,7 @@ VARIANT_CHOICES = [app_commands.Choice(name=variant_title(v), value=v) for v in 
 
 
 class StandingsCog(TtrCog):
+    @keeps_vacation
     @app_commands.command(name="leaderboard", description="This server's ratings (OpenSkill), by season")
     @app_commands.describe(variant="one variant (default: every variant together)",
                            season="an earlier season's ranking (default: the current season)")

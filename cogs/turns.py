@@ -12,7 +12,9 @@ from discord import app_commands
 
 from bot_app.answers import Refusal
 from bot_app.games import Game, resolve_game
+from bot_app.undo_button import FAMILIES as UNDO_FAMILIES
 from bot_app.undo_button import undo_move
+from bot_app.votes import FAMILIES as VOTE_FAMILIES
 from bot_app.votes import vote
 from cogs.base import TtrCog
 
@@ -21,6 +23,8 @@ if TYPE_CHECKING:
 
 
 class TurnsCog(TtrCog):
+    families = (*VOTE_FAMILIES, *UNDO_FAMILIES)
+
     @app_commands.command(name="undo", description="Take back your last claim or station before the next player acts")
     async def undo(self, interaction: discord.Interaction, game: Game | None = None) -> None:
         async def work() -> None:
