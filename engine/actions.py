@@ -12,14 +12,13 @@ classes with `@register` so that decoding finds them.
 from __future__ import annotations
 
 import dataclasses
-import sys
 import types
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.cards import Cards, cards
+from engine.cards import CARD_SET, Cards, cards
 from engine.errors import IllegalAction, excerpt
 
 ACTION_TYPES: dict[str, type[Action]] = {}
@@ -124,33 +123,31 @@ def _no_decoder(value: Any) -> Any:
 
 
 def _fields_of(cls: type) -> tuple[_Field, ...]:
+    # The annotations as the objects they name, each in the module of the class that declares
+    # it (typing resolves them; include_extras keeps the card-set mark of Cards).
+    hints = typing.get_type_hints(cls, include_extras=True)
     out = []
     for f in dataclasses.fields(cls):
-        hint = _annotation(cls, f)
+        hint = hints[f.name]
         decode, expected = _decoder(hint, f"{cls.__name__}.{f.name}", top=True)
         required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-        out.append(_Field(f.name, required, decode, expected, hint is Cards))
+        out.append(_Field(f.name, required, decode, expected, _is_card_set(hint)))
     return tuple(out)
 
 
-def _annotation(cls: type, f: dataclasses.Field[Any]) -> Any:
-    """A field's annotation as the object it names (any spelling of a type gets the same
-    checks). Evaluated plainly, in the module of the class that declares the field, because
-    typing.get_type_hints rebuilds generic aliases and so loses the Cards alias."""
-    if not isinstance(f.type, str):
-        return f.type
-    module = next((klass.__module__ for klass in cls.__mro__
-                   if f.name in vars(klass).get("__annotations__", {})), cls.__module__)
-    return eval(f.type, vars(sys.modules[module]))  # the class's own annotation text
+def _is_card_set(hint: Any) -> bool:
+    """Whether an annotation is Cards (engine/cards.py), by its mark: a tuple of pairs
+    written out is not a card set."""
+    return typing.get_origin(hint) is typing.Annotated and CARD_SET in getattr(hint, "__metadata__", ())
 
 
 def _decoder(hint: Any, where: str, top: bool = False) -> tuple[Decoder, str]:
     """A decoder for one annotation (`top`: a field's own, not a part of one) and what it
     accepts in words; TypeError for a type the JSON form has no rule for."""
-    # Cards is an alias of tuple[tuple[str, int], ...]; the alias itself (not an equal type
-    # written out) marks a card set, which JSON writes as {"red": 3, "loco": 1}. to_json
-    # writes it so only as a field of its own.
-    if hint is Cards:
+    # Cards is tuple[tuple[str, int], ...] with a mark (not an equal type written out): a
+    # card set, which JSON writes as {"red": 3, "loco": 1}. to_json writes it so only as a
+    # field of its own.
+    if _is_card_set(hint):
         if not top:
             raise TypeError(f"{where}: a card set must be a field of its own, not inside {where}'s type")
         return _decode_cards, "cards given as names with counts"
@@ -160,6 +157,8 @@ def _decoder(hint: Any, where: str, top: bool = False) -> tuple[Decoder, str]:
         return _decode_int, f"a whole number from 0 to {MAX_NUMBER}"
     if hint is str:
         return _decode_text, f"a text of at most {MAX_TEXT} characters"
+    if typing.get_origin(hint) is typing.Annotated:  # another mark: the type under it
+        return _decoder(typing.get_args(hint)[0], where, top)
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin in (types.UnionType, typing.Union) and len(args) == 2 and type(None) in args:
         inner, expected = _decoder(next(a for a in args if a is not type(None)), where)

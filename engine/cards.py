@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Annotated
 
 from engine.errors import excerpt
 
@@ -12,9 +13,14 @@ COLOURS: tuple[str, ...] = ("red", "orange", "yellow", "green", "blue", "pink", 
 LOCO = "loco"
 GRAY = "gray"
 
+# The mark a card set's type carries: the action codec (engine/actions.py) writes a field of
+# this type as {"red": 3, "loco": 1}, and any other tuple of pairs as a list.
+CARD_SET = "card set"
+
 # A set of cards, e.g. (("loco", 1), ("red", 3)): sorted, no zero counts, hashable and
-# JSON-friendly. Actions carry these so that equal payments compare equal.
-Cards = tuple[tuple[str, int], ...]
+# JSON-friendly. Actions carry these so that equal payments compare equal. To a type checker
+# it is the tuple; the mark is read at run time only.
+Cards = Annotated[tuple[tuple[str, int], ...], CARD_SET]
 
 
 def cards(counts: Mapping[str, int] | Iterable[tuple[str, int]]) -> Cards:

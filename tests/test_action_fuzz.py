@@ -107,6 +107,7 @@ def test_well_formed_values_at_the_bounds_decode() -> None:
 
 
 def test_json_encoding_is_unchanged() -> None:
+    available_variants()  # every rule set read, so every variant's actions are registered (call_time)
     # Stored games replay from this form: card sets as objects, everything else as is.
     samples = {
         "claim_route": {"type": "claim_route", "player": 1, "route": "a-b",
