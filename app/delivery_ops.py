@@ -48,7 +48,7 @@ ALWAYS = (HOST_NOTICE, DIGEST)
 
 def backoff(attempts: int) -> float:
     """Seconds to wait before try number `attempts + 1`."""
-    return min(BACKOFF_FIRST * 2 ** max(0, attempts), BACKOFF_MOST)
+    return min(BACKOFF_FIRST * 2.0 ** max(0, attempts), BACKOFF_MOST)
 
 
 class DeliveryOps(ServiceBase):

@@ -159,7 +159,8 @@ def drain(steps: Generator[None, None, T]) -> T:
         try:
             next(steps)
         except StopIteration as done:
-            return done.value
+            value: T = done.value
+            return value
 
 
 async def drain_slowly(steps: Generator[None, None, T]) -> T:
@@ -168,7 +169,8 @@ async def drain_slowly(steps: Generator[None, None, T]) -> T:
         try:
             next(steps)
         except StopIteration as done:
-            return done.value
+            value: T = done.value
+            return value
         await asyncio.sleep(0)
 
 

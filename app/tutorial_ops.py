@@ -61,7 +61,7 @@ class TutorialOps(ServiceBase):
             raise LobbyError(f"There is no lesson for {lesson_id[:20]!r}; choose one of "
                              f"{', '.join(tutorial.lessons())}.", "no_lesson")
         options = {**lesson.options, tutorial.TUTORIAL: lesson.id, tutorial.HINTS: True}
-        lobby = await self.create_lobby(guild_id, channel_id, user_id, name, lesson.variant, options,  # type: ignore[attr-defined]
+        lobby: Lobby = await self.create_lobby(guild_id, channel_id, user_id, name, lesson.variant, options,  # type: ignore[attr-defined]
                                         seats_wanted=2, turn_hours=TUTORIAL_TURN_HOURS, max_away_days=0)
         if lobby.changed:
             lobby = await self.add_ai(lobby.game_id, user_id, lesson.opponent, 1)  # type: ignore[attr-defined]

@@ -1,7 +1,8 @@
 """The type checker passes on every runtime package (configured in pyproject.toml's
 [tool.mypy]): a change that breaks a typed contract — a view field read that does not exist,
 an action field of the wrong type — fails here, in the one test command CI runs. The rules,
-the computer players and the store are checked as `mypy --strict` checks them."""
+the computer players, the store and the application service are checked as `mypy --strict`
+checks them."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from mypy.main import process_options
 from mypy.options import Options
 
 ROOT = Path(__file__).resolve().parent.parent
-STRICT_PACKAGES = ("engine", "ai", "store")
+STRICT_PACKAGES = ("engine", "ai", "store", "app")
 
 
 def test_mypy_finds_no_error_in_the_runtime_packages():
