@@ -4,6 +4,9 @@ catalogue by tests/english_leftovers.py; city names and player names stay as the
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from bot_app.demo import play_demo
 from tests.english_leftovers import english_leftovers
 
 
@@ -26,3 +29,15 @@ def test_city_names_in_any_spelling_and_player_names_are_not_english_leftovers()
 
 def test_the_maps_title_is_not_a_city_name() -> None:
     assert [f.word for f in english_leftovers("Spiel #1 · Germany", "de", "germany")] == ["Germany"]
+
+
+async def test_a_text_only_demo_writes_the_thread_and_the_messages_in_the_tables_language(tmp_path: Path) -> None:
+    out = tmp_path / "demo"
+    summary = await play_demo("usa", 2, 5, out, ["greedy"], quiet=True, options={"language": "de"}, pictures=False)
+    assert summary["ended"]
+    assert sorted(p.name for p in out.iterdir()) == ["dm-bot-1.txt", "dm-bot-2.txt", "game-log.json", "game-log.txt",
+                                                    "log.txt"]
+    thread = (out / "log.txt").read_text(encoding="utf-8")
+    assert thread.startswith("── Beitrag 1 ──\n") and "der Spielplan vorgelesen: " in thread
+    dms = (out / "dm-bot-1.txt").read_text(encoding="utf-8")
+    assert "[Direktnachricht, Zug 0]" in dms and "[Antwort auf deinen Zug " in dms
