@@ -67,3 +67,28 @@ def test_the_option_list_is_in_the_tables_language(code):
                                              title=lang.language(code).t("table_option.title.alsace_stations"),
                                              value=lang.language(code).t("table_option.value.alsace_stations.false"))
     assert words[0] != "stations: no stations"
+
+
+# The catalogue entries of the table's words (their section of each catalogue).
+PREFIXES = ("tutorial.", "lobby.", "table_option.", "autocomplete.", "button.hint")
+
+
+def _table_keys() -> list[str]:
+    english = lang.english()
+    catalog = english._tr._catalog  # type: ignore[attr-defined]
+    keys = {k if isinstance(k, str) else k[0] for k in catalog if k and k != ("", 0)}
+    return sorted(k for k in keys if k.startswith(PREFIXES))
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_every_entry_of_the_tables_words_is_translated_with_every_placeholder(code):
+    words = lang.language(code)
+    keys = _table_keys()
+    assert len(keys) > 50
+    for key in keys:
+        plural = lang.english()._tr.ngettext(key, key, 2) != key
+        forms = lang.english()._tr.ngettext(key, key, 2) if plural else lang.english().raw(key)
+        values = {name: "<v>" for name in lang.placeholders(forms) if name != "n" or not plural}
+        for n in (1, 2, 5) if plural else (None,):
+            text = words.n(key, n, **values) if n is not None else words.t(key, **values)
+            assert_translated(text, code)
