@@ -70,7 +70,8 @@ def _note_line(note: Mapping[str, Any], view: View) -> str:
 def _head(data: PostData) -> str:
     view, summary = data.view, data.summary
     return table_language(view.options).t("post.head", game=f"#{summary.game_id}",
-                                           title=text.variant_title(view.variant, view.options),
+                                           title=text.variant_title(view.variant, view.options,
+                                                                    table_language(view.options)),
                                            turn=view.turn + 1, move=summary.seq)
 
 
@@ -109,9 +110,10 @@ async def turn_post(data: PostData, renderer: Renderer) -> Message:
         if data.replay:
             files.append((after_game.REPLAY_FILE, await renderer.replay(data.replay)))
         lead = "\n".join(_with_log([_head(data), *notes], events, view, 1200))
-        messages = text.split([lead, table_language(view.options).t("final.title"), *text.final_blocks(view),
-                               after_game.final_pictures_line(g, bool(data.replay))], MAX_CONTENT)
-        rematch = view_of(after_game.rematch_button(g, table_language(view.options).t("button.rematch")))
+        words = table_language(view.options)
+        messages = text.split([lead, words.t("final.title"), *text.final_blocks(view),
+                               after_game.final_pictures_line(g, bool(data.replay), words)], MAX_CONTENT)
+        rematch = view_of(after_game.rematch_button(g, words.t("button.rematch")))
         return Message(messages[0], files, rematch, more=messages[1:],
                        descriptions={"board.png": board_description(view, events, (), g)},
                        brief={"board.png": board_description(view, events, (), g, MAX_ITEM_DESCRIPTION)})
