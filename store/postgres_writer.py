@@ -111,6 +111,8 @@ def literal(value: Any) -> str:
         return _text(value)
     if kind is int:
         return f"({value})" if value < 0 else str(value)  # "- -1" would start a comment
+    if kind is float:
+        return _real(value)
     if value is None:
         return "NULL"
     if isinstance(value, bool):
