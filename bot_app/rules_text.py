@@ -93,8 +93,14 @@ def options_note(options: Mapping[str, Any]) -> str:
     """" (this table: tunnel dice: 3 tunnel faces of 6; tokens: up to 2 tokens per turn)": the
     table options the rules text follows that are not the rule set's defaults."""
     lang = reader()
-    parts = [f"{option.title}: {option.words(value)}" for key, value in options.items()
+    parts = [f"{_title(option.key, option.title, lang)}: {option.said(value, lang)}" for key, value in options.items()
              if (option := BY_KEY.get(key)) is not None and value != option.default]
     if options.get(UNDO) is False:
         parts.insert(0, lang.t("rules.table_no_undo"))
     return lang.t("rules.table_note", options="; ".join(parts)) if parts else ""
+
+
+def _title(key: str, title: str, lang: Language) -> str:
+    """A table option's name in the table's summary, in `lang` where a catalogue has it."""
+    entry = f"table_option.title.{key}"
+    return lang.t(entry) if lang.has(entry) else title
