@@ -70,7 +70,8 @@ def test_the_option_list_is_in_the_tables_language(code):
 
 
 # The catalogue entries of the table's words (their section of each catalogue).
-PREFIXES = ("tutorial.", "lobby.", "table_option.", "autocomplete.", "button.hint")
+PREFIXES = ("tutorial.", "lobby.", "table_option.", "autocomplete.", "notice.", "digest.", "vote.", "rematch.refusal.",
+            "rematch.thread_intro", "button.hint", "button.undo", "button.vote_skip", "button.dms_open")
 
 
 def _table_keys() -> list[str]:
@@ -92,3 +93,56 @@ def test_every_entry_of_the_tables_words_is_translated_with_every_placeholder(co
         for n in (1, 2, 5) if plural else (None,):
             text = words.n(key, n, **values) if n is not None else words.t(key, **values)
             assert_translated(text, code)
+
+
+# --- the notices, the digest, the votes ---------------------------------------------------------
+
+def _summary(code: str):
+    from app import GameSummary
+
+    seats = (Seat(0, 11, False, None, "Ann"), Seat(1, 12, False, None, "Bob"), Seat(2, None, True, "normal", "Cleo"))
+    return GameSummary(game_id=7, guild_id=1, channel_id=2, thread_id=3, variant="usa", status="playing", seq=4,
+                       your_seat=None, seats=seats, waiting_for=(0,), turn_hours=24.0, updated_at=0.0,
+                       host_user_id=11, language=code)
+
+
+def _delivery(kind: str, **payload):
+    from app import Delivery
+
+    return Delivery(id=1, game_id=7, seq=4, kind=kind, key="k", user_id=11, payload=payload, attempts=0,
+                    message_id=None)
+
+
+NOTICES = [("dm_closed", {"seat": 0}), ("reminder", {"seat": 0, "due_at": 1e9}), ("reminder", {"seat": 0}),
+           ("notice", {"notice": "stand_in", "seat": 1}), ("host_notice", {}),
+           ("notice", {"notice": "replaced", "seat": 1, "was_ai": True, "stand_in": True}),
+           ("notice", {"notice": "replaced", "seat": 1}), ("notice", {"notice": "vote", "seat": 0, "votes": 1,
+                                                                      "needed": 2}),
+           ("notice", {"notice": "skipped", "seat": 0, "keeps": True}), ("notice", {"notice": "skipped", "seat": 0})]
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_threads_notices_read_in_the_tables_language(code):
+    from bot_app import player_posts, posts
+
+    summary = _summary(code)
+    for kind, payload in NOTICES:
+        d = _delivery(kind, **payload)
+        message = player_posts.notice(d, summary) or posts.notice(d, summary)
+        assert_translated(message.content, code)
+        labels = [item.label for item in message.view.children] if message.view else []
+        for label in labels:
+            assert_translated(label, code)
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_digest_and_a_taken_back_turn_read_in_the_readers_language(code):
+    from bot_app import player_posts
+
+    summary = _summary("en")  # a table in English: the reader's own language still wins
+    with lang.reading(lang.language(code)):
+        for waiting in ([(summary, 1e9), (summary, None)], [(summary, None)], []):
+            text = player_posts.digest(_delivery("digest"), waiting).content
+            assert_translated(text, code, "usa", (*PLAYERS, bot_text.variant_title("usa")))
+        taken = player_posts.taken_back(_delivery("taken_back", by=1), summary).content
+        assert_translated(taken, code)
