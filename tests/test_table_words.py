@@ -146,3 +146,49 @@ def test_the_digest_and_a_taken_back_turn_read_in_the_readers_language(code):
             assert_translated(text, code, "usa", (*PLAYERS, bot_text.variant_title("usa")))
         taken = player_posts.taken_back(_delivery("taken_back", by=1), summary).content
         assert_translated(taken, code)
+
+
+# --- the standings and /ttr games ----------------------------------------------------------------
+
+def _board(standings: tuple, rate_ai: bool = False, ended: float | None = None):
+    from app.standings import Leaderboard
+    from store.standings import Season
+
+    return Leaderboard(guild_id=1, season=Season(2, 0.0, ended), seasons=2, variant=None, rate_ai_games=rate_ai,
+                       games=3, standings=standings)
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_leaderboard_the_card_and_the_games_list_read_in_the_readers_language(code):
+    from app.ratings import Standing
+    from app.standings import PlayerCard
+    from bot_app.standings_text import card_text, games_text, leaderboard_text
+
+    words = lang.language(code)
+    rows = tuple(Standing(f"user:{i}", f"Ann{'a' * i}", 30.0 - i, 2.0, games=3, wins=1, points=300)
+                 for i in range(17)) + (Standing("ai:greedy", "greedy", 20.0, 1.0, games=1),)
+    names = tuple(r.name for r in rows)
+    for board in (_board(rows, True, 5.0), _board(rows), _board((), True), _board(())):
+        assert_translated(leaderboard_text(board, you=16, words=words), code, names=names)
+    card = PlayerCard(user_id=1, name="Ann", season=2, rating=None, rank=None, games=1, wins=0, average_score=50.0,
+                      ticket_rate=0.5, favourite_routes=(("Oslo – Stockholm (4 yellow)", 2),),
+                      favourite_cities=(("Oslo", 3),))
+    assert_translated(card_text(card, words).replace("(4 yellow)", ""), code, "nordic")
+    summary = _summary(code)
+    lobby_row = type(summary)(**{**{f: getattr(summary, f) for f in summary.__dataclass_fields__}, "status": "lobby"})
+    listed = games_text([summary, lobby_row], words)
+    assert_translated(listed, code, names=(*PLAYERS, bot_text.variant_title("usa")))
+    assert_translated(games_text([], words), code)
+
+
+def test_the_leaderboard_reads_in_english_as_before():
+    from app.ratings import Standing
+    from bot_app.standings_text import leaderboard_text
+
+    board = _board((Standing("user:1", "Ann", 60.0, 1.0, games=2, wins=1, points=200),
+                    Standing("ai:greedy", "greedy", 20.0, 1.0, games=1, points=90)))
+    assert leaderboard_text(board, words=lang.english()).splitlines() == [
+        "🏆 **Leaderboard** — every variant, season 2",
+        "🥇 **2280** Ann — 2 games, 1 win, average 100",
+        "🥈 **680** 🤖 AI (greedy) — 1 game, 0 wins, average 90",
+        "-# 3 rated games; OpenSkill rating (mu − 3σ, ×40; a newcomer shows 0); games with AI players do not count."]
