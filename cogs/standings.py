@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from bot_app.lang import reader
 from bot_app.standings_text import leaderboard_text
 from bot_app.text import variant_title
 from bot_app.tree import keeps_vacation
@@ -30,7 +31,7 @@ class StandingsCog(TtrCog):
                           season: app_commands.Range[int, 1, 10_000] | None = None) -> None:
         async def work() -> None:
             if interaction.guild_id is None:
-                await self.desk.answers.say(interaction, "Leaderboards belong to a server: ask there.")
+                await self.desk.answers.say(interaction, reader().t("standings.not_here"))
                 return
             board = await self.desk.service.leaderboard(interaction.guild_id, variant.value if variant else None,
                                                         season)
