@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 
 from app.tutorial import lessons
-from bot_app import tutorial
+from bot_app import lang, tutorial
 from bot_app.games import Game, resolve_game
 from bot_app.inputs import ShortText
 from cogs.base import TtrCog
@@ -35,8 +35,9 @@ class TutorialCog(TtrCog):
 
     @tutorial.autocomplete("board")
     async def _boards(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        known = lessons(lang.code_for(interaction.locale))  # the titles in the typer's language
         return [app_commands.Choice(name=f"{lesson.title} ({name})", value=name)
-                for name, lesson in lessons().items() if current.lower() in f"{name} {lesson.title}".lower()][:25]
+                for name, lesson in known.items() if current.lower() in f"{name} {lesson.title}".lower()][:25]
 
 
 async def setup(bot: TtrBot) -> None:
