@@ -22,9 +22,9 @@ from tests.fake_discord.renderer import StubRenderer
 GAME_COMMANDS: dict[str, dict[str, object]] = {
     "join": {}, "leave": {}, "admin addai": {}, "admin start": {}, "admin cancel": {},
     "draw": {"card": "deck"}, "claim": {"route": "Paris - Wien"}, "tickets": {}, "station": {"city": "Paris"},
-    "move": {"action": "0:0.pass"}, "hand": {}, "board": {}, "status": {}, "log": {}, "rules": {}, "replay": {},
+    "move": {"action": "0:0.pass"}, "hand": {}, "board": {}, "status": {}, "log": {}, "rules": {}, "results replay": {},
     "admin pause": {}, "admin resume": {}, "admin kick": {"player": None},  # player filled in below
-    "admin replace": {"player": "1"}, "vote": {}, "undo": {},  # replace's `new` filled in below
+    "admin replace": {"player": "1"}, "turn vote": {}, "turn undo": {},  # replace's `new` filled in below
     "plan": {}, "plan ": {"what": "set", "plan": "else: draw blind"},  # view, and set (the same command)
 }
 # A custom id of each button family (verb), with the seq it needs (None: any point of the game).
@@ -138,7 +138,7 @@ async def test_no_one_reaches_another_servers_games(tmp_path):
                 it = await fake.answered(await fake.slash(who, "games", channel_id=where))
                 assert not re.search(rf"#{game_a}\b", _refusal(fake, it))
             # /ttr stats of another player from a DM is refused (results are per server).
-            it = await fake.answered(await fake.slash(who, "stats", channel_id=fake._dm_channel(who.id),
+            it = await fake.answered(await fake.slash(who, "results stats", channel_id=fake._dm_channel(who.id),
                                                       player=alice))
             assert "only see your own results" in _refusal(fake, it)
         assert refused > 200

@@ -110,14 +110,14 @@ async def test_undo_puts_the_board_back_and_corrects_the_turn_post_in_place(tmp_
 
         # The answer replaced the button; nothing more to take back.
         assert not [c for c in str(confirmation["components"]).split("'") if c.endswith(":undo")]
-        it = await fake.answered(await fake.slash(user, "undo", channel_id=table.thread_id))
+        it = await fake.answered(await fake.slash(user, "turn undo", channel_id=table.thread_id))
         assert "no move of yours to take back" in _said(fake, it)
         # A draw cannot be taken back.
         legal = await running.service.legal_actions(g, user.id)
         draw = next(a for a in legal if a.TYPE == "draw_card" and a.to_json().get("slot") is None)
         await table.perform(user, draw, legal, summary.seq)
         await _idle(fake, running)
-        it = await fake.answered(await fake.slash(user, "undo", channel_id=table.thread_id))
+        it = await fake.answered(await fake.slash(user, "turn undo", channel_id=table.thread_id))
         assert "no move of yours to take back" in _said(fake, it)
 
         # /ttr undo takes back a claim too.
@@ -125,7 +125,7 @@ async def test_undo_puts_the_board_back_and_corrects_the_turn_post_in_place(tmp_
         await table.perform(user, claim, legal, seq)
         await table.wait_posted()
         await _idle(fake, running)
-        it = await fake.answered(await fake.slash(user, "undo", channel_id=table.thread_id))
+        it = await fake.answered(await fake.slash(user, "turn undo", channel_id=table.thread_id))
         assert "Taken back" in _said(fake, it)
         await _idle(fake, running)
         assert claim.route not in (await running.service.view(g, None)).route_owner
