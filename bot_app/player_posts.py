@@ -109,7 +109,7 @@ def notice(delivery: Delivery, summary: GameSummary) -> Message | None:
         votes, needed = p.get("votes"), p.get("needed")
         return Message(
             f"🗳️ A vote to hand **{name}**'s turn to the AI now: {votes} of {needed} votes. Everyone else at the "
-            "table can vote too (the button, or `/ttr vote`).",
+            "table can vote too (the button, or `/ttr turn vote`).",
             view=view_of(button("Vote to skip", ids.make(g, delivery.seq, VOTE, str(seat)),
                                 discord.ButtonStyle.secondary, "🗳️")))
     if p.get("notice") == "skipped":

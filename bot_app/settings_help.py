@@ -24,8 +24,8 @@ SETTINGS_HELP = (
     "`hand_picture` — your hand with its picture (true), or in words only (false).",
 )
 OTHER_HELP = (
-    "Also: /ttr undo takes back your last claim, station or Controller move before the next player acts (never "
-    "a draw or a reveal; it gives the turn back, not time: your turn limit stays where it was); /ttr vote "
+    "Also: /ttr turn undo takes back your last claim, station or Controller move before the next player acts (never "
+    "a draw or a reveal; it gives the turn back, not time: your turn limit stays where it was); /ttr turn vote "
     "hands a slow player's turn to the AI once everyone else voted (while their "
     "limit is still far off); /ttr admin replace hands a seat — a person's or the AI's — to someone new.",
 )

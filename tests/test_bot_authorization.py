@@ -137,7 +137,7 @@ async def test_no_one_reaches_another_servers_games(tmp_path):
             for where in (channel_b, fake._dm_channel(who.id)):
                 it = await fake.answered(await fake.slash(who, "games", channel_id=where))
                 assert not re.search(rf"#{game_a}\b", _refusal(fake, it))
-            # /ttr stats of another player from a DM is refused (results are per server).
+            # /ttr results stats of another player from a DM is refused (results are per server).
             it = await fake.answered(await fake.slash(who, "results stats", channel_id=fake._dm_channel(who.id),
                                                       player=alice))
             assert "only see your own results" in _refusal(fake, it)

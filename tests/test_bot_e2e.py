@@ -117,7 +117,7 @@ async def test_whole_game_with_restart_closed_dms_and_refusals(tmp_path):
             moves += 1
         assert restarted and stale_checked
 
-        # The end: final board, scores picture, revealed tickets, stored for /ttr stats.
+        # The end: final board, scores picture, revealed tickets, stored for /ttr results stats.
         final = [m for m in fake.thread_messages(table.thread_id) if "Final scores" in m["content"]]
         assert len(final) == 1
         assert sorted(a["filename"] for a in final[0]["attachments"]) == ["board.png", "replay.gif", "scores.png",

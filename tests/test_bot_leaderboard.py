@@ -1,4 +1,4 @@
-"""Leaderboards through the real client and the fake Discord: /ttr leaderboard shows the
+"""Leaderboards through the real client and the fake Discord: /ttr results leaderboard shows the
 server's ratings; /ttr admin season and /ttr admin ratings are for server managers; a
 server sees only its own results."""
 

@@ -1,5 +1,5 @@
 """End to end, through the loopback fake Discord: the final post carries the replay and every
-ticket revealed; `/ttr replay game:` rebuilds the replay of a finished game from its stored
+ticket revealed; `/ttr results replay game:` rebuilds the replay of a finished game from its stored
 seed and moves — after a restart too — for anyone in the game's server, and for nobody
 elsewhere; bad input and a game still being played get one private sentence."""
 
@@ -59,7 +59,7 @@ async def test_replay_in_the_final_post_and_on_demand(tmp_path) -> None:
         names = sorted(a["filename"] for a in final[0]["attachments"])
         assert names == ["board.png", "replay.gif", "scores.png", "tickets.png"]
         assert "every ticket revealed" in "\n".join(m["content"] for m in fake.thread_messages(table.thread_id))
-        assert f"/ttr replay game:{g}" in "\n".join(m["content"] for m in fake.thread_messages(table.thread_id))
+        assert f"/ttr results replay game:{g}" in "\n".join(m["content"] for m in fake.thread_messages(table.thread_id))
         claims = len((await running.service.view(g, None)).route_owner)
         assert stub.replayed == [claims + 2]  # the empty board, each claim, the final board
         await running.stop()

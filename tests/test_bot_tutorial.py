@@ -1,7 +1,7 @@
-"""`/ttr tutorial` through the loopback Discord (issue 27, items 2 and 3): a guided game against
+"""`/ttr rules lesson:` through the loopback Discord (issue 27, items 2 and 3): a guided game against
 the computer in a private thread, each step told there with a Hint button, played with the
 real buttons and commands; a move off the step gets one kind sentence and the step repeats; a
-restart loses nothing and `/ttr tutorial` again resumes at the same step; a hint is answered
+restart loses nothing and `/ttr rules lesson:` again resumes at the same step; a hint is answered
 privately, and refused at a table without hints; nothing secret shows in public."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Taking back a move through the real client and the fake Discord: the **Undo** button on the
-mover's confirmation and `/ttr undo` put the board back, and the turn post in the thread is
+mover's confirmation and `/ttr turn undo` put the board back, and the turn post in the thread is
 corrected in place (the same message, edited: the board and the numbers from before the
 claim, the mover's turn again); a draw cannot be taken back, and neither can a move once the
 game has gone on. The rules of undo: tests/test_undo.py and the scenarios; the service:
@@ -120,7 +120,7 @@ async def test_undo_puts_the_board_back_and_corrects_the_turn_post_in_place(tmp_
         it = await fake.answered(await fake.slash(user, "turn undo", channel_id=table.thread_id))
         assert "no move of yours to take back" in _said(fake, it)
 
-        # /ttr undo takes back a claim too.
+        # /ttr turn undo takes back a claim too.
         user, claim, legal, seq = await _until_a_claim(table, users)
         await table.perform(user, claim, legal, seq)
         await table.wait_posted()

@@ -85,8 +85,8 @@ def taking_back(w: Wording, c: Ctx, undo: bool | None) -> list[str]:
         return []
     hidden = "rolled dice or turned cards over" if c.dice else "turned cards over"
     moves = joined((f"**{b}**" for b in buttons), "or")
-    text = (f"**Undo** (the button, or /ttr undo) takes back your last {moves} move until the next player acts and "
-            f"before your turn's time limit runs out — not once it {hidden} (a tunnel does) or ended the game.")
+    text = (f"**Undo** (the button, or /ttr turn undo) takes back your last {moves} move until the next player acts "
+            f"and before your turn's time limit runs out — not once it {hidden} (a tunnel does) or ended the game.")
     if undo is None:
         text += " A table opened with `undo: False` has no taking back."
     return [text]
