@@ -13,7 +13,7 @@ import discord
 
 from bot_app import ids
 from bot_app.components import button
-from bot_app.lang import reader
+from bot_app.lang import Language, english, reader
 
 if TYPE_CHECKING:
     from app.player_records import PlayerRecord
@@ -31,14 +31,10 @@ def rematch_button(game_id: int, label: str = "Rematch") -> discord.ui.Button[An
     return button(label, ids.make(game_id, None, REMATCH), discord.ButtonStyle.success, "🔁")
 
 
-def final_pictures_line(game_id: int, replay: bool) -> str:
-    """The last line of the final post: what its pictures are."""
-    line = ("🖼️ The final board, the score sheet, and every ticket revealed on the map (solid: completed, "
-            "dashed with ✗: failed)")
-    if replay:
-        return line + (f"; 🎞️ `replay.gif` plays the game claim by claim (`/ttr results replay game:{game_id}` "
-                       "draws it again).")
-    return line + "."
+def final_pictures_line(game_id: int, replay: bool, lang: Language | None = None) -> str:
+    """The last line of the final post: what its pictures are (in the table's language `lang`)."""
+    words = lang or english()
+    return words.t("final.pictures_replay" if replay else "final.pictures", game=str(game_id))
 
 
 def replay_caption(game_id: int, title: str, pictures: int) -> str:

@@ -21,6 +21,7 @@ from bot_app.games import Game, parse_game, reach, resolve_game
 from bot_app.inputs import MediumText, ShortText, Text
 from bot_app.rules_text import DEFAULT_VARIANT, TOPICS, game_rules_options, options_note, rules_for, topics_for
 from bot_app.settings_help import settings_help
+from bot_app.standings_text import games_text
 from bot_app.tree import keeps_vacation
 from bot_app.zoom import zoom_on_name
 from cogs.base import TtrCog
@@ -91,14 +92,7 @@ class InfoCog(TtrCog):
     async def games(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             mine = await self.desk.service.games_of(interaction.user.id, interaction.guild_id)
-            lines = []
-            for s in mine:
-                waiting = ", ".join(x.name for x in s.seats if x.seat in s.waiting_for)
-                where = f" in <#{s.thread_id}>" if s.thread_id else ""
-                state = ("lobby" if s.status == "lobby" else "**your turn**" if s.your_turn
-                         else f"waiting for {waiting or 'nobody'}")
-                lines.append(f"#{s.game_id} · {text.variant_title(s.variant)} — {state}{where}")
-            await self.desk.answers.say(interaction, "\n".join(lines) or "You are in no game; start one with /ttr new.")
+            await self.desk.answers.say(interaction, games_text(mine))
 
         await self.run(work())
 

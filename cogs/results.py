@@ -16,6 +16,7 @@ from app import ServiceError
 from bot_app import after_game
 from bot_app.answers import Refusal
 from bot_app.games import GAME_TITLE_RE, Game, reach
+from bot_app.lang import reader
 from bot_app.replay_requests import Replay, ReplayRequests, draw_replay
 from bot_app.standings_text import leaderboard_text
 from bot_app.text import variant_title
@@ -64,7 +65,7 @@ class ResultsCog(TtrCog):
                           season: app_commands.Range[int, 1, 10_000] | None = None) -> None:
         async def work() -> None:
             if interaction.guild_id is None:
-                await self.desk.answers.say(interaction, "Leaderboards belong to a server: ask there.")
+                await self.desk.answers.say(interaction, reader().t("standings.not_here"))
                 return
             board = await self.desk.service.leaderboard(interaction.guild_id, variant.value if variant else None,
                                                         season)

@@ -4,6 +4,7 @@ Discord (issue 28): a Swedish player's tutorial is told in Swedish, its Hint but
 from __future__ import annotations
 
 from tests.fake_discord import FakeDiscord
+from tests.fake_discord.driver import Table
 from tests.fake_discord.harness import start_bot
 from tests.fake_discord.renderer import StubRenderer
 
@@ -33,5 +34,34 @@ async def test_a_swedish_players_tutorial_is_told_in_swedish(tmp_path):
         assert step["content"].startswith("Välkommen till Ticket to Ride! Du spelar USA mot en datorspelare.")
         assert "📘 **Övning · steg 1 av 6** — **Välj dina biljetter.**" in step["content"]
         assert "Tips" in _labels(step["components"])
+    finally:
+        await running.stop()
+
+
+class RussianTable(Table):
+    move_word = "ход"
+
+
+async def test_a_russian_table_lists_its_options_and_completes_in_the_readers_language(tmp_path):
+    fake = FakeDiscord()
+    await fake.start()
+    fake.guild_locales[fake.guild_id] = "ru"
+    olga = fake.add_user("Olga")
+    olga.locale = "ru"
+    nils = fake.add_user("Nils")
+    nils.locale = "sv-SE"
+    running = await start_bot(fake, tmp_path / "ttr.sqlite3", renderer=StubRenderer(), seed=3)
+    try:
+        table = await RussianTable.open(fake, running.service, olga, [nils], variant="europe", undo=False)
+        lobby = fake.messages[table.lobby_message]["content"]
+        assert "ходы не отменяются" in lobby and "первый игрок: по жребию" in lobby, lobby
+        assert "отпуск до 7 дней" in lobby, lobby
+        it = await fake.answered(await fake.autocomplete(nils, "draw", "card", channel_id=table.thread_id, card=""))
+        names = [c["name"] for c in it.callback["data"]["choices"]]
+        assert names and all(n == "Leken (dolt)" or n.startswith("Plats ") for n in names), names
+        it = await fake.answered(await fake.autocomplete(olga, "claim", "route", channel_id=table.thread_id,
+                                                         route="Wien"))
+        choices = it.callback["data"]["choices"]
+        assert {"name": "München – Wien (3 оранжевый)", "value": "munchen-wien"} in choices, choices
     finally:
         await running.stop()

@@ -106,5 +106,8 @@ class PassengerWords(Words):
         won = sheet.get("passenger_points") or {}
         if not held:
             return []
-        scored = ", ".join(f"{k} +{count_of(v)}" for k, v in won.items() if count_of(v))
-        return [f"🧍 {meeples(held)}" + (f" (scored {scored})" if scored else "")]
+        if c.lang.code == "en":
+            scored = ", ".join(f"{k} +{count_of(v)}" for k, v in won.items() if count_of(v))
+            return [f"🧍 {meeples(held)}" + (f" (scored {scored})" if scored else "")]
+        scored = ", ".join(f"{_colour(c, k)} +{c.lang.number(count_of(v))}" for k, v in won.items() if count_of(v))
+        return [f"🧍 {meeples(held, c)}" + (" " + c.t("passengers.scored", scored=scored) if scored else "")]

@@ -25,16 +25,18 @@ from engine.actions import Action, DrawTickets, KeepTickets
 from engine.rules.tickets import BOX, SHUFFLE, DestinationTickets
 
 
-def mix_text(mix: Any) -> str:
-    """An announced mix: "2 short and 2 long"."""
-    parts = [f"{n} {deck}" for deck, n in (mix or ()) if isinstance(n, int) and n]
-    return joined(parts)
+def mix_text(mix: Any, c: Ctx | None = None) -> str:
+    """An announced mix: "2 short and 2 long" (in `c`'s language, else English)."""
+    if c is None or c.lang.code == "en":
+        return joined(f"{n} {deck}" for deck, n in (mix or ()) if isinstance(n, int) and n)
+    return c.joined(c.t("tickets.mix_part", n=n, deck=deck_word(c, deck)) for deck, n in (mix or ())
+                    if isinstance(n, int) and n)
 
 
 def tickets_drawn(e: Event, c: Ctx, who: str) -> str:
     n = count_of(data(e, "count"))
     mix = data(e, "mix") or []
-    detail = f" ({mix_text(mix)})" if len([m for m in mix if m and m[1]]) > 1 else ""
+    detail = f" ({mix_text(mix, c)})" if len([m for m in mix if m and m[1]]) > 1 else ""
     if who == YOU:
         return c.n("tickets.drew.you", n, detail=detail)
     return c.n("tickets.drew", n, who=who, detail=detail)
@@ -125,7 +127,7 @@ def tickets_boxed(e: Event, c: Ctx, who: str) -> str:
 def draw_label(a: Action, c: Ctx) -> str:
     assert isinstance(a, DrawTickets)
     if a.mix:
-        return f"draw {mix_text(a.mix)} tickets"
+        return c.t("tickets.draw_mix_label", mix=mix_text(a.mix, c))
     module = c.rules.module("tickets")
     n = sum(k for _, k in getattr(module, "draw", ())) or 3
     return c.n("tickets.draw_label", n)

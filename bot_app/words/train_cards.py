@@ -106,9 +106,14 @@ def _slot_card(view: Any, slot: int | None) -> str | None:
 def _draw_label(a: Action, c: Ctx) -> str:
     assert isinstance(a, DrawCard)
     if a.slot is None:
-        return "draw the top card of the deck (blind)"
+        return c.t("cards.draw_blind_label")
     card = _slot_card(c.view, a.slot)
-    return f"take the {_face_up(card)} (slot {a.slot + 1})" if card else f"take the face-up card in slot {a.slot + 1}"
+    slot = str(a.slot + 1)
+    if c.lang.code == "en":  # as before: a card name no colour has is said as card_word says it
+        return f"take the {_face_up(card)} (slot {slot})" if card else f"take the face-up card in slot {slot}"
+    if not card:
+        return c.t("cards.take_slot_label", slot=slot)
+    return c.t("cards.take_face_up_label", card=_card_name(c, card), slot=slot)
 
 
 @presents(TrainCardDraw)

@@ -33,8 +33,10 @@ def label(a: Action, c: Ctx) -> str:
     """"draw 2 destination tickets (1 short and 1 long) with 1 station die and 1 wild die": where
     the mix is announced (Germany, D7) it tells apart draws paid with the same dice."""
     assert isinstance(a, DrawTicketsWithDice)
-    mix = f" ({mix_text(a.mix)})" if a.mix else ""
-    return f"draw {plural(count(a.payment), 'destination ticket')}{mix} with {faces_paid(a.payment)}"
+    mix = f" ({mix_text(a.mix, c)})" if a.mix else ""
+    if c.lang.code == "en":
+        return f"draw {plural(count(a.payment), 'destination ticket')}{mix} with {faces_paid(a.payment)}"
+    return c.n("dice.tickets_label", count(a.payment), mix=mix, faces=faces_paid(a.payment, words=c.lang))
 
 
 @presents(DiceTickets)
