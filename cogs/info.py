@@ -19,7 +19,17 @@ from bot_app import autocomplete, text, tutorial
 from bot_app.answers import Refusal
 from bot_app.games import Game, parse_game, reach, resolve_game
 from bot_app.inputs import MediumText, ShortText, Text
-from bot_app.rules_text import DEFAULT_VARIANT, TOPICS, game_rules_options, options_note, rules_for, topics_for
+from bot_app.lang import for_locale, reader
+from bot_app.rules_text import (
+    DEFAULT_VARIANT,
+    TOPICS,
+    game_rules_options,
+    options_note,
+    rules_for,
+    topic_name,
+    topics_for,
+    wanted_topic,
+)
 from bot_app.settings_help import settings_help
 from bot_app.standings_text import games_text
 from bot_app.tree import keeps_vacation
@@ -111,12 +121,15 @@ class InfoCog(TtrCog):
             if lesson is not None:  # a lesson is the rules learnt by playing (bot_app/tutorial.py)
                 await tutorial.tutorial(self.desk, interaction, lesson)
                 return
-            if (topic or "").strip().lower() == SETTINGS_TOPIC:
+            if (topic or "").strip().lower() in (SETTINGS_TOPIC, topic_name(SETTINGS_TOPIC).lower()):
                 await self.desk.answers.say(interaction, settings_help())
                 return
             chosen, options, players, note = await self._rules_table(interaction, variant, dice, game)
             wanted = (topic or "overview").strip().lower()
-            title = f"**{text.variant_title(chosen, options)} — {wanted}**{note}"
+            # The heading names the topic in the reader's language when it was asked for by name.
+            found = wanted_topic(topic, topics_for(chosen, options, players), reader())
+            shown = topic_name(found) if found == wanted else wanted
+            title = f"**{text.variant_title(chosen, options)} — {shown}**{note}"
             await self.desk.answers.say(interaction, f"{title}\n{rules_for(chosen, topic, options, players)}")
 
         await self.run(work())
@@ -128,7 +141,8 @@ class InfoCog(TtrCog):
         Expansion on or off."""
         if variant is not None and variant not in available_variants():
             raise Refusal(f"There is no variant called {variant[:30]!r}; choose one of "
-                          f"{', '.join(available_variants())}.")
+                          f"{', '.join(available_variants())}.", "rules.no_variant", name=repr(variant[:30]),
+                          variants=", ".join(available_variants()))
         if variant is not None:
             return variant, game_rules_options({}, dice), None, ""
         g = game
@@ -136,11 +150,11 @@ class InfoCog(TtrCog):
             with contextlib.suppress(Refusal, ServiceError):  # outside a game: no game
                 g = await resolve_game(interaction, None)
         if g is None:
-            return (DEFAULT_VARIANT, game_rules_options({}, dice), None,
-                    " (the base game; `variant:` picks another)")
+            return DEFAULT_VARIANT, game_rules_options({}, dice), None, reader().t("rules.base_game")
         seen = await self.desk.service.view(g, None)
         options = game_rules_options(seen.options, dice)
-        return seen.variant, options, len(seen.players), f" — game #{g}{options_note(options)}"
+        note = reader().t("rules.this_game", game=str(g), note=options_note(options))
+        return seen.variant, options, len(seen.players), note
 
     @rules.autocomplete("lesson")
     async def _lessons(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -167,7 +181,11 @@ class InfoCog(TtrCog):
                 chosen, options, players, _ = await self._rules_table(interaction, None, dice, game)
                 if players is not None:
                     topics = topics_for(chosen, options, players)
-        return [app_commands.Choice(name=t, value=t) for t in (*topics, SETTINGS_TOPIC) if current.lower() in t][:25]
+        words = reader(for_locale(interaction.locale))
+        named = [(topic_name(t, words), t) for t in (*topics, SETTINGS_TOPIC)]
+        typed = current.lower()
+        return [app_commands.Choice(name=name, value=t) for name, t in named
+                if typed in t or typed in name.lower()][:25]
 
     async def _away(self, summary: GameSummary) -> str:
         """"Away until" for each player of the game on vacation."""

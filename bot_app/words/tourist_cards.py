@@ -230,33 +230,24 @@ class TouristWords(TicketWords):
         if c.dice:
             return []
         n = sum(k for _, k in module.draw)
-        return [f"**Draw {plural(n, 'destination ticket')} and {plural(module.draw_tourist, 'tourist card')}**; "
-                f"keep at least {module.draw_keep} of each kind you drew."]
+        return [c.t("rules.tourist.option", tickets=c.n("rules.tourist.destination_tickets", n),
+                    cards=c.n("rules.tourist.cards", module.draw_tourist), keep=module.draw_keep)]
 
     def topics(self, c: Ctx) -> dict[str, list[str]]:
         module = self.module
         assert isinstance(module, TouristCards)
         tickets = [
-            f"At the start you are dealt {plural(sum(n for _, n in module.setup_deal), 'ticket')} and "
-            f"{plural(module.setup_tourist, 'tourist card')}; keep at least {module.setup_keep} of each. Everyone "
-            "chooses at once, privately. Returned cards go under their deck.",
-            *self.turn_options(c),
-            "A ticket scores its value at the end if your own routes join its two cities, and loses it if not."]
+            c.t("rules.tourist.deal", tickets=c.n("rules.tourist.tickets", sum(n for _, n in module.setup_deal)),
+                cards=c.n("rules.tourist.cards", module.setup_tourist), keep=module.setup_keep),
+            *self.turn_options(c), c.t("rules.tourist.ticket_scoring")]
         if c.dice:
-            tickets.append("With dice, each station (or wild) die you spend draws one ticket (no tourist cards), and "
-                           "you may keep any of them, or none.")
-        tourist = [
-            "A tourist card names an attraction and its town: at the end it scores its value if you visited the "
-            "town — if one of your own routes ends there (stations never count) — and loses it if not. One visit "
-            "completes every card of that town.",
-            "A Visitor Pass (10) counts for any attraction town you visited.",
-            "A Lucky Devil is played at once, before you choose: it may throw away one attraction card you hold or "
-            "were just offered, with no penalty (or none); it then leaves the game.",
-            "Your hand (/ttr hand) lists your tourist cards, visited or not yet."]
+            tickets.append(c.t("rules.tourist.dice"))
+        tourist = [c.t("rules.tourist.what"), c.t("rules.tourist.visitor_pass"), c.t("rules.tourist.lucky_devil"),
+                   c.t("rules.tourist.hand")]
         return {"tickets": tickets, "tourist": tourist}
 
     def overview(self, c: Ctx) -> list[str]:
-        return ["tourist cards"]
+        return [c.t("rules.overview.tourist")]
 
     def sheet(self, c: Ctx, sheet: Mapping[str, Any]) -> list[str]:
         lines = super().sheet(c, sheet)
