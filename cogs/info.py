@@ -19,7 +19,7 @@ from bot_app import autocomplete, text, tutorial
 from bot_app.answers import Refusal
 from bot_app.games import Game, parse_game, reach, resolve_game
 from bot_app.inputs import MediumText, ShortText, Text
-from bot_app.lang import for_locale, reader
+from bot_app.lang import code_for, for_locale, reader
 from bot_app.rules_text import (
     DEFAULT_VARIANT,
     TOPICS,
@@ -158,8 +158,9 @@ class InfoCog(TtrCog):
 
     @rules.autocomplete("lesson")
     async def _lessons(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        known = lessons(code_for(interaction.locale))  # the titles in the typer's language
         return [app_commands.Choice(name=f"{lesson.title} ({name})", value=name)
-                for name, lesson in lessons().items() if current.lower() in f"{name} {lesson.title}".lower()][:25]
+                for name, lesson in known.items() if current.lower() in f"{name} {lesson.title}".lower()][:25]
 
     @rules.autocomplete("topic")
     async def _topic(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

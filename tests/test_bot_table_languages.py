@@ -1,10 +1,12 @@
 """The table around the game in the players' languages, through the real client and the fake
-Discord (issue 28): a Swedish player's tutorial is told in Swedish, its Hint button too."""
+Discord (issue 28): a Swedish player's tutorial is told in Swedish, its Hint button too; a
+Russian table's lobby lists its options in Russian, while a Swedish player there is completed,
+planned for and refused in Swedish."""
 
 from __future__ import annotations
 
 from tests.fake_discord import FakeDiscord
-from tests.fake_discord.driver import Table
+from tests.fake_discord.driver import Table, _cid
 from tests.fake_discord.harness import start_bot
 from tests.fake_discord.renderer import StubRenderer
 
@@ -63,5 +65,19 @@ async def test_a_russian_table_lists_its_options_and_completes_in_the_readers_la
                                                          route="Wien"))
         choices = it.callback["data"]["choices"]
         assert {"name": "München – Wien (3 оранжевый)", "value": "munchen-wien"} in choices, choices
+        # The plan panel, privately in the presser's language (the button itself in the table's).
+        for _ in range(2):  # both choose their opening tickets
+            await table.play_one([olga, nils])
+        summary = await table.summary()
+        idle = nils if table.user_of([olga, nils], summary.waiting_for[0], summary) is olga else olga
+        post = table.latest_post()
+        it = await fake.answered(await fake.click(idle, int(post["id"]), _cid(post, ":plan")))
+        panel = fake.reply_messages(it)[-1]
+        said = "Du har ingen plan i spel #" if idle is nils else "У вас нет плана в игре #"
+        assert panel["flags"] & 64 and said in panel["content"], panel["content"]
+        it = await fake.answered(await fake.slash(nils, "plan", channel_id=table.thread_id, what="set",
+                                                  plan="if raining: draw blind"))
+        refusal = fake.reply_messages(it)[-1]["content"]
+        assert "Jag förstår inte villkoret" in refusal, refusal
     finally:
         await running.stop()
