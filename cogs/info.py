@@ -128,8 +128,8 @@ class InfoCog(TtrCog):
             wanted = (topic or "overview").strip().lower()
             # The heading names the topic in the reader's language when it was asked for by name.
             found = wanted_topic(topic, topics_for(chosen, options, players), reader())
-            shown = topic_name(found) if found == wanted else wanted
-            title = f"**{text.variant_title(chosen, options)} — {shown}**{note}"
+            shown = topic_name(found) if wanted in (found, topic_name(found).lower()) else wanted
+            title = f"**{text.variant_title(chosen, options, reader())} — {shown}**{note}"
             await self.desk.answers.say(interaction, f"{title}\n{rules_for(chosen, topic, options, players)}")
 
         await self.run(work())
