@@ -27,7 +27,7 @@ async def test_a_swedish_players_tutorial_is_told_in_swedish(tmp_path):
     sara.locale = "sv-SE"
     running = await start_bot(fake, tmp_path / "ttr.sqlite3", renderer=StubRenderer(), seed=3)
     try:
-        it = await fake.answered(await fake.slash(sara, "tutorial", board="usa"))
+        it = await fake.answered(await fake.slash(sara, "rules", lesson="usa"))
         await fake.wait_until(lambda: running.bot.desk.busy == 0, timeout=20)
         assert fake.reply_messages(it)[-1]["content"].startswith("📘 Din övning (spel #")
         thread_id = next(int(c["id"]) for c in fake.channels.values() if c["type"] == 12)
