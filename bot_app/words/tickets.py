@@ -306,6 +306,6 @@ class TicketWords(Words):
         lines = [f"🎫 {shown}"]
         loans = sheet.get("station_loans") or {}
         if loans:
-            lines.append("🏠 Stations lent " + "; ".join(f"{c.route(route)} (at {c.city(city)})"
-                                                        for city, route in loans.items()))
+            lines.append(c.t("tickets.stations_lent", routes="; ".join(
+                c.t("tickets.lent_at", route=c.route(route), city=c.city(city)) for city, route in loans.items())))
         return lines

@@ -87,8 +87,7 @@ def _flushed(e: Event, c: Ctx, who: str) -> str:
     rule = c.rules.module("train_cards")
     flush_cards = getattr(rule, "flush_cards", ()) or ()
     if any(x in flush_cards for x in old):
-        why = "A Controller card turned face up"  # the Controller's words are English for now
-        return f"{why}, so the face-up cards were replaced: now {new or 'none'}"
+        return c.t("cards.flushed_controller", now=new or c.t("cards.none_held"))
     return c.n("cards.flushed", old.count(LOCO), now=new or c.t("cards.none_held"))
 
 
