@@ -48,5 +48,5 @@ class DiceTicketWords(Words):
 
     def turn_options(self, c: Ctx) -> list[str]:
         mix = announced_mix(c)
-        return [f"**Draw destination tickets**{draw_decks(c)}: one for each 🏠 station die you spend (a wild may "
-                f"stand in){'; ' + mix if mix else ''}; keep any of them, or none."]
+        return [c.t("rules.dice.option.tickets_mix" if mix else "rules.dice.option.tickets", decks=draw_decks(c),
+                    mix=mix)]
