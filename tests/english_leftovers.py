@@ -25,6 +25,9 @@ from bot_app.lang import ENGLISH, _compiled
 _WORD_RE = re.compile(r"[^\W\d_]+")
 # A placeholder of a catalogue entry ("{who}", "{n}"): not words anybody reads.
 _FIELD_RE = re.compile(r"\{[^{}]*\}")
+# Command syntax, the same in every language: a `code span` ("`cards red >=3`", "`/ttr hand`")
+# and a slash command with its subcommand ("/ttr new", "/ttr admin pause").
+_SYNTAX_RE = re.compile(r"`[^`\n]*`|/ttr(?: [a-z_]+){0,2}")
 MIN_LETTERS = 3
 
 
@@ -48,7 +51,12 @@ def words(text: str) -> set[str]:
 def _messages(code: str) -> Iterable[str]:
     """Every msgstr of a language's own catalogue (plural forms included, header left out)."""
     catalog = _compiled(code)._catalog  # type: ignore[attr-defined]
-    return (_FIELD_RE.sub(" ", text) for key, text in catalog.items() if key not in ("", ("", 0)))
+    return (prose(_FIELD_RE.sub(" ", text)) for key, text in catalog.items() if key not in ("", ("", 0)))
+
+
+def prose(text: str) -> str:
+    """`text` without its command syntax (code spans, slash commands), which is no language's words."""
+    return _SYNTAX_RE.sub(" ", text)
 
 
 @functools.cache
@@ -93,7 +101,7 @@ def english_leftovers(text: str, code: str, map_id: str | None = None,
         allowed |= words(name)
     out: list[Leftover] = []
     for number, line in enumerate(text.splitlines(), start=1):
-        for word in _WORD_RE.findall(line):
+        for word in _WORD_RE.findall(prose(line)):
             folded = word.casefold()
             if len(word) >= MIN_LETTERS and folded in english and folded not in allowed:
                 out.append(Leftover(number, word, line))

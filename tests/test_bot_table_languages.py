@@ -1,10 +1,12 @@
 """The table around the game in the players' languages, through the real client and the fake
-Discord (issue 28): a Swedish player's tutorial is told in Swedish, its Hint button too."""
+Discord (issue 28): a Swedish player's tutorial is told in Swedish, its Hint button too; a
+Russian table's lobby lists its options in Russian, while a Swedish player there is completed,
+planned for and refused in Swedish."""
 
 from __future__ import annotations
 
 from tests.fake_discord import FakeDiscord
-from tests.fake_discord.driver import Table
+from tests.fake_discord.driver import Table, _cid
 from tests.fake_discord.harness import start_bot
 from tests.fake_discord.renderer import StubRenderer
 
@@ -25,13 +27,13 @@ async def test_a_swedish_players_tutorial_is_told_in_swedish(tmp_path):
     sara.locale = "sv-SE"
     running = await start_bot(fake, tmp_path / "ttr.sqlite3", renderer=StubRenderer(), seed=3)
     try:
-        it = await fake.answered(await fake.slash(sara, "tutorial", board="usa"))
+        it = await fake.answered(await fake.slash(sara, "rules", lesson="usa"))
         await fake.wait_until(lambda: running.bot.desk.busy == 0, timeout=20)
         assert fake.reply_messages(it)[-1]["content"].startswith("📘 Din övning (spel #")
         thread_id = next(int(c["id"]) for c in fake.channels.values() if c["type"] == 12)
         await fake.wait_until(lambda: any("📘 **Övning" in m["content"] for m in fake.thread_messages(thread_id)))
         step = next(m for m in fake.thread_messages(thread_id) if "📘 **Övning" in m["content"])
-        assert step["content"].startswith("Välkommen till Ticket to Ride! Du spelar USA mot en datorspelare.")
+        assert step["content"].startswith("Välkommen till Ticket to Ride! Du spelar på kartan USA mot en datorspelare.")
         assert "📘 **Övning · steg 1 av 6** — **Välj dina biljetter.**" in step["content"]
         assert "Tips" in _labels(step["components"])
     finally:
@@ -63,5 +65,19 @@ async def test_a_russian_table_lists_its_options_and_completes_in_the_readers_la
                                                          route="Wien"))
         choices = it.callback["data"]["choices"]
         assert {"name": "München – Wien (3 оранжевый)", "value": "munchen-wien"} in choices, choices
+        # The plan panel, privately in the presser's language (the button itself in the table's).
+        for _ in range(2):  # both choose their opening tickets
+            await table.play_one([olga, nils])
+        summary = await table.summary()
+        idle = nils if table.user_of([olga, nils], summary.waiting_for[0], summary) is olga else olga
+        post = table.latest_post()
+        it = await fake.answered(await fake.click(idle, int(post["id"]), _cid(post, ":plan")))
+        panel = fake.reply_messages(it)[-1]
+        said = "Du har ingen plan i spel #" if idle is nils else "У вас нет плана в игре #"
+        assert panel["flags"] & 64 and said in panel["content"], panel["content"]
+        it = await fake.answered(await fake.slash(nils, "plan", channel_id=table.thread_id, what="set",
+                                                  plan="if raining: draw blind"))
+        refusal = fake.reply_messages(it)[-1]["content"]
+        assert "Jag förstår inte villkoret" in refusal, refusal
     finally:
         await running.stop()

@@ -5,6 +5,9 @@ catalogue by tests/english_leftovers.py; city names and player names stay as the
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from bot_app.demo import play_demo
 from tests.english_leftovers import english_leftovers
@@ -41,3 +44,40 @@ async def test_a_text_only_demo_writes_the_thread_and_the_messages_in_the_tables
     assert thread.startswith("── Beitrag 1 ──\n") and "der Spielplan vorgelesen: " in thread
     dms = (out / "dm-bot-1.txt").read_text(encoding="utf-8")
     assert "[Direktnachricht, Zug 0]" in dms and "[Antwort auf deinen Zug " in dms
+
+
+# A small whole game per board and language (two greedy players, text only: ~1-2 s CPU each):
+# the boards together have every variant's lines (Germany's passengers, Alsace's tourist cards
+# and Lucky Devils, the USSR with the Dice Expansion and without it (its Controller cards), the
+# Nordic Countries' ferries and locomotives, Europe's stations and tunnels).
+GAMES = [
+    ("germany", "de", {}), ("alsace", "fr", {}), ("ussr", "ru", {"dice": True}), ("ussr", "sv", {}),
+    ("nordic", "sv", {}),
+    ("europe", "de", {}), ("europe", "fr", {}), ("europe", "ru", {}), ("europe", "sv", {}),
+]
+PLAYERS = ["Bot 1", "Bot 2"]
+
+
+def _printed_names(variant: str) -> list[str]:
+    """What the board prints as it is, besides its cities: Alsace's tourist attractions (not the
+    Visitor Pass and the Lucky Devil, which are said in the reader's language)."""
+    from engine.maps import load_map
+
+    return [str(card["name"]) for card in load_map(variant).extras.get("tourist_cards", ())
+            if card.get("kind") == "attraction"]
+
+
+@pytest.mark.parametrize(("variant", "code", "options"), GAMES, ids=[f"{v}-{c}" for v, c, _ in GAMES])
+async def test_a_whole_demo_game_reads_without_english_words(tmp_path: Path, variant: str, code: str,
+                                                            options: dict[str, Any]) -> None:
+    out = tmp_path / "demo"
+    summary = await play_demo(variant, 2, 1, out, ["greedy"], quiet=True, options={**options, "language": code},
+                              pictures=False)
+    assert summary["ended"]
+    assert not list(out.glob("*.png")) and not list(out.glob("*.gif"))  # text only
+    files = [out / "log.txt", *sorted(out.glob("dm-*.txt"))]
+    assert len(files) == 3
+    left = [f"{f.name} {found}" for f in files
+            for found in english_leftovers(f.read_text(encoding="utf-8"), code, variant,
+                                           names=[*PLAYERS, *_printed_names(variant)])]
+    assert not left, f"{len(left)} English words, the first: " + "\n".join(left[:20])

@@ -70,7 +70,9 @@ def test_the_option_list_is_in_the_tables_language(code):
 
 
 # The catalogue entries of the table's words (their section of each catalogue).
-PREFIXES = ("tutorial.", "lobby.", "table_option.", "autocomplete.", "button.hint")
+PREFIXES = ("tutorial.", "lobby.", "plan.", "standings.", "games.", "table_option.", "autocomplete.", "notice.",
+            "digest.", "vote.", "rematch.refusal.", "rematch.thread_intro", "button.hint", "button.undo",
+            "button.vote_skip", "button.dms_open")
 
 
 def _table_keys() -> list[str]:
@@ -92,3 +94,148 @@ def test_every_entry_of_the_tables_words_is_translated_with_every_placeholder(co
         for n in (1, 2, 5) if plural else (None,):
             text = words.n(key, n, **values) if n is not None else words.t(key, **values)
             assert_translated(text, code)
+
+
+# --- the notices, the digest, the votes ---------------------------------------------------------
+
+def _summary(code: str):
+    from app import GameSummary
+
+    seats = (Seat(0, 11, False, None, "Ann"), Seat(1, 12, False, None, "Bob"), Seat(2, None, True, "normal", "Cleo"))
+    return GameSummary(game_id=7, guild_id=1, channel_id=2, thread_id=3, variant="usa", status="playing", seq=4,
+                       your_seat=None, seats=seats, waiting_for=(0,), turn_hours=24.0, updated_at=0.0,
+                       host_user_id=11, language=code)
+
+
+def _delivery(kind: str, **payload):
+    from app import Delivery
+
+    return Delivery(id=1, game_id=7, seq=4, kind=kind, key="k", user_id=11, payload=payload, attempts=0,
+                    message_id=None)
+
+
+NOTICES = [("dm_closed", {"seat": 0}), ("reminder", {"seat": 0, "due_at": 1e9}), ("reminder", {"seat": 0}),
+           ("notice", {"notice": "stand_in", "seat": 1}), ("host_notice", {}),
+           ("notice", {"notice": "replaced", "seat": 1, "was_ai": True, "stand_in": True}),
+           ("notice", {"notice": "replaced", "seat": 1}), ("notice", {"notice": "vote", "seat": 0, "votes": 1,
+                                                                      "needed": 2}),
+           ("notice", {"notice": "skipped", "seat": 0, "keeps": True}), ("notice", {"notice": "skipped", "seat": 0})]
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_threads_notices_read_in_the_tables_language(code):
+    from bot_app import player_posts, posts
+
+    summary = _summary(code)
+    for kind, payload in NOTICES:
+        d = _delivery(kind, **payload)
+        message = player_posts.notice(d, summary) or posts.notice(d, summary)
+        assert_translated(message.content, code)
+        labels = [item.label for item in message.view.children] if message.view else []
+        for label in labels:
+            assert_translated(label, code)
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_digest_and_a_taken_back_turn_read_in_the_readers_language(code):
+    from bot_app import player_posts
+
+    summary = _summary("en")  # a table in English: the reader's own language still wins
+    with lang.reading(lang.language(code)):
+        for waiting in ([(summary, 1e9), (summary, None)], [(summary, None)], []):
+            text = player_posts.digest(_delivery("digest"), waiting).content
+            assert_translated(text, code, "usa", (*PLAYERS, bot_text.variant_title("usa")))
+        taken = player_posts.taken_back(_delivery("taken_back", by=1), summary).content
+        assert_translated(taken, code)
+
+
+# --- the standings and /ttr games ----------------------------------------------------------------
+
+def _board(standings: tuple, rate_ai: bool = False, ended: float | None = None):
+    from app.standings import Leaderboard
+    from store.standings import Season
+
+    return Leaderboard(guild_id=1, season=Season(2, 0.0, ended), seasons=2, variant=None, rate_ai_games=rate_ai,
+                       games=3, standings=standings)
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_leaderboard_the_card_and_the_games_list_read_in_the_readers_language(code):
+    from app.ratings import Standing
+    from app.standings import PlayerCard
+    from bot_app.standings_text import card_text, games_text, leaderboard_text
+
+    words = lang.language(code)
+    rows = tuple(Standing(f"user:{i}", f"Ann{'a' * i}", 30.0 - i, 2.0, games=3, wins=1, points=300)
+                 for i in range(17)) + (Standing("ai:greedy", "greedy", 20.0, 1.0, games=1),)
+    names = tuple(r.name for r in rows)
+    for board in (_board(rows, True, 5.0), _board(rows), _board((), True), _board(())):
+        assert_translated(leaderboard_text(board, you=16, words=words), code, names=names)
+    card = PlayerCard(user_id=1, name="Ann", season=2, rating=None, rank=None, games=1, wins=0, average_score=50.0,
+                      ticket_rate=0.5, favourite_routes=(("Oslo – Stockholm (4 yellow)", 2),),
+                      favourite_cities=(("Oslo", 3),))
+    assert_translated(card_text(card, words).replace("(4 yellow)", ""), code, "nordic")
+    summary = _summary(code)
+    lobby_row = type(summary)(**{**{f: getattr(summary, f) for f in summary.__dataclass_fields__}, "status": "lobby"})
+    listed = games_text([summary, lobby_row], words)
+    assert_translated(listed, code, names=(*PLAYERS, bot_text.variant_title("usa")))
+    assert_translated(games_text([], words), code)
+
+
+def test_the_leaderboard_reads_in_english_as_before():
+    from app.ratings import Standing
+    from bot_app.standings_text import leaderboard_text
+
+    board = _board((Standing("user:1", "Ann", 60.0, 1.0, games=2, wins=1, points=200),
+                    Standing("ai:greedy", "greedy", 20.0, 1.0, games=1, points=90)))
+    assert leaderboard_text(board, words=lang.english()).splitlines() == [
+        "🏆 **Leaderboard** — every variant, season 2",
+        "🥇 **2280** Ann — 2 games, 1 win, average 100",
+        "🥈 **680** 🤖 AI (greedy) — 1 game, 0 wins, average 90",
+        "-# 3 rated games; OpenSkill rating (mu − 3σ, ×40; a newcomer shows 0); games with AI players do not count."]
+
+
+# --- the plans ----------------------------------------------------------------------------------
+
+CONDITIONS = [dict(kind="always"), dict(kind="route_free", route="denver-omaha"),
+              dict(kind="route_free", route="denver-omaha", negate=True), dict(kind="face_up", colour="red"),
+              dict(kind="face_up", colour="loco", at_least=2), dict(kind="cards", colour="blue", at_most=3),
+              dict(kind="cards", at_least=1, at_most=4), dict(kind="tickets_left", at_least=5),
+              dict(kind="trains_left", whose="me", at_most=6), dict(kind="trains_left", whose="anyone", at_least=2,
+                                                                    at_most=2, negate=True)]
+
+
+@pytest.fixture(scope="module")
+def usa_view():
+    from engine.game import new_game, view
+
+    state, _ = new_game("usa", 2, 3)
+    return view(state, 1)
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_a_plan_reads_in_its_players_language(code, usa_view):
+    from app.plans import Condition, Plan, PlanBook, PlanMove, Step
+    from bot_app.plan_words import book_text, condition_words
+
+    blind, red = PlanMove({"type": "draw_card"}), PlanMove({"type": "draw_card", "colour": "red"})
+    with lang.reading(lang.language(code)):
+        for cond in CONDITIONS:
+            assert_translated(condition_words(Condition(**cond), usa_view), code, "usa")
+        steps = tuple(Step(Condition(**c), (red, blind)) for c in CONDITIONS[:3])
+        book = PlanBook((Plan(steps, (blind, blind)), Plan((), ())))
+        assert_translated(book_text(book, usa_view, 7), code, "usa")
+        assert_translated(book_text(PlanBook(()), usa_view, 7), code, "usa")
+
+
+def test_a_plan_syntax_refusal_reads_in_the_readers_language():
+    from bot_app.answers import Refusal, refusal_text
+    from bot_app.plan_syntax import parse
+    from engine.maps import load_map
+
+    with pytest.raises(Refusal) as caught:
+        parse("if free Denver - Omaha claim", load_map("usa"))
+    with lang.reading(lang.language("de")):
+        assert refusal_text(caught.value) == \
+            "Setz einen `:` zwischen Bedingung und Züge in “if free Denver - Omaha claim”."
+    assert refusal_text(caught.value).startswith("Put a `:` between")
