@@ -23,7 +23,7 @@ from render.dirty import mark
 from render.geometry import BoardLayout
 from render.icons import die_kind, icon_width, paste_icon
 from render.parts.base import Badge, DiceRoll, KeyEntry, PicturePart
-from render.paste import paste
+from render.paste import paste, rounded_box
 from render.sprites import mark_mask
 from render.text import Font, TextItem, Writer, fit_text, font, preview_px
 from render.viewdata import scores
@@ -248,8 +248,7 @@ def draw_legend(img: Image.Image, layout: BoardLayout, game_map: GameMap, view: 
         x0, y0, x1, y1 = cell
         current = view.status == "playing" and seat == view.current
         if current or seat in winners:
-            d.rounded_rectangle(cell, radius=round(t * 0.3), fill=style.light, outline=style.fill,
-                                width=max(2, round(t * 0.12)))
+            rounded_box(img, cell, round(t * 0.3), style.light, style.fill, max(2, round(t * 0.12)))
         pad = max(3, round(t * 0.2))
         cx, cy = x0 + pad + 1, y0 + pad
         right = x1 - pad - 1
@@ -258,8 +257,8 @@ def draw_legend(img: Image.Image, layout: BoardLayout, game_map: GameMap, view: 
         sw_h = round(t * 0.85)
         sw_w = round(t * 1.4)
         sy = cy + (row1 - sw_h) // 2
-        d.rounded_rectangle((cx, sy, cx + sw_w, sy + sw_h), radius=max(2, sw_h // 5), fill=style.fill,
-                            outline=style.dark, width=max(1, round(t * 0.07)))
+        rounded_box(img, (cx, sy, cx + sw_w, sy + sw_h), max(2, sw_h // 5), style.fill, style.dark,
+                    max(1, round(t * 0.07)))
         m = mark_mask(style.mark, max(7, round(sw_h * 0.72)))
         paste(img, (255, 255, 255), (cx + (sw_w - m.width) // 2, sy + (sw_h - m.height) // 2), m)
         if current:  # a pointer at the cell's left edge
