@@ -153,7 +153,7 @@ async def test_a_german_player_asking_for_the_rules_is_answered_in_german(tmp_pa
         assert head == "**Europa + Würfel — Bahnhöfe**", head
         assert body.startswith("Jeder Spieler hat 3 Bahnhöfe. Einen zu bauen ist deine Aktion des Zuges"), body
         it = await fake.answered(await fake.slash(anna, "rules", topic="settings"))
-        assert fake.reply_messages(it)[-1]["content"].startswith("**/ttr settings** (deine, für jedes Spiel):")
+        assert fake.reply_messages(it)[-1]["content"].startswith("**/ttr einstellungen** (deine, für jedes Spiel):")
         it = await fake.answered(await fake.autocomplete(anna, "rules", "topic", topic="", variant="europe"))
         choices = {c["value"]: c["name"] for c in it.callback["data"]["choices"]}
         assert choices["first-turn"] == "erster Zug" and choices["stations"] == "Bahnhöfe", choices
