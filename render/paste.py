@@ -11,6 +11,7 @@ picture (`render.dirty`), so that a board quantizes only where it was drawn on.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -85,6 +86,7 @@ def rounded_box(img: Image.Image, box: tuple[int, int, int, int], radius: int, f
     if not (all(type(v) is int for v in (*box, radius, width)) and x0 >= 0 and y0 >= 0
             and x1 < img.width and y1 < img.height):
         ImageDraw.Draw(img).rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
+        mark(img, (math.floor(x0), math.floor(y0), math.ceil(x1) + 1, math.ceil(y1) + 1))
         return
     fill_mask, outline_mask = _rounded_masks(box, radius, width)
     paste(img, fill, box[:2], fill_mask)
