@@ -125,6 +125,7 @@ class GameSummary:
     turn_post_id: int | None = None  # the thread message showing the current turn
     turn_post_seq: int | None = None  # the seq that message shows
     max_away_days: float = 7.0  # the longest vacation a player's clock stops for here
+    language: str = "en"  # the table's language (its `language` option): its thread's notices
 
     @property
     def your_turn(self) -> bool:

@@ -80,6 +80,18 @@ def seat_of(seats: Iterable[Seat], user_id: int | None) -> int | None:
     return next((s.seat for s in seats if s.user_id == user_id), None)
 
 
+LANGUAGE = "language"  # the table option naming its language (engine/rulesets COMMON_OPTIONS)
+
+
+def _language(options_json: str) -> str:
+    """A table's language code from its stored options ("en" where none can be read)."""
+    try:
+        code = json.loads(options_json).get(LANGUAGE)
+    except (ValueError, TypeError, AttributeError):
+        return "en"
+    return code if isinstance(code, str) and code else "en"
+
+
 def summary(row: GameRow, players: list[PlayerRow], user_id: int | None) -> GameSummary:
     try:
         waiting = tuple(int(s) for s in json.loads(row.waiting_json))
@@ -91,7 +103,7 @@ def summary(row: GameRow, players: list[PlayerRow], user_id: int | None) -> Game
         variant=row.variant, status=row.status, seq=row.seq, your_seat=seat_of(seats, user_id), seats=seats,
         waiting_for=waiting, turn_hours=row.turn_hours, updated_at=row.updated_at, broken_reason=row.broken_reason,
         host_user_id=row.host_user_id, paused_reason=row.paused_reason, turn_post_id=row.turn_post_id,
-        turn_post_seq=row.turn_post_seq, max_away_days=row.max_away_days,
+        turn_post_seq=row.turn_post_seq, max_away_days=row.max_away_days, language=_language(row.options_json),
     )
 
 
@@ -104,7 +116,7 @@ def summary_of(loaded: Loaded, user_id: int | None = None) -> GameSummary:
         seats=loaded.seats, waiting_for=tuple(actors(loaded.state)), turn_hours=row.turn_hours,
         updated_at=row.updated_at, broken_reason=row.broken_reason, host_user_id=row.host_user_id,
         paused_reason=row.paused_reason, turn_post_id=row.turn_post_id, turn_post_seq=row.turn_post_seq,
-        max_away_days=row.max_away_days,
+        max_away_days=row.max_away_days, language=str(loaded.state.options.get(LANGUAGE) or "en"),
     )
 
 

@@ -1,4 +1,4 @@
-"""Guided first games (`/ttr tutorial`): the lessons, and where a player stands in one.
+"""Guided first games (`/ttr rules lesson:`): the lessons, and where a player stands in one.
 
 A lesson is a data file in `app/tutorials/` (one per board or variant; adding a lesson is
 adding a file): the rule set it is played on, the seed that deals it (so its situations —
@@ -10,13 +10,19 @@ player stands is never kept in memory: it is folded from the game's log (the pla
 moves, in order), so a restart or a week's pause resumes at the same step. A move that does
 not fit the step is refused in one kind sentence before it is applied — but only while a move
 that fits is legal: when the player cannot claim yet, drawing cards is what they should do.
+
+A lesson's words in another language are one more file beside it, `<lesson>.<code>.toml`
+(`usa.de.toml`): its `title`, `intro`, `finale` and, per step id, `[steps.<id>]` `say`, `why`
+and `wrong` — words only; the moves, seed and order stay in the English file. A field (or a
+file) a translation lacks reads in English. A tutorial is played in its table's `language`
+option (the reader's language when it was opened): `lesson_of` gives the lesson in it.
 """
 
 from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -32,6 +38,9 @@ FINALE = "finale"  # the key of the notice at the game's end
 LESSON_DIRS: list[Path] = [Path(__file__).with_name("tutorials")]
 # Move kinds a step may expect beyond the engine's action types.
 TUNNEL, ROUTE, STATION = "tunnel", "route", "station"
+LANGUAGE = "language"  # the table option holding the game's language (engine/rulesets COMMON_OPTIONS)
+ENGLISH = "en"
+TEXT_FIELDS = ("say", "why", "wrong")  # a step's words (what a translation may give)
 
 
 @dataclass(frozen=True)
@@ -60,6 +69,7 @@ class Lesson:
     intro: str
     steps: tuple[Step, ...]
     finale: str
+    language: str = ENGLISH
 
     def step(self, index: int) -> Step | None:
         """The step at `index` (None: the lesson is done, the game plays on)."""
@@ -77,21 +87,55 @@ def _lesson(path: Path) -> Lesson:
                   finale=str(data.get("finale", "")).strip())
 
 
-def lessons() -> dict[str, Lesson]:
-    """Every lesson, by id (its file's name), in the order of their files' names."""
-    return dict(_lessons(tuple(LESSON_DIRS)))
+def _translated(lesson: Lesson, path: Path) -> Lesson:
+    """`lesson` with the words of the translation file at `path` (a field it lacks: English)."""
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    own = data.get("steps", {})
+
+    def word(values: Mapping[str, Any], key: str, english: str) -> str:
+        text = str(values.get(key, "")).strip()
+        return text or english
+
+    steps = tuple(Step(id=s.id, expect=s.expect,
+                       **{f: word(own.get(s.id, {}), f, getattr(s, f)) for f in TEXT_FIELDS})
+                  for s in lesson.steps)
+    return replace(lesson, title=word(data, "title", lesson.title), intro=word(data, "intro", lesson.intro),
+                   finale=word(data, "finale", lesson.finale), steps=steps, language=path.stem.split(".", 1)[1])
+
+
+def lessons(language: str = ENGLISH) -> dict[str, Lesson]:
+    """Every lesson, by id (its file's name), in the order of their files' names; in
+    `language` where a translation file has its words."""
+    return dict(_lessons(tuple(LESSON_DIRS), language))
+
+
+def translations(lesson_id: str) -> dict[str, Path]:
+    """The translation files of a lesson, by language code."""
+    return {p.stem.split(".", 1)[1]: p for d in LESSON_DIRS if d.is_dir()
+            for p in sorted(d.glob(f"{lesson_id}.*.toml"))}
 
 
 @cache
-def _lessons(dirs: tuple[Path, ...]) -> tuple[tuple[str, Lesson], ...]:
-    found = sorted((p for d in dirs if d.is_dir() for p in d.glob("*.toml")), key=lambda p: p.stem)
-    return tuple((p.stem, _lesson(p)) for p in found)
+def _lessons(dirs: tuple[Path, ...], language: str) -> tuple[tuple[str, Lesson], ...]:
+    # A file named with a dot (`usa.de.toml`) is a translation, not a lesson.
+    found = sorted((p for d in dirs if d.is_dir() for p in d.glob("*.toml") if "." not in p.stem),
+                   key=lambda p: p.stem)
+    out = []
+    for p in found:
+        lesson = _lesson(p)
+        translation = p.with_name(f"{p.stem}.{language}.toml")
+        if language != ENGLISH and translation.is_file():
+            lesson = _translated(lesson, translation)
+        out.append((p.stem, lesson))
+    return tuple(out)
 
 
 def lesson_of(options: Mapping[str, Any]) -> Lesson | None:
-    """The lesson a table teaches (None: not a tutorial, or a lesson no longer on disk)."""
+    """The lesson a table teaches, in the table's language (None: not a tutorial, or a lesson
+    no longer on disk)."""
     name = options.get(TUTORIAL)
-    return lessons().get(name) if isinstance(name, str) else None
+    code = options.get(LANGUAGE)
+    return lessons(code if isinstance(code, str) else ENGLISH).get(name) if isinstance(name, str) else None
 
 
 def kinds_of(action: Action, game_map: GameMap) -> set[str]:

@@ -53,14 +53,16 @@ class HintAnswer:
 class TutorialOps(ServiceBase):
     """Opening and resuming tutorials, checking their moves, and hints."""
 
-    async def open_tutorial(self, guild_id: int, channel_id: int, user_id: int, name: str, lesson_id: str) -> Lobby:
+    async def open_tutorial(self, guild_id: int, channel_id: int, user_id: int, name: str, lesson_id: str,
+                            language: str = tutorial.ENGLISH) -> Lobby:
         """A tutorial's table: the player and the lesson's computer opponent, not started yet
-        (the bot first makes its thread, then calls `start_tutorial`)."""
+        (the bot first makes its thread, then calls `start_tutorial`); played in `language`
+        (the player's: its thread is theirs alone)."""
         lesson = tutorial.lessons().get(lesson_id)
         if lesson is None:
             raise LobbyError(f"There is no lesson for {lesson_id[:20]!r}; choose one of "
                              f"{', '.join(tutorial.lessons())}.", "no_lesson")
-        options = {**lesson.options, tutorial.TUTORIAL: lesson.id, tutorial.HINTS: True}
+        options = {**lesson.options, tutorial.TUTORIAL: lesson.id, tutorial.HINTS: True, tutorial.LANGUAGE: language}
         lobby: Lobby = await self.create_lobby(guild_id, channel_id, user_id, name, lesson.variant, options,  # type: ignore[attr-defined]
                                         seats_wanted=2, turn_hours=TUTORIAL_TURN_HOURS, max_away_days=0)
         if lobby.changed:

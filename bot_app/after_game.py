@@ -1,4 +1,4 @@
-"""What the bot says after a game: the final post's pictures, `/ttr replay`, `/ttr stats`.
+"""What the bot says after a game: the final post's pictures, `/ttr results replay`, `/ttr results stats`.
 
 Every sentence of those messages is here, so their wording is read (and changed) in one place,
 as the rules' words are in `bot_app/words/`. All of it is public: built from finished games'
@@ -13,7 +13,7 @@ import discord
 
 from bot_app import ids
 from bot_app.components import button
-from bot_app.lang import reader
+from bot_app.lang import Language, english, reader
 
 if TYPE_CHECKING:
     from app.player_records import PlayerRecord
@@ -31,28 +31,25 @@ def rematch_button(game_id: int, label: str = "Rematch") -> discord.ui.Button[An
     return button(label, ids.make(game_id, None, REMATCH), discord.ButtonStyle.success, "🔁")
 
 
-def final_pictures_line(game_id: int, replay: bool) -> str:
-    """The last line of the final post: what its pictures are."""
-    line = ("🖼️ The final board, the score sheet, and every ticket revealed on the map (solid: completed, "
-            "dashed with ✗: failed)")
-    if replay:
-        return line + f"; 🎞️ `replay.gif` plays the game claim by claim (`/ttr replay game:{game_id}` draws it again)."
-    return line + "."
+def final_pictures_line(game_id: int, replay: bool, lang: Language | None = None) -> str:
+    """The last line of the final post: what its pictures are (in the table's language `lang`)."""
+    words = lang or english()
+    return words.t("final.pictures_replay" if replay else "final.pictures", game=str(game_id))
 
 
 def replay_caption(game_id: int, title: str, pictures: int) -> str:
-    """The answer to `/ttr replay`."""
+    """The answer to `/ttr results replay`."""
     moves = max(0, pictures - 2)
     return (f"🎞️ **Game #{game_id} · {title}** — the replay: {moves} claim{'s' if moves != 1 else ''} and "
             "stations, one picture each, then the final board.")
 
 
 def replay_shown(game_id: int, link: str) -> str:
-    """The private answer to `/ttr replay` when the channel just got that replay."""
+    """The private answer to `/ttr results replay` when the channel just got that replay."""
     return f"🎞️ The replay of game #{game_id} was just posted here: {link}"
 
 
-NO_GAME_GIVEN = "Which game? Give `game:` (its number), or use `/ttr replay` in the game's thread."
+NO_GAME_GIVEN = "Which game? Give `game:` (its number), or use `/ttr results replay` in the game's thread."
 
 
 def no_stats(name: str) -> str:

@@ -6,6 +6,10 @@ their turn, only public facts (the open routes, the cities) are offered. Whateve
 already bounded (bot_app.inputs); matching is a plain fold-and-contains over at most a few
 hundred labels, and routes and cities also match by any spelling of a city (bot_app.spelled:
 "Munich" offers "München – Wien (3 orange) · Munich").
+
+Labels are in the typer's Discord language (`interaction.locale`: an autocomplete is answered
+within Discord's three seconds, so without the stored `/ttr settings language:` read); the
+values stay the route ids and the English payment codes the commands read.
 """
 
 from __future__ import annotations
@@ -13,14 +17,14 @@ from __future__ import annotations
 import discord
 
 from app import Panel, ServiceError
-from bot_app import spelled, text
+from bot_app import lang, spelled, text
 from bot_app.answers import Refusal
 from bot_app.components import MAX_OPTIONS
 from bot_app.games import desk_of, parse_game, reach, resolve_game
 from bot_app.moves_text import find_key, payment_code
 from bot_app.panels import group_key
+from bot_app.words import Ctx, wording
 from engine.actions import BuildStation, ClaimRoute, DrawCard
-from engine.cards import describe
 from engine.errors import IllegalAction
 from engine.maps import fold
 
@@ -28,7 +32,9 @@ Pairs = list[tuple[str, str]]
 
 
 async def _panel(interaction: discord.Interaction) -> Panel | None:
-    """The caller's panel for the game the command means (None when there is none)."""
+    """The caller's panel for the game the command means (None when there is none); the labels
+    from here on are in the caller's language."""
+    lang.hear(interaction.locale)
     try:
         raw = getattr(interaction.namespace, "game", None)
         if isinstance(raw, str) and raw.strip():
@@ -39,6 +45,11 @@ async def _panel(interaction: discord.Interaction) -> Panel | None:
         return await desk_of(interaction).service.panel(game_id, interaction.user.id)
     except (Refusal, ServiceError, IllegalAction):
         return None
+
+
+def _ctx(panel: Panel) -> Ctx:
+    """The words of the panel's game, in the caller's language."""
+    return wording(panel.public).ctx(panel.public, lang.reader())
 
 
 def _filter(pairs: Pairs, current: str) -> Pairs:
@@ -60,7 +71,8 @@ async def routes(interaction: discord.Interaction, current: str) -> Pairs:
     if not rids:  # not your turn: show the open routes anyway
         owners = panel.public.route_owner
         rids = [r for r in gmap.routes if r not in owners]
-    return _cut(spelled.routes(gmap, [(text.route_label(gmap, r), r) for r in rids], current))
+    c = _ctx(panel)
+    return _cut(spelled.routes(gmap, [(c.route(r), r) for r in rids], current))
 
 
 async def cities(interaction: discord.Interaction, current: str) -> Pairs:
@@ -94,24 +106,30 @@ async def payments(interaction: discord.Interaction, current: str, kind: str) ->
     target = getattr(ns, "route", None) if kind == "claim_route" else getattr(ns, "city", None)
     key = find_key(gmap, kind, target)
     out = []
+    c = _ctx(panel)
     for a in panel.legal:
         if isinstance(a, ClaimRoute | BuildStation) and kind == a.TYPE and (key is None or group_key(a) == key):
             pay = dict(a.payment)
-            out.append((describe(pay), payment_code(pay)))
+            out.append((c.cards(pay), payment_code(pay)))
     return _filter(list(dict.fromkeys(out)), current)
 
 
 async def draws(interaction: discord.Interaction, current: str) -> Pairs:
     panel = await _panel(interaction)
+    words = lang.reader()
+    deck = (words.t("autocomplete.deck"), "deck")
     if panel is None:
-        return [("deck", "deck")]
+        return [deck]
     out = []
+    c = _ctx(panel)
     for a in panel.legal:
         if isinstance(a, DrawCard):
             slot = a.slot
-            out.append(("Deck (blind)", "deck") if slot is None else
-                       (f"Slot {slot + 1}: {text.card_word(panel.public.display[slot] or 'empty')}", str(slot + 1)))
-    return _filter(out or [("Deck (blind)", "deck")], current)
+            card = panel.public.display[slot] if slot is not None else None
+            out.append(deck if slot is None else
+                       (words.t("autocomplete.slot", slot=slot + 1,
+                                card=c.card(card) if card else words.t("autocomplete.empty")), str(slot + 1)))
+    return _filter(out or [deck], current)
 
 
 async def moves(interaction: discord.Interaction, current: str) -> Pairs:

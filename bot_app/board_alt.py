@@ -33,7 +33,7 @@ def board_description(view: View, events: Iterable[Event], waiting: Sequence[int
     characters (a layout's media item allows 256): the last move goes first when it does not
     fit, since the post's text says it too."""
     lang = table_language(view.options)  # a table's pictures and posts read in its language
-    parts = [lang.t("alt.board", game=str(game_id), variant=text.variant_title(view.variant, view.options),
+    parts = [lang.t("alt.board", game=str(game_id), variant=text.variant_title(view.variant, view.options, lang),
                     turn=view.turn + 1)]
     # the end itself is said below ("The game is over."): the last move is the one before it
     lines = text.log_lines([e for e in events if e.kind != "game_over"], view)

@@ -25,7 +25,7 @@ from discord.ext import commands
 from app import GameService, ServiceError
 from bot_app.delivery import Dispatcher
 from bot_app.desk import Desk
-from bot_app.invalid_requests import InvalidRequests, count_invalid_requests
+from bot_app.invalid_requests import InvalidRequests, count_invalid_requests, shared_count
 from bot_app.lang.translator import CatalogueTranslator
 from bot_app.rate_share import share_global_limit
 from bot_app.render_hooks import Renderer
@@ -67,7 +67,7 @@ class TtrBot(commands.Bot):
         if service.store.shared:  # several processes: one budget of Discord's global limit
             share_global_limit(self, service.store.rate_slot)
         # Outermost, so that it sees what discord.py finally answers (bot_app/invalid_requests.py).
-        self.invalid_requests = InvalidRequests()
+        self.invalid_requests = InvalidRequests(shared=shared_count(service.store))  # the whole bot's, on PostgreSQL
         count_invalid_requests(self, self.invalid_requests)
         self.dispatcher = Dispatcher(self.desk, clock)
         self.desk.dispatcher = self.dispatcher

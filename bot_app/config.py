@@ -43,7 +43,8 @@ class Config:
     log_level: str
     default_turn_hours: float = 48.0
     limits: Limits = Limits()
-    # Discord shards this process serves (TTR_SHARD_IDS), of TTR_SHARD_COUNT; None: not sharded.
+    # Discord shards this process serves (TTR_SHARD_IDS), of TTR_SHARD_COUNT; None: not sharded, or
+    # (with a count) the shards are taken from the pool: bot_app/shards.py.
     shard_ids: tuple[int, ...] | None = None
     shard_count: int | None = None
     # The memory the cache of loaded games may use (TTR_GAME_CACHE_MB), in MB.
@@ -106,8 +107,8 @@ def _shards(env: Mapping[str, str], database: Path | str) -> tuple[tuple[int, ..
         raise ValueError(f"TTR_SHARD_COUNT must be the number of shards (1 or more), not {count_raw[:20]!r}"
                          + (" (TTR_SHARD_IDS needs it)" if not count_raw else ""))
     count = int(count_raw)
-    if not ids_raw:
-        return tuple(range(count)), count
+    if not ids_raw:  # the shards are taken from the pool (bot_app/shards.py): every one with one process
+        return None, count
     ids: list[int] = []
     for part in ids_raw.split(","):
         first, dash, last = part.strip().partition("-")

@@ -64,7 +64,7 @@ from app.owed import (
     TURN_DM,
 )
 from app.plan_runs import PLAN_DM
-from bot_app import game_over_news, layout, plan_words, player_posts, posts, tutorial
+from bot_app import game_over_news, lang, layout, plan_words, player_posts, posts, tutorial
 from bot_app.direct_messages import DirectMessages
 from bot_app.discord_refusals import ARCHIVED, UNKNOWN_MESSAGE, Refused, classify, describe, nonce, refusals
 from bot_app.timers import pause_after_errors
@@ -352,7 +352,10 @@ class Dispatcher:
         if summary is None or d.user_id is None:
             await self.service.delivered(d.id, dropped=True, note="not pinged")
             return
-        await self._send_dm(d, d.user_id, player_posts.taken_back(d, summary), settlement)
+        table = lang.language(summary.language)
+        with lang.reading(lang.for_reader(await self.service.user_language(d.user_id), table)):
+            message = player_posts.taken_back(d, summary)
+        await self._send_dm(d, d.user_id, message, settlement)
 
     async def _digest(self, d: Delivery, settlement: Settlement) -> None:
         """A player's daily digest, listing the games waiting for them as it is sent, and the
@@ -368,8 +371,12 @@ class Dispatcher:
             else:
                 await self.service.delivered(d.id, dropped=True, note="DMs closed")
             return
-        lines = [game_over_news.digest_line(n) for n in news]
-        await self._send_dm(d, d.user_id, player_posts.digest(d, waiting, lines), settlement)
+        # In the player's own language, else the language of the first game it lists.
+        table = lang.language(waiting[0][0].language) if waiting else lang.english()
+        with lang.reading(lang.for_reader(await self.service.user_language(d.user_id), table)):
+            lines = [game_over_news.digest_line(n) for n in news]
+            message = player_posts.digest(d, waiting, lines)
+        await self._send_dm(d, d.user_id, message, settlement)
 
     async def _game_over(self, d: Delivery, settlement: Settlement) -> None:
         """The news of a game's end to one player: by DM, or a mention in the thread where

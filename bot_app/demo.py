@@ -12,6 +12,10 @@ file) and renderer the bot uses, written out so any rule set can be tried and re
   claim by claim, rebuilt from the seed and the moves);
 - `game-log.txt` (one line per move, as /ttr log shows them) and `game-log.json` (the moves).
 
+With `pictures=False` it writes the text files only (nothing is drawn: a test of the words
+plays a whole game in a few seconds). The demo's own marks between posts ("post 3", "direct
+message") are in the table's language too, so a whole file reads in one language.
+
 A second run into the same folder first removes what the first wrote, so the folder always
 holds one game; a folder holding anything else is refused rather than emptied (`prepare_out`).
 """
@@ -32,7 +36,7 @@ from app import GameService, HandData, PostData, SubmitResult
 from app.models import Delivery
 from app.owed import DM, GAME_OVER, TURN_DM, SeatInfo, owed_by_commit
 from bot_app import after_game, game_over_news, posts, text
-from bot_app.lang import table_language
+from bot_app.lang import Language, table_language
 from bot_app.layout import layout_of
 from bot_app.render_hooks import Renderer
 from engine.actions import action_from_json
@@ -41,6 +45,7 @@ from engine.events import Event
 from engine.game import actors, legal_actions
 from engine.game import view as engine_view
 from engine.rulesets import build_ruleset
+from engine.timeline import TimelineStep
 from engine.view import View
 
 # What a demo writes into its folder (the module's docstring), and nothing else.
@@ -96,11 +101,14 @@ def prepare_out(out: Path) -> None:
 
 async def play_demo(variant: str, players: int, seed: int, out: Path, levels: list[str],
                     renderer: Renderer | None = None, quiet: bool = False, dice: bool = False,
-                    options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                    options: Mapping[str, Any] | None = None, pictures: bool = True) -> dict[str, Any]:
     """Play one all-AI game and write it to `out` (see the module docstring). `dice` plays it
-    with the Dice Expansion; `options` are any other table options."""
+    with the Dice Expansion; `options` are any other table options; `pictures=False` draws
+    nothing and writes the text files only."""
     check_table(variant, players, levels, dice, options)
     prepare_out(out)
+    if not pictures:
+        renderer = NoPictures()
     own = renderer is None
     renderer = renderer or Renderer(only=(variant,))  # its workers prepare this variant only
     table = {**dict(options or {}), **({"dice": True} if dice else {})}
@@ -109,7 +117,7 @@ async def play_demo(variant: str, players: int, seed: int, out: Path, levels: li
         # The deal and the AIs' choices follow --seed (the bot draws real secrets).
         service = await GameService.open(tmp / "demo.sqlite3", random_bits=random.Random(seed).getrandbits)
         try:
-            demo = _Demo(service, renderer, out)
+            demo = _Demo(service, renderer, out, pictures)
             return await demo.play(variant, players, seed, levels, table, quiet)
         finally:
             await service.close()
@@ -124,13 +132,41 @@ def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "player"
 
 
+class NoPictures(Renderer):
+    """A renderer that draws nothing (`play_demo(pictures=False)`): every picture is empty."""
+
+    def __init__(self) -> None:
+        super().__init__(cache_size=0)
+
+    def start(self) -> None:
+        """Nothing to start: nothing is drawn."""
+
+    async def board(self, view: View, routes: Sequence[str] = (), cities: Sequence[str] = (), *,
+                    colorblind: bool = False) -> bytes:
+        return b""
+
+    async def hand(self, view: View, *, colorblind: bool = False) -> bytes:
+        return b""
+
+    async def scores(self, view: View) -> bytes:
+        return b""
+
+    async def tickets(self, view: View) -> bytes:
+        return b""
+
+    async def replay(self, steps: Sequence[TimelineStep]) -> bytes:
+        return b""
+
+
 class _Demo:
     """One demo game: plays it step by step and writes what each step shows to whom."""
 
-    def __init__(self, service: GameService, renderer: Renderer, out: Path) -> None:
+    def __init__(self, service: GameService, renderer: Renderer, out: Path, pictures: bool = True) -> None:
         self.service = service
         self.renderer = renderer
         self.out = out
+        self.pictures = pictures
+        self.words: Language = table_language({})  # the table's language, once the game is made
         self.thread: list[str] = []  # log.txt
         self.moves: list[str] = []  # game-log.txt
         self.dms: dict[int, list[str]] = {}
@@ -145,6 +181,7 @@ class _Demo:
         lobby = await service.create_lobby(0, 0, 0, "demo", variant, options=options, seats_wanted=players,
                                            host_plays=False)
         g = self.game = lobby.game_id
+        self.words = table_language(options)
         for i in range(players):
             await service.add_ai(g, 0, levels[i] if len(levels) == players else levels[0], expected_seats=i)
         result = await service.start(g, 0)
@@ -190,8 +227,11 @@ class _Demo:
                         final=result.ended, replay=replay)
         message = await posts.turn_post(data, self.renderer)
         self.boards += 1
-        (self.out / f"board-{self.boards:03d}.png").write_bytes(message.files[0][1])
-        if result.ended:  # the final post's other pictures, beside the final scores
+        words = self.words
+        picture = f"board-{self.boards:03d}.png"
+        if self.pictures:
+            (self.out / picture).write_bytes(message.files[0][1])
+        if result.ended and self.pictures:  # the final post's other pictures, beside the final scores
             named = dict(message.files)
             (self.out / "final-scores.png").write_bytes(named["scores.png"])
             (self.out / "final-tickets.png").write_bytes(named[after_game.TICKETS_FILE])
@@ -199,14 +239,16 @@ class _Demo:
                 (self.out / after_game.REPLAY_FILE).write_bytes(named[after_game.REPLAY_FILE])
         buttons = _buttons(message)
         # How Discord shows it (one layout, else today's form) and what a screen reader says of the board
-        form = "one layout" if layout_of(message) is not None else "today's form"
-        heard = f"[{form}; the board read aloud: {message.descriptions.get('board.png', '(no description)')}]"
-        self.thread.append("\n".join([f"── post {self.boards} (board-{self.boards:03d}.png) ──", message.content,
+        form = words.t("demo.one_layout" if layout_of(message) is not None else "demo.todays_form")
+        heard = "[" + words.t("demo.heard", form=form, text=message.descriptions.get(
+            "board.png", words.t("demo.no_description"))) + "]"
+        head = words.t("demo.post", n=str(self.boards)) + (f" ({picture})" if self.pictures else "")
+        self.thread.append("\n".join([f"── {head} ──", message.content,
                                       *message.more, *([buttons] if buttons else []), heard, ""]))
         for news in self.news:  # each player's news of the end, with a link to this final post
             told = game_over_news.direct_message(news).content.replace(
-                game_over_news.final_post_link(news.summary), f"post {self.boards} of log.txt")
-            self.dms[news.seat].append("\n".join([f"[direct message, seq {result.seq}]", told, ""]))
+                game_over_news.final_post_link(news.summary), words.t("demo.final_post", n=str(self.boards)))
+            self.dms[news.seat].append("\n".join([f"[{words.t('demo.dm', seq=str(result.seq))}]", told, ""]))
         self.news = []
 
     # --- what each player is told privately --------------------------------------------------
@@ -222,7 +264,7 @@ class _Demo:
             chosen = text.describe_action(action_from_json(result.action), before) \
                 if result.action and before is not None else None
             words = table_language(own.options)
-            self.dms[mover].append("\n".join([f"[answer to your move, seq {result.seq}]",
+            self.dms[mover].append("\n".join([f"[{words.t('demo.answer', seq=str(result.seq))}]",
                                               *([words.t("demo.chose", chosen=chosen)] if chosen else []),
                                               *(f"✅ {line}" for line in said), ""]))
         loaded = await self.service.loader.load(self.game)
@@ -248,8 +290,11 @@ class _Demo:
             if message.files:
                 self.hands += 1
                 picture = f"hand-{slug(names[seat])}-{result.seq:03d}.png"
-                (self.out / picture).write_bytes(message.files[0][1])
-            head = f"[direct message, seq {result.seq}{', with ' + picture if picture else ''}]"
+                if self.pictures:
+                    (self.out / picture).write_bytes(message.files[0][1])
+            seq = str(result.seq)
+            head = "[" + (self.words.t("demo.dm_with", seq=seq, picture=picture) if picture and self.pictures
+                          else self.words.t("demo.dm", seq=seq)) + "]"
             self.dms[seat].append("\n".join([head, message.content, *message.more, ""]))
 
     # --- the files ----------------------------------------------------------------------------

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 
 from app import GameSummary, HandData
 from bot_app import text
+from bot_app.lang import ENGLISH, Language, english, for_reader, table_language
 from bot_app.player_posts import thread_link
 from bot_app.posts import Message
-from bot_app.words.base import joined, plural
+from bot_app.words.base import joined
 from engine.view import View
 
 
@@ -55,39 +56,53 @@ def final_post_link(summary: GameSummary) -> str:
     return thread_link(summary)
 
 
-def result_words(view: View, seat: int) -> str:
+def result_words(view: View, seat: int, lang: Language | None = None) -> str:
     """"you won with 102 points", "you came 2nd of 3 with 87 points (Alice won with 102)"."""
+    words = lang or english()
     where = standing(view, seat)
     if where is None:
-        return "it has ended"
-    points = plural(where.total, "point")
+        return words.t("news.ended")
+    points = words.n("news.points", where.total)
     if seat in where.winners:
         others = [view.name(w) for w in where.winners if w != seat]
-        return f"you won with {points}" + (f", level with {joined(others)}" if others else "")
+        if others:
+            return words.t("news.won_level", points=points, others=joined(others, words.t("word.and")))
+        return words.t("news.won", points=points)
     best = view.result.get("sheets", []) if view.result else []
     winner_total = max((int(s.get("total", 0)) for s in best), default=0)
-    names = joined([f"**{view.name(w)}**" for w in where.winners])
-    won = f"{names} won with {winner_total}" if where.winners else "nobody won"
-    return f"you came {ordinal(where.place)} of {where.players} with {points} ({won})"
+    names = joined([f"**{view.name(w)}**" for w in where.winners], words.t("word.and"))
+    won = words.t("news.winner", names=names, total=winner_total) if where.winners else words.t("news.nobody_won")
+    # English writes the place as an ordinal ("2nd"); the other catalogues write it around the number.
+    place = ordinal(where.place) if words.code == ENGLISH else words.number(where.place)
+    return words.t("news.came", place=place, players=where.players, points=points, won=won)
+
+
+def reader_of(news: HandData) -> Language:
+    """The language of the news to the player: their own choice, else the table's."""
+    return for_reader(news.settings.language, table_language(news.view.options))
 
 
 def direct_message(news: HandData) -> Message:
-    """The news by DM."""
+    """The news by DM (in the player's language)."""
     s = news.summary
-    title = text.variant_title(s.variant)
-    return Message(f"🏁 **Game #{s.game_id} · {title} is over**: {result_words(news.view, news.seat)}.\n"
-                   f"The final scores, every ticket revealed and the replay: {final_post_link(s)}")
+    words = reader_of(news)
+    title = text.variant_title(s.variant, None, words)
+    return Message(words.t("news.dm", game=f"#{s.game_id}", title=title,
+                           result=result_words(news.view, news.seat, words), link=final_post_link(s)))
 
 
 def mention(user_id: int, news: HandData) -> Message:
-    """The news as a mention in the game's thread (the player's DMs are closed)."""
+    """The news as a mention in the game's thread (the player's DMs are closed): the table's
+    language, as everything in the thread."""
     s = news.summary
-    return Message(f"🏁 <@{user_id}>, game #{s.game_id} is over: {result_words(news.view, news.seat)}. "
-                   f"The final scores: {final_post_link(s)}")
+    words = table_language(news.view.options)
+    return Message(words.t("news.mention", who=f"<@{user_id}>", game=f"#{s.game_id}",
+                           result=result_words(news.view, news.seat, words), link=final_post_link(s)))
 
 
 def digest_line(news: HandData) -> str:
-    """The news as a line of the player's daily digest."""
+    """The news as a line of the player's daily digest (in the player's language)."""
     s = news.summary
-    return (f"🏁 Game #{s.game_id} · {text.variant_title(s.variant)} ended: {result_words(news.view, news.seat)} — "
-            f"{final_post_link(s)}")
+    words = reader_of(news)
+    return words.t("news.digest", game=f"#{s.game_id}", title=text.variant_title(s.variant, None, words),
+                   result=result_words(news.view, news.seat, words), link=final_post_link(s))

@@ -25,12 +25,11 @@ from engine.rulesets import available_variants
 log = logging.getLogger("bot_app")
 
 LOBBY_VERBS = ("join", "leave", "addai", "start", "cancel")
-THREAD_PERMISSIONS = "**Create Public Threads** and **Send Messages in Threads**"
 MIN_HOURS, MAX_HOURS = 0.01, 720.0  # a turn's limit, as /ttr new offers it
 
 
 def lobby_text(lobby: Lobby, default_hours: float) -> str:
-    """The lobby message, in the table's language (the option list is English for now)."""
+    """The lobby message, in the table's language (its option list too)."""
     words = lang.table_language(lobby.options)
     seats = "\n".join(f"{i + 1}. {'🤖 ' + s.name if s.is_ai else f'<@{s.user_id}>'}"
                       for i, s in enumerate(lobby.seats)) or words.t("lobby.nobody")
@@ -46,12 +45,16 @@ def lobby_text(lobby: Lobby, default_hours: float) -> str:
         state = words.t("lobby.started")
     names = [s.name for s in lobby.seats]
     options = words.t("lobby.options", options=" · ".join([*table_options.option_lines(lobby.options, names),
-                                                           _vacations(lobby.max_away_days)]))
+                                                           _vacations(lobby.max_away_days, words)]))
     return f"{head}\n{state}\n{options}\n{seats}"
 
 
-def _vacations(days: float) -> str:
-    return f"vacations up to {days:g} day{'s' if days != 1 else ''}" if days > 0 else "no vacations"
+def _vacations(days: float, words: lang.Language) -> str:
+    if days <= 0:
+        return words.t("lobby.no_vacations")
+    if days == int(days):
+        return words.n("lobby.vacations", int(days))
+    return words.t("lobby.vacations_days", days=f"{days:g}")
 
 
 def lobby_view(lobby: Lobby) -> discord.ui.View:
@@ -80,23 +83,26 @@ async def open_table(desk: Desk, interaction: discord.Interaction, variant: str,
     plays for absent players, `plan_ahead`: players may plan two turns ahead, `language`: the
     thread's language (by default the server's preferred one, English where it has no catalogue),
     `hints`: a player may ask for a hint (the normal AI's move)."""
+    said = lang.reader()
     if interaction.guild_id is None or interaction.channel is None:
-        raise Refusal("Start a game in a server's text channel, not in a DM.")
+        raise Refusal(said.t("lobby.refusal.not_in_dm"))
     if isinstance(interaction.channel, discord.Thread):
-        raise Refusal("Start a new game in a text channel, not inside a thread.")
+        raise Refusal(said.t("lobby.refusal.not_in_thread"))
     variant = (variant or "").strip().lower()
     if variant not in available_variants():
-        raise Refusal(f"There is no variant {excerpt(variant, 20)}; choose one of {', '.join(available_variants())}.")
+        raise Refusal(said.t("lobby.refusal.variant", given=excerpt(variant, 20),
+                             known=", ".join(available_variants())))
     if not isinstance(seats, int) or isinstance(seats, bool) or not 2 <= seats <= table_options.MOST_SEATS:
-        raise Refusal(f"A table has 2 to {table_options.MOST_SEATS} seats, not {excerpt(seats, 12)}.")
+        raise Refusal(said.t("lobby.refusal.seats", most=table_options.MOST_SEATS, given=excerpt(seats, 12)))
     if turn_hours is not None and not (isinstance(turn_hours, int | float) and MIN_HOURS <= turn_hours <= MAX_HOURS):
-        raise Refusal(f"A turn lasts {MIN_HOURS:g} to {MAX_HOURS:g} hours (30 days), not {excerpt(turn_hours, 12)}.")
+        raise Refusal(said.t("lobby.refusal.hours", least=f"{MIN_HOURS:g}", most=f"{MAX_HOURS:g}",
+                             given=excerpt(turn_hours, 12)))
     if not isinstance(away_days, int) or isinstance(away_days, bool) or not 0 <= away_days <= MOST_AWAY_DAYS:
-        raise Refusal(f"A table allows vacations of 0 to {MOST_AWAY_DAYS} days, not {excerpt(away_days, 12)}.")
+        raise Refusal(said.t("lobby.refusal.away_days", most=MOST_AWAY_DAYS, given=excerpt(away_days, 12)))
     options = table_options.table_options(variant, bool(dice), seats, chosen or {}, first, bool(undo),
                                             stand_in, bool(plan_ahead), bool(hints))
     if language is not None and language not in lang.codes():
-        raise Refusal(f"There is no language {excerpt(language, 12)}; choose one of {', '.join(lang.codes())}.")
+        raise Refusal(said.t("lobby.refusal.language", given=excerpt(language, 12), known=", ".join(lang.codes())))
     code = language or lang.code_for(interaction.guild_locale)
     if code != lang.ENGLISH:  # kept with the table's options, so a restart keeps it
         options[lang.LANGUAGE_OPTION] = code
@@ -105,7 +111,7 @@ async def open_table(desk: Desk, interaction: discord.Interaction, variant: str,
         variant, options, seats_wanted=seats, turn_hours=turn_hours or desk.default_turn_hours,
         max_away_days=away_days)
     if not lobby.changed:
-        raise Refusal(f"You already have an open table here: game #{lobby.game_id}.")
+        raise Refusal(said.t("lobby.refusal.already_open", game=f"#{lobby.game_id}"))
     await interaction.response.send_message(lobby_text(lobby, desk.default_turn_hours), view=lobby_view(lobby))
     desk.answers.answered(interaction)
     message = await interaction.original_response()
@@ -118,9 +124,9 @@ async def open_table(desk: Desk, interaction: discord.Interaction, variant: str,
         closed = await desk.service.cancel_lobby(lobby.game_id, interaction.user.id)
         await message.edit(content=lobby_text(closed, desk.default_turn_hours), view=lobby_view(closed))
         await interaction.followup.send(
-            f"🚫 I could not open a thread for the game here, so I closed the table. I need the "
-            f"{THREAD_PERMISSIONS} permissions in <#{interaction.channel.id}>; ask a server manager to give them "
-            "to me, then try /ttr new again.", ephemeral=True)
+            said.t("lobby.no_thread", permissions=said.t("lobby.thread_permissions"),
+                   channel=f"<#{interaction.channel.id}>"),
+            ephemeral=True)
         return
     await desk.service.set_thread(lobby.game_id, thread.id)
     lobby = await desk.service.lobby(lobby.game_id)
@@ -134,33 +140,33 @@ async def lobby_action(desk: Desk, interaction: discord.Interaction, game_id: in
     """A lobby button (or its command): join, leave, add an AI, start, cancel."""
     user = interaction.user
     svc = desk.service
+    said = lang.reader()
     if verb == "join":
         lobby = await svc.join(game_id, user.id, user.display_name)
-        note = "You are seated." if lobby.changed else "You already have a seat."
+        note = said.t("lobby.seated" if lobby.changed else "lobby.already_seated")
     elif verb == "leave":
         lobby = await svc.leave(game_id, user.id)
-        note = "You left the table." if lobby.changed else "You were not seated."
+        note = said.t("lobby.left" if lobby.changed else "lobby.not_seated")
     elif verb == "addai":
         if level not in AI_LEVELS:
-            raise Refusal(f"There is no AI level {excerpt(level, 20)}; choose {', '.join(OFFERED_LEVELS)}.")
+            raise Refusal(said.t("lobby.refusal.ai_level", given=excerpt(level, 20), known=", ".join(OFFERED_LEVELS)))
         expected = (int(arg) if is_number(arg) else -1) if arg else len((await svc.lobby(game_id)).seats)
         lobby = await svc.add_ai(game_id, user.id, level, expected)
-        note = "A computer player sat down."
+        note = said.t("lobby.ai_seated")
     elif verb == "cancel":
         lobby = await svc.cancel_lobby(game_id, user.id)
-        note = "The table is closed."
+        note = said.t("lobby.cancelled")
     elif verb == "start":
         before = await svc.lobby(game_id)
         if before.status == "lobby" and before.thread_id is None:
-            raise Refusal("This table has no thread to play in (I could not make one); open a new table with "
-                          "/ttr new once I have the Create Public Threads permission.")
+            raise Refusal(said.t("lobby.refusal.no_thread"))
         await svc.start(game_id, user.id)
         lobby = await svc.lobby(game_id)
-        await _answer(desk, interaction, lobby, "The game has started.", from_button)
+        await _answer(desk, interaction, lobby, said.t("lobby.game_started"), from_button)
         await desk.after_move(game_id)
         return
     else:
-        raise Refusal("That button is not one I know.")
+        raise Refusal(said.t("lobby.refusal.unknown_button"))
     await _answer(desk, interaction, lobby, note, from_button)
 
 

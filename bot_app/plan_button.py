@@ -6,13 +6,14 @@ from typing import Any
 
 import discord
 
-from bot_app import ids
+from bot_app import ids, lang
 from bot_app.components import button
 
 PLAN = "plan"  # the button's verb
 
 
-def plan_button(game_id: int, label: str = "Plan my next turn") -> discord.ui.Button[Any]:
+def plan_button(game_id: int, label: str | None = None) -> discord.ui.Button[Any]:
     """For the players not to move: anyone may press it; it answers the presser privately
-    (`label`: its name in the table's language)."""
-    return button(label, ids.make(game_id, None, PLAN), discord.ButtonStyle.secondary, "🗒️")
+    (`label`: its name in the table's language; by default the reader's)."""
+    return button(label or lang.reader().t("button.plan"), ids.make(game_id, None, PLAN),
+                  discord.ButtonStyle.secondary, "🗒️")

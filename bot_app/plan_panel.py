@@ -14,7 +14,7 @@ from typing import Any
 import discord
 
 from app.plans import Condition, Plan, PlanBook, PlanMove, Step
-from bot_app import ids, plan_syntax, plan_words, text
+from bot_app import ids, lang, plan_syntax, plan_words, text
 from bot_app.answers import Refusal
 from bot_app.buttons import _Family
 from bot_app.components import button, select, view_of
@@ -38,6 +38,8 @@ async def show(desk: Desk, interaction: discord.Interaction, game_id: int, said:
     view = await desk.service.view(game_id, user)
     claims = await desk.service.plan_claims(game_id, user)
     gmap = text.game_map(view)
+    words = lang.reader()
+    c = plan_words._ctx(view)
     items: list[discord.ui.Item[Any]] = []
     if claims:
         seen: set[str] = set()
@@ -46,23 +48,22 @@ async def show(desk: Desk, interaction: discord.Interaction, game_id: int, said:
             if a.route in seen or len(options) >= MENU_SIZE:
                 continue
             seen.add(a.route)
-            tunnel = " (a tunnel: its extra is asked)" if gmap.routes[a.route].tunnel else ""
-            options.append((f"{text.route_label(gmap, a.route)}", f"{a.route}|{payment_code(dict(a.payment))}",
-                            f"with {plan_words.payment_words(dict(a.payment))}{tunnel}"))
-        items.append(select(ids.make(game_id, None, "psel"), options,
-                            "If still free, claim… (otherwise draw two cards blind)"))
+            pay = plan_words.payment_words(dict(a.payment), view)
+            key = "plan.panel.with_tunnel" if gmap.routes[a.route].tunnel else "plan.panel.with"
+            options.append((c.route(a.route), f"{a.route}|{payment_code(dict(a.payment))}", words.t(key, payment=pay)))
+        items.append(select(ids.make(game_id, None, "psel"), options, words.t("plan.panel.claim_menu")))
     dice = bool(view.options.get("dice"))
-    items.append(button("Always: no action" if dice else "Always: two cards blind", ids.make(game_id, None, "pblind"),
-                        discord.ButtonStyle.primary,
-                        "🂠"))
+    items.append(button(words.t("plan.panel.no_action" if dice else "plan.panel.blind"),
+                        ids.make(game_id, None, "pblind"), discord.ButtonStyle.primary, "🂠"))
     if not view.options.get("dice"):
-        items.append(button("Draw tickets", ids.make(game_id, None, "ptix"), discord.ButtonStyle.secondary, "🎫"))
+        items.append(button(words.t("plan.panel.tickets"), ids.make(game_id, None, "ptix"),
+                            discord.ButtonStyle.secondary, "🎫"))
     if book.plans:
-        items.append(button("Cancel my plan", ids.make(game_id, None, "pcancel"), discord.ButtonStyle.danger))
+        items.append(button(words.t("plan.panel.cancel"), ids.make(game_id, None, "pcancel"),
+                            discord.ButtonStyle.danger))
     example = _example(claims, view)
     content = "\n".join(x for x in (said, plan_words.book_text(book, view, game_id),
-                                    f"Anything else: `/ttr plan set plan:` with steps such as `{example}` "
-                                    "(`/ttr rules topic:plans` has them all).") if x)
+                                    words.t("plan.panel.anything_else", example=example)) if x)
     await desk.answers.update_panel(interaction, content, view_of(*items))
 
 
@@ -70,23 +71,24 @@ async def set_typed(desk: Desk, interaction: discord.Interaction, game_id: int, 
     """`/ttr plan set`: read the typed plan and store it."""
     view = await desk.service.view(game_id, interaction.user.id)
     if view.you is None:
-        raise Refusal(f"You are not playing in game #{game_id}.")
+        raise Refusal(lang.reader().t("plan.refusal.not_playing", game=f"#{game_id}"))
     book = plan_syntax.parse(typed, text.game_map(view))
     await store(desk, interaction, game_id, book)
 
 
 async def store(desk: Desk, interaction: discord.Interaction, game_id: int, book: PlanBook) -> None:
     await desk.service.set_plans(game_id, interaction.user.id, book)
-    await show(desk, interaction, game_id, "✅ Plan saved (only you see it).")
+    await show(desk, interaction, game_id, lang.reader().t("plan.saved"))
 
 
 async def cancel(desk: Desk, interaction: discord.Interaction, game_id: int) -> None:
     had = await desk.service.cancel_plans(game_id, interaction.user.id)
+    words = lang.reader()
     if interaction.message is not None and interaction.message.flags.ephemeral:
-        await show(desk, interaction, game_id, "🗑️ Plan cancelled." if had else "You had no plan.")
+        await show(desk, interaction, game_id, words.t("plan.cancelled" if had else "plan.had_none"))
         return
-    await desk.answers.say(interaction, "🗑️ Plan cancelled: your next turn waits for you as usual." if had
-                           else f"You have no plan in game #{game_id}.")
+    await desk.answers.say(interaction, words.t("plan.cancelled_long") if had
+                           else words.t("plan.no_plan", game=f"#{game_id}"))
 
 
 def _example(claims: list[ClaimRoute], view: View) -> str:
@@ -123,7 +125,7 @@ class PlanButton(_Family, template=ids.template(PLAN_VERBS)):
             route, _, code = (values[0] if values else "").partition("|")
             payment = parse_payment(code)
             if not route or not payment or "?" in payment:
-                raise Refusal("That choice is not one I know.")
+                raise Refusal(lang.reader().t("plan.refusal.unknown_choice"))
             await store(desk, interaction, g, PlanBook((claim_plan(route, payment),)))
 
 

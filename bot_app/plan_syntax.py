@@ -40,12 +40,13 @@ def parse(typed: str, gmap: GameMap) -> PlanBook:
     typed = (typed or "").strip()
     if not typed:
         raise Refusal("Write the plan, for example `if free Denver - Omaha: claim Denver - Omaha red4; "
-                      "else: draw blind, draw blind`.")
+                      "else: draw blind, draw blind`.", "plan.refusal.empty")
     if len(typed) > MAX_TYPED:
-        raise Refusal(f"A plan is at most {MAX_TYPED} characters.")
+        raise Refusal(f"A plan is at most {MAX_TYPED} characters.", "plan.refusal.too_long", most=MAX_TYPED)
     turns = [t.strip() for t in typed.split("||")]
     if len(turns) > MAX_PLANS:
-        raise Refusal(f"At most {MAX_PLANS} turns can be planned ahead (separated by `||`).")
+        raise Refusal(f"At most {MAX_PLANS} turns can be planned ahead (separated by `||`).", "plan.refusal.turns",
+                      most=MAX_PLANS)
     return PlanBook(tuple(_turn(t, gmap) for t in turns))
 
 
@@ -54,38 +55,40 @@ def _turn(typed: str, gmap: GameMap) -> Plan:
     fallback: tuple[PlanMove, ...] = ()
     parts = [p.strip() for p in typed.split(";") if p.strip()]
     if not parts:
-        raise Refusal("A turn's plan needs at least one step or an `else:`.")
+        raise Refusal("A turn's plan needs at least one step or an `else:`.", "plan.refusal.no_step")
     for i, part in enumerate(parts):
         low = part.lower()
         if low.startswith("if "):
             head, colon, rest = part[3:].partition(":")
             if not colon:
-                raise Refusal(f"Put a `:` between the condition and the moves in “{excerpt(part, 40)}”.")
+                raise Refusal(f"Put a `:` between the condition and the moves in “{excerpt(part, 40)}”.",
+                              "plan.refusal.colon", typed=excerpt(part, 40))
             steps.append(Step(_condition(head.strip(), gmap), _moves(rest, gmap)))
         elif low.startswith("else"):
             if i != len(parts) - 1:
-                raise Refusal("`else:` comes last in a turn's plan.")
+                raise Refusal("`else:` comes last in a turn's plan.", "plan.refusal.else_last")
             fallback = _moves(part[4:].lstrip().removeprefix(":"), gmap)
         elif i == len(parts) - 1:
             fallback = _moves(part, gmap)  # plain moves at the end: the fallback
         else:
-            raise Refusal(f"Start each step with `if` (or the last with `else:`): “{excerpt(part, 40)}”.")
+            raise Refusal(f"Start each step with `if` (or the last with `else:`): “{excerpt(part, 40)}”.",
+                          "plan.refusal.if", typed=excerpt(part, 40))
     if len(steps) > MAX_STEPS:
-        raise Refusal(f"A plan has at most {MAX_STEPS} steps (and an `else:`).")
+        raise Refusal(f"A plan has at most {MAX_STEPS} steps (and an `else:`).", "plan.refusal.steps", most=MAX_STEPS)
     return Plan(tuple(steps), fallback)
 
 
 def _condition(typed: str, gmap: GameMap) -> Condition:
     words = typed.split()
     if not words:
-        raise Refusal("A step's condition is empty.")
+        raise Refusal("A step's condition is empty.", "plan.refusal.no_condition")
     head, rest = words[0].lower(), " ".join(words[1:])
     if head in ("free", "taken"):
         return Condition("route_free", route=_route(rest, gmap), negate=head == "taken")
     if head == "shown":
         parts = rest.lower().split()
         if not parts:
-            raise Refusal("Say which face-up colour: `shown red`.")
+            raise Refusal("Say which face-up colour: `shown red`.", "plan.refusal.shown")
         colour = _colour(parts[0])
         if len(parts) > 1:
             low, high = _bound(" ".join(parts[1:]), "shown")
@@ -109,19 +112,19 @@ def _condition(typed: str, gmap: GameMap) -> Condition:
         low, high = _bound(" ".join(words[2:]), "anyone trains")
         return Condition("trains_left", whose="anyone", at_least=low, at_most=high)
     raise Refusal(f"I can't read the condition “{excerpt(typed, 40)}”: use free, taken, shown, cards, tickets, "
-                  "trains or anyone trains.")
+                  "trains or anyone trains.", "plan.refusal.condition", typed=excerpt(typed, 40))
 
 
 def _bound(typed: str, what: str) -> tuple[int | None, int | None]:
     match = _COMPARE.match(typed.replace(" ", ""))
     if match is None:
-        raise Refusal(f"After `{what}` write a count such as `>=3`, `<=5` or `=2`.")
+        raise Refusal(f"After `{what}` write a count such as `>=3`, `<=5` or `=2`.", "plan.refusal.count", what=what)
     sign, n = match.group(1) or ">=", int(match.group(2))
     if sign == ">":
         return n + 1, None
     if sign == "<":
         if n == 0:
-            raise Refusal(f"`{what} <0` can never hold.")
+            raise Refusal(f"`{what} <0` can never hold.", "plan.refusal.never", what=what)
         return None, n - 1
     return {">=": (n, None), "<=": (None, n), "=": (n, n)}[sign]
 
@@ -129,9 +132,9 @@ def _bound(typed: str, what: str) -> tuple[int | None, int | None]:
 def _moves(typed: str, gmap: GameMap) -> tuple[PlanMove, ...]:
     parts = [p.strip() for p in typed.split(",") if p.strip()]
     if not parts:
-        raise Refusal("A step needs at least one move after its `:`.")
+        raise Refusal("A step needs at least one move after its `:`.", "plan.refusal.no_move")
     if len(parts) > 4:
-        raise Refusal("A step has at most 4 moves.")
+        raise Refusal("A step has at most 4 moves.", "plan.refusal.moves", most=4)
     return tuple(_move(p, gmap) for p in parts)
 
 
@@ -155,8 +158,9 @@ def _move(typed: str, gmap: GameMap) -> PlanMove:
         return PlanMove({"type": "pay_tunnel", "payment": _payment(" ".join(rest))})
     if head in ("claim", "station"):
         if len(rest) < 2 or not _PAYMENT.match(rest[-1].lower()):
+            key = "plan.refusal.claim" if head == "claim" else "plan.refusal.station"
             raise Refusal(f"Write `{head} <{'route' if head == 'claim' else 'city'}> <payment>`, the payment as "
-                          "a code such as `red3.loco1`.")
+                          "a code such as `red3.loco1`.", key)
         place, payment = " ".join(rest[:-1]), _payment(rest[-1])
         if head == "claim":
             return PlanMove({"type": "claim_route", "route": _route(place, gmap), "payment": payment})
@@ -170,12 +174,13 @@ def _move(typed: str, gmap: GameMap) -> PlanMove:
 def _other(kind: str, fields: list[str]) -> PlanMove:
     """Any other move of the rule set, by its engine name with `name=value` fields."""
     if not re.fullmatch(r"[a-z_]{1,30}", kind):
-        raise Refusal(f"I can't read the move “{excerpt(kind, 30)}”.")
+        raise Refusal(f"I can't read the move “{excerpt(kind, 30)}”.", "plan.refusal.move", typed=excerpt(kind, 30))
     data: dict[str, Any] = {"type": kind}
     for f in fields:
         match = _FIELD.match(f.lower())
         if match is None:
-            raise Refusal(f"Write the fields of `{kind}` as `name=value`, not “{excerpt(f, 30)}”.")
+            raise Refusal(f"Write the fields of `{kind}` as `name=value`, not “{excerpt(f, 30)}”.",
+                          "plan.refusal.fields", kind=kind, typed=excerpt(f, 30))
         name, value = match.groups()
         if name in ("payment", "keep_cards") or _PAYMENT.match(value) and name != "colour":
             data[name] = _payment(value)
@@ -189,7 +194,8 @@ def _other(kind: str, fields: list[str]) -> PlanMove:
 def _payment(code: str) -> dict[str, int]:
     paid = parse_payment(code.strip().lower())
     if paid is None or "?" in paid:
-        raise Refusal(f"I can't read the payment “{excerpt(code, 30)}”: write it like `red3.loco1`.")
+        raise Refusal(f"I can't read the payment “{excerpt(code, 30)}”: write it like `red3.loco1`.",
+                      "plan.refusal.payment", typed=excerpt(code, 30))
     return paid
 
 
@@ -208,7 +214,7 @@ def _colour(word: str) -> str:
         return "loco"
     if word in ("red", "orange", "yellow", "green", "blue", "pink", "white", "black"):
         return word
-    raise Refusal(f"There is no card colour “{excerpt(word, 20)}”.")
+    raise Refusal(f"There is no card colour “{excerpt(word, 20)}”.", "plan.refusal.colour", typed=excerpt(word, 20))
 
 
 def typed(book: PlanBook, gmap: GameMap) -> str:

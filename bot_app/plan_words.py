@@ -11,49 +11,59 @@ from typing import Any
 from app.models import Delivery, HandData
 from app.plans import Condition, Plan, PlanBook, PlanMove
 from app.plans.run import resolve
-from bot_app import text
+from bot_app import lang, text
 from bot_app.posts import Message
 from bot_app.text import MAX_CONTENT
+from bot_app.words import Ctx, wording
 from engine.actions import DrawCard
-from engine.cards import cards, describe
+from engine.cards import cards
 from engine.view import View
 
-TURN_NAMES = ("Your next turn", "The turn after")
+TURN_KEYS = ("plan.turn.next", "plan.turn.after")  # "Your next turn", "The turn after"
+
+
+def _ctx(view: View) -> Ctx:
+    """The words of the plan's game, in its player's language (the reader being answered, else
+    the table's)."""
+    return wording(view).ctx(view)
 
 
 def condition_words(cond: Condition, view: View) -> str:
     """A condition as a phrase after "if" ("Denver – Omaha is still free")."""
-    gmap = text.game_map(view)
-    bounds = _bounds(cond)
+    c = _ctx(view)
+    bounds = _bounds(cond, c)
     if cond.kind == "always":
-        phrase = "always"
+        phrase = c.t("plan.cond.always")
     elif cond.kind == "route_free":
-        phrase = f"{text.route_label(gmap, cond.route)} is still free"
         if cond.negate:
-            return f"{text.route_label(gmap, cond.route)} is taken"
+            return c.t("plan.cond.route_taken", route=c.route(cond.route))
+        phrase = c.t("plan.cond.route_free", route=c.route(cond.route))
     elif cond.kind == "face_up":
-        phrase = (f"{bounds} face-up {_card(cond.colour)} cards are shown" if bounds
-                  else f"a face-up {_card(cond.colour)} card is shown")
+        phrase = (c.t("plan.cond.face_up_count", bounds=bounds, card=_card(cond.colour, c)) if bounds
+                  else c.t("plan.cond.face_up", card=_card(cond.colour, c)))
     elif cond.kind == "cards":
-        what = f"{_card(cond.colour)} cards" if cond.colour else "cards"
-        phrase = f"you hold {bounds or 'any'} {what}"
+        if cond.colour:
+            phrase = c.t("plan.cond.cards_colour", bounds=bounds or c.t("plan.bounds.any"), card=_card(cond.colour, c))
+        else:
+            phrase = c.t("plan.cond.cards", bounds=bounds or c.t("plan.bounds.any"))
     elif cond.kind == "tickets_left":
-        pile = f"in the {cond.deck} pile" if cond.deck else "in the pile"
-        phrase = f"{bounds or 'any'} destination tickets are left {pile}"
+        key = "plan.cond.tickets_left_deck" if cond.deck else "plan.cond.tickets_left"
+        phrase = c.t(key, bounds=bounds or c.t("plan.bounds.any"), deck=cond.deck or "")
     elif cond.kind == "trains_left":
-        whose = "you have" if cond.whose == "me" else "someone has"
-        phrase = f"{whose} {bounds or 'any'} trains left"
+        key = "plan.cond.trains_mine" if cond.whose == "me" else "plan.cond.trains_anyone"
+        phrase = c.t(key, bounds=bounds or c.t("plan.bounds.any"))
     else:
         phrase = cond.kind.replace("_", " ")
-    return f"not ({phrase})" if cond.negate else phrase
+    return c.t("plan.cond.not", phrase=phrase) if cond.negate else phrase
 
 
 def move_words(move: PlanMove, view: View) -> str:
     """A planned move as a short imperative ("draw a face-up red card", "claim …")."""
+    c = _ctx(view)
     data = move.action
     if move.type == DrawCard.TYPE:
         colour = data.get("colour")
-        return f"take a face-up {_card(str(colour))} card" if colour else "draw a card blind"
+        return c.t("plan.move.face_up", card=_card(str(colour), c)) if colour else c.t("plan.move.blind")
     if view.you is not None:
         stand_in = {k: v for k, v in data.items() if k != "colour"}
         action = resolve(PlanMove(stand_in), view, view.you)
@@ -63,70 +73,78 @@ def move_words(move: PlanMove, view: View) -> str:
 
 
 def moves_words(moves: tuple[PlanMove, ...], view: View) -> str:
-    return ", then ".join(move_words(m, view) for m in moves)
+    return _ctx(view).t("plan.then").join(move_words(m, view) for m in moves)
 
 
 def plan_lines(plan: Plan, view: View) -> list[str]:
     """A turn's plan, one line per step and the fallback."""
-    lines = [f"{i}. If {condition_words(s.condition, view)}: {moves_words(s.moves, view)}."
+    c = _ctx(view)
+    lines = [c.t("plan.step", i=str(i), cond=condition_words(s.condition, view), moves=moves_words(s.moves, view))
              for i, s in enumerate(plan.steps, 1)]
     if plan.fallback:
-        lines.append(f"{'Otherwise' if plan.steps else 'Always'}: {moves_words(plan.fallback, view)}.")
+        key = "plan.otherwise" if plan.steps else "plan.always"
+        lines.append(c.t(key, moves=moves_words(plan.fallback, view)))
     else:
-        lines.append("Otherwise: nothing — the plan is dropped and you are asked as usual.")
+        lines.append(c.t("plan.otherwise_nothing"))
     return lines
 
 
 def book_text(book: PlanBook, view: View, game_id: int) -> str:
     """All of a player's plans in a game (for `/ttr plan view`)."""
+    c = _ctx(view)
     if not book.plans:
-        return (f"You have no plan in game #{game_id}. Write one with `/ttr plan set`, or press **Plan my next "
-                "turn** under the turn post.")
-    lines = [f"🗒️ **Your plan in game #{game_id}** (only you see it):"]
-    for name, plan in zip(TURN_NAMES, book.plans, strict=False):
-        lines.append(f"**{name}:**")
+        return c.t("plan.none", game=f"#{game_id}", button=c.t("button.plan"))
+    lines = [c.t("plan.head", game=f"#{game_id}")]
+    for key, plan in zip(TURN_KEYS, book.plans, strict=False):
+        lines.append(f"**{c.t(key)}**")
         lines += plan_lines(plan, view)
-    lines.append("It runs the moment that turn arrives: the first step whose condition holds and whose move is "
-                 "legal then. Change it with `/ttr plan set`, drop it with `/ttr plan cancel`.")
+    lines.append(c.t("plan.runs"))
     return "\n".join(lines)
 
 
 def plan_dm(delivery: Delivery, hand: HandData) -> Message:
     """The private line to a planner: which step of their plan ran and what it did, or that none
-    applied (then the usual turn message follows)."""
-    g = hand.summary.game_id
-    where = f" (<#{hand.summary.thread_id}>)" if hand.summary.thread_id else ""
-    step = delivery.payload.get("step")
-    if step is None:
-        lines = [f"🗒️ Game #{g}{where}: none of your plan's steps applied when your turn came, so the plan is "
-                 "dropped — it's your turn as usual."]
-    else:
-        which = "its fallback" if step == "fallback" else f"step {step}"
-        lines = [f"🗒️ Game #{g}{where}: your plan played your turn ({which})."]
-        lines += text.you_lines(list(hand.private_events), hand.view)
-        if not delivery.payload.get("finished"):
-            lines.append("The rest of this turn is yours: the plan did not say it (or its next move was not "
-                         "possible then).")
-    lines.append(text.hand_text(hand.view, g))
+    applied (then the usual turn message follows). In their language, else the table's."""
+    with lang.reading(lang.for_reader(hand.settings.language, lang.table_language(hand.view.options))) as words:
+        g = hand.summary.game_id
+        where = f" (<#{hand.summary.thread_id}>)" if hand.summary.thread_id else ""
+        step = delivery.payload.get("step")
+        if step is None:
+            lines = [words.t("plan.dm.none", game=f"#{g}", where=where)]
+        else:
+            which = words.t("plan.dm.fallback") if step == "fallback" else words.t("plan.dm.step", step=str(step))
+            lines = [words.t("plan.dm.played", game=f"#{g}", where=where, which=which)]
+            lines += text.you_lines(list(hand.private_events), hand.view)
+            if not delivery.payload.get("finished"):
+                lines.append(words.t("plan.dm.rest"))
+        lines.append(text.hand_text(hand.view, g))
     messages = text.split([x for x in lines if x], MAX_CONTENT)
     return Message(messages[0], [], more=messages[1:])
 
 
-def _bounds(cond: Condition) -> str:
+def _bounds(cond: Condition, c: Ctx) -> str:
     low, high = cond.at_least, cond.at_most
     if low is not None and high is not None:
-        return f"{low}" if low == high else f"{low} to {high}"
+        return f"{low}" if low == high else c.t("plan.bounds.between", low=str(low), high=str(high))
     if low is not None:
-        return f"at least {low}"
+        return c.t("plan.bounds.at_least", low=str(low))
     if high is not None:
-        return f"at most {high}"
+        return c.t("plan.bounds.at_most", high=str(high))
     return ""
 
 
-def _card(colour: str) -> str:
-    return "locomotive" if colour == "loco" else colour
+def _card(colour: str | None, c: Ctx) -> str:
+    """A colour as the conditions name it: English says "red", "locomotive" before "cards";
+    the other languages take the card's own plural name."""
+    if c.lang.code == lang.ENGLISH:
+        return "locomotive" if colour == "loco" else str(colour)
+    return c.card(colour, 2)
 
 
-def payment_words(payment: Mapping[str, Any]) -> str:
+def payment_words(payment: Mapping[str, Any], view: View | None = None) -> str:
     """A stated payment in words ("2 blue and 1 locomotive")."""
-    return describe(dict(cards(payment)))
+    if view is None:
+        from engine.cards import describe
+
+        return describe(dict(cards(payment)))
+    return _ctx(view).cards(dict(cards(payment)))

@@ -17,7 +17,7 @@ import discord
 
 from app import Delivery, GameSummary, HandData, PostData
 from app.owed import NOTICE
-from bot_app import ids, text
+from bot_app import ids, lang, text
 from bot_app.answers import MAX_CONTENT, cut
 from bot_app.components import button, view_of
 from bot_app.posts import Message
@@ -38,9 +38,11 @@ def thread_link(summary: GameSummary) -> str:
 
 
 def away_lines(data: PostData) -> list[str]:
-    """"Away until" for each seated player on vacation (their clock is stopped meanwhile)."""
+    """"Away until" for each seated player on vacation (their clock is stopped meanwhile), in
+    the table's language."""
+    words = lang.table_language(data.view.options)
     names = {s.seat: s.name for s in data.summary.seats}
-    return [f"🏖️ **{names.get(seat, f'seat {seat + 1}')}** is away until {when(until)}: their clock is stopped."
+    return [words.t("notice.away", who=names.get(seat) or words.t("notice.seat", seat=seat + 1), when=when(until))
             for seat, until in sorted(data.away.items())]
 
 
@@ -64,26 +66,29 @@ def digest(delivery: Delivery, waiting: Sequence[tuple[GameSummary, float | None
            news: Sequence[str] = ()) -> Message:
     """A player's daily digest: every game waiting for them, with a link to its thread and
     when the AI plays for them there; then the news of their games that ended (`news`, one
-    line each)."""
-    count = f"{len(waiting)} game{'s' if len(waiting) != 1 else ''} waiting for you"
-    lines = [f"📬 **Your daily digest** — {count}" + (":" if waiting else ".")]
+    line each). In the reader's language (`lang.reading` around the call)."""
+    words = lang.reader()
+    count = words.n("digest.waiting", len(waiting))
+    lines = [words.t("digest.head", count=count) + (":" if waiting else ".")]
     for summary, limit in waiting:
-        due = f" · the AI plays for you {when(limit)}" if limit is not None else ""
-        lines.append(f"• Game #{summary.game_id} · {text.variant_title(summary.variant)} — "
-                     f"{thread_link(summary)}{due}")
+        due = words.t("digest.due", when=when(limit)) if limit is not None else ""
+        lines.append(words.t("digest.game", game=f"#{summary.game_id}", title=text.variant_title(summary.variant),
+                             link=thread_link(summary)) + due)
     lines += news
-    lines.append("Change it with `/ttr settings digest:` (a ping per turn, or another hour).")
+    lines.append(words.t("digest.change"))
     return Message(cut("\n".join(lines), MAX_CONTENT))
 
 
 async def seat_dm(hand: HandData, renderer: Renderer) -> Message:
-    """The hand of a seat just handed to this player, privately."""
+    """The hand of a seat just handed to this player, privately (in their language, else the
+    table's)."""
     summary = hand.summary
     where = f" ({thread_link(summary)})" if summary.thread_id else ""
-    lines = [f"🔁 You now play seat {hand.seat + 1} of game #{summary.game_id}{where}: its cards, tickets and "
-             "score are yours.", text.hand_text(hand.view, summary.game_id)]
-    if hand.seat in summary.waiting_for:
-        lines.insert(1, "It's your turn.")
+    with lang.reading(lang.for_reader(hand.settings.language, lang.table_language(hand.view.options))) as words:
+        lines = [words.t("notice.seat_dm", seat=hand.seat + 1, game=f"#{summary.game_id}", where=where),
+                 text.hand_text(hand.view, summary.game_id)]
+        if hand.seat in summary.waiting_for:
+            lines.insert(1, words.t("notice.your_turn"))
     files = ([("hand.png", await renderer.hand(hand.view, colorblind=hand.settings.colorblind))]
              if hand.settings.hand_picture else [])
     return Message(cut("\n".join(lines), MAX_CONTENT), files)
@@ -99,28 +104,27 @@ def notice(delivery: Delivery, summary: GameSummary) -> Message | None:
         return None
     name = summary.seats[seat].name
     g = summary.game_id
+    words = lang.language(summary.language)  # the thread's
     if p.get("notice") == "replaced":
         who = f"<@{delivery.user_id}>" if delivery.user_id else f"**{name}**"
-        was = "the AI's seat" if p.get("was_ai") else f"seat {seat + 1}"
-        held = " (the AI was standing in)" if p.get("stand_in") else ""
-        return Message(f"🔁 {who} now plays {was}{held} in game #{g}, with its cards, tickets and score — their "
-                       "hand came to them privately.")
+        was = words.t("notice.ai_seat") if p.get("was_ai") else words.t("notice.seat", seat=seat + 1)
+        key = "notice.replaced_stand_in" if p.get("stand_in") else "notice.replaced"
+        return Message(words.t(key, who=who, was=was, game=f"#{g}"))
     if p.get("notice") == "vote":
         votes, needed = p.get("votes"), p.get("needed")
         return Message(
-            f"🗳️ A vote to hand **{name}**'s turn to the AI now: {votes} of {needed} votes. Everyone else at the "
-            "table can vote too (the button, or `/ttr vote`).",
-            view=view_of(button("Vote to skip", ids.make(g, delivery.seq, VOTE, str(seat)),
+            words.t("notice.vote", who=name, votes=votes, needed=needed),
+            view=view_of(button(words.t("button.vote_skip"), ids.make(g, delivery.seq, VOTE, str(seat)),
                                 discord.ButtonStyle.secondary, "🗳️")))
     if p.get("notice") == "skipped":
-        keeps = " — and keeps the seat until they come back with any game command" if p.get("keeps") else ""
-        return Message(f"🗳️ Everyone else voted: the AI played **{name}**'s turn{keeps}.")
+        return Message(words.t("notice.skipped_keeps" if p.get("keeps") else "notice.skipped", who=name))
     return None
 
 
 def taken_back(delivery: Delivery, summary: GameSummary) -> Message:
     """The word to a player pinged for a turn that its mover then took back (by DM)."""
+    words = lang.reader(lang.language(summary.language))
     by = delivery.payload.get("by")
-    name = summary.seats[by].name if isinstance(by, int) and 0 <= by < len(summary.seats) else "The last player"
-    return Message(f"↩️ **{name}** took back their move in game #{summary.game_id} ({thread_link(summary)}), so it is "
-                   "their turn again, not yours yet. I'll message you when it is your turn.")
+    name = summary.seats[by].name if isinstance(by, int) and 0 <= by < len(summary.seats) else None
+    return Message(words.t("notice.taken_back", who=name or words.t("notice.last_player"),
+                           game=f"#{summary.game_id}", link=thread_link(summary)))

@@ -70,7 +70,8 @@ def _note_line(note: Mapping[str, Any], view: View) -> str:
 def _head(data: PostData) -> str:
     view, summary = data.view, data.summary
     return table_language(view.options).t("post.head", game=f"#{summary.game_id}",
-                                           title=text.variant_title(view.variant, view.options),
+                                           title=text.variant_title(view.variant, view.options,
+                                                                    table_language(view.options)),
                                            turn=view.turn + 1, move=summary.seq)
 
 
@@ -109,9 +110,10 @@ async def turn_post(data: PostData, renderer: Renderer) -> Message:
         if data.replay:
             files.append((after_game.REPLAY_FILE, await renderer.replay(data.replay)))
         lead = "\n".join(_with_log([_head(data), *notes], events, view, 1200))
-        messages = text.split([lead, table_language(view.options).t("final.title"), *text.final_blocks(view),
-                               after_game.final_pictures_line(g, bool(data.replay))], MAX_CONTENT)
-        rematch = view_of(after_game.rematch_button(g, table_language(view.options).t("button.rematch")))
+        words = table_language(view.options)
+        messages = text.split([lead, words.t("final.title"), *text.final_blocks(view),
+                               after_game.final_pictures_line(g, bool(data.replay), words)], MAX_CONTENT)
+        rematch = view_of(after_game.rematch_button(g, words.t("button.rematch")))
         return Message(messages[0], files, rematch, more=messages[1:],
                        descriptions={"board.png": board_description(view, events, (), g)},
                        brief={"board.png": board_description(view, events, (), g, MAX_ITEM_DESCRIPTION)})
@@ -168,23 +170,24 @@ def notice(delivery: Delivery, summary: GameSummary) -> Message:
     """A notice in the game's thread (or, for the host, in the channel or by DM)."""
     g = summary.game_id
     p = delivery.payload
+    words = table_language({"language": summary.language})  # the thread's (and its host's)
     seat = p.get("seat") if isinstance(p.get("seat"), int) else None
-    name = summary.seats[seat].name if seat is not None and 0 <= seat < len(summary.seats) else "someone"
+    known = seat is not None and 0 <= seat < len(summary.seats)
+    name = summary.seats[seat].name if known and seat is not None else words.t("notice.someone")
     if delivery.kind == DM_CLOSED:
         return Message(
-            f"<@{delivery.user_id}>, I can't send you direct messages, so your hand stays here: press **My hand** "
-            "(only you will see it) or use `/ttr hand`. Opened your DMs? Press **DMs open again**.",
-            view=view_of(button("My hand", ids.make(g, None, "hand"), emoji="✋"),
-                         button("DMs open again", ids.make(g, None, "dmon"), emoji="📬")))
+            words.t("notice.dm_closed", who=f"<@{delivery.user_id}>", hand=words.t("button.my_hand"),
+                    again=words.t("button.dms_open")),
+            view=view_of(button(words.t("button.my_hand"), ids.make(g, None, "hand"), emoji="✋"),
+                         button(words.t("button.dms_open"), ids.make(g, None, "dmon"), emoji="📬")))
     if delivery.kind == REMINDER:
         who = f"<@{delivery.user_id}>" if delivery.user_id else f"**{name}**"
         limit = p.get("due_at")
-        when = deadline(float(limit)) if isinstance(limit, int | float) else "soon"
-        return Message(f"⏰ {who}, game #{g} is waiting for you — the AI plays this turn for you {when}.")
+        when = deadline(float(limit)) if isinstance(limit, int | float) else words.t("notice.soon")
+        return Message(words.t("notice.reminder", who=who, game=f"#{g}", when=when))
     if delivery.kind == NOTICE and p.get("notice") == "stand_in":
-        return Message(f"🤖 The AI now plays for **{name}** until they come back with any game command.")
+        return Message(words.t("notice.stand_in", who=name))
     if delivery.kind == HOST_NOTICE:
-        return Message(
-            f"⚠️ <@{summary.host_user_id}>, game #{g} is paused: {p.get('reason', 'Discord refused a message')}. "
-            "Once that is fixed, `/ttr admin resume` sends what is waiting and starts the clocks again.")
-    return Message(f"Game #{g}: {delivery.kind.replace('_', ' ')}.")
+        reason = p.get("reason") or words.t("notice.refused_message")
+        return Message(words.t("notice.paused", host=f"<@{summary.host_user_id}>", game=f"#{g}", reason=reason))
+    return Message(words.t("notice.other", game=f"#{g}", kind=delivery.kind.replace("_", " ")))

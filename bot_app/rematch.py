@@ -24,7 +24,7 @@ from bot_app.after_game import REMATCH
 from bot_app.answers import Refusal
 from bot_app.buttons import _Family
 from bot_app.desk import Desk
-from bot_app.lang import table_language
+from bot_app.lang import reader, table_language
 from bot_app.lobby import lobby_text, lobby_view
 
 log = logging.getLogger("bot_app")
@@ -44,8 +44,8 @@ async def press(desk: Desk, interaction: discord.Interaction, game_id: int) -> N
             raise
         table = await svc.lobby(new)
         if table.status != "lobby":  # open and started: the button has done its work
-            raise Refusal(f"Game #{game_id} already had its rematch: game #{new}"
-                          + (f" (<#{table.thread_id}>)." if table.thread_id else ".")) from None
+            where = f" (<#{table.thread_id}>)" if table.thread_id else ""
+            raise Refusal(reader().t("rematch.refusal.had", game=f"#{game_id}", new=f"#{new}", where=where)) from None
         await desk.answers.defer(interaction, ephemeral=False)
         await _finish(desk, interaction, game_id, table)  # the bot stopped halfway: finish it
         return
@@ -66,14 +66,14 @@ async def _finish(desk: Desk, interaction: discord.Interaction, game_id: int, ta
     if table.thread_id is None:
         channel = desk.client.get_channel(table.channel_id) or await desk.client.fetch_channel(table.channel_id)
         if not isinstance(channel, discord.TextChannel):
-            raise Refusal("The game's channel is gone, so the rematch has nowhere to open; start one with /ttr new.")
+            raise Refusal(reader().t("rematch.refusal.no_channel"))
         message: discord.Message | discord.PartialMessage = await channel.send(
             lobby_text(table, desk.default_turn_hours), view=lobby_view(table))
         thread = await message.create_thread(name=text.thread_name(table.game_id, table.variant),
                                              auto_archive_duration=10080)
         await svc.set_thread(table.game_id, thread.id)
-        await thread.send(f"Game #{table.game_id}: the rematch of game #{game_id}, with the same table. "
-                          "Everything about the game happens here.")
+        await thread.send(table_language(table.options).t("rematch.thread_intro", new=f"#{table.game_id}",
+                                                          game=f"#{game_id}"))
         table = await svc.lobby(table.game_id)
     else:
         message = desk.client.get_partial_messageable(table.channel_id).get_partial_message(table.thread_id)
@@ -85,6 +85,7 @@ async def _finish(desk: Desk, interaction: discord.Interaction, game_id: int, ta
         log.debug("game %d: lobby message not updated", table.game_id)
     first = table.options.get("first_player")
     starts = table.seats[first].name if isinstance(first, int) and 0 <= first < len(table.seats) else "?"
+    # (the table's language: this answer is said in the thread, for everyone)
     said = table_language(table.options).t("rematch.opened", game=f"#{game_id}", new=f"#{table.game_id}",
                                             thread=f"<#{table.thread_id}>", first=starts)
     await desk.answers.say(interaction, said, ephemeral=False)

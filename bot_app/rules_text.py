@@ -1,13 +1,16 @@
 """/ttr rules: a rule set's rules, short, by topic. The text is the rule modules' own words
 (`bot_app.words`), so it follows the rules a table really plays — its map's route points and
 tunnels, every one of its options, the Dice Expansion, its number of players — and lists only
-the topics that rule set has."""
+the topics that rule set has. It is written in the reader's language (`bot_app.lang.reader`):
+every sentence and every topic's name is a catalogue entry (`rules.…`); a topic is asked for by
+its English name (the command's value) or by its name in the reader's language."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from bot_app.lang import Language, reader
 from bot_app.table_options import BY_KEY, UNDO
 from bot_app.words import TOPIC_ORDER, wording_of
 from engine.errors import IllegalAction
@@ -41,19 +44,37 @@ def topics_for(variant: str, options: Mapping[str, Any] | None = None, players: 
         undo=undo if isinstance(undo, bool) else None)
 
 
+def topic_name(topic: str, lang: Language | None = None) -> str:
+    """A topic's name as the reader reads it ("first-turn", "erster Zug")."""
+    words = lang or reader()
+    key = f"rules.topic.{topic}"
+    return words.t(key) if words.has(key) else topic
+
+
+def wanted_topic(topic: str | None, topics: Mapping[str, str], lang: Language) -> str:
+    """The topic asked for: by its English name, a short form of it, or its name in `lang`."""
+    wanted = (topic or "overview").strip().lower().replace(" ", "-")
+    if wanted in ("first", "first-turn", "firstturn", "start"):
+        return "first-turn"
+    if wanted in topics:
+        return wanted
+    spoken = (topic or "").strip().lower()
+    return next((t for t in topics if topic_name(t, lang).lower() == spoken), wanted)
+
+
 def rules_for(variant: str, topic: str | None, options: Mapping[str, Any] | None = None,
               players: int | None = None) -> str:
     """One topic of a rule set's rules; for a topic it does not have, the list of those it
     has."""
+    lang = reader()
     if variant not in available_variants():
-        return f"There is no variant called {variant[:30]!r}; choose one of {', '.join(available_variants())}."
+        return lang.t("rules.no_variant", name=repr(variant[:30]), variants=", ".join(available_variants()))
     topics = topics_for(variant, options, players)
-    wanted = (topic or "overview").strip().lower().replace(" ", "-")
-    if wanted in ("first", "first-turn", "firstturn", "start"):
-        wanted = "first-turn"
+    wanted = wanted_topic(topic, topics, lang)
     if wanted not in topics:
-        return f"Topics for this game: {', '.join(topics)}."
-    return topics[wanted] + f"\n\n*Topics: {', '.join(t for t in topics if t != wanted)}.*"
+        return lang.t("rules.topics", topics=", ".join(topic_name(t, lang) for t in topics))
+    others = ", ".join(topic_name(t, lang) for t in topics if t != wanted)
+    return topics[wanted] + "\n\n" + lang.t("rules.topics_other", topics=others)
 
 
 def game_rules_options(options: Mapping[str, Any], dice: bool | None = None) -> dict[str, Any]:
@@ -71,8 +92,15 @@ def game_rules_options(options: Mapping[str, Any], dice: bool | None = None) -> 
 def options_note(options: Mapping[str, Any]) -> str:
     """" (this table: tunnel dice: 3 tunnel faces of 6; tokens: up to 2 tokens per turn)": the
     table options the rules text follows that are not the rule set's defaults."""
-    parts = [f"{option.title}: {option.words(value)}" for key, value in options.items()
+    lang = reader()
+    parts = [f"{_title(option.key, option.title, lang)}: {option.said(value, lang)}" for key, value in options.items()
              if (option := BY_KEY.get(key)) is not None and value != option.default]
     if options.get(UNDO) is False:
-        parts.insert(0, "no taking back moves")
-    return f" (this table: {'; '.join(parts)})" if parts else ""
+        parts.insert(0, lang.t("rules.table_no_undo"))
+    return lang.t("rules.table_note", options="; ".join(parts)) if parts else ""
+
+
+def _title(key: str, title: str, lang: Language) -> str:
+    """A table option's name in the table's summary, in `lang` where a catalogue has it."""
+    entry = f"table_option.title.{key}"
+    return lang.t(entry) if lang.has(entry) else title

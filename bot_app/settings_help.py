@@ -1,62 +1,47 @@
 """Each player's settings in words: one line per setting saying what it does (for `/ttr
 settings`, `/ttr rules topic:settings` and the README), and a player's own settings as they
-stand. Pure: no Discord, no database."""
+stand, in the reader's language (`settings.*` catalogue entries; bot_app/lang). Pure: no
+Discord, no database."""
 
 from __future__ import annotations
 
 from app import PlayerSettings
 from app.player_clock import MOST_AWAY_DAYS, UTC, clock_time
+from bot_app.lang import Language, reader
 
-# One line per setting of /ttr settings (the README's table says the same).
-SETTINGS_HELP = (
-    "`timezone` — your time zone (like Europe/Berlin; the list completes as you type): your quiet hours and "
-    "your digest's hour are in it.",
-    "`quiet_hours` — like 23:00-08:00, or off: no reminder then, and your turn clock stops (a turn's limit "
-    "moves on by the quiet time it spans, across midnight and clock changes).",
-    f"`vacation_days` — away for that many days from now (0: back; at most {MOST_AWAY_DAYS}): your clocks stop, "
-    "the others see \"away until\", the AI does not take your seat; each table counts at most its own maximum "
-    "(/ttr new away_days, 7 by default). Any game command, or changing another setting, ends it early.",
-    "`digest` — a ping per turn (the default), or one DM a day at the hour you pick listing every game waiting "
-    "for you, with a link to its thread (then no turn DMs, no reminders, no pings).",
-    "`dms` — send my hand by direct message at each turn (true), or not (false): **My hand** and /ttr hand "
-    "always work.",
-    "`colorblind` — a letter on every colour of your pictures, and on the board of every table you sit at.",
-    "`hand_picture` — your hand with its picture (true), or in words only (false).",
-)
-OTHER_HELP = (
-    "Also: /ttr undo takes back your last claim, station or Controller move before the next player acts (never "
-    "a draw or a reveal; it gives the turn back, not time: your turn limit stays where it was); /ttr vote "
-    "hands a slow player's turn to the AI once everyone else voted (while their "
-    "limit is still far off); /ttr admin replace hands a seat — a person's or the AI's — to someone new.",
-)
+# One line per setting of /ttr settings (the README's table says the same), by catalogue key.
+SETTINGS_HELP = ("timezone", "quiet_hours", "vacation_days", "digest", "dms", "colorblind", "hand_picture")
 
 
-def settings_help() -> str:
+def settings_help(lang: Language | None = None) -> str:
     """What each setting does, one line each."""
-    return "\n".join(["**/ttr settings** (yours, for every game):", *(f"• {line}" for line in SETTINGS_HELP),
-                      *OTHER_HELP])
+    words = lang or reader()
+    lines = [words.t(f"settings.help.{name}", most=MOST_AWAY_DAYS) for name in SETTINGS_HELP]
+    return "\n".join([words.t("settings.help.head"), *(f"• {line}" for line in lines), words.t("settings.help.other")])
 
 
-def settings_text(mine: PlayerSettings, now: float) -> str:
+def settings_text(mine: PlayerSettings, now: float, lang: Language | None = None) -> str:
     """A player's settings as they stand, one line each, with the option that changes it."""
-    quiet = (f"{clock_time(mine.quiet[0])}–{clock_time(mine.quiet[1])}" if mine.quiet is not None else "off")
-    away = (f"away until <t:{int(mine.away_until)}:f>" if mine.away_until is not None and mine.away_until > now
-            else "not away")
+    w = lang or reader()
+    on, off = w.t("settings.on"), w.t("settings.off")
+    quiet = (f"{clock_time(mine.quiet[0])}–{clock_time(mine.quiet[1])}" if mine.quiet is not None else off)
+    away = (w.t("settings.away_until", when=f"<t:{int(mine.away_until)}:f>")
+            if mine.away_until is not None and mine.away_until > now else w.t("settings.not_away"))
     if mine.digest_hour is None:
-        digest = "a ping per turn"
+        digest = w.t("settings.digest.ping")
     else:
-        nxt = f", next <t:{int(mine.digest_due)}:R>" if mine.digest_due is not None else ""
-        digest = f"one DM a day at {mine.digest_hour:02d}:00{nxt}"
+        nxt = w.t("settings.digest.next", when=f"<t:{int(mine.digest_due)}:R>") if mine.digest_due is not None else ""
+        digest = w.t("settings.digest.daily", hour=f"{mine.digest_hour:02d}", next=nxt)
+    default = w.t("settings.mine.default") if mine.timezone == UTC else ""
     return "\n".join((
-        "**Your settings** (for every game):",
-        f"• Time zone (`timezone`): {mine.timezone}{' (the default)' if mine.timezone == UTC else ''}.",
-        f"• Quiet hours (`quiet_hours`): {quiet}.",
-        f"• Vacation (`vacation_days`): {away}.",
-        f"• Digest (`digest`): {digest}.",
-        f"• Direct messages (`dms`): {'on' if mine.dms else 'off (closed or turned off)'}.",
-        f"• Colour-blind marks (`colorblind`): {'on' if mine.colorblind else 'off'} — a letter on every colour in "
-        "your hand picture, and on the board of every table you sit at.",
-        f"• Hand picture (`hand_picture`): {'on' if mine.hand_picture else 'off — your hand comes in words only'}.",
-        f"• Language (`language`): {mine.language or 'auto — your Discord client' + chr(39) + 's'}.",
-        "`/ttr rules topic:settings` says what each one does.",
+        w.t("settings.mine.head"),
+        w.t("settings.mine.timezone", zone=mine.timezone, default=default),
+        w.t("settings.mine.quiet_hours", quiet=quiet),
+        w.t("settings.mine.vacation_days", away=away),
+        w.t("settings.mine.digest", digest=digest),
+        w.t("settings.mine.dms", state=on if mine.dms else w.t("settings.mine.dms_off")),
+        w.t("settings.mine.colorblind", state=on if mine.colorblind else off),
+        w.t("settings.mine.hand_picture", state=on if mine.hand_picture else w.t("settings.mine.words_only")),
+        w.t("settings.mine.language", language=mine.language or w.t("settings.mine.auto")),
+        w.t("settings.mine.more"),
     ))

@@ -21,7 +21,7 @@ from typing import Any
 
 from discord import app_commands
 
-from bot_app import text
+from bot_app import lang, text
 from bot_app.answers import Refusal
 from bot_app.inputs import excerpt, is_number
 from bot_app.lang import LANGUAGE_OPTION, table_language
@@ -40,7 +40,7 @@ STAND_IN = "stand_in_level"
 # /ttr new's `plan_ahead` (off: the next turn only; on: two turns).
 PLANS_AHEAD = "plans_ahead"
 # Not rules: a player may ask for a hint (app/tutorial_ops.py; /ttr new's `hints`, off — on
-# for tutorials), and the lesson a tutorial teaches (set by /ttr tutorial only).
+# for tutorials), and the lesson a tutorial teaches (set by /ttr rules lesson: only).
 HINTS = "hints"
 TUTORIAL = "tutorial"
 RANDOM = "random"
@@ -62,8 +62,13 @@ class TableOption:
     needs: str | None = None  # only on a board with TUNNELS or a LONG_ROUTE
 
     def words(self, value: Any) -> str:
-        """A value as the lobby post and the choices show it."""
+        """A value as the choices show it (English: Discord's Translator gives the rest)."""
         return next((w for v, w in self.values if v == value and type(v) is type(value)), str(value))
+
+    def said(self, value: Any, words: lang.Language) -> str:
+        """A value as the lobby post shows it, in `words`' language."""
+        key = f"table_option.value.{self.key}.{str(value).lower()}"
+        return words.t(key) if lang.english().has(key) else self.words(value)
 
 
 def _catalogue() -> tuple[TableOption, ...]:
@@ -107,27 +112,30 @@ def applies(option: TableOption, variant: str, *, dice: bool) -> bool:
 
 
 def _why_not(option: TableOption, variant: str, dice: bool) -> str:
+    words = lang.reader()
     title = text.variant_title(variant)
+    name = f"`{option.name}`"
     if option.dice and not dice:
-        return (f"`{option.name}` is an option of the Dice Expansion: add `dice: True`, or leave `{option.name}` "
-                "out.")
+        return words.t("table_option.refusal.dice_only", name=name)
     if option.cards and dice and applies(option, variant, dice=False):
-        return (f"`{option.name}` is about train cards, which the Dice Expansion sets aside: leave `{option.name}` "
-                "out, or `dice` off.")
+        return words.t("table_option.refusal.cards_only", name=name)
     if option.needs == TUNNELS:
-        return f"`{option.name}` is for maps with tunnels; {title} has none."
+        return words.t("table_option.refusal.tunnels_only", name=name, title=title)
     if option.needs == LONG_ROUTE:
-        return f"`{option.name}` is for a map with a route longer than {MAX_LENGTH} spaces; {title} has none."
-    where = " and ".join(text.variant_title(v) for v in _variants_with(option))
-    return f"`{option.name}` is an option of {where} only, not of {title}."
+        return words.t("table_option.refusal.long_route_only", name=name, length=MAX_LENGTH, title=title)
+    where = words.t("word.and").join(f" {text.variant_title(v)} " for v in _variants_with(option)).strip()
+    return words.t("table_option.refusal.variants_only", name=name, where=where, title=title)
 
 
 def _value(option: TableOption, given: object) -> Any:
     for value, _ in option.values:
         if given == value and type(given) is type(value):
             return value
-    allowed = ", ".join(f"`{str(v).lower() if isinstance(v, bool) else v}` ({w})" for v, w in option.values)
-    raise Refusal(f"`{option.name}` is one of {allowed}, not {excerpt(given, 20)}.")
+    words = lang.reader()
+    allowed = ", ".join(f"`{str(v).lower() if isinstance(v, bool) else v}` ({option.said(v, words)})"
+                        for v, _ in option.values)
+    raise Refusal(words.t("table_option.refusal.value", name=f"`{option.name}`", allowed=allowed,
+                          given=excerpt(given, 20)))
 
 
 def first_seat(first: object, seats: int) -> int | None:
@@ -139,10 +147,8 @@ def first_seat(first: object, seats: int) -> int | None:
         if 1 <= n <= seats:
             return n - 1
         if 1 <= n <= MOST_SEATS:
-            raise Refusal(f"Seat {n} cannot play first at a table of {seats} seats; choose a seat from 1 to {seats}, "
-                          "or random.")
-    raise Refusal(f"`first` is `random` or a seat number from 1 to {seats} (seat 1 is you, the host), not "
-                  f"{excerpt(first, 20)}.")
+            raise Refusal(lang.reader().t("table_option.refusal.first_seat", seat=n, seats=seats))
+    raise Refusal(lang.reader().t("table_option.refusal.first", seats=seats, given=excerpt(first, 20)))
 
 
 def table_options(variant: str, dice: bool, seats: int, chosen: Mapping[str, object],
@@ -162,7 +168,7 @@ def table_options(variant: str, dice: bool, seats: int, chosen: Mapping[str, obj
             continue
         option = BY_NAME.get(name)
         if option is None:
-            raise Refusal(f"There is no table option {excerpt(name, 20)}.")
+            raise Refusal(lang.reader().t("table_option.refusal.unknown", name=excerpt(name, 20)))
         if not applies(option, variant, dice=dice):
             raise Refusal(_why_not(option, variant, dice))
         options[option.key] = _value(option, given)
@@ -179,31 +185,38 @@ def table_options(variant: str, dice: bool, seats: int, chosen: Mapping[str, obj
 
 
 def option_lines(options: Mapping[str, Any], names: list[str] | None = None) -> list[str]:
-    """The options of a table in words, for the lobby post: the dice, each option chosen, and
-    who plays first (`names`: the seats taken so far, to name the chosen one)."""
+    """The options of a table in words, for the lobby post, in the table's language: the dice,
+    each option chosen, and who plays first (`names`: the seats taken so far, to name the
+    chosen one)."""
+    words = table_language(options)
     out = []
     if options.get("dice"):
-        out.append("🎲 Dice Expansion")
+        out.append(words.t("table_option.dice"))
     if options.get(UNDO) is False:
-        out.append("no taking back moves")
+        out.append(words.t("table_option.no_undo"))
     if options.get(PLANS_AHEAD) == 2:
-        out.append("plans two turns ahead")
+        out.append(words.t("table_option.plans_two"))
     if options.get(HINTS):
-        out.append("💡 hints on request")
+        out.append(words.t("table_option.hints"))
     for key, value in options.items():
         option = BY_KEY.get(key)
         if option is not None:
-            out.append(f"{option.title}: {option.words(value)}")
+            out.append(words.t("table_option.chosen", title=words.t(f"table_option.title.{option.key}"),
+                               value=option.said(value, words)))
     seat = options.get(FIRST_PLAYER)
     if isinstance(seat, int) and not isinstance(seat, bool):
-        who = f" ({names[seat]})" if names is not None and 0 <= seat < len(names) else ""
-        out.append(f"first player: seat {seat + 1}{who}")
+        if names is not None and 0 <= seat < len(names):
+            out.append(words.t("table_option.first_seat_named", seat=seat + 1, who=names[seat]))
+        else:
+            out.append(words.t("table_option.first_seat", seat=seat + 1))
     else:
-        out.append("first player: drawn at random")
+        out.append(words.t("table_option.first_random"))
     if isinstance(options.get(STAND_IN), str):
-        out.append(f"{options[STAND_IN]} AI for absent players")
+        level = options[STAND_IN]
+        said = words.t(f"choice.{level}") if lang.english().has(f"choice.{level}") else level
+        out.append(words.t("table_option.stand_in", level=said))
     if isinstance(options.get(LANGUAGE_OPTION), str):
-        out.append("🗣️ " + table_language(options).t(f"language.{table_language(options).code}"))
+        out.append("🗣️ " + words.t(f"language.{words.code}"))
     return out
 
 

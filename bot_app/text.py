@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from bot_app.lang import table_language
+from bot_app.lang import Language, table_language
 from bot_app.words import base, wording
 from bot_app.words.base import card_with_article, tourist_card, tourist_label
 from engine.actions import Action
@@ -34,10 +34,14 @@ def game_map(view: View) -> GameMap:
     return load_map(view.map_id)
 
 
-def variant_title(variant: str, options: Mapping[str, Any] | None = None) -> str:
-    """A variant's title as its record gives it, with " + dice" for a table with the Dice Expansion."""
+def variant_title(variant: str, options: Mapping[str, Any] | None = None, lang: Language | None = None) -> str:
+    """A variant's title as its record gives it, with " + dice" for a table with the Dice Expansion;
+    in `lang`, the board's title as that language's edition prints it ("Deutschland", "URSS")."""
     record = next((r for r in variants() if r.id == variant), None)
     title = record.title if record is not None else variant.title()
+    if lang is not None and lang.has(f"ruleset.{variant}.title"):
+        title = lang.t(f"ruleset.{variant}.title")
+        return lang.t("ruleset.dice_title", title=title) if options and options.get("dice") else title
     return title + (" + dice" if options and options.get("dice") else "")
 
 
@@ -195,7 +199,7 @@ def hand_text(view: View, game_id: int) -> str:
         return "You are not playing in this game."
     w = wording(view)
     c = w.ctx(view)
-    lines = [c.t("hand.title", game=f"#{game_id}", title=variant_title(view.variant, view.options))]
+    lines = [c.t("hand.title", game=f"#{game_id}", title=variant_title(view.variant, view.options, c.lang))]
     lines += w.hand_lines(c)
     return "\n".join(lines)
 

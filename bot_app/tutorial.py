@@ -1,6 +1,6 @@
-"""`/ttr tutorial` and hints, on Discord's side.
+"""`/ttr rules lesson:` and hints, on Discord's side.
 
-`/ttr tutorial board:` opens a guided game against the computer in a private thread made for
+`/ttr rules lesson:` opens a guided game against the computer in a private thread made for
 the player (or, where the bot may not make one, in their DMs), or — when they already have one
 on this server — answers privately with where it is and the step they are at. Each step's text
 is a notice the service owed with the move that reached it (app.tutorial), drawn here, with a
@@ -17,7 +17,7 @@ import discord
 from app import Delivery, GameSummary
 from app.tutorial import FINALE, NOTICE, Lesson, lessons
 from app.tutorial_ops import TutorialPlace
-from bot_app import ids, text
+from bot_app import ids, lang, text
 from bot_app.answers import Refusal
 from bot_app.components import button, view_of
 from bot_app.desk import Desk
@@ -31,19 +31,21 @@ HINT = "hint"  # the Hint button's verb
 
 def hint_button(game_id: int) -> discord.ui.Button[Any]:
     """💡 Hint: the normal AI's move, privately, for whoever presses it (their own move only)."""
-    return button("Hint", ids.make(game_id, None, HINT), discord.ButtonStyle.secondary, "💡")
+    return button(lang.reader().t("button.hint"), ids.make(game_id, None, HINT), discord.ButtonStyle.secondary, "💡")
 
 
 def step_text(lesson: Lesson, index: int | str, *, intro: bool = True) -> str:
-    """A step as the thread shows it: what to do, then why (the lesson's intro before the first)."""
+    """A step as the thread shows it, in the lesson's language: what to do, then why (the
+    lesson's intro before the first)."""
+    words = lang.language(lesson.language)
     if index == FINALE:
-        return lesson.finale or "🏁 The game is over."
+        return lesson.finale or words.t("tutorial.game_over")
     assert isinstance(index, int)
     step = lesson.step(index)
     if step is None:
-        return "🎓 The lesson is done; play on as you like."
-    head = f"📘 **Tutorial · step {index + 1} of {len(lesson.steps)}** — "
-    why = f"\n*Why:* {step.why}" if step.why else ""
+        return words.t("tutorial.done")
+    head = words.t("tutorial.step_head", n=index + 1, total=len(lesson.steps)) + " — "
+    why = "\n" + words.t("tutorial.why", why=step.why) if step.why else ""
     start = f"{lesson.intro}\n\n" if intro and index == 0 and lesson.intro else ""
     return f"{start}{head}{step.say}{why}"
 
@@ -53,27 +55,31 @@ def notice(delivery: Delivery, summary: GameSummary) -> Message | None:
     p = delivery.payload
     if p.get("notice") != NOTICE:
         return None
-    lesson = lessons().get(str(p.get("lesson")))
+    words = lang.language(summary.language)
+    lesson = lessons(words.code).get(str(p.get("lesson")))
     step = p.get("step")
     if lesson is None or not (isinstance(step, int) or step == FINALE):
-        return Message("📘 (A step of a lesson that is no longer here.)")
+        return Message(words.t("tutorial.gone"))
     over = step == FINALE
-    return Message(step_text(lesson, step), view=None if over else view_of(hint_button(summary.game_id)))
+    with lang.reading(words):  # the Hint button in the thread's language
+        view = None if over else view_of(hint_button(summary.game_id))
+    return Message(step_text(lesson, step), view=view)
 
 
 async def tutorial(desk: Desk, interaction: discord.Interaction, board: str | None) -> None:
-    """`/ttr tutorial`: resume the player's tutorial on this server, or open one on `board`."""
+    """`/ttr rules lesson:`: resume the player's tutorial on this server, or open one on `board`."""
     if interaction.guild_id is None or interaction.channel is None:
-        raise Refusal("Start a tutorial in a server's text channel; it then goes on in a private thread.")
+        raise Refusal(lang.reader().t("tutorial.refusal.in_server"))
     svc = desk.service
     place = await svc.tutorial_of(interaction.guild_id, interaction.user.id)
     if place is not None and place.status != "lobby":
         await _resume(desk, interaction, place)
         return
-    known = lessons()
+    words = lang.reader()  # a lesson is played in the language of the player who opens it
+    known = lessons(words.code)
     lesson_id = (board or "europe").strip().lower()
     if lesson_id not in known:
-        raise Refusal(f"There is no lesson for {excerpt(lesson_id, 20)}; choose one of {', '.join(known)}.")
+        raise Refusal(words.t("tutorial.refusal.no_lesson", name=excerpt(lesson_id, 20), lessons=", ".join(known)))
     channel = interaction.channel
     if isinstance(channel, discord.Thread):
         channel = channel.parent or channel
@@ -82,13 +88,12 @@ async def tutorial(desk: Desk, interaction: discord.Interaction, board: str | No
         game_id = place.game_id
     else:
         lobby = await svc.open_tutorial(interaction.guild_id, channel.id, interaction.user.id,
-                                        interaction.user.display_name, lesson_id)
+                                        interaction.user.display_name, lesson_id, words.code)
         game_id = lobby.game_id
     where = await _place_to_play(desk, interaction, channel, game_id, known[lesson_id])
     await svc.start_tutorial(game_id, interaction.user.id)
     await interaction.followup.send(
-        f"📘 Your tutorial (game #{game_id}, {known[lesson_id].title}) is ready in {where}. The first step is "
-        "waiting there; `/ttr tutorial` here brings you back to it any time.", ephemeral=True)
+        words.t("tutorial.ready", game=str(game_id), title=known[lesson_id].title, where=where), ephemeral=True)
     await desk.after_move(game_id)
 
 
@@ -110,15 +115,17 @@ async def _place_to_play(desk: Desk, interaction: discord.Interaction, channel: 
         log.info("game %d: no private thread for the tutorial (%s); playing in DMs", game_id, exc)
     dm = await interaction.user.create_dm()
     await desk.service.set_thread(game_id, dm.id)
-    return "your direct messages with me"
+    return lang.reader().t("tutorial.your_dms")
 
 
 async def _resume(desk: Desk, interaction: discord.Interaction, place: TutorialPlace) -> None:
-    where = f"<#{place.thread_id}>" if place.thread_id else "your direct messages with me"
+    words = lang.reader()
+    where = f"<#{place.thread_id}>" if place.thread_id else words.t("tutorial.your_dms")
     if place.status == "over":
-        raise Refusal(f"Your tutorial game #{place.game_id} is over.")
-    body = step_text(place.lesson, place.step, intro=False)
-    await desk.answers.say(interaction, f"📘 Your tutorial, game #{place.game_id}, waits for you in {where}.\n{body}",
+        raise Refusal(words.t("tutorial.over", game=str(place.game_id)))
+    lesson = lessons(words.code).get(place.lesson.id, place.lesson)  # told in the reader's language
+    body = step_text(lesson, place.step, intro=False)
+    await desk.answers.say(interaction, words.t("tutorial.waits", game=str(place.game_id), where=where) + "\n" + body,
                            view=view_of(hint_button(place.game_id)))
 
 
@@ -126,4 +133,4 @@ async def show_hint(desk: Desk, interaction: discord.Interaction, game_id: int) 
     """A hint, privately: the normal AI's move in the caller's place and one line of why."""
     answer = await desk.service.hint(game_id, interaction.user.id)
     move = text.describe_action(answer.hint.action, answer.view)
-    await desk.answers.say(interaction, f"💡 I would **{move}**: {answer.hint.why}")
+    await desk.answers.say(interaction, lang.reader().t("tutorial.hint", move=move, why=answer.hint.why))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import discord
 
 from app import SubmitResult
-from bot_app import ids
+from bot_app import ids, lang
 from bot_app.components import button, view_of
 
 UNDO = "undo"  # the button's verb, and the service's move
@@ -16,7 +16,8 @@ def with_undo(follow: discord.ui.View | None, result: SubmitResult) -> discord.u
     """The mover's confirmation buttons, with **Undo** when they may take the move back."""
     if result.actor is None or result.ended or not result.view(result.actor).can_undo:
         return follow
-    undo = button("Undo", ids.make(result.game_id, result.seq, UNDO), discord.ButtonStyle.secondary, "↩️")
+    undo = button(lang.reader().t("button.undo"), ids.make(result.game_id, result.seq, UNDO),
+                  discord.ButtonStyle.secondary, "↩️")
     if follow is None:
         return view_of(undo)
     follow.add_item(undo)

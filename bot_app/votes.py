@@ -1,4 +1,4 @@
-"""Voting to hand a slow player's turn to the AI: `/ttr vote`, and the **Vote to skip** button
+"""Voting to hand a slow player's turn to the AI: `/ttr turn vote`, and the **Vote to skip** button
 of the thread's notice that a vote began (bot_app/player_posts.py). The rules of a vote are
 the service's (app/seat_ops.py); this answers the voter privately, and the thread hears of
 the vote and of its outcome from what the service stored."""
@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from app import StaleAction
-from bot_app import ids
+from bot_app import ids, lang
 from bot_app.answers import Refusal
 from bot_app.buttons import _Family
 from bot_app.desk import Desk
@@ -22,11 +22,11 @@ async def vote(desk: Desk, interaction: discord.Interaction, game_id: int, seat:
     """The caller votes to hand `seat`'s turn (None: the one player the game waits for) to the
     AI now; they are told where the vote stands."""
     result = await desk.service.vote_skip(game_id, interaction.user.id, seat)
+    words = lang.reader()
     if result.played:
-        said = f"🗳️ Everyone else voted: the AI played **{result.name}**'s turn."
+        said = words.t("notice.skipped", who=result.name)
     else:
-        said = (f"🗳️ Your vote to hand **{result.name}**'s turn to the AI is in: {result.votes} of {result.needed}. "
-                "The AI plays it once everyone else has voted.")
+        said = words.t("vote.in", who=result.name, votes=result.votes, needed=result.needed)
     await desk.answers.say(interaction, said)
     if result.played:
         await desk.after_move(game_id)
@@ -38,14 +38,15 @@ class VoteButton(_Family, template=ids.template((VOTE,))):
     async def handle(self, desk: Desk, interaction: discord.Interaction, values: list[str]) -> None:
         cid = self.cid
         summary = await desk.service.game(cid.game)
+        words = lang.reader()
         if cid.seq is None or not is_number(cid.arg):
-            raise Refusal("That button is not one I know.")
+            raise Refusal(words.t("lobby.refusal.unknown_button"))
         if cid.seq != summary.seq:
-            raise Refusal("That already happened: the game has moved on since this vote began.")
+            raise Refusal(words.t("vote.refusal.moved_on_since"))
         try:
             await vote(desk, interaction, cid.game, int(cid.arg))
         except StaleAction:
-            raise Refusal("That already happened: the game has moved on.") from None
+            raise Refusal(words.t("vote.refusal.moved_on")) from None
 
 
 FAMILIES: tuple[type[Any], ...] = (VoteButton,)

@@ -20,12 +20,13 @@ from render import legend
 from render import palette as P
 from render.base_cache import BoardBase, get_base
 from render.basemap import colour_tag_px, draw_label, paste_colour_tags, tag_spots
-from render.dirty import Box, mark, track
+from render.dirty import Box, mark, track, tracked
 from render.layout import Label
 from render.legend import key_entries
 from render.parts import PicturePart, picture_parts
 from render.paste import paste
-from render.sprites import ClosedSprite, car_marks, closed_sprite, last_move_ring, sprite_glow
+from render.route_layers import conflicts, ready_pieces, route_layer
+from render.sprites import CarSprite, ClosedSprite, car_marks, closed_sprite, last_move_ring, sprite_glow
 from render.text import TextItem
 
 
@@ -92,19 +93,47 @@ def render_board(
 # ---------------------------------------------------------------------------------------------
 
 
-def paste_route(img: Image.Image, base: BoardBase, route_id: str, seat: int) -> None:
-    """Draw a claimed route as a row of train cars in the seat's colour, with its mark: one
-    paste per car, of the car painted once in that player's colours (cached on the car)."""
+def paste_route(img: Image.Image, base: BoardBase, route_id: str, seat: int,
+                on_base: bool = False) -> None:
+    """Draw a claimed route as a row of train cars in the seat's colours, with its mark: one
+    paste per car, of the car painted once in that player's colours (cached on the car).
+
+    `on_base`: the caller knows nothing was drawn under these cars (`render.route_layers`),
+    so on a tracked picture their palette indices go to its scanlines ready-made instead of
+    their boxes being noted."""
     style = P.player_style(seat)
     sprite = base.sprite(route_id)
-    for car in sprite.cars:
-        painted = car.painted.get(style.mark)
-        if painted is None:
-            painted = Image.new("RGB", car.edge.size, style.dark)
-            painted.paste(style.fill, (0, 0), car.fill)
-            painted.paste((255, 255, 255), (0, 0), car_marks(car, style.mark, sprite.car_w))
-            car.painted[style.mark] = painted
-        paste(img, painted, car.origin, car.edge)
+    painted = [_painted(car, style, sprite.car_w) for car in sprite.cars]
+    drawn = tracked(img) if on_base else None
+    layer = route_layer(base, route_id) if drawn is not None else None
+    if drawn is None or layer is None:
+        for car, colours in zip(sprite.cars, painted, strict=True):
+            paste(img, colours, car.origin, car.edge)
+        return
+    core = img.im
+    for box, car, colours in zip(layer.boxes, sprite.cars, painted, strict=True):
+        core.paste(colours.im, box, car.edge.im)  # as render.paste.paste does, without the note
+    drawn.ready += ready_pieces(base, layer, sprite, style.mark, painted)
+
+
+def _painted(car: CarSprite, style: P.PlayerStyle, car_w: float) -> Image.Image:
+    painted = car.painted.get(style.mark)
+    if painted is None:
+        painted = Image.new("RGB", car.edge.size, style.dark)
+        painted.paste(style.fill, (0, 0), car.fill)
+        painted.paste((255, 255, 255), (0, 0), car_marks(car, style.mark, car_w))
+        car.painted[style.mark] = painted
+    return painted
+
+
+def _on_base(base: BoardBase, route_id: str, drawn: set[str], under: list[Box]) -> bool:
+    """Whether a route's cars go on the bare base: no route drawn before them shares a pixel
+    with them, and no glow or closed patch drawn before them reaches their box."""
+    layer = route_layer(base, route_id)
+    if layer is None or not conflicts(base, route_id, layer).isdisjoint(drawn):
+        return False
+    x0, y0, x1, y1 = layer.box
+    return not any(b[0] < x1 and x0 < b[2] and b[1] < y1 and y0 < b[3] for b in under)
 
 
 def closed_tracks(view: View, game_map: GameMap) -> list[str]:
@@ -118,13 +147,16 @@ def closed_tracks(view: View, game_map: GameMap) -> list[str]:
                    for t in game_map.parallel_tracks(rid) if t.id not in owners})
 
 
-def paste_closed(img: Image.Image, base: BoardBase, route_id: str) -> None:
-    """Cover a closed track with its hatched patch (built once per base and route)."""
+def paste_closed(img: Image.Image, base: BoardBase, route_id: str) -> Box:
+    """Cover a closed track with its hatched patch (built once per base and route); returns
+    the patch's box."""
     key = ("closed", route_id)
     sprite = base.extra.get(key)
     if not isinstance(sprite, ClosedSprite):
         sprite = base.extra[key] = closed_sprite(base.geom.routes[route_id], base.layout.dims.k)
     paste(img, sprite.painted, sprite.origin, sprite.mask)
+    x, y = sprite.origin
+    return (x, y, x + sprite.mask.width, y + sprite.mask.height)
 
 
 def draw_game(
@@ -148,14 +180,18 @@ def draw_game(
     marked = sorted(rid for rid in highlight_routes if rid in geom.routes)
     # the last move's halo goes under the cars (a highlighted open route, e.g. a tunnel given
     # up, glows too)
+    under: list[Box] = []  # what is drawn before the cars, so may lie under them
     for rid in marked:
         origin, mask = sprite_glow(base.sprite(rid), k)
         paste(img, P.HIGHLIGHT_EDGE, origin, mask)
+        under.append((origin[0], origin[1], origin[0] + mask.width, origin[1] + mask.height))
     for rid in closed:
-        paste_closed(img, base, rid)
+        under.append(paste_closed(img, base, rid))
+    drawn: set[str] = set()
     for rid, seat in owners.items():
         if rid in geom.routes:
-            paste_route(img, base, rid, int(seat))
+            paste_route(img, base, rid, int(seat), on_base=_on_base(base, rid, drawn, under))
+            drawn.add(rid)
     if colorblind:  # the colour of each route still open (a claimed or closed one has none to give)
         spots = base.extra.get("tag_spots")
         if spots is None:

@@ -7,19 +7,39 @@ base's pixels quantize to, and only the drawn-on boxes need the lookup again
 (`render.encode.BaseRows`). Every paste (`render.paste.paste`) notes its box here while a
 picture is tracked; what is drawn otherwise (ImageDraw: the legend, a ring's city names) is
 noted by its drawer with `mark`.
+
+A drawer that already knows a piece's palette indices (a claimed route's cars on the bare
+base, `render.route_layers`) hands them over with `ready` instead of noting a box: the
+scanlines take those indices as they are, and every box noted (drawn on later, or before)
+is quantized again from the picture on top of them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from PIL import Image
 
 Box = tuple[int, int, int, int]
+# A piece already quantized: its box, its "P" core and the "1" core of the pixels it sets.
+Ready = tuple[Box, Any, Any]
+
+
+class Drawn(list[Box]):
+    """The boxes drawn on a tracked picture, and (`ready`) the pieces whose palette indices
+    are already known."""
+
+    ready: list[Ready]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ready = []
+
 
 # The pictures being tracked (by id: an Image is not hashable by value), each with its boxes.
-_TRACKED: dict[int, list[Box]] = {}
+_TRACKED: dict[int, Drawn] = {}
 
 # Boxes are gathered into tiles this many pixels square: fewer, larger pieces to quantize
 # (each piece costs a few microseconds of calls; a pixel costs about a nanosecond).
@@ -27,9 +47,9 @@ TILE = 32
 
 
 @contextmanager
-def track(img: Image.Image) -> Iterator[list[Box]]:
+def track(img: Image.Image) -> Iterator[Drawn]:
     """Note every box drawn on `img` inside the block (the list yielded fills as it goes)."""
-    boxes: list[Box] = []
+    boxes = Drawn()
     _TRACKED[id(img)] = boxes
     try:
         yield boxes
@@ -42,6 +62,11 @@ def mark(img: Image.Image, box: Box) -> None:
     boxes = _TRACKED.get(id(img))
     if boxes is not None:
         boxes.append(box)
+
+
+def tracked(img: Image.Image) -> Drawn | None:
+    """What is noted of `img` (None when it is not tracked)."""
+    return _TRACKED.get(id(img))
 
 
 def tiles(boxes: list[Box], size: tuple[int, int], tile: int = TILE) -> list[Box]:

@@ -127,7 +127,8 @@ class BaseRows:
         """The PNG scanlines of `image`, a copy of the base drawn on only inside the boxes
         `drawn`: the base's, with those boxes (in whole tiles) quantized again. A pixel's
         palette index depends on that pixel alone (a nearest-colour lookup), so the pixels
-        outside keep the base's."""
+        outside keep the base's; the pieces in ``drawn.ready`` (`render.dirty.Drawn`) bring
+        their indices already looked up."""
         width, height = self.size
         # Written into a bytearray that a "P" picture shares (Pillow maps a "P" buffer rather
         # than copying it) and deflated from there: no copy of a base picture and no tobytes()
@@ -136,6 +137,10 @@ class BaseRows:
         buf = bytearray(self.data)
         rows = Image.frombuffer("P", (width + 1, height), buf, "raw", "P", 0, 1)
         pal = self.palette.im
+        # Pieces whose indices are known (a route's cars on the bare base) first, each through
+        # the mask of the pixels it sets; the tiles drawn on, quantized again, then go on top.
+        for (x0, y0, x1, y1), indices, where in getattr(drawn, "ready", ()):
+            rows.im.paste(indices, (x0 + 1, y0, x1 + 1, y1), where)
         for x0, y0, x1, y1 in tiles(list(drawn), image.size):
             rows.im.paste(image.im.crop((x0, y0, x1, y1)).convert("P", 0, pal), (x0 + 1, y0, x1 + 1, y1))
         return buf

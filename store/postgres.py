@@ -5,14 +5,15 @@ The statements and reads are the shared ones of store/repository.py; this module
 - `?` placeholders become `$1, $2, …`, and `last_insert_rowid()` becomes `lastval()` (the
   only spellings the shared SQL needs translated); an INSERT whose id is wanted gets
   `RETURNING id`;
-- writes go through `PgWriter`, which takes every transaction waiting (up to `max_batch`) and
-  sends them as ONE call of the function `ttr_write` (migration 6): one network round trip and
-  one commit — one WAL flush — for the whole batch, each transaction in a subtransaction of its
-  own so that one failing its guard is rolled back alone. (A round trip per statement, as a
-  driver does by default, cost ~10 per move and made PostgreSQL ten times slower than SQLite
-  here: docs/performance.md.) The statements travel with their values written into the SQL
-  text as literals (`literal`: numbers as numbers, text as standard-conforming '…' strings),
-  which is why every connection insists on standard_conforming_strings;
+- writes go through `PgWriter` (store/postgres_writer.py), which takes every transaction
+  waiting (up to `max_batch`) and sends them as ONE call of the function `ttr_batch`
+  (migration 32): one network round trip and one commit — one WAL flush — for the whole
+  batch, each statement prepared once per connection (the server keeps its plan), one
+  subtransaction for the batch; a transaction that fails is answered alone and the others
+  sent again. (A round trip per statement, as a driver does by default, cost ~10 per move
+  and made PostgreSQL ten times slower than SQLite here: docs/performance.md.) Values are
+  written in as literals (`literal`), which is why every connection insists on
+  standard_conforming_strings;
 - the guards are the same as SQLite's: `advance_game` updates `WHERE seq = expected` (under
   READ COMMITTED a second writer waits for the first, re-reads the row, finds the seq moved on
   and writes nothing: WriteConflict), `(game_id, seq)` is the log's primary key, a trigger
@@ -29,16 +30,10 @@ SQLite's file checks, WAL pragmas and lost-wal detection have no meaning here; b
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import json
 import logging
-import math
 import time
-from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -56,12 +51,16 @@ from store.errors import (
 from store.migrations import POSTGRES, load_migrations, to_apply
 from store.pg_reads import GroupedReads
 from store.plans import PlanRow
+from store.postgres_writer import PgWriter, to_postgres
+from store.postgres_writer import inline as inline  # re-exported: the shared SQL with its values in
+from store.postgres_writer import literal as literal
+from store.postgres_writer import words as _words
 from store.presence import Holder, Presence, live, new_owner
 from store.rate_limit import RateBudget
 from store.records import DELIVERY_COLUMNS, TIMER_COLUMNS, DeliveryRow, GameRow, PlayerRow, TimerRow
 from store.repository import Clock, Store, Target, Tx
 from store.user_settings import UserSettingsRow
-from store.writer import MAX_QUEUE, QueueBound, Statement, TxResult
+from store.writer import TxResult
 
 log = logging.getLogger(__name__)
 
@@ -79,72 +78,6 @@ RELEASE = (
 # Batches written at once per process, and read connections.
 WRITE_CONNECTIONS = 2
 READ_CONNECTIONS = 6
-# A deadlock between two processes' transactions aborts one of them; it is tried again.
-DEADLOCK_TRIES = 3
-RETRY_STATES = {"40P01", "40001"}  # deadlock detected, serialization failure
-GUARD_FAILED = "TT001"  # ttr_write: a statement affected another number of rows than expected
-UNIQUE_VIOLATION = "23505"
-
-_DIALECT = (("last_insert_rowid()", "lastval()"),)
-
-
-@lru_cache(maxsize=2048)
-def to_postgres(sql: str) -> str:
-    """The shared SQL as PostgreSQL reads it: `?` numbered `$1, $2, …` (outside quoted text)
-    and the few functions spelled differently."""
-    parts = sql.split("'")
-    number = 0
-    for i in range(0, len(parts), 2):  # even parts are outside '…'
-        out = []
-        for ch in parts[i]:
-            if ch == "?":
-                number += 1
-                out.append(f"${number}")
-            else:
-                out.append(ch)
-        parts[i] = "".join(out)
-    text = "'".join(parts)
-    for sqlite_word, postgres_word in _DIALECT:
-        text = text.replace(sqlite_word, postgres_word)
-    return text
-
-
-def literal(value: Any) -> str:
-    """`value` as an SQL literal of PostgreSQL (with standard_conforming_strings on, the only
-    character to double in a string is the quote itself)."""
-    if value is None:
-        return "NULL"
-    if isinstance(value, bool):
-        return "1" if value else "0"
-    if isinstance(value, int):
-        return f"({value})" if value < 0 else str(value)  # "- -1" would start a comment
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            return f"'{value}'::float8"
-        text = repr(value)  # the shortest text that reads back as exactly this float
-        return f"({text})" if value < 0 else text
-    if isinstance(value, str):
-        if "\x00" in value:
-            raise StoreError("The database refused a write: text with a NUL character")
-        return "'" + value.replace("'", "''") + "'"
-    raise TypeError(f"no SQL literal for {type(value).__name__}")
-
-
-def inline(sql: str, params: Sequence[Any]) -> str:
-    """The shared SQL (`?` placeholders) with its values written in as literals, and the few
-    functions PostgreSQL spells differently."""
-    parts = sql.split("'")
-    values = iter(params)
-    for i in range(0, len(parts), 2):  # even parts are outside '…'
-        if "?" in parts[i]:
-            pieces = parts[i].split("?")
-            parts[i] = pieces[0] + "".join(literal(next(values)) + piece for piece in pieces[1:])
-    text = "'".join(parts)
-    for sqlite_word, postgres_word in _DIALECT:
-        text = text.replace(sqlite_word, postgres_word)
-    return text
-
-
 def redact(url: str) -> str:
     """The URL without its password, for messages and logs."""
     parts = urlsplit(url)
@@ -153,16 +86,6 @@ def redact(url: str) -> str:
     netloc = parts.netloc.rsplit("@", 1)
     user = netloc[0].split(":", 1)[0]
     return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc[1]}"))
-
-
-def _words(exc: BaseException) -> str:
-    """What PostgreSQL said, without its DETAIL (which quotes the row: a hand, the deck)."""
-    message = getattr(exc, "message", None)
-    if isinstance(exc, asyncpg.PostgresError) and message:
-        return str(message)
-    if isinstance(exc, OSError | asyncpg.InterfaceError | TimeoutError):
-        return str(exc) or type(exc).__name__
-    return type(exc).__name__
 
 
 def _store_error(exc: BaseException) -> StoreError:
@@ -179,139 +102,6 @@ def _rowcount(status: str) -> int:
     """Rows affected, from a command status such as "UPDATE 3" or "INSERT 0 1"."""
     last = status.rsplit(" ", 1)[-1]
     return int(last) if last.isdigit() else 0
-
-
-@dataclass(slots=True)
-class _Job:
-    statements: list[Statement]
-    future: asyncio.Future[TxResult]
-    payload: list[dict[str, Any]]
-
-
-class PgWriter:
-    """Runs write transactions: up to `connections` calls at once, each taking every waiting
-    transaction (up to `max_batch`) into one call of `ttr_write`. A caller hears back after
-    the COMMIT; one cancelled before its turn is skipped, one already sent completes."""
-
-    def __init__(self, pool: asyncpg.Pool, *, connections: int, max_batch: int, max_queue: int = MAX_QUEUE) -> None:
-        self._pool = pool
-        self._connections = connections
-        self._max_batch = max(1, max_batch)
-        # At most `max_queue` transactions waiting or being written (store/writer.py).
-        self.bound = QueueBound(max_queue)
-        self._queue: deque[_Job] = deque()
-        self._wake = asyncio.Condition()
-        self._tasks: list[asyncio.Task[None]] = []
-        self._closing = False
-        self.transactions = 0
-        self.commits = 0
-
-    def start(self) -> None:
-        self._tasks = [asyncio.get_running_loop().create_task(self._work(), name=f"store-writer-{i}")
-                       for i in range(self._connections)]
-
-    async def run(self, statements: list[Statement]) -> TxResult:
-        if self._closing or not self._tasks:
-            raise StoreError("The game store is closed.")
-        if all(t.done() for t in self._tasks):
-            raise StoreError("The game store's writer has stopped; restart the bot.")
-        payload = [_statement(s) for s in statements]  # here, so that a bad value fails its caller alone
-        await self.bound.enter()
-        try:
-            if self._closing:
-                raise StoreError("The game store is closed.")
-            future: asyncio.Future[TxResult] = asyncio.get_running_loop().create_future()
-            self._queue.append(_Job(list(statements), future, payload))
-            async with self._wake:
-                self._wake.notify()
-            return await future
-        finally:
-            self.bound.leave()
-
-    async def close(self) -> None:
-        """Finish the queued transactions, then stop."""
-        self._closing = True
-        async with self._wake:
-            self._wake.notify_all()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-        for job in self._queue:
-            if not job.future.done():
-                job.future.set_exception(StoreError("The game store is closed."))
-        self._queue.clear()
-
-    async def _work(self) -> None:
-        while True:
-            async with self._wake:
-                await self._wake.wait_for(lambda: bool(self._queue) or self._closing)
-            batch: list[_Job] = []
-            while self._queue and len(batch) < self._max_batch:
-                job = self._queue.popleft()
-                if not job.future.cancelled():
-                    batch.append(job)
-            if batch:
-                try:
-                    await self._commit(batch)
-                except BaseException as exc:
-                    for job in batch:
-                        if not job.future.done():
-                            job.future.set_exception(StoreError("The game store was stopped during a write."))
-                    if not isinstance(exc, Exception):
-                        raise
-                    log.error("the store writer failed: %s", _words(exc))
-            elif self._closing and not self._queue:
-                return
-
-    async def _commit(self, batch: list[_Job]) -> None:
-        for attempt in range(DEADLOCK_TRIES):
-            try:
-                async with self._pool.acquire() as conn:
-                    answer = await conn.fetchval("SELECT ttr_write($1::jsonb)", json.dumps([j.payload for j in batch]))
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as exc:
-                # The connection or the COMMIT failed: none of the batch is known to be written.
-                error = StoreError(f"The database failed during a write: {_words(exc)}")
-                for job in batch:
-                    if not job.future.done():
-                        job.future.set_exception(error)
-                return
-            self.commits += 1
-            again: list[_Job] = []
-            for job, outcome in zip(batch, json.loads(answer), strict=True):
-                if outcome.get("error") in RETRY_STATES and attempt + 1 < DEADLOCK_TRIES:
-                    again.append(job)  # a deadlock with another process: this job alone goes again
-                elif not job.future.done():
-                    self._settle(job, outcome)
-            if not again:
-                return
-            batch = again
-
-    def _settle(self, job: _Job, outcome: dict[str, Any]) -> None:
-        if "ok" in outcome:
-            result = TxResult()
-            for statement, (rows, new_id) in zip(job.statements, outcome["ok"], strict=True):
-                result.add(statement, rows, new_id)
-            self.transactions += 1
-            job.future.set_result(result)
-            return
-        state, message = outcome.get("error"), str(outcome.get("message") or "")
-        if state == GUARD_FAILED:
-            at = int(outcome.get("at") or 0)
-            conflict = job.statements[at].conflict if at < len(job.statements) else ""
-            job.future.set_exception(WriteConflict(conflict or "The data changed meanwhile; nothing was written."))
-        elif state == UNIQUE_VIOLATION:
-            job.future.set_exception(WriteConflict("That was already written; nothing was written twice."))
-        else:
-            job.future.set_exception(StoreError(f"The database refused a write: {message}"))
-
-
-def _statement(statement: Statement) -> dict[str, Any]:
-    """One statement as `ttr_write` takes it."""
-    sql = inline(statement.sql, statement.params)
-    out: dict[str, Any] = {"sql": sql + " RETURNING id" if statement.returns_id else sql}
-    if statement.returns_id:
-        out["id"] = True
-    if statement.expect_rows is not None:
-        out["expect"] = statement.expect_rows
-    return out
 
 
 class PgStore(Store):

@@ -10,6 +10,10 @@ on machines whose clocks differ still share one budget. A burst of `burst` reque
 once; over any second at most `rate + burst` requests go (RATE and BURST keep that below 50).
 
 Interaction answers are not counted: Discord exempts them from the global limit.
+
+The same budget keeps the bot's invalid requests (answers 401, 403, 429) of all processes
+together, per minute (`RateBudget.count_invalid`, table `invalid_requests`): Discord's ban
+counts them over all the bot's processes, so each process learns the whole bot's count.
 """
 
 from __future__ import annotations
@@ -19,6 +23,19 @@ import asyncpg
 RATE = 45.0  # requests a second, for all processes together
 BURST = 4  # requests that may go at once after a quiet spell
 BUDGET = "discord"
+
+INVALID_MINUTES = 10  # Discord's window for invalid requests (10 minutes), in minutes
+
+# Add $1 invalid requests to this minute's row; the answer is the whole bot's count over the
+# last INVALID_MINUTES minutes and this one (a little more than the window: on the safe side).
+# The rows the window left are deleted in the same statement.
+_INVALID = (
+    "WITH now AS (SELECT floor(extract(epoch FROM clock_timestamp()) / 60)::bigint AS m),"
+    " up AS (INSERT INTO invalid_requests (minute, count) SELECT m, $1 FROM now"
+    "  ON CONFLICT (minute) DO UPDATE SET count = invalid_requests.count + excluded.count RETURNING count),"
+    f" gone AS (DELETE FROM invalid_requests USING now WHERE minute < now.m - {INVALID_MINUTES})"
+    " SELECT (SELECT count FROM up) + coalesce((SELECT sum(i.count) FROM invalid_requests AS i, now"
+    f"  WHERE i.minute >= now.m - {INVALID_MINUTES} AND i.minute < now.m), 0)")
 
 _TAKE = (
     "WITH now AS (SELECT extract(epoch FROM clock_timestamp())::float8 AS t)"
@@ -51,3 +68,10 @@ class RateBudget:
                 row = await conn.fetchrow(_TAKE, self.name, self.interval, self.allowance)
         self.taken += 1
         return float(row[0]), float(row[1])
+
+    async def count_invalid(self, count: int) -> int:
+        """Count `count` invalid requests of this process for the whole bot; returns how many
+        all its processes made in the last INVALID_MINUTES minutes (these included)."""
+        async with self._pool.acquire() as conn:
+            total = await conn.fetchval(_INVALID, count)
+        return int(total)

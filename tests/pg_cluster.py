@@ -54,6 +54,7 @@ class Cluster:
     folder: Path
     bin: Path
     user: str | None  # the system user it runs as when we are root
+    options: str = ""  # the server's options (`pg_ctl -o`), for a start after a stop
 
     @classmethod
     def start(cls, *, durable: bool = False) -> Cluster:
@@ -82,8 +83,8 @@ class Cluster:
                        "-c shared_buffers=128MB"]
             if not durable:
                 options += ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]
-            cluster._run("pg_ctl", "-D", str(folder / "data"), "-l", str(folder / "server.log"), "-w", "-t", "60",
-                         "-o", " ".join(options), "start")
+            cluster.options = " ".join(options)
+            cluster.start_server()
         except BaseException:
             cluster._remove()
             raise
@@ -98,6 +99,16 @@ class Cluster:
             log = self.folder / "server.log"
             tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
             raise NoServer(f"{program} failed ({done.returncode}): {done.stderr.strip()[-1000:]} {tail}")
+
+    def start_server(self) -> None:
+        """Start the server (again, after `stop_server`), waiting until it takes connections."""
+        self._run("pg_ctl", "-D", str(self.folder / "data"), "-l", str(self.folder / "server.log"), "-w", "-t", "60",
+                  "-o", self.options, "start")
+
+    def stop_server(self) -> None:
+        """Stop the server, keeping its data (a database outage: `start_server` ends it). Fast
+        mode: every connection is ended at once, as at a server's shutdown."""
+        self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", "fast", "-w", "stop")
 
     def url(self, database: str = "postgres") -> str:
         """A URL for `database` on this server, through its Unix socket."""

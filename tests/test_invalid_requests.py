@@ -1,6 +1,7 @@
 """Invalid requests to Discord are counted (bot_app/invalid_requests.py): Discord bans a bot
-for a while at 10,000 answers 401, 403 or 429 in 10 minutes, so each process counts its own
-over the last 10 minutes and warns in the log at a tenth of that."""
+for a while at 10,000 answers 401, 403 or 429 in 10 minutes, counted over all its processes, so
+each process counts its own over the last 10 minutes, adds them to the whole bot's count in the
+database (PostgreSQL), warns in the log at a tenth of the ban and brakes at half of it."""
 
 from __future__ import annotations
 
@@ -11,7 +12,17 @@ from typing import Any
 import discord
 import pytest
 
-from bot_app.invalid_requests import WARN_AT, WINDOW, InvalidRequests, count_invalid_requests
+from bot_app.invalid_requests import (
+    BRAKE_AT,
+    BRAKE_INTERVAL,
+    FRESH,
+    WARN_AT,
+    WINDOW,
+    InvalidRequests,
+    count_invalid_requests,
+    shared_count,
+)
+from store import Store
 
 
 class Clock:
@@ -67,3 +78,67 @@ def test_the_count_covers_the_last_ten_minutes_and_warns_once_at_a_tenth_of_the_
         assert counter.recent() == 0 and counter.total == WARN_AT + 1
         counter.record(200)
         assert counter.recent() == 0
+
+
+async def test_two_processes_on_postgres_count_their_invalid_requests_together(other_database: Any) -> None:
+    target = other_database("postgres").target
+    first, second = await Store.open(target), await Store.open(target)
+    try:
+        counters = [InvalidRequests(shared=shared_count(store)) for store in (first, second)]
+        for _ in range(3):
+            counters[0].record(403, "/users/@me/channels")
+        await counters[0].share()
+        for _ in range(2):
+            counters[1].record(401)
+        await counters[1].share()
+        assert [c.recent() for c in counters] == [3, 2]  # each its own
+        assert counters[1].count() == 5  # and the whole bot's, told by the database
+        await counters[0].share(ask=True)
+        assert counters[0].count() == 5
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_one_process_alone_counts_only_its_own(tmp_path: Any) -> None:
+    async with await Store.open(tmp_path / "ttr.sqlite3") as store:
+        assert shared_count(store) is None
+
+
+async def test_near_the_ban_a_process_sends_one_request_a_second_until_the_count_falls(
+        caplog: pytest.LogCaptureFixture) -> None:
+    clock = Clock()
+    told = [BRAKE_AT]
+
+    async def whole_bot(n: int) -> int:
+        return told[0]
+
+    counter = InvalidRequests(clock, shared=whole_bot)
+    assert await counter.pause() == 0.0
+    with caplog.at_level(logging.WARNING, logger="bot_app.invalid_requests"):
+        counter.record(403, "/channels/1/messages")
+        await counter.share()
+    assert counter.braked and "at most one request a second" in caplog.text
+    assert "(all the bot's processes)" in caplog.text  # the warning at a tenth, for the whole bot
+    assert [await counter.pause() for _ in range(3)] == [0.0, BRAKE_INTERVAL, 2 * BRAKE_INTERVAL]
+    told[0] = BRAKE_AT - 1  # the other processes' fell out of the window
+    clock.now += FRESH
+    assert await counter.pause() == 0.0 and not counter.braked
+
+
+async def test_invalid_requests_the_database_could_not_take_are_added_at_the_next_one() -> None:
+    taken: list[int] = []
+
+    async def whole_bot(n: int) -> int:
+        if not taken:
+            taken.append(0)
+            raise ConnectionError("the database is down")
+        taken.append(n)
+        return sum(taken)
+
+    counter = InvalidRequests(Clock(), shared=whole_bot)
+    counter.record(403)
+    await counter.share()  # refused: kept
+    counter.record(429)
+    await counter.share()
+    assert taken == [0, 2] and counter.count() == 2

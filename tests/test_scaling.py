@@ -253,7 +253,9 @@ def test_shards_come_from_the_environment() -> None:
     assert config.shard_ids == (0, 2, 3) and config.shard_count == 6 and config.database == url
     guild = 2 << 22  # on shard 2
     assert config.serves(guild) and not config.serves(1 << 22)
-    assert Config.from_env({"TTR_SHARD_COUNT": "2"}).shard_ids == (0, 1)  # one process, every shard: SQLite is fine
+    # No shards named: taken from the pool (every shard, for one process: SQLite is fine).
+    pooled = Config.from_env({"TTR_SHARD_COUNT": "2"})
+    assert (pooled.shard_ids, pooled.shard_count) == (None, 2)
     for bad, words in (({"TTR_SHARD_IDS": "0"}, "TTR_SHARD_COUNT"),
                        ({"TTR_SHARD_IDS": "0", "TTR_SHARD_COUNT": "2"}, "postgresql://"),
                        ({"TTR_DATABASE": url, "TTR_SHARD_IDS": "2", "TTR_SHARD_COUNT": "2"}, "below"),

@@ -11,16 +11,13 @@ from engine.rules.alsace_bonuses import (
     TaggedRouteOwnerBonus,
 )
 
-VISITED = {
-    "foreign_countries": "the most foreign countries visited (you visit a town when one of your own routes ends there)",
-    "french_cities": "the most French towns visited",
-    "french_regions": "the most French regions visited",
-}
+# What each "most visited" bonus counts, by its catalogue key (`rules.bonus.visited.<counts>`).
+VISITED = ("foreign_countries", "french_cities", "french_regions")
 
 
 @presents(LongestTaggedPathBonus)
 class LongestTaggedWords(BonusWords):
-    WHAT = "the longest continuous line of your own routes along the edge of the board"
+    WHAT = "rules.bonus.perimeter"
 
 
 @presents(MostVisitedBonus)
@@ -28,12 +25,14 @@ class MostVisitedWords(BonusWords):
     def what(self, c: Ctx) -> str:
         module = self.module
         assert isinstance(module, MostVisitedBonus)
-        return VISITED.get(module.counts, f"the most {module.counts.replace('_', ' ')} visited")
+        if module.counts in VISITED:
+            return c.t(f"rules.bonus.visited.{module.counts}")
+        return c.t("rules.bonus.visited", what=module.counts.replace("_", " "))
 
 
 @presents(LeastIncompleteTicketsBonus)
 class LeastIncompleteWords(BonusWords):
-    WHAT = "everyone with the fewest failed tickets, 0 included (tourist cards are not tickets)"
+    WHAT = "rules.bonus.least_incomplete"
 
 
 @presents(TaggedRouteOwnerBonus)
@@ -42,4 +41,6 @@ class TaggedOwnerWords(BonusWords):
         module = self.module
         assert isinstance(module, TaggedRouteOwnerBonus)
         pairs = {f"{c.city(r.a)} – {c.city(r.b)}": None for r in c.gmap.routes.values() if module.tag in r.tags}
-        return f"everyone who owns a track of {' or '.join(pairs) or 'that route'}"
+        if not pairs:
+            return c.t("rules.bonus.owner_of_that")
+        return c.t("rules.bonus.owner", routes=f" {c.t('rules.word.or')} ".join(pairs))

@@ -112,7 +112,7 @@ class Ctx:
 
     def card_a(self, name: Any) -> str:
         """One card with its article: "a red card", "a locomotive" ("a card" when unknown)."""
-        if name is None or isinstance(name, str) and (name in COLOURS or name == LOCO):
+        if name is None or isinstance(name, str) and (name in COLOURS or name in (LOCO, "controller")):
             return self.t(f"card.a.{name or 'card'}")
         return card_with_article(name)
 
@@ -195,7 +195,11 @@ class Ctx:
             return f"{gmap.city_label(t.a)} – {gmap.city_label(t.b)} ({t.points})"
         card = tourist_card(gmap, ticket_id)
         if card is None:
-            return "a card"
+            return self.t("card.a.card")
+        if card.get("kind") == "visitor_pass":  # the other cards are named as the board prints them
+            return self.t("tourist.pass_label", points=int(card.get("points", 10)))
+        if card.get("kind") == "lucky_devil":
+            return self.t("tourist.devil")
         return tourist_label(gmap, card)
 
 

@@ -51,5 +51,4 @@ class BurnFiveWords(Words):
         return [c.t("burn.option")]
 
     def topics(self, c: Ctx) -> dict[str, list[str]]:
-        return {"cards": ["Burn 5 (a whole turn): discard any 5 train cards, locomotives included, and draw 5 new "
-                          "ones from the top of the deck."]}
+        return {"cards": [c.t("rules.burn_five")]}

@@ -49,7 +49,4 @@ class CallTimeWords(Words):
 
     def topics(self, c: Ctx) -> dict[str, list[str]]:
         n = self.r.may_at
-        return {"end": [
-            f"When you end a turn with {n} wagons or fewer you may call time (you are asked at once); at 0 you must. "
-            "Then everyone, you included, plays exactly one more turn, starting with the player after you; a final "
-            "turn may be passed. Then the game ends."]}
+        return {"end": [c.n("rules.call_time", n)]}

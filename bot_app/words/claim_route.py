@@ -49,4 +49,4 @@ class ClaimWords(Words):
     actions = {"claim_route": Doing(claim_label, "Claim", "🚂", "success", key="button.claim")}
 
     def turn_options(self, c: Ctx) -> list[str]:
-        return ["**Claim a route** with train cards (see claiming)."]
+        return [c.t("rules.option.claim")]

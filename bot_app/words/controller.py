@@ -60,14 +60,7 @@ class ControllerWords(Words):
 
     def topics(self, c: Ctx) -> dict[str, list[str]]:
         n = self.r.max_length
-        return {"controller": [
-            "Two Controller cards are shuffled into the train deck; you draw them like any card. A face-up "
-            "Controller replaces the face-up cards at once. A Controller never pays for a route, a tunnel or a "
-            "station.",
-            f"Playing one is a whole turn (the Controller button, or /ttr move): **remove** any claimed route of up "
-            f"to {n} trains — its owner gets the trains back and loses its points, and the route is open again — or "
-            f"**build** an open route of up to {n} trains for no points (no tunnel cards, no ferry locomotives). The "
-            "card then goes to the discard pile."]}
+        return {"controller": [c.t("rules.controller.cards"), c.n("rules.controller.play", n)]}
 
     def overview(self, c: Ctx) -> list[str]:
-        return ["Controller cards"]
+        return [c.t("rules.overview.controller")]

@@ -23,15 +23,30 @@ def _deck_reshuffled(e: Event, c: Ctx, who: str) -> str:
 
 
 _ONE_THING = re.compile(r"\b1 (train|wagon|card|ticket)s\b")
+# The reasons the engine words with the player's name (engine/rules/end_of_game.py, call_time.py),
+# after that name: read back to be said in the reader's language.
+_TRAINS_LEFT = re.compile(r" has (\d+) trains? left")
+_REASONS = {" has no wagons left and must call time": "core.final_reason.no_wagons",
+            " called time": "core.final_reason.called_time"}
+
+
+def _final_reason(c: Ctx, reason: object, name: str) -> str:
+    """Why the final round began, in the reader's language (English words of an unknown reason
+    are kept, with the plural of a count of one mended)."""
+    if not isinstance(reason, str) or not reason:
+        return c.t("core.final_reason.almost_out", who=name)
+    rest = reason.removeprefix(name) if reason.startswith(name) else None
+    if rest is not None and rest in _REASONS:
+        return c.t(_REASONS[rest], who=name)
+    trains = _TRAINS_LEFT.fullmatch(rest) if rest is not None else None
+    if trains:
+        return c.n("core.final_reason.trains", int(trains.group(1)), who=name)
+    return _ONE_THING.sub(r"1 \1", reason)
 
 
 def _final_round(e: Event, c: Ctx, who: str) -> str:
-    # The engine words the reason with the player's name ("Ann has 2 trains left", "Ann called
-    # time"); only the plural of a count of one needs mending.
-    reason = data(e, "reason")
-    reason = _ONE_THING.sub(r"1 \1", reason) if isinstance(reason, str) and reason else \
-        f"{c.name(data(e, 'player'))} is almost out of trains"
-    return f"🏁 Final round: {reason}. Everyone, {c.name(data(e, 'player'))} included, plays one more turn."
+    name = c.name(data(e, "player"))
+    return c.t("core.final_round", reason=_final_reason(c, data(e, "reason"), name), who=name)
 
 
 def _passed(e: Event, c: Ctx, who: str) -> str:

@@ -13,5 +13,7 @@ class MostCountWords(BonusWords):
         module = self.module
         assert isinstance(module, MostCountBonus)
         counts = module.counts
-        thing = counts[4:] + " routes" if counts.startswith("tag:") else counts
-        return f"the most {thing} held at the end"
+        if counts.startswith("tag:"):
+            return c.t("rules.bonus.most_tagged", tag=counts[4:])
+        key = f"rules.bonus.most.{counts}"
+        return c.t(key) if c.lang.has(key) else c.t("rules.bonus.most_of", what=counts)

@@ -89,22 +89,21 @@ class PassengerWords(Words):
     def topics(self, c: Ctx) -> dict[str, list[str]]:
         r = self.r
         colours = list(c.gmap.extras.get("passenger_colors", {}))
+        names = ", ".join(c.t(f"route.colour.{k}") if c.lang.has(f"route.colour.{k}") else k for k in colours)
         return {"passengers": [
-            f"Passengers of {len(colours)} colours ({', '.join(colours)}) wait in the cities and countries, drawn at "
-            "random at the start. When you claim a route you take one passenger from each of its two ends, if any "
-            "are left there (you choose the colour when several stand there).",
-            f"At the end, for each colour, the player with the most scores {r.most_points} and the next "
-            f"{r.second_points}. Players tied for the most all score {r.most_points} and nobody scores "
-            f"{r.second_points}; players tied for second all score {r.second_points}. Everyone's passengers are "
-            "public."]}
+            c.n("rules.passengers.where", len(colours), colours=names),
+            c.t("rules.passengers.scoring", most=r.most_points, second=r.second_points)]}
 
     def overview(self, c: Ctx) -> list[str]:
-        return ["passengers"]
+        return [c.t("rules.overview.passengers")]
 
     def sheet(self, c: Ctx, sheet: Mapping[str, Any]) -> list[str]:
         held = sheet.get("passengers") or {}
         won = sheet.get("passenger_points") or {}
         if not held:
             return []
-        scored = ", ".join(f"{k} +{count_of(v)}" for k, v in won.items() if count_of(v))
-        return [f"🧍 {meeples(held)}" + (f" (scored {scored})" if scored else "")]
+        if c.lang.code == "en":
+            scored = ", ".join(f"{k} +{count_of(v)}" for k, v in won.items() if count_of(v))
+            return [f"🧍 {meeples(held)}" + (f" (scored {scored})" if scored else "")]
+        scored = ", ".join(f"{_colour(c, k)} +{c.lang.number(count_of(v))}" for k, v in won.items() if count_of(v))
+        return [f"🧍 {meeples(held, c)}" + (" " + c.t("passengers.scored", scored=scored) if scored else "")]

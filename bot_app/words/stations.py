@@ -3,7 +3,7 @@ one scores."""
 
 from __future__ import annotations
 
-from bot_app.words.base import Ctx, Doing, Event, Words, data, joined, plural, presents, public
+from bot_app.words.base import Ctx, Doing, Event, Words, data, presents, public
 from engine.actions import Action, BuildStation
 from engine.rules.stations import ANY_COLOUR, Stations
 
@@ -29,10 +29,15 @@ def station_label(a: Action, c: Ctx) -> str:
     return c.t("stations.label", city=c.city(a.city), paid=c_payment(c, a.payment))
 
 
-def costs_text(costs: tuple[int, ...], one: str = "card", many: str | None = None) -> str:
-    """"the 1st 1 card, the 2nd 2 cards and the 3rd 3 cards"."""
-    ordinals = ["1st", "2nd", "3rd", "4th", "5th"]
-    return joined(f"the {ordinals[i] if i < 5 else f'{i + 1}th'} {plural(n, one, many)}" for i, n in enumerate(costs))
+def ordinal(c: Ctx, n: int) -> str:
+    """"1st", "2nd", … in the reader's language ("1.", "1re", "1-й", "1:a")."""
+    key = f"rules.ordinal.{n}"
+    return c.t(key) if c.lang.has(key) else c.t("rules.ordinal.n", n=n)
+
+
+def costs_text(c: Ctx, costs: tuple[int, ...], key: str = "rules.stations.cost") -> str:
+    """"the 1st 1 card, the 2nd 2 cards and the 3rd 3 cards" (`key`: the words of one cost)."""
+    return c.joined(c.n(key, n, nth=ordinal(c, i + 1)) for i, n in enumerate(costs))
 
 
 @presents(Stations)
@@ -63,25 +68,21 @@ class StationWords(Words):
     def turn_options(self, c: Ctx) -> list[str]:
         if c.dice:
             return []
-        return ["**Build a station** in a city without one (see stations)."]
+        return [c.t("rules.option.station")]
 
     def topics(self, c: Ctx) -> dict[str, list[str]]:
         r = self.r
         n = c.rules.stations
         if c.dice:
-            pay = f"{costs_text(r.costs, 'station die', 'station dice')} (a wild die may stand in)"
+            pay = c.t("rules.stations.pay_dice", costs=costs_text(c, r.costs, "rules.stations.cost_dice"))
         else:
-            colour = ("of one colour" if r.colour_rule == ANY_COLOUR
-                      else "of the colour of a route into that city (any colour if a grey route enters it)")
-            pay = f"{costs_text(r.costs)}, {colour}; locomotives may stand in"
+            colour = c.t("rules.stations.one_colour" if r.colour_rule == ANY_COLOUR else "rules.stations.route_colour")
+            pay = c.t("rules.stations.pay_cards", costs=costs_text(c, r.costs), colour=colour)
         # With dice a station is the turn's one action, and two other dice may still buy a token (D14).
-        turn = ("Building one is your action for the turn (two other dice may still buy a token)" if c.dice
-                else "Building one is a whole turn")
+        turn = c.t("rules.stations.turn_dice" if c.dice else "rules.stations.turn_cards")
         return {"stations": [
-            f"Each player has {plural(n, 'station')}. {turn}: {pay}. One station per city.",
-            "At the end, each station lends its owner ONE route of another player into or out of its city, for "
-            "tickets only (never for the longest path); the best choice is made for you.",
-            f"Each station you never build scores +{r.unused_points}."]}
+            c.n("rules.stations.each", n, turn=turn, pay=pay), c.t("rules.stations.lend"),
+            c.t("rules.stations.unused", points=r.unused_points)]}
 
     def overview(self, c: Ctx) -> list[str]:
-        return [plural(c.rules.stations, "station") + " each"]
+        return [c.n("rules.overview.stations", c.rules.stations)]

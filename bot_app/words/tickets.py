@@ -25,16 +25,18 @@ from engine.actions import Action, DrawTickets, KeepTickets
 from engine.rules.tickets import BOX, SHUFFLE, DestinationTickets
 
 
-def mix_text(mix: Any) -> str:
-    """An announced mix: "2 short and 2 long"."""
-    parts = [f"{n} {deck}" for deck, n in (mix or ()) if isinstance(n, int) and n]
-    return joined(parts)
+def mix_text(mix: Any, c: Ctx | None = None) -> str:
+    """An announced mix: "2 short and 2 long" (in `c`'s language, else English)."""
+    if c is None or c.lang.code == "en":
+        return joined(f"{n} {deck}" for deck, n in (mix or ()) if isinstance(n, int) and n)
+    return c.joined(c.t("tickets.mix_part", n=n, deck=deck_word(c, deck)) for deck, n in (mix or ())
+                    if isinstance(n, int) and n)
 
 
 def tickets_drawn(e: Event, c: Ctx, who: str) -> str:
     n = count_of(data(e, "count"))
     mix = data(e, "mix") or []
-    detail = f" ({mix_text(mix)})" if len([m for m in mix if m and m[1]]) > 1 else ""
+    detail = f" ({mix_text(mix, c)})" if len([m for m in mix if m and m[1]]) > 1 else ""
     if who == YOU:
         return c.n("tickets.drew.you", n, detail=detail)
     return c.n("tickets.drew", n, who=who, detail=detail)
@@ -125,7 +127,7 @@ def tickets_boxed(e: Event, c: Ctx, who: str) -> str:
 def draw_label(a: Action, c: Ctx) -> str:
     assert isinstance(a, DrawTickets)
     if a.mix:
-        return f"draw {mix_text(a.mix)} tickets"
+        return c.t("tickets.draw_mix_label", mix=mix_text(a.mix, c))
     module = c.rules.module("tickets")
     n = sum(k for _, k in getattr(module, "draw", ())) or 3
     return c.n("tickets.draw_label", n)
@@ -147,9 +149,21 @@ def _choose_waiting(c: Ctx, who: str) -> str:
     return c.t("waiting.keep_tickets", who=who)
 
 
-def returns_text(where: str) -> str:
-    return {BOX: "go back in the box", SHUFFLE: "are shuffled back into their deck"}.get(
-        where, "go under their deck")
+def returns_text(c: Ctx, where: str) -> str:
+    """Where returned tickets go ("go back in the box"), after "Returned tickets"."""
+    return c.t({BOX: "rules.tickets.return_box", SHUFFLE: "rules.tickets.return_shuffle"}.get(
+        where, "rules.tickets.return_under"))
+
+
+def decks_text(c: Ctx, decks: Sequence[str]) -> str:
+    """"long and short": ticket decks by name, in the reader's language."""
+    return c.joined(deck_word(c, deck) for deck in decks)
+
+
+def one_of_each(c: Ctx, decks: Sequence[str]) -> str:
+    """"one long and one short": a ticket of each deck."""
+    return c.joined(c.t(f"rules.tickets.one.{deck}") if c.lang.has(f"rules.tickets.one.{deck}")
+                    else c.t("rules.tickets.one", deck=deck) for deck in decks)
 
 
 def announced_mix(c: Ctx) -> str:
@@ -158,7 +172,8 @@ def announced_mix(c: Ctx) -> str:
     tickets = c.rules.module("tickets")
     if getattr(tickets, "announced_draw", None) is None:
         return ""
-    return "you say first " + joined(f"how many {deck}" for deck in sorted(c.gmap.deck_names()))
+    return c.t("rules.tickets.mix", decks=c.joined(c.t("rules.tickets.how_many", deck=deck_word(c, deck))
+                                                   for deck in sorted(c.gmap.deck_names())))
 
 
 def draw_decks(c: Ctx) -> str:
@@ -168,7 +183,7 @@ def draw_decks(c: Ctx) -> str:
     drawn = [deck for deck, _ in getattr(tickets, "draw", ())]
     if not drawn or set(drawn) >= set(c.gmap.deck_names()):
         return ""
-    return f" from the {joined(drawn)} deck{'s' if len(drawn) > 1 else ''}"
+    return c.n("rules.tickets.from_decks", len(drawn), decks=decks_text(c, drawn))
 
 
 @presents(DestinationTickets)
@@ -240,46 +255,47 @@ class TicketWords(Words):
             return []
         r = self.r
         if r.announced_draw:
-            return [f"**Draw {r.announced_draw} destination tickets**, saying first how many come from each deck "
-                    f"({joined(sorted(c.gmap.deck_names()))}); keep at least {r.draw_keep}."]
+            return [c.n("rules.tickets.option_announced", r.announced_draw,
+                        decks=decks_text(c, sorted(c.gmap.deck_names())), keep=r.draw_keep)]
         n = sum(k for _, k in r.draw)
-        return [f"**Draw {plural(n, 'destination ticket')}**{draw_decks(c)} and keep at least {r.draw_keep}."]
+        return [c.n("rules.tickets.option", n, decks=draw_decks(c), keep=r.draw_keep)]
 
     def topics(self, c: Ctx) -> dict[str, list[str]]:
         r = self.r
         decks = c.gmap.deck_names()
         if r.setup_announced:
-            deal = (f"At the start everyone draws {r.setup_announced} tickets, choosing first how many come from "
-                    f"each deck ({joined(sorted(decks))}), and keeps at least {r.setup_keep}.")
+            deal = c.n("rules.tickets.deal_announced", r.setup_announced, decks=decks_text(c, sorted(decks)),
+                       keep=r.setup_keep)
         else:
-            dealt = joined(f"{n} {deck}" if len(decks) > 1 else str(n) for deck, n in r.setup_deal)
             if r.setup_keep_each and r.setup_keep <= len(r.setup_keep_each):
-                keep = "at least " + joined(f"one {deck}" for deck in r.setup_keep_each) + " ticket"
+                keep = c.t("rules.tickets.keep_each", each=one_of_each(c, r.setup_keep_each))
             elif r.setup_keep_each:
-                keep = f"at least {r.setup_keep}, with " + joined(f"one {deck}" for deck in r.setup_keep_each)
+                keep = c.t("rules.tickets.keep_with", n=r.setup_keep, each=one_of_each(c, r.setup_keep_each))
             else:
-                keep = f"at least {r.setup_keep}"
-            deal = f"At the start you are dealt {dealt} tickets and keep {keep}."
+                keep = c.t("rules.tickets.keep_least", n=r.setup_keep)
+            if len(decks) > 1:
+                dealt = c.joined(c.n(f"rules.tickets.dealt.{deck}", n) if c.lang.has(f"rules.tickets.dealt.{deck}")
+                                 else c.n("rules.tickets.dealt_part", n, deck=deck) for deck, n in r.setup_deal)
+                deal = c.t("rules.tickets.deal_decks", dealt=dealt, keep=keep)
+            else:
+                deal = c.n("rules.tickets.deal", sum(n for _, n in r.setup_deal), keep=keep)
         if r.setup_returns == r.draw_returns:
-            returns = f"Returned tickets {returns_text(r.draw_returns)}."
+            returns = c.t("rules.tickets.returns", where=returns_text(c, r.draw_returns))
         else:
-            returns = (f"Tickets you return at the start {returns_text(r.setup_returns)}; "
-                       f"tickets returned later {returns_text(r.draw_returns)}.")
-        text = [deal + " Everyone chooses at once, privately.", returns]
+            returns = c.t("rules.tickets.returns_setup", start=returns_text(c, r.setup_returns),
+                          later=returns_text(c, r.draw_returns))
+        text = [deal + " " + c.t("rules.tickets.at_once"), returns]
         boxed = [deck for deck in r.boxed_after_deal if deck in decks]
         if boxed:
-            text.append(f"The {joined(boxed)} tickets left after the deal leave the game unseen.")
+            text.append(c.t("rules.tickets.boxed", decks=decks_text(c, boxed)))
         if c.dice:
             mix = announced_mix(c)
-            text.append(f"With dice, each station (or wild) die you spend draws one ticket{draw_decks(c)}"
-                        f"{f' ({mix})' if mix else ''}, and you may keep any of them, or none.")
+            text.append(c.t("rules.tickets.dice_mix" if mix else "rules.tickets.dice", decks=draw_decks(c), mix=mix))
         else:
             text.extend(self.turn_options(c))
-        text.append("A ticket scores its value at the end if your own routes join its two cities, and loses it if "
-                    "not. Your hand (/ttr hand) marks the tickets already complete.")
+        text.append(c.t("rules.tickets.scoring"))
         if c.gmap.country_ids:
-            text.append("Some tickets name a neighbouring country: routes into a country end there (a country "
-                        "joins nothing).")
+            text.append(c.t("rules.tickets.countries"))
         return {"tickets": text}
 
     def sheet(self, c: Ctx, sheet: Mapping[str, Any]) -> list[str]:
@@ -290,6 +306,6 @@ class TicketWords(Words):
         lines = [f"🎫 {shown}"]
         loans = sheet.get("station_loans") or {}
         if loans:
-            lines.append("🏠 Stations lent " + "; ".join(f"{c.route(route)} (at {c.city(city)})"
-                                                        for city, route in loans.items()))
+            lines.append(c.t("tickets.stations_lent", routes="; ".join(
+                c.t("tickets.lent_at", route=c.route(route), city=c.city(city)) for city, route in loans.items())))
         return lines

@@ -14,12 +14,9 @@ from bot_app.words.base import (
     count_of,
     data,
     hidden,
-    joined,
-    plural,
     presents,
     private,
     public,
-    their,
     tourist_card,
 )
 from bot_app.words.tickets import TicketWords, tickets_boxed
@@ -48,16 +45,21 @@ def _minimums(c: Ctx, n_tickets: int, n_tourist: int) -> tuple[int, int]:
     return min(module.draw_keep, n_tickets), min(module.draw_tourist_keep, n_tourist)
 
 
+def upper_first(text: str) -> str:
+    """The text with its first letter a capital (the rest as it is: German nouns keep theirs)."""
+    return text[:1].upper() + text[1:]
+
+
 def keep_both(c: Ctx, n_tickets: int, n_tourist: int) -> str:
     t, k = _minimums(c, n_tickets, n_tourist)
     parts = []
     if n_tickets and t:
-        parts.append(plural(t, "ticket"))
+        parts.append(c.n("tourist.n_tickets", t))
     if n_tourist and k:
-        parts.append(plural(k, "tourist card"))
+        parts.append(c.n("tourist.n_cards", k))
     if not parts:
-        return "keep any of them, or none"
-    return "keep at least " + joined(parts)
+        return c.t("tickets.keep_any")
+    return c.t("tourist.keep_at_least", what=c.joined(parts))
 
 
 def offered(e: Event, c: Ctx, who: str) -> str:
@@ -66,74 +68,74 @@ def offered(e: Event, c: Ctx, who: str) -> str:
     devils = count_of(data(e, "devils"))
     parts = []
     if tickets:
-        parts.append("Tickets offered to you: " + "; ".join(c.ticket(t) for t in tickets) + ".")
+        parts.append(c.t("tourist.offered_tickets", tickets="; ".join(c.ticket(t) for t in tickets)))
     if tourist:
-        parts.append("Tourist cards offered to you: " + "; ".join(c.ticket(t) for t in tourist) + ".")
+        parts.append(c.t("tourist.offered_cards", cards="; ".join(c.ticket(t) for t in tourist)))
     if devils:
-        one = devils == 1
-        parts.append(f"{plural(devils, 'Lucky Devil')} came with them: play {'it' if one else 'them'} first ("
-                     f"{'it' if one else 'each'} may throw away one attraction card, with no penalty).")
+        parts.append(c.n("tourist.devils_came", devils))
     if not parts:
-        return "Nothing was offered to you."
-    return " ".join(parts) + f" {keep_both(c, len(tickets), len(tourist)).capitalize()}."
+        return c.t("tourist.nothing_offered")
+    return " ".join(parts) + f" {upper_first(keep_both(c, len(tickets), len(tourist)))}."
 
 
 def drawn(e: Event, c: Ctx, who: str) -> str:
     n = count_of(data(e, "count"))
     tourist = count_of(data(e, "tourist"))
-    return f"{who} drew {plural(n, 'destination ticket')} and {plural(tourist, 'tourist card')}"
+    return c.say("tourist.drew", who, tickets=c.n("tourist.n_destination", n), cards=c.n("tourist.n_cards", tourist))
 
 
-def _some(kept: int, returned: int, what: str) -> str:
-    text = plural(kept, what) if kept else f"no {what}s"
-    return text + (f" ({returned} returned)" if returned else "")
+def _some(c: Ctx, kept: int, returned: int, what: str) -> str:
+    """"2 tickets (1 returned)", "no tourist cards" (`what`: "tickets" or "cards")."""
+    text = c.n(f"tourist.n_{what}", kept) if kept else c.t(f"tourist.no_{what}")
+    return c.t("tourist.returned", what=text, n=returned) if returned else text
 
 
 def kept(e: Event, c: Ctx, who: str) -> str:
-    tickets = _some(count_of(data(e, "kept")), count_of(data(e, "returned")), "ticket")
-    tourist = _some(count_of(data(e, "tourist_kept")), count_of(data(e, "tourist_returned")), "tourist card")
-    return f"{who} kept {tickets} and {tourist}"
+    tickets = _some(c, count_of(data(e, "kept")), count_of(data(e, "returned")), "tickets")
+    tourist = _some(c, count_of(data(e, "tourist_kept")), count_of(data(e, "tourist_returned")), "cards")
+    return c.say("tourist.kept", who, tickets=tickets, cards=tourist)
 
 
 def drawn_then_kept(first: Event, second: Event, c: Ctx, who: str) -> str | None:
-    if data(first, "player") != data(second, "player"):
-        return None
+    if data(first, "player") != data(second, "player") or c.lang.code != "en":
+        return None  # one sentence in English; two elsewhere (the verbs of the two halves differ per person)
     return f"{drawn(first, c, who)}, then {kept(second, c, who).removeprefix(who + ' ')}"
+
+
+def _named(c: Ctx, cards: list[str], what: str) -> str:
+    """"tickets A; B", "no tourist cards" (`what`: "tickets" or "cards")."""
+    return c.t(f"tourist.{what}_named", names="; ".join(cards)) if cards else c.t(f"tourist.no_{what}")
 
 
 def chosen(e: Event, c: Ctx, who: str) -> str:
     tickets = [c.ticket(t) for t in data(e, "kept") or []]
     tourist = [c.ticket(t) for t in data(e, "tourist") or []]
-    return (f"{who} kept " + ("tickets " + "; ".join(tickets) if tickets else "no tickets")
-            + " and " + ("tourist cards " + "; ".join(tourist) if tourist else "no tourist cards"))
+    return c.say("tourist.kept", who, tickets=_named(c, tickets, "tickets"), cards=_named(c, tourist, "cards"))
 
 
 def devil_played(e: Event, c: Ctx, who: str) -> str:
-    if data(e, "discarded"):
-        return f"{who} played a Lucky Devil and threw away an attraction card"
-    return f"{who} played a Lucky Devil and kept every card"
+    return c.say("tourist.devil_threw" if data(e, "discarded") else "tourist.devil_kept", who)
 
 
 def devil_resolved(e: Event, c: Ctx, who: str) -> str:
     gone = data(e, "discarded")
     if gone:
-        return f"{who} played {their(who)} Lucky Devil: {c.ticket(gone)} is out of the game, with no penalty"
-    return f"{who} played {their(who)} Lucky Devil and kept every card"
+        return c.say("tourist.devil_gone", who, card=c.ticket(gone))
+    return c.say("tourist.devil_spared", who)
 
 
 def devil_label(a: Action, c: Ctx) -> str:
     assert isinstance(a, PlayLuckyDevil)
     if not a.discard:
-        return "play the Lucky Devil and keep every card"
-    return f"play the Lucky Devil: throw away {c.ticket(a.discard)}"
+        return c.t("tourist.devil_keep_label")
+    return c.t("tourist.devil_throw_label", card=c.ticket(a.discard))
 
 
 def keep_label(a: Action, c: Ctx) -> str:
     assert isinstance(a, KeepTickets)
     tickets = [c.ticket(t) for t in a.keep if not _is_tourist(c, t)]
     tourist = [c.ticket(t) for t in a.keep if _is_tourist(c, t)]
-    return ("keep " + ("tickets " + "; ".join(tickets) if tickets else "no tickets") + " and "
-            + ("tourist cards " + "; ".join(tourist) if tourist else "no tourist cards"))
+    return c.t("tourist.keep_label", tickets=_named(c, tickets, "tickets"), cards=_named(c, tourist, "cards"))
 
 
 def draw_label(a: Action, c: Ctx) -> str:
@@ -141,20 +143,22 @@ def draw_label(a: Action, c: Ctx) -> str:
     module = c.rules.module("tickets")
     assert isinstance(module, TouristCards)
     n = sum(k for _, k in module.draw)
-    return f"draw {plural(n, 'destination ticket')} and {plural(module.draw_tourist, 'tourist card')}"
+    return c.t("tourist.draw_label", tickets=c.n("tourist.n_destination", n),
+               cards=c.n("tourist.n_cards", module.draw_tourist))
 
 
 def card_text(c: Ctx, card_id: str) -> str:
     """A tourist card: "Zoo (Mulhouse, 3 points)", "Visitor Pass (any attraction town, 10 points)"."""
     card = tourist_card(c.gmap, card_id) or {}
     if card.get("kind") == "visitor_pass":
-        return f"Visitor Pass (any attraction town, {card.get('points', 10)} points)"
-    return f"{card.get('name', 'a tourist card')} ({c.city(card.get('city'))}, {card.get('points', 0)} points)"
+        return c.t("tourist.pass_text", points=c.n("tourist.points", int(card.get("points", 10))))
+    return c.t("tourist.card_text", name=card.get("name") or c.t("tourist.a_card"), city=c.city(card.get("city")),
+               points=c.n("tourist.points", int(card.get("points", 0))))
 
 
 def card_line(c: Ctx, card_id: str, done: bool) -> str:
     """One tourist card in a hand: what it is, where, its value, and visited or not yet."""
-    return f"{card_text(c, card_id)}: {'visited' if done else 'not yet'}"
+    return f"{card_text(c, card_id)}: {c.t('tourist.visited' if done else 'tourist.not_yet')}"
 
 
 @presents(TouristCards)
@@ -175,22 +179,22 @@ class TouristWords(TicketWords):
              ("lucky_devil_played", "lucky_devil_resolved"): lambda first, second, c, who: devil_resolved(
                  second, c, who)}
     actions = {
-        "draw_tickets": Doing(draw_label, "Tickets", "🎫"),
-        "keep_tickets": Doing(keep_label, "Choose cards", "🎫", "primary"),
-        "play_lucky_devil": Doing(devil_label, "Lucky Devil", "😈", "primary"),
+        "draw_tickets": Doing(draw_label, "Tickets", "🎫", key="button.tickets"),
+        "keep_tickets": Doing(keep_label, "Choose cards", "🎫", "primary", key="button.choose_cards"),
+        "play_lucky_devil": Doing(devil_label, "Lucky Devil", "😈", "primary", key="button.lucky_devil"),
     }
 
     def status(self, c: Ctx, seat: int) -> list[str]:
         part = c.v.part(TouristView)
         counts = part.counts if part is not None else ()
         n = counts[seat] if seat < len(counts) else 0
-        return [*super().status(c, seat), plural(n, "tourist card")]
+        return [*super().status(c, seat), c.n("tourist.status_cards", n)]
 
     def table(self, c: Ctx) -> list[str]:
         part = c.v.part(TouristView)
         if part is None:
             return super().table(c)
-        return [f"{super().table(c)[0]} · tourist cards left: {part.deck}"]
+        return [f"{super().table(c)[0]} · {c.t('tourist.deck_left', n=part.deck)}"]
 
     def hand(self, c: Ctx) -> list[str]:
         me = c.v.me
@@ -201,10 +205,10 @@ class TouristWords(TicketWords):
         mine = list(part.mine or ()) if part is not None else []
         done = part.completed if part is not None else frozenset()
         if mine:
-            lines.append(f"🏰 Tourist cards ({sum(1 for x in mine if x in done)} of {len(mine)} visited):")
+            lines.append(c.t("tourist.hand_head", done=sum(1 for x in mine if x in done), n=len(mine)))
             lines += [f"  {'✅' if x in done else '⬜'} {card_line(c, x, x in done)}" for x in mine]
         else:
-            lines.append("🏰 Tourist cards: none yet")
+            lines.append(c.t("tourist.hand_none"))
         return lines + self.offered(c)
 
     def offered(self, c: Ctx) -> list[str]:
@@ -216,12 +220,11 @@ class TouristWords(TicketWords):
         tickets, tourist, devils = (list(mine.get(k) or ()) for k in ("tickets", "tourist", "devils"))
         if not (tickets or tourist or devils):
             return []
-        lines = [f"🎫 Offered to you now ({keep_both(c, len(tickets), len(tourist))}):"]
-        lines += [f"  • ticket {c.ticket(t)}" for t in tickets]
-        lines += [f"  • tourist card {card_text(c, t)}" for t in tourist]
+        lines = [c.t("tourist.offer_head", keep=keep_both(c, len(tickets), len(tourist)))]
+        lines += [f"  • {c.t('tourist.offer_ticket', ticket=c.ticket(t))}" for t in tickets]
+        lines += [f"  • {c.t('tourist.offer_card', card=card_text(c, t))}" for t in tourist]
         if devils:
-            lines.append(f"  • {plural(len(devils), 'Lucky Devil')}: play it first (it may throw away one attraction "
-                         "card, with no penalty)")
+            lines.append(f"  • {c.n('tourist.offer_devils', len(devils))}")
         return lines
 
     def turn_options(self, c: Ctx) -> list[str]:
@@ -230,33 +233,24 @@ class TouristWords(TicketWords):
         if c.dice:
             return []
         n = sum(k for _, k in module.draw)
-        return [f"**Draw {plural(n, 'destination ticket')} and {plural(module.draw_tourist, 'tourist card')}**; "
-                f"keep at least {module.draw_keep} of each kind you drew."]
+        return [c.t("rules.tourist.option", tickets=c.n("rules.tourist.destination_tickets", n),
+                    cards=c.n("rules.tourist.cards", module.draw_tourist), keep=module.draw_keep)]
 
     def topics(self, c: Ctx) -> dict[str, list[str]]:
         module = self.module
         assert isinstance(module, TouristCards)
         tickets = [
-            f"At the start you are dealt {plural(sum(n for _, n in module.setup_deal), 'ticket')} and "
-            f"{plural(module.setup_tourist, 'tourist card')}; keep at least {module.setup_keep} of each. Everyone "
-            "chooses at once, privately. Returned cards go under their deck.",
-            *self.turn_options(c),
-            "A ticket scores its value at the end if your own routes join its two cities, and loses it if not."]
+            c.t("rules.tourist.deal", tickets=c.n("rules.tourist.tickets", sum(n for _, n in module.setup_deal)),
+                cards=c.n("rules.tourist.cards", module.setup_tourist), keep=module.setup_keep),
+            *self.turn_options(c), c.t("rules.tourist.ticket_scoring")]
         if c.dice:
-            tickets.append("With dice, each station (or wild) die you spend draws one ticket (no tourist cards), and "
-                           "you may keep any of them, or none.")
-        tourist = [
-            "A tourist card names an attraction and its town: at the end it scores its value if you visited the "
-            "town — if one of your own routes ends there (stations never count) — and loses it if not. One visit "
-            "completes every card of that town.",
-            "A Visitor Pass (10) counts for any attraction town you visited.",
-            "A Lucky Devil is played at once, before you choose: it may throw away one attraction card you hold or "
-            "were just offered, with no penalty (or none); it then leaves the game.",
-            "Your hand (/ttr hand) lists your tourist cards, visited or not yet."]
+            tickets.append(c.t("rules.tourist.dice"))
+        tourist = [c.t("rules.tourist.what"), c.t("rules.tourist.visitor_pass"), c.t("rules.tourist.lucky_devil"),
+                   c.t("rules.tourist.hand")]
         return {"tickets": tickets, "tourist": tourist}
 
     def overview(self, c: Ctx) -> list[str]:
-        return ["tourist cards"]
+        return [c.t("rules.overview.tourist")]
 
     def sheet(self, c: Ctx, sheet: Mapping[str, Any]) -> list[str]:
         lines = super().sheet(c, sheet)

@@ -15,7 +15,6 @@ from bot_app.words.base import (
     Words,
     data,
     hidden,
-    joined,
     plural,
     presents,
     private,
@@ -88,8 +87,7 @@ def _flushed(e: Event, c: Ctx, who: str) -> str:
     rule = c.rules.module("train_cards")
     flush_cards = getattr(rule, "flush_cards", ()) or ()
     if any(x in flush_cards for x in old):
-        why = "A Controller card turned face up"  # the Controller's words are English for now
-        return f"{why}, so the face-up cards were replaced: now {new or 'none'}"
+        return c.t("cards.flushed_controller", now=new or c.t("cards.none_held"))
     return c.n("cards.flushed", old.count(LOCO), now=new or c.t("cards.none_held"))
 
 
@@ -106,9 +104,14 @@ def _slot_card(view: Any, slot: int | None) -> str | None:
 def _draw_label(a: Action, c: Ctx) -> str:
     assert isinstance(a, DrawCard)
     if a.slot is None:
-        return "draw the top card of the deck (blind)"
+        return c.t("cards.draw_blind_label")
     card = _slot_card(c.view, a.slot)
-    return f"take the {_face_up(card)} (slot {a.slot + 1})" if card else f"take the face-up card in slot {a.slot + 1}"
+    slot = str(a.slot + 1)
+    if c.lang.code == "en":  # as before: a card name no colour has is said as card_word says it
+        return f"take the {_face_up(card)} (slot {slot})" if card else f"take the face-up card in slot {slot}"
+    if not card:
+        return c.t("cards.take_slot_label", slot=slot)
+    return c.t("cards.take_face_up_label", card=_card_name(c, card), slot=slot)
 
 
 @presents(TrainCardDraw)
@@ -153,13 +156,12 @@ class TrainCards(Words):
     def turn_options(self, c: Ctx) -> list[str]:
         r = self.r
         if r.faceup_loco_whole_draw:
-            how = ("a face-up locomotive taken first is your whole draw"
-                   + ("" if r.faceup_loco_second else ", and it can never be your second card"))
+            how = c.t("rules.cards.loco_whole" if r.faceup_loco_second else "rules.cards.loco_whole_never_second")
         elif r.faceup_loco_second:
-            how = "a face-up locomotive is an ordinary card here: you may take one, or even two"
+            how = c.t("rules.cards.loco_ordinary")
         else:
-            how = "a face-up locomotive can only be your first card"
-        return [f"**Draw 2 train cards**, face up or blind from the deck; {how}."]
+            how = c.t("rules.cards.loco_first")
+        return [c.t("rules.option.draw", how=how)]
 
     def topics(self, c: Ctx) -> dict[str, list[str]]:
         r = self.r
@@ -168,20 +170,19 @@ class TrainCards(Words):
             deck[name] = deck.get(name, 0) + n
         colours = [k for k in deck if k not in (LOCO, "controller")]
         size = sum(deck.values())
-        parts = [f"{deck[colours[0]]} of each of {len(colours)} colours" if colours and
-                 len({deck[k] for k in colours}) == 1 else joined(f"{deck[k]} {k}" for k in colours)]
+        parts = [c.n("rules.cards.each_colour", len(colours), each=deck[colours[0]]) if colours and
+                 len({deck[k] for k in colours}) == 1 else c.joined(f"{c.lang.number(deck[k])} {c.card(k, deck[k])}"
+                                                                    for k in colours)]
         if deck.get(LOCO):
-            parts.append(f"{deck[LOCO]} locomotives (wild)")
+            parts.append(c.n("rules.cards.locos", deck[LOCO]))
         if deck.get("controller"):
-            parts.append(f"{plural(deck['controller'], 'Controller card')}")
-        text = [f"The deck has {size} train cards: {joined(parts)}. Everyone starts with {r.hand_size}; "
-                f"{r.display_size} lie face up."]
+            parts.append(c.n("rules.cards.controllers", deck["controller"]))
+        text = [c.t("rules.cards.deck", size=size, parts=c.joined(parts), hand=r.hand_size, shown=r.display_size)]
         if r.flush_locos is None:
-            text.append("The face-up cards are never replaced, however many locomotives show.")
+            text.append(c.t("rules.cards.never_replaced"))
         else:
-            text.append(f"When {r.flush_locos} face-up cards are locomotives, all {r.display_size} are discarded "
-                        "and replaced.")
+            text.append(c.t("rules.cards.flush", locos=r.flush_locos, shown=r.display_size))
         if r.flush_cards:
-            text.append("A Controller card turned face up replaces the face-up cards at once.")
+            text.append(c.t("rules.cards.controller_flush"))
         text.append(self.turn_options(c)[0])
         return {"cards": text}

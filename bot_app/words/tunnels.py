@@ -8,7 +8,6 @@ from bot_app.words.base import (
     Event,
     Words,
     data,
-    plural,
     presents,
     private,
     public,
@@ -58,9 +57,8 @@ class TunnelWords(Words):
         if not tunnel_count(c):
             return {}
         payment = words_class(type(c.rules.payment))(c.rules.payment)
-        text: list[str] = payment.tunnel_text() if isinstance(payment, PaymentWords) else []
-        return {"tunnels": [f"This board has {plural(tunnel_count(c), 'tunnel')}.",
-                            *text]}
+        text: list[str] = payment.tunnel_text(c) if isinstance(payment, PaymentWords) else []
+        return {"tunnels": [c.n("rules.tunnels.count", tunnel_count(c)), *text]}
 
     def overview(self, c: Ctx) -> list[str]:
-        return [plural(tunnel_count(c), "tunnel")] if tunnel_count(c) else []
+        return [c.n("rules.overview.tunnels", tunnel_count(c))] if tunnel_count(c) else []

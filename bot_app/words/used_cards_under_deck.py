@@ -13,4 +13,4 @@ class UsedCardsWords(Words):
     events = {"discards_under_deck": quiet(), "shuffle": hidden()}
 
     def topics(self, c: Ctx) -> dict[str, list[str]]:
-        return {"cards": ["Used train cards are shuffled and put under the deck after every turn."]}
+        return {"cards": [c.t("rules.cards.under_deck")]}

@@ -41,6 +41,7 @@ from .server import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = ROOT / "tests" / "bot_child.py"
+MAIN_RUNNER = ROOT / "tests" / "bot_main_child.py"  # bot.py itself, configured by its environment
 
 
 @dataclass(frozen=True)
@@ -158,22 +159,61 @@ class ChildBot:
         if seed is not None:
             args += ["--seed", str(seed)]
         args += list(extra_args)
-        logs = logs or Path(db).parent
+        child = cls._spawn(args, logs or Path(db).parent)
+        await child.wait_line("ready", timeout)
+        return child
+
+    @classmethod
+    async def start_main(cls, fake: FakeDiscord, env: dict[str, str], logs: Path, *,
+                         crash_after: Iterable[str] = (), crash_before: Iterable[str] = (),
+                         count_from_ready: bool = False, seed: int | None = None, ready: bool = True,
+                         timeout: float = 60.0) -> ChildBot:
+        """Start bot.py itself (tests/bot_main_child.py) logged in to `fake`, configured by `env`
+        (TTR_DATABASE, TTR_SHARD_COUNT, TTR_SHARD_IDS…; added to this process's environment),
+        and return once it is ready on its shards (`ready`; else at once: it may stand by, or
+        refuse to start). Raises RuntimeError as `start`."""
+        args = [sys.executable, str(MAIN_RUNNER), "--base", fake.base, "--gateway", fake.gateway_url]
+        for spec in crash_after:
+            args += ["--crash-after", str(CrashPoint.parse(spec))]
+        for spec in crash_before:
+            args += ["--crash-before", str(CrashPoint.parse(spec))]
+        if count_from_ready:
+            args.append("--count-from-ready")
+        if seed is not None:
+            args += ["--seed", str(seed)]
+        child = cls._spawn(args, logs, {"DISCORD_TOKEN": "fake-token", "LOG_LEVEL": "INFO", **env})
+        if ready:
+            await child.wait_line("ready", timeout)
+        return child
+
+    @classmethod
+    def _spawn(cls, args: list[str], logs: Path, env: dict[str, str] | None = None) -> ChildBot:
         n = 1 + len(list(logs.glob("bot-child-*.out")))
         stdout, stderr = logs / f"bot-child-{n}.out", logs / f"bot-child-{n}.err"
         with stdout.open("wb") as out, stderr.open("wb") as err:
-            proc = subprocess.Popen(args, cwd=ROOT, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
-        child = cls(proc, stdout, stderr)
+            proc = subprocess.Popen(args, cwd=ROOT, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+                                    env=None if env is None else {**os.environ, **env})
+        return cls(proc, stdout, stderr)
+
+    def ready_lines(self) -> list[str]:
+        """Its "ready <shards>" lines so far (bot_main_child.py), one per (re)connection."""
+        return [line for line in self.lines() if line.startswith("ready")]
+
+    async def wait_line(self, first_word: str, timeout: float = 60.0, *, count: int = 1) -> str:
+        """Wait until the child has printed `count` status lines starting with `first_word`
+        ("ready"); the last of them. Raises RuntimeError, with the child's output, when it exits
+        first or the time is up (the child is then killed)."""
         deadline = time.monotonic() + timeout
-        while "ready" not in child.lines():
-            if not child.alive:
-                raise RuntimeError(f"the bot's child process exited ({proc.returncode}) before it was ready:\n"
-                                   + child.output())
+        while len(seen := [line for line in self.lines() if line.split(" ", 1)[0] == first_word]) < count:
+            if not self.alive:
+                raise RuntimeError(f"the bot's child process exited ({self.proc.returncode}) before it was "
+                                   f"{first_word}:\n" + self.output())
             if time.monotonic() > deadline:
-                await child.kill()
-                raise RuntimeError(f"the bot's child process was not ready in {timeout} s:\n" + child.output())
+                await self.kill()
+                raise RuntimeError(f"the bot's child process was not {first_word} in {timeout} s:\n"
+                                   + self.output())
             await asyncio.sleep(0.02)  # the fake runs on this loop: never block it
-        return child
+        return seen[-1]
 
     @property
     def pid(self) -> int:

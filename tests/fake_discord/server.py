@@ -2,7 +2,10 @@
 
 Gateway (websocket at /gateway, JSON text frames, no compression):
     HELLO → IDENTIFY → READY + GUILD_CREATE; heartbeats are ACKed; `dispatch` sends events
-    (INTERACTION_CREATE) to every connected bot.
+    (INTERACTION_CREATE) to every connected bot. Shards as Discord's: an IDENTIFY with
+    `shard: [i, n]` opens shard i of n, which hears only of the servers on it (`(guild id >> 22)
+    % n == i`: READY, GUILD_CREATE and every event of theirs; DMs on shard 0). An IDENTIFY
+    without one is the whole bot ([0, 1]). `add_guild(shard=(i, n))` makes a server on shard i.
 REST (under /api/v10, answers with Content-Type exactly application/json):
     users/@me, users/{id}, oauth2/applications/@me, command sync (PUT and GET of the global and
     of each guild's commands, kept apart and counted in `syncs`), interaction callbacks (+
@@ -64,8 +67,11 @@ from .faults import (
 JSON = "application/json"
 EPHEMERAL = 64
 THREAD_TYPES = (10, 11, 12)
+GUILD_EVENTS = ("GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE")  # events whose `id` is the server's
 NONCE_MAX = 25  # Discord refuses longer nonces (400 / 50035)
 _ids = itertools.count(1_100_000_000_000_000_000)
+# Servers placed on a chosen shard: ids whose timestamp part (id >> 22) is chosen, far above _ids'.
+_guild_stamps = itertools.count(1_300_000_000_000_000_000 >> 22)
 
 
 MAX_DESCRIPTION = 1024  # Discord's limit for an attachment's description
@@ -81,6 +87,19 @@ MAX_GALLERY_DESCRIPTION = 256  # a media gallery item's description
 
 def snowflake() -> int:
     return next(_ids)
+
+
+def on_shard(guild_id: int | None, shard: tuple[int, int]) -> bool:
+    """Whether Discord sends the events of `guild_id` (None: a DM) to `shard` ([i, n])."""
+    i, n = shard
+    return (0 if guild_id is None else (guild_id >> 22) % n) == i
+
+
+def guild_snowflake(shard: tuple[int, int]) -> int:
+    """A new server id on `shard` ([i, n])."""
+    while not on_shard(gid := next(_guild_stamps) << 22, shard):
+        pass
+    return gid
 
 
 def now_iso() -> str:
@@ -177,6 +196,8 @@ class FakeDiscord:
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         self.syncs: Counter[int | None] = Counter()  # PUTs of the command list: None = global, else guild id
         self.sockets: list[web.WebSocketResponse] = []
+        self.shard_of: dict[int, tuple[int, int]] = {}  # id() of an identified socket → its shard [i, n]
+        self.identified_shards: list[tuple[int, int]] = []  # every IDENTIFY's shard, in order
         self.seq = 0
         self.changed = asyncio.Condition()
         self.requests: list[tuple[str, str]] = []
@@ -226,10 +247,11 @@ class FakeDiscord:
                 "permission_overwrites": [], "nsfw": False, "parent_id": None, "topic": None,
                 "last_message_id": None, "rate_limit_per_user": 0}
 
-    async def add_guild(self, name: str = "Other Guild") -> tuple[int, int]:
-        """Another server with one text channel: (guild id, channel id). A bot already
-        connected hears of it (GUILD_CREATE)."""
-        gid, cid = snowflake(), snowflake()
+    async def add_guild(self, name: str = "Other Guild", *, shard: tuple[int, int] | None = None
+                        ) -> tuple[int, int]:
+        """Another server with one text channel: (guild id, channel id), on `shard` ([i, n]) when
+        given. A bot already connected (on its shard) hears of it (GUILD_CREATE)."""
+        gid, cid = (snowflake() if shard is None else guild_snowflake(shard)), snowflake()
         self.guilds[gid] = name
         self.channels[cid] = self._text_channel(cid, gid)
         await self.dispatch("GUILD_CREATE", self._guild_payload(gid))
@@ -421,15 +443,20 @@ class FakeDiscord:
                 await ws.send_str(json.dumps({"op": 11, "d": None}))
             elif op == 2:
                 self.identifies += 1
+                raw_shard = (data.get("d") or {}).get("shard") or [0, 1]
+                shard = (int(raw_shard[0]), int(raw_shard[1]))
+                self.identified_shards.append(shard)
+                self.shard_of[id(ws)] = shard
                 self.sockets.append(ws)
                 self.seq += 1
+                guilds = [g for g in self.guilds if on_shard(g, shard)]
                 ready = {"v": 10, "user": self.bot_user.payload(),
-                         "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+                         "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
                          "session_id": f"s{snowflake()}", "resume_gateway_url": self.gateway_url,
-                         "shard": [0, 1], "application": {"id": str(self.app_id), "flags": 0},
+                         "shard": list(shard), "application": {"id": str(self.app_id), "flags": 0},
                          "private_channels": [], "relationships": []}
                 await ws.send_str(json.dumps({"op": 0, "t": "READY", "s": self.seq, "d": ready}))
-                for gid in self.guilds:
+                for gid in guilds:
                     self.seq += 1
                     await ws.send_str(json.dumps({"op": 0, "t": "GUILD_CREATE", "s": self.seq,
                                                   "d": self._guild_payload(gid)}))
@@ -438,13 +465,21 @@ class FakeDiscord:
                 await ws.send_str(json.dumps({"op": 9, "d": False}))
         if ws in self.sockets:
             self.sockets.remove(ws)
+        self.shard_of.pop(id(ws), None)
         return ws
 
+    def shards_connected(self) -> list[tuple[int, int]]:
+        """The shards ([i, n]) of the bot's open gateway connections, sorted."""
+        return sorted(self.shard_of[id(ws)] for ws in self.sockets if not ws.closed and id(ws) in self.shard_of)
+
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        """Send an event to every connection on the shard of its server (a DM's: shard 0)."""
         self.seq += 1
         frame = json.dumps({"op": 0, "t": event, "s": self.seq, "d": data})
+        raw_guild = data.get("id") if event in GUILD_EVENTS else data.get("guild_id")
+        guild_id = int(raw_guild) if raw_guild is not None else None
         for ws in list(self.sockets):
-            if ws.closed:
+            if ws.closed or not on_shard(guild_id, self.shard_of.get(id(ws), (0, 1))):
                 continue
             try:
                 await ws.send_str(frame)

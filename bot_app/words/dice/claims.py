@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot_app.words.base import YOU, Ctx, Doing, Event, Words, count_of, data, joined, presents, public
+from bot_app.words.base import YOU, Ctx, Doing, Event, Words, count_of, data, presents, public
 from bot_app.words.dice.faces import faces_paid, roll_text
 from bot_app.words.routes import points, route_claimed
 from engine.actions import Action, ClaimRoute
@@ -104,22 +104,19 @@ class DiceClaimWords(Words):
         return [c.t("dice.option.claim")]
 
     def topics(self, c: Ctx) -> dict[str, list[str]]:
-        text = ["With dice, colours do not matter: a route is **double** if the board prints a parallel track beside "
-                "it, otherwise **single**. Each space takes a die of that type, a 🌈 wild die, or a token of that "
-                f"type. The longest route you can pay has {MAX_LENGTH} spaces (5 dice and 3 tokens)."]
+        text = [c.n("rules.dice.claiming", MAX_LENGTH)]
         longer = [r for r in c.gmap.routes.values() if r.length > MAX_LENGTH]
         for r in longer:
             n = c.rules.length(r)
             name = f"{c.gmap.city_label(r.a)} – {c.gmap.city_label(r.b)}"
-            text.append(f"{name} counts as {n} spaces ({c.gmap.points_for(n)} points)." if n <= MAX_LENGTH
-                        else f"{name} cannot be claimed with dice.")
+            text.append(c.n("rules.dice.counts_as", n, route=name, points=c.gmap.points_for(n)) if n <= MAX_LENGTH
+                        else c.t("rules.dice.no_claim", route=name))
         out = {"claiming": text}
         closed = [r for r in longer if c.rules.length(r) > MAX_LENGTH]
         if closed:
-            out["scoring"] = [joined(f"{c.gmap.city_label(r.a)} – {c.gmap.city_label(r.b)} ({r.length} → "
-                                     f"{c.gmap.points_for(r.length)})" for r in closed)
-                              + " cannot be claimed with dice, so nobody scores it."]
+            out["scoring"] = [c.t("rules.dice.never_scored", routes=c.joined(
+                f"{c.gmap.city_label(r.a)} – {c.gmap.city_label(r.b)} ({c.lang.number(r.length)} → "
+                f"{c.lang.number(c.gmap.points_for(r.length))})" for r in closed))]
         if any(r.is_ferry for r in c.gmap.routes.values()):
-            out["ferries"] = ["A ferry needs one 🌈 wild die for each locomotive mark; its other spaces take dice or "
-                              "tokens of its type."]
+            out["ferries"] = [c.t("rules.dice.ferries")]
         return out

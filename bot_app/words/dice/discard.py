@@ -39,12 +39,7 @@ class TokenDiscardWords(Words):
     waiting = {"dice_discard": lambda c, who: c.t("waiting.dice_discard", who=who)}
 
     def topics(self, c: Ctx) -> dict[str, list[str]]:
-        return {"dice": [
-            "You may put tokens back in the supply during your own turn, to take other ones later: the Discard tokens "
-            "button, at any step of your turn. After a tunnel that failed or was given up, the tokens you laid come "
-            "back and the turn waits for that choice before it ends (when you hold tokens)."]}
+        return {"dice": [c.t("rules.dice.discard")]}
 
     def turn_options(self, c: Ctx) -> list[str]:
-        return ["During your turn, and at its end, you may **discard tokens** you no longer want, back to the "
-                "supply (after a tunnel that failed or was given up, the turn waits for that choice when you "
-                "hold tokens)."]
+        return [c.t("rules.option.discard_tokens")]

@@ -81,29 +81,21 @@ class DiceRollWords(Words):
         return self.hand(c)
 
     def turn_intro(self, c: Ctx) -> str:
-        return ("Your 5 dice are rolled when your turn starts (1️⃣ single ×2, 2️⃣ double ×2, 🏠 station, 🌈 wild on "
-                "each die). Keep any of them and re-roll the others, once. Then do at most one of these:")
+        return c.t("rules.dice.turn_intro")
 
     def topics(self, c: Ctx) -> dict[str, list[str]]:
-        return {"dice": [
-            "With the Dice Expansion there are no train cards: your 5 dice are rolled when your turn starts. Each "
-            "die shows 1️⃣ single (2 faces), 2️⃣ double (2 faces), 🏠 station or 🌈 wild. You may keep any dice and "
-            "re-roll the others once (the Re-roll button); then the roll stands. The turn post shows the roll.",
-            "Route colours do not matter: a route is **double** if the board prints a parallel track beside it, "
-            "otherwise **single**. Each space takes a die of its type, a wild die, or a token of its type.",
-            _action_paragraph(c)]}
+        return {"dice": [c.t("rules.dice.roll"), c.t("rules.dice.kinds"), _action_paragraph(c)]}
 
     def overview(self, c: Ctx) -> list[str]:
-        return ["the Dice Expansion (dice instead of train cards)"]
+        return [c.t("rules.overview.dice")]
 
 
 def _action_paragraph(c: Ctx) -> str:
     """The one action of a dice turn, as this rule set has them (a station only on a board with
     stations)."""
     mix = announced_mix(c)
-    actions = ["claim one route",
-               f"draw destination tickets (one per station die, a wild may stand in{'; ' + mix if mix else ''}; keep "
-               "any of them, or none)"]
+    actions = [c.t("rules.dice.action.claim"),
+               c.t("rules.dice.action.tickets_mix", mix=mix) if mix else c.t("rules.dice.action.tickets")]
     if c.rules.module("stations") is not None:
-        actions.append("build a station (1, 2 or 3 station dice)")
-    return f"Then do at most one thing: {joined(actions, 'or')}. You may also do nothing."
+        actions.append(c.t("rules.dice.action.station"))
+    return c.t("rules.dice.actions", actions=joined(actions, c.t("rules.word.or")))

@@ -33,8 +33,10 @@ def label(a: Action, c: Ctx) -> str:
     """"draw 2 destination tickets (1 short and 1 long) with 1 station die and 1 wild die": where
     the mix is announced (Germany, D7) it tells apart draws paid with the same dice."""
     assert isinstance(a, DrawTicketsWithDice)
-    mix = f" ({mix_text(a.mix)})" if a.mix else ""
-    return f"draw {plural(count(a.payment), 'destination ticket')}{mix} with {faces_paid(a.payment)}"
+    mix = f" ({mix_text(a.mix, c)})" if a.mix else ""
+    if c.lang.code == "en":
+        return f"draw {plural(count(a.payment), 'destination ticket')}{mix} with {faces_paid(a.payment)}"
+    return c.n("dice.tickets_label", count(a.payment), mix=mix, faces=faces_paid(a.payment, words=c.lang))
 
 
 @presents(DiceTickets)
@@ -46,5 +48,5 @@ class DiceTicketWords(Words):
 
     def turn_options(self, c: Ctx) -> list[str]:
         mix = announced_mix(c)
-        return [f"**Draw destination tickets**{draw_decks(c)}: one for each 🏠 station die you spend (a wild may "
-                f"stand in){'; ' + mix if mix else ''}; keep any of them, or none."]
+        return [c.t("rules.dice.option.tickets_mix" if mix else "rules.dice.option.tickets", decks=draw_decks(c),
+                    mix=mix)]

@@ -39,16 +39,12 @@ class TokenWords(Words):
             return [c.t("dice.option.token_once")]
         return [c.t("dice.option.token_times", n=module.exchanges)]
 
-    def _times(self) -> str:
+    def _times(self, c: Ctx) -> str:
         module = self.module
         assert isinstance(module, DiceTokens)
-        return "once a turn" if module.exchanges == 1 else f"up to {module.exchanges} times a turn"
+        if module.exchanges == 1:
+            return c.t("rules.dice.tokens.once")
+        return c.n("rules.dice.tokens.times", module.exchanges)
 
     def topics(self, c: Ctx) -> dict[str, list[str]]:
-        return {"dice": [
-            f"In addition, {self._times()}, two unused dice buy one 🪙 token (single or double). Bought before your "
-            "action, it can pay for this turn's claim at once (the roll then stands: no re-roll after it); bought "
-            "after, it waits for a later turn. Each token pays one space of a route of its type. Nobody holds more "
-            f"than {TOKEN_CAP} tokens of a type, and whoever starts a turn with {TOKEN_CAP} of a type takes none of it "
-            f"that turn. The supply holds {TOKEN_SUPPLY} of each. A tunnel that fails or is given up buys no token. "
-            "The turn post shows everyone's tokens; your hand (/ttr hand) shows yours."]}
+        return {"dice": [c.t("rules.dice.tokens", times=self._times(c), cap=TOKEN_CAP, supply=TOKEN_SUPPLY)]}

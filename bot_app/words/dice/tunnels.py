@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot_app.words.base import Ctx, Doing, Event, Words, data, plural, presents, public
+from bot_app.words.base import Ctx, Doing, Event, Words, data, presents, public
 from bot_app.words.dice.claims import dice_claimed, kind_of, paid_text, tunnel_abandoned
 from bot_app.words.dice.faces import faces_paid
 from bot_app.words.routes import points
@@ -31,14 +31,14 @@ def extra_paid_then_claimed(first: Event, second: Event, c: Ctx, who: str) -> st
                  points=points(second))
 
 
-def tunnel_faces_text(faces: int) -> str:
+def tunnel_faces_text(c: Ctx, faces: int) -> str:
     """How many of a tunnel die's faces show a tunnel at this table (option tunnel_die_faces,
     D10): "(2 of their 6 faces show ⛰️)"."""
     if faces <= 0:
-        return "(but none of their 6 faces shows ⛰️ at this table: a tunnel costs only its spaces)"
+        return c.t("rules.dice.tunnel_faces.none", sides=TUNNEL_DIE_SIDES)
     if faces >= TUNNEL_DIE_SIDES:
-        return f"(all {TUNNEL_DIE_SIDES} faces show ⛰️ at this table: every tunnel costs {N_TUNNEL_DICE} more)"
-    return f"({faces} of their {TUNNEL_DIE_SIDES} faces {'shows' if faces == 1 else 'show'} ⛰️)"
+        return c.t("rules.dice.tunnel_faces.all", sides=TUNNEL_DIE_SIDES, more=N_TUNNEL_DICE)
+    return c.n("rules.dice.tunnel_faces", faces, sides=TUNNEL_DIE_SIDES)
 
 
 @presents(DiceTunnels)
@@ -58,12 +58,8 @@ class DiceTunnelWords(Words):
         assert isinstance(module, DiceTunnels)
         if not tunnel_count(c):
             return {}
-        return {"tunnels": [
-            f"This board has {plural(tunnel_count(c), 'tunnel')}. After you lay the dice for one, {N_TUNNEL_DICE} "
-            f"tunnel dice are rolled {tunnel_faces_text(module.tunnel_die_faces)}; each ⛰️ costs one more die of the "
-            "route's type, a wild die or a token. No re-roll after the tunnel dice. If you cannot or will not pay, "
-            "nothing is claimed, the tokens you laid come back, and your turn ends: no token is bought after it (one "
-            "bought before stays yours), but you may still discard tokens you hold."]}
+        return {"tunnels": [c.n("rules.tunnels.count", tunnel_count(c)) + " " + c.t(
+            "rules.dice.tunnels", dice=N_TUNNEL_DICE, faces=tunnel_faces_text(c, module.tunnel_die_faces))]}
 
     def overview(self, c: Ctx) -> list[str]:
-        return [plural(tunnel_count(c), "tunnel")] if tunnel_count(c) else []
+        return [c.n("rules.overview.tunnels", tunnel_count(c))] if tunnel_count(c) else []

@@ -1,0 +1,3 @@
+-- Migration 32: nothing for SQLite. (PostgreSQL's 0032_prepared_writes.postgres.sql adds
+-- `ttr_batch`, through which its store writes a batch of prepared statements in one round
+-- trip and one subtransaction: store/postgres_writer.py.)
