@@ -235,7 +235,8 @@ def run_bot(config: Config, force_sync: bool = False) -> int:
         service = GameService(store, limits=config.limits, cache_size=config.cache_games)
         try:
             try:
-                shard_ids, pool = await shards.take(store, config.shard_ids, config.shard_count)
+                shard_ids, pool = await shards.take(store, config.shard_ids, config.shard_count,
+                                                    wait=config.shard_wait)
             except shards.ShardsRefused as exc:
                 print(f"The bot did not start. {exc}", file=sys.stderr)
                 return EXIT_SHARDS

@@ -49,6 +49,9 @@ class Config:
     shard_count: int | None = None
     # The memory the cache of loaded games may use (TTR_GAME_CACHE_MB), in MB.
     game_cache_mb: float = CACHE_MB
+    # How long a named shard another process holds is waited for before the start is refused
+    # (TTR_SHARD_WAIT, seconds; a restarted process's old self may still be dying).
+    shard_wait: float = 15.0
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Config:
@@ -76,8 +79,15 @@ class Config:
             raise ValueError(f"TTR_GAME_CACHE_MB must be a number, not {cache_raw[:20]!r}") from None
         if not 0 < cache_mb <= 1_000_000:
             raise ValueError(f"TTR_GAME_CACHE_MB must be a number of megabytes above 0, not {cache_raw[:20]!r}")
+        wait_raw = (env.get("TTR_SHARD_WAIT") or "15").strip()
+        try:
+            shard_wait = float(wait_raw)
+        except ValueError:
+            shard_wait = -1.0
+        if not 0 <= shard_wait <= 600:
+            raise ValueError(f"TTR_SHARD_WAIT must be a number of seconds from 0 to 600, not {wait_raw[:20]!r}")
         return cls(token, database, int(guild_raw) if guild_raw else None, level, hours, _limits(env),
-                   shard_ids, shard_count, cache_mb)
+                   shard_ids, shard_count, cache_mb, shard_wait)
 
     @property
     def cache_games(self) -> int:

@@ -84,14 +84,14 @@ async def wait_for_free(store: Store, shard_count: int, held: Sequence[int] = ()
         await asyncio.sleep(every)
 
 
-async def take(store: Store, shard_ids: Sequence[int] | None, shard_count: int | None
-               ) -> tuple[list[int] | None, int | None]:
+async def take(store: Store, shard_ids: Sequence[int] | None, shard_count: int | None, *,
+               wait: float = SHARD_WAIT) -> tuple[list[int] | None, int | None]:
     """The shards this process starts with, and the pool's size when it takes free shards
     (None: the shards are fixed). Waits while none is free; raises ShardsRefused."""
     if shard_count is None:
         return None, None
     if shard_ids is not None:
-        return await take_named(store, shard_ids), None
+        return await take_named(store, shard_ids, wait=wait), None
     if not store.shared:  # one process: every shard
         return list(range(shard_count)), None
     mine = await take_free(store, shard_count)

@@ -29,7 +29,7 @@ from render.encode import png_bytes
 from render.legend import short_map_name
 from render.parts import modules_of, part_for
 from render.sprites import mark_mask
-from render.text import TextItem, Writer, fit_text, font, preview_px
+from render.text import Font, TextItem, Writer, fit_text, font, preview_px
 from render.words import slug, tr, tr_n
 
 WIDTH = 1200
@@ -87,6 +87,9 @@ LEGACY_NAMES = {"routes": "Routes", "tickets_won": "Tickets completed", "tickets
                 "tourist_won": "Tourist cards completed", "tourist_lost": "Tourist cards failed",
                 "stations": "Stations kept"}
 
+
+# The characters of a player's name the score sheet makes room for (a longer one is cut with …).
+NAME_CHARS = 16
 
 def line_name(line: str, english: str) -> str:
     """A score line's name in the picture's language (a bonus's id is its printed name)."""
@@ -194,21 +197,32 @@ def _draw(view: View, game_map: GameMap | None) -> tuple[Image.Image, list[Colum
 
     # The text is legible in the preview of the picture's own width, which grows with the
     # columns; a few rounds find a size that holds for the width it makes.
-    t = preview_px(WIDTH)
-    for _ in range(6):
+    def layout(t: int) -> tuple[Font, int, int, int, int, int]:
         head_f = font(t, "bold")
         longest_word = max((head_f.getlength(word) for c in columns for word in c.heading.split()), default=0)
         col_w = max(round(t * 4.6), round(longest_word) + round(t * 0.6))
         name_w = round(t * 9.5)
         # wide enough for its heading ("Total", "Summe") and a three-digit total
         total_w = max(round(t * 4), round(head_f.getlength(tr("picture.scores.total", "Total")) + t * 0.9))
-        # the names take what the columns leave of the picture
+        # the names take what the columns leave of the picture, and at least what the longest name
+        # needs up to NAME_CHARS (long translated headings must not squeeze "Bot 1" to "Bo…"):
+        # rank, mark, name and the winner's star
         name_w = max(name_w, min(round(t * 16), WIDTH - 2 * MARGIN - col_w * len(columns) - total_w))
+        need_f = font(round(t * 1.15), "bold")
+        longest_name = max((need_f.getlength(n[:NAME_CHARS]) for n in names.values()), default=0)
+        name_w = max(name_w, round(t * 4.1 + longest_name + need_f.getlength(" ★") + 8))
         table_w = name_w + col_w * len(columns) + total_w
         width = max(WIDTH, table_w + 2 * MARGIN)
+        return head_f, col_w, name_w, total_w, table_w, width
+
+    t = preview_px(WIDTH)
+    for _ in range(6):
+        head_f, col_w, name_w, total_w, table_w, width = layout(t)
         if preview_px(width) <= t:
             break
         t = preview_px(width)
+    else:  # not settled in six rounds: lay it out for the size its text will have
+        head_f, col_w, name_w, total_w, table_w, width = layout(t)
     title_f = font(round(t * 1.6), "bold")
     name_f = font(round(t * 1.15), "bold")
     num_f = font(round(t * 1.1), "regular")

@@ -48,11 +48,15 @@ class Two:
         self.channels: list[int] = []
         self.bots: list[ChildBot] = []
 
-    async def start(self, shard: int | None, *, ready: bool = True, **crash: Any) -> ChildBot:
-        """bot.py with TTR_SHARD_IDS=`shard` (None: its shards from the pool) of SHARDS."""
+    async def start(self, shard: int | None, *, ready: bool = True, wait: float | None = None,
+                    **crash: Any) -> ChildBot:
+        """bot.py with TTR_SHARD_IDS=`shard` (None: its shards from the pool) of SHARDS; `wait`:
+        its TTR_SHARD_WAIT."""
         env = {"TTR_DATABASE": self.url, "TTR_SHARD_COUNT": str(SHARDS), "TTR_TURN_HOURS": "48"}
         if shard is not None:
             env["TTR_SHARD_IDS"] = str(shard)
+        if wait is not None:
+            env["TTR_SHARD_WAIT"] = str(wait)
         bot = await ChildBot.start_main(self.fake, env, self.logs, seed=SEED, ready=ready, **crash)
         self.bots.append(bot)
         return bot
@@ -135,7 +139,7 @@ async def test_a_clean_stop_or_a_kill_of_one_of_two_processes_delays_no_game(two
 async def test_a_shard_another_process_runs_is_refused_in_words(two: Two) -> None:
     first = await two.start(0)
     identifies = two.fake.identifies
-    second = await two.start(0, ready=False)
+    second = await two.start(0, ready=False, wait=2)  # refused after its (shortened) wait
     assert await second.wait_exit(timeout=40) == EXIT_SHARDS, second.output()
     words = second.stderr_path.read_text()
     assert "The bot did not start. Shard 0 is already run by another bot process" in words

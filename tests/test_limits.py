@@ -125,3 +125,11 @@ def test_the_memory_of_the_game_cache_comes_from_the_environment():
     for bad in ("lots", "0", "-5", "nan", "inf"):
         with pytest.raises(ValueError, match="TTR_GAME_CACHE_MB"):
             Config.from_env({"TTR_GAME_CACHE_MB": bad})
+
+
+def test_the_wait_for_a_named_shard_comes_from_the_environment():
+    assert Config.from_env({}).shard_wait == 15.0
+    assert Config.from_env({"TTR_SHARD_WAIT": "2"}).shard_wait == 2.0
+    for bad in ("soon", "-1", "601", "nan"):
+        with pytest.raises(ValueError, match="TTR_SHARD_WAIT"):
+            Config.from_env({"TTR_SHARD_WAIT": bad})
