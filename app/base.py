@@ -208,8 +208,9 @@ class ServiceBase:
                  if turn_restarts(events) or after.status == "over" else None)
         clocks = await self._mover_clock(loaded, moves, events, after)
         tx = self.store.tx()
+        waiting_json = canonical_json(actors(after))
         tx.advance_game(game_id, from_seq=loaded.seq, to_seq=last, status=after.status,
-                        waiting_json=canonical_json(actors(after)), from_status=loaded.state.status)
+                        waiting_json=waiting_json, from_status=loaded.state.status)
         for offset, m in enumerate(moves, start=1):
             tx.append_action(game_id, loaded.seq + offset, actor=m.seat, user_id=m.user_id,
                              action_json=canonical_json(m.action.to_json()), events_json=records.events_json(m.events))
@@ -254,6 +255,10 @@ class ServiceBase:
             self.loader.forget(game_id)
             raise
         loaded.state, loaded.seq, loaded.seats = after, last, seats
+        # The row as just written: on PostgreSQL each use compares the cached row's status with
+        # the stored one (app/loader.py), and a status left behind (setup → playing) would load
+        # the game again from the database for nothing.
+        loaded.row = replace(loaded.row, seq=last, status=after.status, waiting_json=waiting_json, updated_at=tx.now)
         if snapshot is not None:
             self.loader.wrote_snapshot(loaded, last, snapshot)
         self.deliveries_waiting.set()

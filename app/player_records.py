@@ -1,4 +1,4 @@
-"""A player's record on a server, as `/ttr stats` draws it: games, wins, average and best
+"""A player's record on a server, as `/ttr results stats` draws it: games, wins, average and best
 score, ticket completion, games per variant, and — from the ratings part (`app.standings`) —
 this season's rating and rank and the favourite routes and cities (`player_card`).
 
@@ -26,7 +26,7 @@ class Rating:
 
 @dataclass(frozen=True, slots=True)
 class PlayerRecord:
-    """What `/ttr stats` shows of a player (see the module's docstring). `card` is the ratings
+    """What `/ttr results stats` shows of a player (see the module's docstring). `card` is the ratings
     part's card on this server (None from a DM, or with no finished game there)."""
 
     stats: PlayerStats
@@ -60,7 +60,7 @@ class PlayerRecord:
 
 
 class PlayerRecordOps(StandingsOps):
-    """`/ttr stats`: a player's record on a server."""
+    """`/ttr results stats`: a player's record on a server."""
 
     async def player_record(self, user_id: int, guild_id: int | None, name: str) -> PlayerRecord:
         """A player's record over their finished games in one server (or, with no server,

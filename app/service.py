@@ -12,13 +12,13 @@ It joins the pure engine (rules) and the store (SQLite). Its parts, one module e
 - `app.delivery_ops`: the delivery outbox, as the dispatcher sees it;
 - `app.reads`: views, lists, logs, results, backups;
 - `app.replays`: a finished game's public timeline, for its replay;
-- `app.player_records`: a player's record on a server, as `/ttr stats` shows it;
+- `app.player_records`: a player's record on a server, as `/ttr results stats` shows it;
 - `app.settings_ops`: each player's own preferences (pictures, time zone and quiet hours,
   vacation, daily digest);
 - `app.plan_ops`: each player's planned moves (run when their turn arrives: app.plan_runs);
 - `app.rematch_ops`: a finished game's rematch (every human player presses Rematch);
 - `app.standings`: leaderboards, seasons and player cards (ratings: app.ratings);
-- `app.tutorial_ops`: guided first games (`/ttr tutorial`; lessons: app.tutorial) and hints.
+- `app.tutorial_ops`: guided first games (`/ttr rules lesson:`; lessons: app.tutorial) and hints.
 
 Create it with `await GameService.open(path)` and close it with `close()`.
 """

@@ -47,7 +47,7 @@ class Leaderboard:
 
 @dataclass(frozen=True)
 class PlayerCard:
-    """What /ttr stats shows of one player on a server: rating and rank this season (every
+    """What /ttr results stats shows of one player on a server: rating and rank this season (every
     variant), record over all their games there, favourites from their latest games."""
 
     user_id: int

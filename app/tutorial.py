@@ -1,4 +1,4 @@
-"""Guided first games (`/ttr tutorial`): the lessons, and where a player stands in one.
+"""Guided first games (`/ttr rules lesson:`): the lessons, and where a player stands in one.
 
 A lesson is a data file in `app/tutorials/` (one per board or variant; adding a lesson is
 adding a file): the rule set it is played on, the seed that deals it (so its situations —

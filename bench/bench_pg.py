@@ -12,8 +12,13 @@ ON, like a real one, in a temporary folder on the same disk as the SQLite file. 
    self-play games, the same work for each set-up — SQLite: ONE process with 2 × GAMES games
    (SQLite serves one process); PostgreSQL: ONE process with 2 × GAMES games, and TWO
    processes with GAMES games each, as shipped (every waiting transaction of a process in one
-   call of `ttr_write`, up to 128; the reads every move makes grouped likewise,
-   store/pg_reads.py); with --batch N, also two processes with at most N per call. The set-ups
+   call of `ttr_batch`, up to 128, its statements prepared once per connection:
+   store/postgres_writer.py; the reads every move makes grouped likewise, store/pg_reads.py);
+   with --before, also one and two processes as before: every statement whole, in JSON, a
+   subtransaction per transaction (`ttr_write`), and a commit leaving the cached game's row
+   as it was read (so the check of the next use reloads a game whose status changed); with
+   --batch N, also two
+   processes with at most N per call. The set-ups
    take turns, --rounds rounds of --seconds each (so a change in the machine's load falls on
    all of them). Aggregate moves/s, submit p50/p95, CPU per move (the bot processes' own, plus
    the PostgreSQL server's backends), and their ratios to SQLite;
@@ -95,6 +100,8 @@ class Worker:
 
     async def run(self) -> None:
         store = await Store.open(self.args.db, max_batch=self.args.batch or None)
+        if self.args.json_writes:  # as before migration 32
+            await json_writes(store)
         if self.args.ungrouped:  # as before store/pg_reads.py: each read its own round trip
             from store.repository import Store as Shared
 
@@ -102,6 +109,8 @@ class Worker:
                 setattr(store, name, getattr(Shared, name).__get__(store))
         self.service = GameService(store, cache_size=self.args.games + 100, limits=UNLIMITED,
                                    random_bits=lambda _bits: self.seeds.pop(0))
+        if self.args.json_writes:
+            stale_rows(self.service)
         if self.args.resume:
             await self.find_games()
         else:
@@ -183,6 +192,50 @@ class Worker:
             say(f"a {game_id} {done.seq}")
 
 
+async def json_writes(store: Any) -> None:
+    """Give `store` the writer as it was before migration 32 (for --before): every statement
+    whole with its values in, the batch in JSON, each transaction in a subtransaction of its
+    own (`ttr_write`, migration 6)."""
+    from store.postgres_writer import PgWriter, inline
+
+    class JsonWrites(PgWriter):
+        async def _call(self, conn: Any, batch: list[Any]) -> Any:
+            payload = [[{"sql": inline(st.sql, st.params) + (" RETURNING id" if st.returns_id else ""),
+                         "id": st.returns_id, **({"expect": st.expect_rows} if st.expect_rows is not None else {})}
+                        for st in job.statements] for job in batch]
+            answer = json.loads(await conn.fetchval("SELECT ttr_write($1::jsonb)", json.dumps(payload)))
+            counts: list[int] = []
+            ids: list[int | None] = []
+            for outcome in answer:
+                if "ok" not in outcome:  # (the others were written: a bench's moves never fail)
+                    raise RuntimeError(f"a planned move failed: {outcome}")
+                for rows, new_id in outcome["ok"]:
+                    counts.append(rows)
+                    ids.append(new_id)
+            return None, counts, ids
+
+    old = store._writer
+    await old.close()
+    store._writer = JsonWrites(store._write_pool, connections=old._connections, max_batch=old._max_batch)
+    store._writer.start()
+
+
+def stale_rows(service: GameService) -> None:
+    """As before (for --before): a commit leaves the cached game's row as it was read, so the
+    next use's check on PostgreSQL finds its status changed (setup → playing) and loads the
+    game again."""
+    commit = service._commit
+
+    async def commit_leaving_the_row(loaded: Any, *args: Any, **kwargs: Any) -> Any:
+        row = loaded.row
+        try:
+            return await commit(loaded, *args, **kwargs)
+        finally:
+            loaded.row = row
+
+    service._commit = commit_leaving_the_row  # type: ignore[method-assign]
+
+
 # --------------------------------------------------------------------------------------------
 # The parent: starts the server and the processes, measures, kills, checks
 # --------------------------------------------------------------------------------------------
@@ -227,10 +280,10 @@ class Proc:
 
 
 def start_worker(db: str, index: int, games: int, plans: int, batch: int, resume: bool = False,
-                 ungrouped: bool = False) -> Proc:
+                 ungrouped: bool = False, json_writes: bool = False) -> Proc:
     command = [sys.executable, __file__, "--worker", "--db", db, "--index", str(index), "--games", str(games),
                "--plans", str(plans), "--batch", str(batch)] + (["--resume"] if resume else []) + (
-               ["--ungrouped"] if ungrouped else [])
+               ["--ungrouped"] if ungrouped else []) + (["--json-writes"] if json_writes else [])
     popen = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
     proc = Proc(index, popen)
     proc.reader = threading.Thread(target=proc.pump, daemon=True)
@@ -400,6 +453,13 @@ def parent(args: argparse.Namespace) -> None:
         db = asyncio.run(createdb("sustained0"))
         two = [start_worker(db, i, args.games, args.plans, 0) for i in range(2)]
         setups[f"PostgreSQL, 2 processes × {args.games} games"] = (two, cluster)
+        if args.before:
+            one_before = asyncio.run(createdb("one_before"))
+            setups[f"PostgreSQL, 1 × {2 * args.games}, as before"] = (
+                [start_worker(one_before, 0, 2 * args.games, args.plans, 0, json_writes=True)], cluster)
+            two_before = asyncio.run(createdb("two_before"))
+            setups[f"PostgreSQL, 2 × {args.games}, as before"] = (
+                [start_worker(two_before, i, args.games, args.plans, 0, json_writes=True) for i in range(2)], cluster)
         if args.ungrouped:
             before = asyncio.run(createdb("ungrouped"))
             setups[f"PostgreSQL, 2 × {args.games}, reads one by one (before)"] = (
@@ -512,6 +572,10 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=0, help="also measure PostgreSQL with at most this many per call")
     parser.add_argument("--ungrouped", action="store_true",
                         help="also two PostgreSQL processes with each read its own round trip (as before pg_reads)")
+    parser.add_argument("--before", action="store_true",
+                        help="also one and two PostgreSQL processes as before: writes through ttr_write (migration 6),"
+                             " a commit leaving the cached row as it was read")
+    parser.add_argument("--json-writes", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--db", help=argparse.SUPPRESS)
     parser.add_argument("--index", type=int, default=0, help=argparse.SUPPRESS)

@@ -11,7 +11,7 @@ after a random pause averaging `--think` seconds), in measured windows of `--mov
 game, `--rounds` of each kind taking turns (so that other work on the machine falls on both):
 
 - **calm**: nothing else happens;
-- **stampede**: at the start of the window, `--identical` people ask `/ttr replay` for the same
+- **stampede**: at the start of the window, `--identical` people ask `/ttr results replay` for the same
   finished game and `--different` people each for another one, all at once (games of their
   own for each round, so none is drawn yet).
 
@@ -206,7 +206,7 @@ def _mean(cpus: list[dict[str, float]]) -> dict[str, float]:
 
 
 def _drawn(running: Any) -> int:
-    """Replays the bot drew for /ttr replay so far (its request book's count, where it has one)."""
+    """Replays the bot drew for /ttr results replay so far (its request book's count, where it has one)."""
     books = [cog.replays for cog in running.bot.cogs.values() if hasattr(getattr(cog, "replays", None), "drawn")]
     return int(books[0].drawn) if books else -1
 

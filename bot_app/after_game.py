@@ -1,4 +1,4 @@
-"""What the bot says after a game: the final post's pictures, `/ttr replay`, `/ttr stats`.
+"""What the bot says after a game: the final post's pictures, `/ttr results replay`, `/ttr results stats`.
 
 Every sentence of those messages is here, so their wording is read (and changed) in one place,
 as the rules' words are in `bot_app/words/`. All of it is public: built from finished games'
@@ -38,18 +38,18 @@ def final_pictures_line(game_id: int, replay: bool, lang: Language | None = None
 
 
 def replay_caption(game_id: int, title: str, pictures: int) -> str:
-    """The answer to `/ttr replay`."""
+    """The answer to `/ttr results replay`."""
     moves = max(0, pictures - 2)
     return (f"🎞️ **Game #{game_id} · {title}** — the replay: {moves} claim{'s' if moves != 1 else ''} and "
             "stations, one picture each, then the final board.")
 
 
 def replay_shown(game_id: int, link: str) -> str:
-    """The private answer to `/ttr replay` when the channel just got that replay."""
+    """The private answer to `/ttr results replay` when the channel just got that replay."""
     return f"🎞️ The replay of game #{game_id} was just posted here: {link}"
 
 
-NO_GAME_GIVEN = "Which game? Give `game:` (its number), or use `/ttr replay` in the game's thread."
+NO_GAME_GIVEN = "Which game? Give `game:` (its number), or use `/ttr results replay` in the game's thread."
 
 
 def no_stats(name: str) -> str:

@@ -19,7 +19,7 @@ DEFAULT_CHARS = 100
 OPTION_CHARS: dict[str, int] = {
     "variant": 20,
     "level": 20,
-    "board": 20,  # a lesson of /ttr tutorial: "usa-dice"
+    "lesson": 20,  # a lesson of /ttr rules lesson: "usa-dice"
     "card": 20,
     "topic": 40,
     "timezone": 40,  # the longest IANA name is 32 characters

@@ -25,7 +25,6 @@ from engine.rulesets import available_variants
 log = logging.getLogger("bot_app")
 
 LOBBY_VERBS = ("join", "leave", "addai", "start", "cancel")
-THREAD_PERMISSIONS = "**Create Public Threads** and **Send Messages in Threads**"
 MIN_HOURS, MAX_HOURS = 0.01, 720.0  # a turn's limit, as /ttr new offers it
 
 
@@ -125,7 +124,8 @@ async def open_table(desk: Desk, interaction: discord.Interaction, variant: str,
         closed = await desk.service.cancel_lobby(lobby.game_id, interaction.user.id)
         await message.edit(content=lobby_text(closed, desk.default_turn_hours), view=lobby_view(closed))
         await interaction.followup.send(
-            said.t("lobby.no_thread", permissions=THREAD_PERMISSIONS, channel=f"<#{interaction.channel.id}>"),
+            said.t("lobby.no_thread", permissions=said.t("lobby.thread_permissions"),
+                   channel=f"<#{interaction.channel.id}>"),
             ephemeral=True)
         return
     await desk.service.set_thread(lobby.game_id, thread.id)

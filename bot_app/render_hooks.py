@@ -152,7 +152,7 @@ class Renderer:
         return await render_slow(replay_gif, tuple(steps), words, pool=self.pool)
 
     async def stats(self, card: StatsCard) -> bytes:
-        """A player's record on a server as a picture (`/ttr stats`)."""
+        """A player's record on a server as a picture (`/ttr results stats`)."""
         from render.jobs import stats_png
 
         return await self._draw(stats_png, card, picture_words(reader().code))

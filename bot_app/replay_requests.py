@@ -1,4 +1,4 @@
-"""`/ttr replay` at a bounded cost. A replay takes one to three seconds of a render worker, so:
+"""`/ttr results replay` at a bounded cost. A replay takes one to three seconds of a render worker, so:
 
 - the same replay asked for by several people at once is drawn once, and each of them gets it
   (the drawing does not belong to whoever asked first: it goes on if they give up);
@@ -42,7 +42,7 @@ BUSY = (f"The replays of {WAITING} other games are being drawn right now; ask ag
 
 @dataclass(frozen=True)
 class Replay:
-    """A finished game's replay, as `/ttr replay` posts it."""
+    """A finished game's replay, as `/ttr results replay` posts it."""
 
     gif: bytes
     pictures: int  # frames of the timeline: the first board, each claim or station, the final board

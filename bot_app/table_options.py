@@ -40,7 +40,7 @@ STAND_IN = "stand_in_level"
 # /ttr new's `plan_ahead` (off: the next turn only; on: two turns).
 PLANS_AHEAD = "plans_ahead"
 # Not rules: a player may ask for a hint (app/tutorial_ops.py; /ttr new's `hints`, off — on
-# for tutorials), and the lesson a tutorial teaches (set by /ttr tutorial only).
+# for tutorials), and the lesson a tutorial teaches (set by /ttr rules lesson: only).
 HINTS = "hints"
 TUTORIAL = "tutorial"
 RANDOM = "random"

@@ -27,9 +27,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("cogs")
 
 MAX_OPTIONS_PER_LEVEL = 25  # Discord's limit
-# Top-level slots of /ttr kept free for what comes next (replay took one, plan another; at
-# most 23 in use, so a tutorial still fits).
-FREE_SLOTS = 2
+# Top-level slots of /ttr kept free for what comes next (docs/discord.md: at most 19 in use;
+# related commands share a group, as /ttr admin, results, settings and turn do).
+FREE_SLOTS = 6
 
 
 # The key in a command's `extras` that says whether running it is playing: a command that only

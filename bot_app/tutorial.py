@@ -1,6 +1,6 @@
-"""`/ttr tutorial` and hints, on Discord's side.
+"""`/ttr rules lesson:` and hints, on Discord's side.
 
-`/ttr tutorial board:` opens a guided game against the computer in a private thread made for
+`/ttr rules lesson:` opens a guided game against the computer in a private thread made for
 the player (or, where the bot may not make one, in their DMs), or — when they already have one
 on this server — answers privately with where it is and the step they are at. Each step's text
 is a notice the service owed with the move that reached it (app.tutorial), drawn here, with a
@@ -67,7 +67,7 @@ def notice(delivery: Delivery, summary: GameSummary) -> Message | None:
 
 
 async def tutorial(desk: Desk, interaction: discord.Interaction, board: str | None) -> None:
-    """`/ttr tutorial`: resume the player's tutorial on this server, or open one on `board`."""
+    """`/ttr rules lesson:`: resume the player's tutorial on this server, or open one on `board`."""
     if interaction.guild_id is None or interaction.channel is None:
         raise Refusal(lang.reader().t("tutorial.refusal.in_server"))
     svc = desk.service

@@ -1,4 +1,4 @@
-"""Taking back a move from Discord: `/ttr undo`, and the **Undo** button on the mover's private
+"""Taking back a move from Discord: `/ttr turn undo`, and the **Undo** button on the mover's private
 confirmation after a move they may still take back (a claim that was not a tunnel, a station,
 a Controller card — until the next player acts; engine/undo.py says which). The undo itself is
 a move of the service (`{"type": "undo"}`); the thread's turn post is corrected in place by the

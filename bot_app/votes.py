@@ -1,4 +1,4 @@
-"""Voting to hand a slow player's turn to the AI: `/ttr vote`, and the **Vote to skip** button
+"""Voting to hand a slow player's turn to the AI: `/ttr turn vote`, and the **Vote to skip** button
 of the thread's notice that a vote began (bot_app/player_posts.py). The rules of a vote are
 the service's (app/seat_ops.py); this answers the voter privately, and the thread hears of
 the vote and of its outcome from what the service stored."""

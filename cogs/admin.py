@@ -74,7 +74,8 @@ class AdminCog(TtrCog):
                 raise Refusal("Seasons belong to a server: use this there.")
             started = await self.desk.service.start_season(interaction.guild_id, _caller(interaction))
             await self.desk.answers.say(interaction, f"🏁 Season {started.number} has begun: every rating starts "
-                                        f"afresh. /ttr leaderboard season:{started.number - 1} keeps the last one.",
+                                        f"afresh. /ttr results leaderboard season:{started.number - 1} keeps the "
+                                        "last one.",
                                         ephemeral=False)
 
         await self.run(work())

@@ -1,9 +1,9 @@
-"""Information: /ttr board, status, log, replay, games, rules, stats. Board, status, log and
-replay show only what anyone may see, so they work for spectators as well as players."""
+"""Information: /ttr board, status, log, games, rules (and a lesson: `/ttr rules lesson:`).
+Board, status and log show only what anyone may see, so they work for spectators as well as
+players. The results of finished games are /ttr results (cogs/results.py)."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import io
 from collections.abc import Iterable
@@ -14,12 +14,12 @@ from discord import app_commands
 
 from app import GameSummary, ServiceError
 from app.availability import away_until
-from bot_app import after_game, autocomplete, text
+from app.tutorial import lessons
+from bot_app import autocomplete, text, tutorial
 from bot_app.answers import Refusal
-from bot_app.games import GAME_TITLE_RE, Game, parse_game, reach, resolve_game
-from bot_app.inputs import MediumText, Text
-from bot_app.lang import for_locale, reader
-from bot_app.replay_requests import Replay, ReplayRequests, draw_replay
+from bot_app.games import Game, parse_game, reach, resolve_game
+from bot_app.inputs import MediumText, ShortText, Text
+from bot_app.lang import code_for, for_locale, reader
 from bot_app.rules_text import (
     DEFAULT_VARIANT,
     TOPICS,
@@ -46,10 +46,6 @@ SETTINGS_TOPIC = "settings"
 
 
 class InfoCog(TtrCog):
-    def __init__(self, bot: TtrBot) -> None:
-        super().__init__(bot)
-        self.replays: ReplayRequests[Replay] = ReplayRequests()
-
     @app_commands.command(name="board", description="Post the board (public)")
     @app_commands.describe(zoom="a city or country: that part of the board, enlarged (for a phone)")
     async def board(self, interaction: discord.Interaction, game: Game | None = None,
@@ -101,33 +97,6 @@ class InfoCog(TtrCog):
 
         await self.run(work())
 
-    @app_commands.command(name="replay", description="A finished game, claim by claim, as an animated picture (public)")
-    async def replay(self, interaction: discord.Interaction, game: Game | None = None) -> None:
-        async def work() -> None:
-            g = game if game is not None else await _thread_game(interaction)
-            self.replays.check(interaction.user.id, g)  # before any work: bounded, one at a time each
-            await self.desk.service.check_replay(g)  # refuses a game still played
-            here = interaction.channel_id
-            shown = self.replays.shown_in(g, here)
-            if shown is not None:  # the channel has it (or is getting it): no second copy
-                await self.desk.answers.defer(interaction)
-                await interaction.followup.send(after_game.replay_shown(g, await asyncio.shield(shown)),
-                                                ephemeral=True)
-                return
-            posting = self.replays.showing(g, here)
-            try:
-                await self.desk.answers.defer(interaction, ephemeral=False)
-                replay = await self.replays.replay(interaction.user.id, g, lambda: draw_replay(self.desk, g))
-                posted = await interaction.followup.send(
-                    after_game.replay_caption(g, replay.title, replay.pictures),
-                    file=discord.File(io.BytesIO(replay.gif), after_game.REPLAY_FILE), wait=True)
-            except BaseException:
-                self.replays.not_shown(posting)  # those waiting for it hear so
-                raise
-            posting.set_result(f"https://discord.com/channels/{interaction.guild_id or '@me'}/{here}/{posted.id}")
-
-        await self.run(work())
-
     @keeps_vacation
     @app_commands.command(name="games", description="Your games and whose turn each is waiting on")
     async def games(self, interaction: discord.Interaction) -> None:
@@ -140,12 +109,18 @@ class InfoCog(TtrCog):
     @keeps_vacation
     @app_commands.command(name="rules", description="The rules, short: by topic, for your game or any variant")
     @app_commands.describe(topic="overview, first-turn, turn, … (the list fits the variant)",
-                           variant="a rule set (default: this game's)", dice="with the Dice Expansion")
+                           variant="a rule set (default: this game's)", dice="with the Dice Expansion",
+                           lesson="learn by playing: a guided game against the computer on this board "
+                           "(again: back to it)")
     @app_commands.choices(variant=[app_commands.Choice(name=text.variant_title(v), value=v)
                                    for v in available_variants()])
     async def rules(self, interaction: discord.Interaction, topic: MediumText | None = None,
-                    variant: str | None = None, dice: bool | None = None, game: Game | None = None) -> None:
+                    variant: str | None = None, dice: bool | None = None, game: Game | None = None,
+                    lesson: ShortText | None = None) -> None:
         async def work() -> None:
+            if lesson is not None:  # a lesson is the rules learnt by playing (bot_app/tutorial.py)
+                await tutorial.tutorial(self.desk, interaction, lesson)
+                return
             if (topic or "").strip().lower() in (SETTINGS_TOPIC, topic_name(SETTINGS_TOPIC).lower()):
                 await self.desk.answers.say(interaction, settings_help())
                 return
@@ -153,8 +128,8 @@ class InfoCog(TtrCog):
             wanted = (topic or "overview").strip().lower()
             # The heading names the topic in the reader's language when it was asked for by name.
             found = wanted_topic(topic, topics_for(chosen, options, players), reader())
-            shown = topic_name(found) if found == wanted else wanted
-            title = f"**{text.variant_title(chosen, options)} — {shown}**{note}"
+            shown = topic_name(found) if wanted in (found, topic_name(found).lower()) else wanted
+            title = f"**{text.variant_title(chosen, options, reader())} — {shown}**{note}"
             await self.desk.answers.say(interaction, f"{title}\n{rules_for(chosen, topic, options, players)}")
 
         await self.run(work())
@@ -180,6 +155,12 @@ class InfoCog(TtrCog):
         options = game_rules_options(seen.options, dice)
         note = reader().t("rules.this_game", game=str(g), note=options_note(options))
         return seen.variant, options, len(seen.players), note
+
+    @rules.autocomplete("lesson")
+    async def _lessons(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        known = lessons(code_for(interaction.locale))  # the titles in the typer's language
+        return [app_commands.Choice(name=f"{lesson.title} ({name})", value=name)
+                for name, lesson in known.items() if current.lower() in f"{name} {lesson.title}".lower()][:25]
 
     @rules.autocomplete("topic")
     async def _topic(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -215,39 +196,6 @@ class InfoCog(TtrCog):
                  for s in summary.seats if s.user_id is not None and s.user_id in mine
                  and (until := away_until(mine[s.user_id], summary.max_away_days, now)) is not None]
         return "".join(lines)
-
-    @keeps_vacation
-    @app_commands.command(name="stats", description="A player's results on this server, as a picture")
-    async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
-        async def work() -> None:
-            who = player or interaction.user
-            if interaction.guild_id is None and who.id != interaction.user.id:
-                raise Refusal(after_game.STATS_IN_DM)
-            await self.desk.answers.defer(interaction, ephemeral=False)  # the card reads the latest games
-            record = await self.desk.service.player_record(who.id, interaction.guild_id, who.display_name)
-            if not record.stats.games:
-                await self.desk.answers.say(interaction, after_game.no_stats(who.display_name), ephemeral=False)
-                return
-            card = after_game.stats_card(who.display_name, record, everywhere=interaction.guild_id is None)
-            png = await self.desk.renderer.stats(card)
-            await self.desk.answers.say(interaction, after_game.stats_words(who.display_name, record),
-                                        ephemeral=False, file=discord.File(io.BytesIO(png), after_game.STATS_FILE))
-
-        await self.run(work())
-
-
-async def _thread_game(interaction: discord.Interaction) -> int:
-    """The game whose thread the command runs in (a replay names no "only open game": the
-    games worth replaying are finished)."""
-    channel = interaction.channel
-    m = GAME_TITLE_RE.search(getattr(channel, "name", None) or "")
-    if m is not None and channel is not None:
-        with contextlib.suppress(ServiceError):
-            summary = await reach(interaction, int(m.group(1)))
-            if summary.thread_id == channel.id:
-                return summary.game_id
-    raise Refusal(after_game.NO_GAME_GIVEN)
-
 
 async def setup(bot: TtrBot) -> None:
     await bot.add_cog(InfoCog(bot))

@@ -1,7 +1,11 @@
-"""/ttr undo: take back your last move (a claim that was not a tunnel, a station, a Controller
-card) before the next player acts — also the **Undo** button of the move's confirmation.
-/ttr vote: hand a slow player's turn to the AI once everyone else voted (while their limit is
-still far off). The rules are the service's (app/seat_ops.py) and the engine's (engine/undo.py)."""
+"""/ttr turn: what a player may do about a turn besides moving.
+- /ttr turn undo: take back your last move (a claim that was not a tunnel, a station, a
+  Controller card) before the next player acts — also the **Undo** button of the move's
+  confirmation. The rules are the service's (app/seat_ops.py) and the engine's (engine/undo.py).
+- /ttr turn vote: hand a slow player's turn to the AI once everyone else voted (while their limit
+  is still far off) — also the **Vote** button of the notice.
+- /ttr turn hint: privately, what the normal AI would do now in your place (a lesson, or a table
+  that allows hints) — also the **Hint** button of a lesson's step."""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from bot_app import tutorial
 from bot_app.answers import Refusal
 from bot_app.games import Game, resolve_game
 from bot_app.undo_button import FAMILIES as UNDO_FAMILIES
@@ -24,15 +29,16 @@ if TYPE_CHECKING:
 
 class TurnsCog(TtrCog):
     families = (*VOTE_FAMILIES, *UNDO_FAMILIES)
+    turn = app_commands.Group(name="turn", description="Undo your move, vote to skip a slow player, or ask for a hint")
 
-    @app_commands.command(name="undo", description="Take back your last claim or station before the next player acts")
+    @turn.command(name="undo", description="Take back your last claim or station before the next player acts")
     async def undo(self, interaction: discord.Interaction, game: Game | None = None) -> None:
         async def work() -> None:
             await undo_move(self.desk, interaction, await resolve_game(interaction, game), None)
 
         await self.run(work())
 
-    @app_commands.command(name="vote", description="Vote to hand a slow player's turn to the AI now")
+    @turn.command(name="vote", description="Vote to hand a slow player's turn to the AI now")
     @app_commands.describe(player="whose turn (only needed while several players choose at once)")
     async def vote(self, interaction: discord.Interaction, player: discord.User | None = None,
                    game: Game | None = None) -> None:
@@ -44,6 +50,14 @@ class TurnsCog(TtrCog):
                 if seat is None:
                     raise Refusal(f"{player.display_name} is not playing in game #{g}.")
             await vote(self.desk, interaction, g, seat)
+
+        await self.run(work())
+
+    @turn.command(name="hint", description="Privately: what the normal AI would do now in your place "
+                  "(a lesson, or a table that allows hints)")
+    async def hint(self, interaction: discord.Interaction, game: Game | None = None) -> None:
+        async def work() -> None:
+            await tutorial.show_hint(self.desk, interaction, await resolve_game(interaction, game))
 
         await self.run(work())
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -28,6 +29,7 @@ from render.layout import Label, obstacle_grid, place_labels
 from render.legend import map_title
 from render.parts import HandBlock, HandContext, picture_parts
 from render.parts.tickets import TicketStatus, ticket_statuses
+from render.paste import paste_shape, rounded_box, shape_mask
 from render.sprites import mark_mask, rounded_rect
 from render.text import TextItem, Writer, fit_text, font, preview_px
 from render.words import tr, tr_n
@@ -135,7 +137,7 @@ def hand_image(view: View, game_map: GameMap, seat: int, *,
     title_f = font(round(t * 1.45), "bold")
     sw_h, sw_w = round(t * 1.3), round(t * 2.1)
     y = MARGIN
-    d.rounded_rectangle((MARGIN, y, MARGIN + sw_w, y + sw_h), radius=5, fill=style.fill, outline=style.dark, width=2)
+    rounded_box(img, (MARGIN, y, MARGIN + sw_w, y + sw_h), 5, style.fill, style.dark, 2)
     m = mark_mask(style.mark, round(sw_h * 0.7))
     img.paste((255, 255, 255), (MARGIN + (sw_w - m.width) // 2, y + (sw_h - m.height) // 2), m)
     board = map_title(game_map)
@@ -238,21 +240,27 @@ def _taken_spaces(base: BoardBase, route_id: str) -> list[list[tuple[float, floa
     return spaces
 
 
+def _spaces(base: BoardBase, route_id: str) -> Callable[[ImageDraw.ImageDraw], None]:
+    def draw(d: ImageDraw.ImageDraw) -> None:
+        for points in _taken_spaces(base, route_id):
+            d.polygon(points, fill=255)
+    return draw
+
+
 def _draw_mini(ctx: HandContext, img: Image.Image, base: BoardBase, parts: tuple, colorblind: bool) -> None:
     """The small map: everyone's routes (others greyed), then the modules' marks, then the
     cities they name, ringed and labelled; with `colorblind`, the colour tag of every open
     route on the way to a ticket (the colours the player needs)."""
     geom = base.geom
     k = base.layout.dims.k
-    d = ImageDraw.Draw(img)
+    taken = base.extra.setdefault("taken_masks", {})
     for rid, who in ctx.view.route_owner.items():
         if rid not in geom.routes:
             continue
         if int(who) == ctx.seat:
             paste_route(img, base, rid, ctx.seat)
-        else:
-            for points in _taken_spaces(base, rid):  # others' routes: taken, in a quiet grey
-                d.polygon(points, fill=(128, 128, 132))
+        else:  # others' routes: taken, in a quiet grey (each route's spaces rasterized once)
+            paste_shape(img, (128, 128, 132), shape_mask(taken, (rid, img.size), img.size, _spaces(base, rid)))
     rings: dict[str, P.RGB] = {}
     for part in parts:
         for city, colour in part.mini_overlay(ctx, img, base):

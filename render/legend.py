@@ -23,7 +23,7 @@ from render.dirty import mark
 from render.geometry import BoardLayout
 from render.icons import die_kind, icon_width, paste_icon
 from render.parts.base import Badge, DiceRoll, KeyEntry, PicturePart
-from render.paste import paste
+from render.paste import paste, rounded_box
 from render.sprites import mark_mask
 from render.text import Font, TextItem, Writer, fit_text, font, preview_px
 from render.viewdata import scores
@@ -211,16 +211,6 @@ def status_lines(view: View) -> tuple[str, tuple[str, ...]]:
     return head, (tr("picture.status.turn", "Turn {n}", n=view.turn + 1),)
 
 
-def drawn_box(layout: BoardLayout, boxes: LegendBoxes) -> Box:
-    """What a picture's legend draws on (the status box, the players' cells and the table's
-    key, with their margins), inside the legend; the key itself is in the base."""
-    parts = [boxes.info, *boxes.cells] + ([boxes.table] if boxes.table is not None else [])
-    pad = max(4, round(boxes.text_px * 0.25)) + 2
-    lx0, ly0, lx1, ly1 = layout.legend_box
-    return (max(lx0, min(b[0] for b in parts) - pad), max(ly0, min(b[1] for b in parts) - pad),
-            min(lx1, max(b[2] for b in parts) + pad), min(ly1, max(b[3] for b in parts) + pad))
-
-
 def draw_legend(img: Image.Image, layout: BoardLayout, game_map: GameMap, view: View,
                 parts: Sequence[PicturePart], entries: Sequence[KeyEntry]) -> list[TextItem]:
     """The status box and the players' cells; returns the text drawn."""
@@ -228,7 +218,12 @@ def draw_legend(img: Image.Image, layout: BoardLayout, game_map: GameMap, view: 
         return []
     table = table_entries(view, game_map)
     boxes = legend_boxes(layout, len(view.players), entries, table)
-    mark(img, drawn_box(layout, boxes))  # drawn with ImageDraw too, not only pasted
+    # Text, icons and boxes are pasted, and each paste notes its box (render.dirty); what is
+    # drawn with ImageDraw notes its own: the table's key samples here, a pointer below.
+    if boxes.table is not None:
+        pad = max(4, round(boxes.text_px * 0.25)) + 2
+        tx0, ty0, tx1, ty1 = boxes.table
+        mark(img, (tx0 - pad, ty0 - pad, tx1 + pad, ty1 + pad))
     t = boxes.text_px
     d = ImageDraw.Draw(img)
     w = Writer(d, "legend", img)
@@ -248,8 +243,7 @@ def draw_legend(img: Image.Image, layout: BoardLayout, game_map: GameMap, view: 
         x0, y0, x1, y1 = cell
         current = view.status == "playing" and seat == view.current
         if current or seat in winners:
-            d.rounded_rectangle(cell, radius=round(t * 0.3), fill=style.light, outline=style.fill,
-                                width=max(2, round(t * 0.12)))
+            rounded_box(img, cell, round(t * 0.3), style.light, style.fill, max(2, round(t * 0.12)))
         pad = max(3, round(t * 0.2))
         cx, cy = x0 + pad + 1, y0 + pad
         right = x1 - pad - 1
@@ -258,14 +252,15 @@ def draw_legend(img: Image.Image, layout: BoardLayout, game_map: GameMap, view: 
         sw_h = round(t * 0.85)
         sw_w = round(t * 1.4)
         sy = cy + (row1 - sw_h) // 2
-        d.rounded_rectangle((cx, sy, cx + sw_w, sy + sw_h), radius=max(2, sw_h // 5), fill=style.fill,
-                            outline=style.dark, width=max(1, round(t * 0.07)))
+        rounded_box(img, (cx, sy, cx + sw_w, sy + sw_h), max(2, sw_h // 5), style.fill, style.dark,
+                    max(1, round(t * 0.07)))
         m = mark_mask(style.mark, max(7, round(sw_h * 0.72)))
         paste(img, (255, 255, 255), (cx + (sw_w - m.width) // 2, sy + (sw_h - m.height) // 2), m)
         if current:  # a pointer at the cell's left edge
             tip = round(t * 0.3)
             ty = sy + sw_h / 2
             d.polygon([(x0 - 2, ty - tip), (x0 + tip - 1, ty), (x0 - 2, ty + tip)], fill=style.dark)
+            mark(img, (x0 - 3, math.floor(ty - tip) - 1, x0 + tip + 1, math.ceil(ty + tip) + 2))
         nx = cx + sw_w + round(t * 0.3)
         tag = " ★" if seat in winners else ""
         name = fit_text(view.name(seat), name_f, right - nx - name_f.getlength(tag)) + tag

@@ -10,7 +10,12 @@ picture (`render.dirty`), so that a board quantizes only where it was drawn on.
 
 from __future__ import annotations
 
-from PIL import Image
+import functools
+import math
+from collections.abc import Callable
+from typing import Any
+
+from PIL import Image, ImageDraw
 
 from render.dirty import mark
 
@@ -31,3 +36,58 @@ def paste(img: Image.Image, source: Colour | Image.Image, origin: tuple[int, int
         img.im.paste(source.im, box, mask.im)
     else:
         img.im.paste(source, box, mask.im)
+
+
+_NOTHING = (0, 0), None  # a shape that sets no pixel
+
+
+def shape_mask(cache: dict[Any, Any], key: Any, size: tuple[int, int],
+               draw: Callable[[ImageDraw.ImageDraw], object]) -> tuple[tuple[int, int], Image.Image | None]:
+    """The pixels a solid shape sets on a picture of `size` (its top left corner, and an "L"
+    mask of its box; None when it sets none), drawn once by `draw` (ImageDraw with fill 255,
+    no anti-aliasing) and kept in `cache` under `key`. Pasting a colour through it sets the
+    same pixels to that colour as drawing the shape in that colour: it is rasterized at the
+    same coordinates, only the ink differs."""
+    got = cache.get(key)
+    if got is None:
+        scratch = Image.new("L", size, 0)
+        draw(ImageDraw.Draw(scratch))
+        box = scratch.getbbox()
+        got = cache[key] = ((box[0], box[1]), scratch.crop(box)) if box else _NOTHING
+    return got
+
+
+def paste_shape(img: Image.Image, colour: Colour, shape: tuple[tuple[int, int], Image.Image | None]) -> None:
+    """Fill a shape from `shape_mask` with `colour`."""
+    origin, mask = shape
+    if mask is not None:
+        paste(img, colour, origin, mask)
+
+
+@functools.lru_cache(maxsize=256)  # a few boxes per layout: the legend's cells and swatches
+def _rounded_masks(box: tuple[int, int, int, int], radius: int, width: int) -> tuple[Image.Image, Image.Image]:
+    """The fill's and the outline's pixels of ImageDraw's rounded rectangle `box` (inclusive,
+    as ImageDraw takes it), as masks of the box: drawn once with two inks at the same
+    coordinates, so the outline's pixels are the ones it draws over the fill."""
+    x0, y0, x1, y1 = box
+    scratch = Image.new("L", (x1 + 1, y1 + 1), 0)
+    ImageDraw.Draw(scratch).rounded_rectangle(box, radius=radius, fill=1, outline=2, width=width)
+    area = scratch.crop((x0, y0, x1 + 1, y1 + 1))
+    return area.point([0, 255] + [0] * 254), area.point([0, 0, 255] + [0] * 253)
+
+
+def rounded_box(img: Image.Image, box: tuple[int, int, int, int], radius: int, fill: Colour, outline: Colour,
+                width: int) -> None:
+    """``ImageDraw.Draw(img).rounded_rectangle(box, radius, fill, outline, width)`` for a box of
+    whole pixels inside `img`: the same pixels, from masks rasterized once per box (ImageDraw
+    works out the corners in Python on every call; the legend and the hand draw the same few
+    boxes on every picture)."""
+    x0, y0, x1, y1 = box
+    if not (all(type(v) is int for v in (*box, radius, width)) and x0 >= 0 and y0 >= 0
+            and x1 < img.width and y1 < img.height):
+        ImageDraw.Draw(img).rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
+        mark(img, (math.floor(x0), math.floor(y0), math.ceil(x1) + 1, math.ceil(y1) + 1))
+        return
+    fill_mask, outline_mask = _rounded_masks(box, radius, width)
+    paste(img, fill, box[:2], fill_mask)
+    paste(img, outline, box[:2], outline_mask)

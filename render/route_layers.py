@@ -16,6 +16,7 @@ before (`render.board.paste_route`).
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from render.sprites import RouteSprite
 
 _SET = [0] + [255] * 255  # an "L" mask's pixels that a paste changes, as a "1" mask
+_LOCK = threading.Lock()
 
 
 @dataclass
@@ -38,7 +40,7 @@ class RouteLayer:
     box: Box
     boxes: tuple[Box, ...]
     wheres: tuple[Any, ...]  # per car: the "1" core of the pixels its paste changes
-    union: Image.Image  # the pixels any car changes, over `box` ("1")
+    union: Image.Image | None  # the pixels any car changes, over `box` ("1"); let go with `conflicts`
     conflicts: frozenset[str] | None = None
     indices: dict[str, tuple[Any, ...]] = field(default_factory=dict)  # by mark: per car, a "P" core
 
@@ -68,27 +70,39 @@ def _layer(sprite: RouteSprite) -> RouteLayer:
 
 
 def conflicts(base: BoardBase, route_id: str, layer: RouteLayer) -> frozenset[str]:
-    """The routes whose cars change a pixel that this route's cars change too (worked out
-    once per base and route: their boxes first, then their pixels)."""
-    if layer.conflicts is None:
-        out = set()
-        x0, y0, x1, y1 = layer.box
-        for other in base.geom.routes:
-            if other == route_id:
-                continue
-            theirs = route_layer(base, other)
-            if theirs is None:
-                continue
-            ox0, oy0, ox1, oy1 = theirs.box
+    """The routes whose cars change a pixel that this route's cars change too. Worked out for
+    every route of the base at once, the first time one is asked (their boxes first, then
+    their pixels); the union masks are then let go (~1-2 MB a 1600 px board)."""
+    with _LOCK:  # one pass at a time: a second would find the first's union masks let go
+        if layer.conflicts is None:
+            _all_conflicts(base)
+    assert layer.conflicts is not None
+    return layer.conflicts
+
+
+def _all_conflicts(base: BoardBase) -> None:
+    """Every route's conflicts on `base` (under `_LOCK`), their union masks then let go."""
+    layers = {rid: got for rid in base.geom.routes if (got := route_layer(base, rid)) is not None}
+    found: dict[str, set[str]] = {rid: set() for rid in layers}
+    ids = list(layers)
+    for i, a in enumerate(ids):
+        la = layers[a]
+        x0, y0, x1, y1 = la.box
+        for b in ids[i + 1:]:
+            lb = layers[b]
+            ox0, oy0, ox1, oy1 = lb.box
             ix0, iy0, ix1, iy1 = max(x0, ox0), max(y0, oy0), min(x1, ox1), min(y1, oy1)
             if ix0 >= ix1 or iy0 >= iy1:
                 continue
-            mine = layer.union.crop((ix0 - x0, iy0 - y0, ix1 - x0, iy1 - y0))
-            them = theirs.union.crop((ix0 - ox0, iy0 - oy0, ix1 - ox0, iy1 - oy0))
+            assert la.union is not None and lb.union is not None  # one pass per base
+            mine = la.union.crop((ix0 - x0, iy0 - y0, ix1 - x0, iy1 - y0))
+            them = lb.union.crop((ix0 - ox0, iy0 - oy0, ix1 - ox0, iy1 - oy0))
             if ImageChops.logical_and(mine, them).getbbox() is not None:
-                out.add(other)
-        layer.conflicts = frozenset(out)
-    return layer.conflicts
+                found[a].add(b)
+                found[b].add(a)
+    for rid, theirs in found.items():
+        layers[rid].conflicts = frozenset(theirs)
+        layers[rid].union = None
 
 
 def ready_pieces(base: BoardBase, layer: RouteLayer, sprite: RouteSprite, mark: str,

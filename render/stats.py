@@ -1,4 +1,4 @@
-"""The `/ttr stats` picture: one player's record on a server — games, wins, average and best
+"""The `/ttr results stats` picture: one player's record on a server — games, wins, average and best
 score, ticket completion, a rating when there is one, favourite routes and cities, and games
 per variant. It reads a `StatsCard` (plain text and numbers the bot prepared from finished
 games' results: nothing secret), and is legible at Discord's 550-pixel preview.

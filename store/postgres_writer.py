@@ -56,6 +56,8 @@ NO_SUCH_PREPARED = "26000"  # the connection lost its prepared statements: prepa
 # Statements prepared on one connection at most (the shared SQL has a few dozen; text built
 # with a varying number of placeholders would otherwise grow without end).
 MAX_PREPARED = 256
+# Server connections whose prepared statements are remembered (the write pool has a few).
+CONNECTIONS_REMEMBERED = 16
 BATCH = "SELECT failed, state, message, at, counts, new_ids FROM ttr_batch($1::text[], $2::bigint[], $3::boolean[],"\
         " $4::integer[])"
 
@@ -202,6 +204,7 @@ class PgWriter:
         # Per server connection, what is prepared there; texts the server would not prepare.
         self._prepared: dict[int, _Prepared] = {}
         self._unpreparable: set[str] = set()
+        self._names = 0
 
     def start(self) -> None:
         self._tasks = [asyncio.get_running_loop().create_task(self._work(), name=f"store-writer-{i}")
@@ -286,9 +289,12 @@ class PgWriter:
     async def _call(self, conn: Any, batch: list[_Job]) -> tuple[_Failure | None, list[int], list[int | None]]:
         """One call of `ttr_batch` on `conn` (preparing there first what it has not met)."""
         pid = conn.get_server_pid()
-        prepared = self._prepared.get(pid)
-        if prepared is None:
-            prepared = self._prepared[pid] = _Prepared()
+        # The most recently used connections last; the pool replaces idle ones (new pids), so
+        # the book of those long gone is dropped.
+        prepared = self._prepared.pop(pid, None) or _Prepared()
+        self._prepared[pid] = prepared
+        while len(self._prepared) > CONNECTIONS_REMEMBERED:
+            del self._prepared[next(iter(self._prepared))]
         await self._prepare(conn, prepared, batch)
         sqls: list[str] = []
         expects: list[int | None] = []
@@ -314,15 +320,19 @@ class PgWriter:
                 sql = statement.sql
                 if sql in prepared.names or sql in self._unpreparable or len(prepared.names) >= MAX_PREPARED:
                     continue
-                name = f"ttr_w{len(prepared.names)}"
+                # A name never used before in this process: a connection whose book was
+                # dropped may still hold the statements it prepared under the old names.
+                self._names += 1
+                name = f"ttr_w{self._names}"
                 try:
                     await conn.execute(f"PREPARE {name} AS {_template(statement)}")
                 except asyncpg.PostgresError as exc:
-                    # Not a statement PostgreSQL can prepare alone (a parameter of no telling
-                    # type, say): it travels whole, as literal text.
-                    log.debug("not prepared (%s): %s", words(exc), sql[:80])
-                    self._unpreparable.add(sql)
-                    continue
+                    if str(getattr(exc, "sqlstate", "")).startswith("42"):
+                        # Not a statement PostgreSQL can prepare alone (a parameter of no
+                        # telling type, say): it travels whole, as literal text, from now on.
+                        log.debug("not prepared (%s): %s", words(exc), sql[:80])
+                        self._unpreparable.add(sql)
+                    continue  # (anything else: whole this time, prepared another time)
                 prepared.names[sql] = name
 
     def _settle_all(self, batch: list[_Job], counts: list[int], new_ids: list[int | None]) -> None:

@@ -27,6 +27,7 @@ from typing import Any, NamedTuple
 
 from store.deliveries import DeliveryReads, DeliveryWrites
 from store.plans import PlanReads, PlanWrites
+from store.read_cache import ReadCache
 from store.records import (
     ACTION_COLUMNS,
     GAME_COLUMNS,
@@ -82,6 +83,9 @@ class Tx(DeliveryWrites, SettingsWrites, SeatWrites, StandingsWrites, PlanWrites
     def __init__(self, now: float) -> None:
         self.now = now
         self.statements: list[Statement] = []
+        # Statement index -> the game or user it is about, for the store's read cache
+        # (store/read_cache.py; a statement on plans or settings without a key clears them all).
+        self.keys: dict[int, int] = {}
 
     def add(self, sql: str, params: Sequence[Any] = (), expect_rows: int | None = None, conflict: str = "",
             returns_id: bool = False) -> int:
@@ -302,6 +306,9 @@ class Store(DeliveryReads, SettingsReads, SeatReads, StandingsReads, PlanReads, 
     # Whether other processes may write the same database (a cached game must then be checked
     # against the stored one before each use: app/loader.py).
     shared = False
+    # What a store no other process writes keeps of its plans and settings reads
+    # (store/read_cache.py; None: read every time).
+    _read_cache: ReadCache | None = None
     # Whether `open` made this database.
     created = False
     # Where the database is, for messages (a path, or a URL without its password).

@@ -26,6 +26,7 @@ from store.db import configure, connect, connect_plain
 from store.errors import StoreError
 from store.file_lock import DatabaseLock, lock_path
 from store.migrations import migrate
+from store.read_cache import ReadCache
 from store.repository import Clock, Store, Target, Tx
 from store.startup import (
     READ_FAILURES,
@@ -62,6 +63,9 @@ class SqliteStore(Store):
         self._read_in_thread, self._read_conn = thread_runner(reader_db)
         # Whether `open` made this database (there was no file, or an empty one and allow_init).
         self.created = False
+        # One process holds the file, and every write goes through `write`: plans and settings
+        # read once are kept until a write touches them (store/read_cache.py).
+        self._read_cache = ReadCache()
 
     @classmethod
     async def open_file(cls, path: Path, *, clock: Clock = time.time, max_batch: int = 128,
@@ -155,7 +159,12 @@ class SqliteStore(Store):
         (nothing written) when a guard failed."""
         if not tx.statements:
             return TxResult()
-        return await self._writer.run(tx.statements)
+        try:
+            return await self._writer.run(tx.statements)
+        finally:
+            # Also when it failed: it may have been written (a cancel, an I/O error).
+            assert self._read_cache is not None
+            self._read_cache.wrote(tx.statements, tx.keys)
 
     async def room(self) -> None:
         await self._writer.room()

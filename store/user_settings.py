@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from store.read_cache import ReadCache
 
 USER_SETTINGS_COLUMNS = ("user_id, colorblind, hand_picture, updated_at, timezone, quiet_start, quiet_end, away_from,"
                          " away_until, digest_hour, digest_due, language")
@@ -60,10 +63,12 @@ def _float(value: Any) -> float | None:
 
 
 class SettingsWrites:
-    """The statements that change a user's preferences (mixed into `Tx`)."""
+    """The statements that change a user's preferences (mixed into `Tx`). Each is keyed by its
+    user (`Tx.keys`), so that the store forgets only that user's settings (store/read_cache.py)."""
 
     now: float
     add: Callable[..., int]  # Tx.add
+    keys: dict[int, int]  # Tx.keys
 
     def set_user_flag(self, user_id: int, name: str, value: bool) -> None:
         """Set one preference of a user (creating their row with the defaults for the rest)."""
@@ -95,14 +100,15 @@ class SettingsWrites:
     def advance_digest(self, user_id: int, was_due: float, due: float) -> None:
         """Move a user's digest on to `due`, if it is still due at `was_due`; else the whole
         transaction fails (WriteConflict): a digest goes out once, even with two processes."""
-        self.add("UPDATE user_settings SET digest_due = ? WHERE user_id = ? AND digest_due = ?",
-                 (due, user_id, was_due), expect_rows=1, conflict="That digest has already been sent.")
+        self.keys[self.add("UPDATE user_settings SET digest_due = ? WHERE user_id = ? AND digest_due = ?",
+                           (due, user_id, was_due), expect_rows=1,
+                           conflict="That digest has already been sent.")] = user_id
 
     def _upsert(self, user_id: int, values: dict[str, Any]) -> None:
         cols = list(values)  # only the names written here, never user input
-        self.add(_UPSERT.format(cols=", ".join(cols), marks=", ".join("?" for _ in cols),
-                                sets=", ".join(f"{c} = excluded.{c}" for c in cols)),
-                 (user_id, *values.values(), self.now))
+        self.keys[self.add(_UPSERT.format(cols=", ".join(cols), marks=", ".join("?" for _ in cols),
+                                          sets=", ".join(f"{c} = excluded.{c}" for c in cols)),
+                           (user_id, *values.values(), self.now))] = user_id
 
 
 class SettingsReads:
@@ -111,12 +117,28 @@ class SettingsReads:
     _any: str
     _fetch: Callable[..., Awaitable[list[Any]]]  # Store._fetch
     _list: Callable[[Iterable[Any]], Any]  # Store._list
+    _read_cache: ReadCache | None  # Store._read_cache
 
     async def user_settings(self, user_ids: Iterable[int]) -> dict[int, UserSettingsRow]:
         """The stored preferences of these users; a user with none stored is left out."""
         ids = sorted({int(u) for u in user_ids})
         if not ids:
             return {}
+        cache = self._read_cache
+        if cache is not None:  # what was read before, until a write changes it (store/read_cache.py)
+            known = cache.settings
+            missing = [u for u in ids if u not in known]
+            if missing:
+                generation = cache.generation
+                read = await self._read_settings(missing)
+                cache.keep_settings(generation, {u: read.get(u) for u in missing})
+                found = {u: known.get(u, read.get(u)) for u in ids}
+            else:
+                found = {u: known[u] for u in ids}
+            return {u: row for u, row in found.items() if row is not None}
+        return await self._read_settings(ids)
+
+    async def _read_settings(self, ids: list[int]) -> dict[int, UserSettingsRow]:
         rows = await self._fetch(
             f"SELECT {USER_SETTINGS_COLUMNS} FROM user_settings WHERE user_id {self._any}", (self._list(ids),))
         return {int(r[0]): UserSettingsRow.from_row(r) for r in rows}

@@ -66,7 +66,7 @@ def patch(args: argparse.Namespace, ready: list[bool]) -> None:
                     return
                 await asyncio.sleep(0.01)
             ready[0] = True
-            shards = the_bot.shard_ids if the_bot.shard_ids is not None else [0]
+            shards = getattr(the_bot, "shard_ids", None) or [0]  # a plain commands.Bot: the whole bot
             say("ready " + ",".join(map(str, shards)))
 
         tasks.add(asyncio.get_running_loop().create_task(announce()))

@@ -169,9 +169,11 @@ def _bounded_memory_between_files() -> Iterator[None]:
 # end, instead of one long file running alone while the other process waits. Only an order:
 # a file not named here runs after them, as collected.
 LONGEST_FIRST = (
+    "test_failover_shards.py",  # mostly waiting for its bot processes (~100-180 s wall, ~25 s CPU)
     "test_bot_hostile_input.py", "test_agents.py", "test_render_selfplay.py", "test_selfplay_invariants.py",
     "test_render_pool.py", "test_store_crash.py", "test_bot_fuzz.py", "test_picture_words.py",
     "test_bot_stop.py", "test_store_snapshots.py", "test_delivery_crash.py", "test_render_encode.py",
+    "test_failover_pg_stop.py",
 )
 
 

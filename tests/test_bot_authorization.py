@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from bot_app.lang import english
 from tests.fake_discord import FakeDiscord, custom_ids
 from tests.fake_discord.driver import Table
 from tests.fake_discord.harness import start_bot
@@ -22,9 +23,9 @@ from tests.fake_discord.renderer import StubRenderer
 GAME_COMMANDS: dict[str, dict[str, object]] = {
     "join": {}, "leave": {}, "admin addai": {}, "admin start": {}, "admin cancel": {},
     "draw": {"card": "deck"}, "claim": {"route": "Paris - Wien"}, "tickets": {}, "station": {"city": "Paris"},
-    "move": {"action": "0:0.pass"}, "hand": {}, "board": {}, "status": {}, "log": {}, "rules": {}, "replay": {},
+    "move": {"action": "0:0.pass"}, "hand": {}, "board": {}, "status": {}, "log": {}, "rules": {}, "results replay": {},
     "admin pause": {}, "admin resume": {}, "admin kick": {"player": None},  # player filled in below
-    "admin replace": {"player": "1"}, "vote": {}, "undo": {},  # replace's `new` filled in below
+    "admin replace": {"player": "1"}, "turn vote": {}, "turn undo": {},  # replace's `new` filled in below
     "plan": {}, "plan ": {"what": "set", "plan": "else: draw blind"},  # view, and set (the same command)
 }
 # A custom id of each button family (verb), with the seq it needs (None: any point of the game).
@@ -117,7 +118,8 @@ async def test_no_one_reaches_another_servers_games(tmp_path):
                         it = await fake.answered(await fake.autocomplete(who, sub, focused, channel_id=where,
                                                                          game=f"#{target}", **{focused: ""}))
                         names = [c["name"] for c in it.callback["data"]["choices"]]
-                        assert names in ([], ["deck"]), (sub, focused, names)
+                        # nothing of that game: at most the blind deck, which every game has
+                        assert names in ([], [english().t("autocomplete.deck")]), (sub, focused, names)
             # Buttons of game A's families, pressed in server B.
             for verb in BUTTON_VERBS:
                 for target in (game_a, lobby_a):
@@ -137,8 +139,8 @@ async def test_no_one_reaches_another_servers_games(tmp_path):
             for where in (channel_b, fake._dm_channel(who.id)):
                 it = await fake.answered(await fake.slash(who, "games", channel_id=where))
                 assert not re.search(rf"#{game_a}\b", _refusal(fake, it))
-            # /ttr stats of another player from a DM is refused (results are per server).
-            it = await fake.answered(await fake.slash(who, "stats", channel_id=fake._dm_channel(who.id),
+            # /ttr results stats of another player from a DM is refused (results are per server).
+            it = await fake.answered(await fake.slash(who, "results stats", channel_id=fake._dm_channel(who.id),
                                                       player=alice))
             assert "only see your own results" in _refusal(fake, it)
         assert refused > 200

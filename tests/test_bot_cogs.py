@@ -105,10 +105,11 @@ async def test_the_bots_reading_commands_are_marked(tmp_path):
     running = await start_bot(fake, tmp_path / "ttr.sqlite3", renderer=StubRenderer())
     try:
         ttr = running.bot.ttr
-        for name in ("settings", "rules", "games", "stats", "leaderboard"):
-            assert not is_game_command(_slash(name), ttr), name
-        for name in ("draw", "claim", "hand", "board"):
-            assert is_game_command(_slash(name), ttr), name
+        for path in (("settings",), ("rules",), ("games",), ("results", "stats"), ("results", "leaderboard"),
+                     ("results", "replay")):
+            assert not is_game_command(_slash(*path), ttr), path
+        for path in (("draw",), ("claim",), ("hand",), ("board",), ("turn", "undo"), ("admin", "pause")):
+            assert is_game_command(_slash(*path), ttr), path
     finally:
         await running.stop()
         await fake.stop()

@@ -117,7 +117,7 @@ async def test_whole_game_with_restart_closed_dms_and_refusals(tmp_path):
             moves += 1
         assert restarted and stale_checked
 
-        # The end: final board, scores picture, revealed tickets, stored for /ttr stats.
+        # The end: final board, scores picture, revealed tickets, stored for /ttr results stats.
         final = [m for m in fake.thread_messages(table.thread_id) if "Final scores" in m["content"]]
         assert len(final) == 1
         assert sorted(a["filename"] for a in final[0]["attachments"]) == ["board.png", "replay.gif", "scores.png",
@@ -128,7 +128,7 @@ async def test_whole_game_with_restart_closed_dms_and_refusals(tmp_path):
         for routes, rest, total in sums:
             parts = [int(n.replace("−", "-")) for n in re.findall(r" ([+−]\d+)(?= ·|$)", rest)]
             assert int(routes) + sum(parts) == int(total)
-        stats = await fake.answered(await fake.slash(alice, "stats"))
+        stats = await fake.answered(await fake.slash(alice, "results stats"))
         await fake.wait_until(lambda: "1 games" in fake.reply_messages(stats)[-1]["content"])  # with its picture
         assert [a["filename"] for a in fake.reply_messages(stats)[-1]["attachments"]] == ["stats.png"]
 

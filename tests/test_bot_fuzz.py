@@ -32,13 +32,14 @@ COMMANDS = {
     "admin addai": ["game", "level"], "admin start": ["game"], "admin cancel": ["game"], "draw": ["card", "game"],
     "claim": ["route", "payment", "game"], "tickets": ["short", "long", "game"],
     "station": ["city", "payment", "game"], "move": ["action", "game"], "hand": ["game"], "board": ["game"],
-    "status": ["game"], "log": ["game"], "games": [], "rules": ["topic", "variant", "dice", "game"], "stats": [],
-    "replay": ["game"],
+    "status": ["game"], "log": ["game"], "games": [], "rules": ["topic", "variant", "dice", "game", "lesson"],
+    "results stats": [], "results replay": ["game"], "results leaderboard": ["variant", "season"],
     "settings": ["dms", "colorblind", "hand_picture", "timezone", "quiet_hours", "vacation_days", "digest"],
     "admin kick": ["player", "game"], "admin pause": ["game"], "admin resume": ["game"],
-    "admin replace": ["player", "new", "game"], "vote": ["player", "game"], "undo": ["game"],
+    "admin replace": ["player", "new", "game"], "turn vote": ["player", "game"], "turn undo": ["game"],
+    "turn hint": ["game"],
 }
-NUMERIC = {"seats", "short", "long", "dice_tokens", "tunnel_dice", "vacation_days"}
+NUMERIC = {"seats", "short", "long", "dice_tokens", "tunnel_dice", "vacation_days", "season"}
 # (command, option) pairs Discord always sends.
 REQUIRED = {("claim", "route"), ("station", "city"), ("admin kick", "player"), ("move", "action"),
             ("admin replace", "player"), ("admin replace", "new")}

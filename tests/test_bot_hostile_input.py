@@ -104,7 +104,7 @@ async def test_every_number_character_in_every_text_option_gets_an_answer_not_an
                               and (o.required or autocomplete and o.name != "game")]
                     opts: dict[str, Any] = {o.name: value[:limit_of(o.name)] for o in others}
                     opts[option.name] = value
-                    if option.command in ("admin kick", "vote"):
+                    if option.command in ("admin kick", "turn vote"):
                         opts["player"] = bob
                     if option.command == "admin replace":
                         opts["new"] = bob

@@ -1,5 +1,5 @@
 """End to end, through the loopback fake Discord: the final post carries the replay and every
-ticket revealed; `/ttr replay game:` rebuilds the replay of a finished game from its stored
+ticket revealed; `/ttr results replay game:` rebuilds the replay of a finished game from its stored
 seed and moves — after a restart too — for anyone in the game's server, and for nobody
 elsewhere; bad input and a game still being played get one private sentence."""
 
@@ -51,7 +51,7 @@ async def test_replay_in_the_final_post_and_on_demand(tmp_path) -> None:
         table = await Table.open(fake, running.service, alice, [bob], variant="usa")
         g = table.game_id
         # A game still being played has no replay yet.
-        it = await fake.answered(await fake.slash(carol, "replay", game=f"#{g}"))
+        it = await fake.answered(await fake.slash(carol, "results replay", game=f"#{g}"))
         assert f"Game #{g} is not over yet" in _private(fake, it)
         await _finish(running.service, g)
         final = await fake.wait_until(lambda: [m for m in fake.thread_messages(table.thread_id)
@@ -59,14 +59,14 @@ async def test_replay_in_the_final_post_and_on_demand(tmp_path) -> None:
         names = sorted(a["filename"] for a in final[0]["attachments"])
         assert names == ["board.png", "replay.gif", "scores.png", "tickets.png"]
         assert "every ticket revealed" in "\n".join(m["content"] for m in fake.thread_messages(table.thread_id))
-        assert f"/ttr replay game:{g}" in "\n".join(m["content"] for m in fake.thread_messages(table.thread_id))
+        assert f"/ttr results replay game:{g}" in "\n".join(m["content"] for m in fake.thread_messages(table.thread_id))
         claims = len((await running.service.view(g, None)).route_owner)
         assert stub.replayed == [claims + 2]  # the empty board, each claim, the final board
         await running.stop()
 
         # After a restart, with the real pictures: rebuilt from the stored seed and moves.
         running = await start_bot(fake, db)
-        it = await fake.answered(await fake.slash(carol, "replay", game=f"#{g}"), timeout=30)
+        it = await fake.answered(await fake.slash(carol, "results replay", game=f"#{g}"), timeout=30)
         await fake.wait_until(lambda: running.bot.desk.busy == 0, timeout=30)
         answer = fake.reply_messages(it)[-1]
         assert not answer["flags"] & 64, "the replay is public"
@@ -77,26 +77,26 @@ async def test_replay_in_the_final_post_and_on_demand(tmp_path) -> None:
         frames = list(ImageSequence.Iterator(Image.open(io.BytesIO(gif))))
         assert len(frames) >= claims + 2
         # In the thread, without naming the game: that thread's game.
-        it = await fake.answered(await fake.slash(alice, "replay", channel_id=table.thread_id), timeout=30)
+        it = await fake.answered(await fake.slash(alice, "results replay", channel_id=table.thread_id), timeout=30)
         await fake.wait_until(lambda: running.bot.desk.busy == 0, timeout=30)
         assert [a["filename"] for a in fake.reply_messages(it)[-1]["attachments"]] == ["replay.gif"]
 
         # Elsewhere: nothing, in words.
         other_guild, other_channel = await fake.add_guild()
         mallory = fake.add_user("Mallory")
-        it = await fake.answered(await fake.slash(mallory, "replay", channel_id=other_channel, game=f"#{g}"))
+        it = await fake.answered(await fake.slash(mallory, "results replay", channel_id=other_channel, game=f"#{g}"))
         assert f"There is no game #{g} here." in _private(fake, it)
-        it = await fake.answered(await fake.slash(mallory, "replay", channel_id=fake._dm_channel(mallory.id),
+        it = await fake.answered(await fake.slash(mallory, "results replay", channel_id=fake._dm_channel(mallory.id),
                                                   game=f"#{g}"))
         assert f"There is no game #{g} here." in _private(fake, it)
         assert not [m for m in fake.messages.values() if int(m["channel_id"]) == other_channel
                     and m["attachments"]]
         # Bad input: one sentence each.
-        it = await fake.answered(await fake.slash(carol, "replay"))
+        it = await fake.answered(await fake.slash(carol, "results replay"))
         assert "Which game?" in _private(fake, it)
-        it = await fake.answered(await fake.slash(carol, "replay", game="abc"))
+        it = await fake.answered(await fake.slash(carol, "results replay", game="abc"))
         assert "Pick a game from the list" in _private(fake, it)
-        it = await fake.answered(await fake.slash(carol, "replay", game="#999999"))
+        it = await fake.answered(await fake.slash(carol, "results replay", game="#999999"))
         assert "There is no game #999999 here." in _private(fake, it)
         # the replay is a public picture (the stub drew the first half: its pictures are all alike)
         assert public_leaks(fake, (), revealed_in=[final[0]["id"]], pictures=False) == []
@@ -129,7 +129,7 @@ async def test_thirty_people_asking_for_one_replay_at_once_get_one_drawing(tmp_p
         await _finish(running.service, g)
         await fake.wait_until(lambda: stub.replayed and running.bot.desk.busy == 0, timeout=30)
         drawn = len(stub.replayed)  # the final post's
-        asked = await asyncio.gather(*(fake.slash(u, "replay", game=f"#{g}") for u in crowd))
+        asked = await asyncio.gather(*(fake.slash(u, "results replay", game=f"#{g}") for u in crowd))
         for it in asked:
             await fake.answered(it, timeout=30)
 
@@ -148,7 +148,7 @@ async def test_thirty_people_asking_for_one_replay_at_once_get_one_drawing(tmp_p
         assert all(m["flags"] & 64 and m["content"] == f"🎞️ The replay of game #{g} was just posted here: {link}"
                    for m in pointers), (pointers[0]["flags"], pointers[0]["content"], link)
         # In the game's thread, another channel, it is posted again (from the replays kept).
-        it = await fake.answered(await fake.slash(alice, "replay", channel_id=table.thread_id), timeout=30)
+        it = await fake.answered(await fake.slash(alice, "results replay", channel_id=table.thread_id), timeout=30)
         await fake.wait_until(lambda: any(a["filename"] == "replay.gif" for m in fake.reply_messages(it)
                                           for a in m["attachments"]), timeout=30)
         assert len(stub.replayed) == drawn + 1

@@ -71,7 +71,7 @@ async def test_rules_in_a_games_thread_say_whether_moves_can_be_taken_back_and_l
         usual = await Table.open(fake, running.service, host, [], variant="germany", ai_seats=1, dice=True)
         it = await fake.answered(await fake.slash(host, "rules", channel_id=usual.thread_id, topic="turn"))
         reply = fake.reply_messages(it)[-1]["content"]
-        assert "**Undo** (the button, or /ttr undo) takes back your last **Claim** move" in reply
+        assert "**Undo** (the button, or /ttr turn undo) takes back your last **Claim** move" in reply
         assert "has no taking back" not in reply and "(this table" not in reply
         # The topic autocomplete lists the topics of the thread's game (or of the game named).
         listed = {}

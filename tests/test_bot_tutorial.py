@@ -1,7 +1,7 @@
-"""`/ttr tutorial` through the loopback Discord (issue 27, items 2 and 3): a guided game against
+"""`/ttr rules lesson:` through the loopback Discord (issue 27, items 2 and 3): a guided game against
 the computer in a private thread, each step told there with a Hint button, played with the
 real buttons and commands; a move off the step gets one kind sentence and the step repeats; a
-restart loses nothing and `/ttr tutorial` again resumes at the same step; a hint is answered
+restart loses nothing and `/ttr rules lesson:` again resumes at the same step; a hint is answered
 privately, and refused at a table without hints; nothing secret shows in public."""
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ async def test_a_tutorial_is_played_to_its_end_in_a_private_thread_and_survives_
     gmap = load_map("europe")
     secrets: set[str] = set()
     try:
-        opened = await _reply(fake, running, await fake.slash(alice, "tutorial", board="europe"))
+        opened = await _reply(fake, running, await fake.slash(alice, "rules", lesson="europe"))
         assert opened["flags"] & 64 and "Your tutorial" in opened["content"]
         thread_id = next(int(c["id"]) for c in fake.channels.values() if c["type"] == 12)
         assert fake.channels[thread_id]["members"] == [alice.id]  # a private thread, with the player in it
@@ -94,11 +94,11 @@ async def test_a_tutorial_is_played_to_its_end_in_a_private_thread_and_survives_
                 assert (await table.summary()).seq == summary.seq
                 wrong_tried = True
             if step.id == "claim" and not restarted:
-                # leave, the bot restarts, and /ttr tutorial again resumes at the same step
+                # leave, the bot restarts, and the lesson asked for again resumes at the same step
                 await running.stop()
                 running = await start_bot(fake, db, renderer=StubRenderer(), seed=3)
                 table.service, table.desk = running.service, running.bot.desk
-                back = await _reply(fake, running, await fake.slash(alice, "tutorial"))
+                back = await _reply(fake, running, await fake.slash(alice, "rules", lesson="europe"))
                 assert back["flags"] & 64 and f"<#{thread_id}>" in back["content"]
                 assert f"step {place.step + 1} of" in back["content"]
                 restarted = True
@@ -135,15 +135,13 @@ async def test_a_hint_is_refused_privately_at_a_table_without_hints(tmp_path):
     running = await start_bot(fake, tmp_path / "nohints.sqlite3", renderer=StubRenderer(), seed=4)
     try:
         table = await Table.open(fake, running.service, alice, [bob], variant="usa")
-        refusal = await _reply(fake, running, await fake.slash(alice, "tutorial", channel_id=table.thread_id,
-                                                               hint=True))
+        refusal = await _reply(fake, running, await fake.slash(alice, "turn hint", channel_id=table.thread_id))
         assert refusal["flags"] & 64 and "gives no hints" in refusal["content"]
         # with hints: on at /ttr new, the same command answers with a move, privately
         hinted = await Table.open(fake, running.service, bob, [alice], variant="usa", hints=True)
         summary = await hinted.summary()
         who = alice if summary.seats[summary.waiting_for[0]].user_id == alice.id else bob
-        answer = await _reply(fake, running, await fake.slash(who, "tutorial", channel_id=hinted.thread_id,
-                                                              hint=True))
+        answer = await _reply(fake, running, await fake.slash(who, "turn hint", channel_id=hinted.thread_id))
         assert answer["flags"] & 64 and answer["content"].startswith("💡 I would")
         # My hand offers the hint too, while it is the player's move — only where the table gives hints
         for t, user, offered in ((hinted, who, True), (table, alice, False)):
@@ -164,7 +162,7 @@ async def test_without_private_threads_the_tutorial_goes_on_in_dms(tmp_path):
     running = await start_bot(fake, tmp_path / "dm.sqlite3", renderer=StubRenderer(), seed=5)
     try:
         await fake.deny(fake.channel_id, "CREATE_PRIVATE_THREADS")
-        opened = await _reply(fake, running, await fake.slash(alice, "tutorial", board="usa"))
+        opened = await _reply(fake, running, await fake.slash(alice, "rules", lesson="usa"))
         assert opened["flags"] & 64 and "direct messages" in opened["content"]
         assert not any(c["type"] == 12 for c in fake.channels.values())
         dm = fake.dm_channel(alice)

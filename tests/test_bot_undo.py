@@ -1,5 +1,5 @@
 """Taking back a move through the real client and the fake Discord: the **Undo** button on the
-mover's confirmation and `/ttr undo` put the board back, and the turn post in the thread is
+mover's confirmation and `/ttr turn undo` put the board back, and the turn post in the thread is
 corrected in place (the same message, edited: the board and the numbers from before the
 claim, the mover's turn again); a draw cannot be taken back, and neither can a move once the
 game has gone on. The rules of undo: tests/test_undo.py and the scenarios; the service:
@@ -110,22 +110,22 @@ async def test_undo_puts_the_board_back_and_corrects_the_turn_post_in_place(tmp_
 
         # The answer replaced the button; nothing more to take back.
         assert not [c for c in str(confirmation["components"]).split("'") if c.endswith(":undo")]
-        it = await fake.answered(await fake.slash(user, "undo", channel_id=table.thread_id))
+        it = await fake.answered(await fake.slash(user, "turn undo", channel_id=table.thread_id))
         assert "no move of yours to take back" in _said(fake, it)
         # A draw cannot be taken back.
         legal = await running.service.legal_actions(g, user.id)
         draw = next(a for a in legal if a.TYPE == "draw_card" and a.to_json().get("slot") is None)
         await table.perform(user, draw, legal, summary.seq)
         await _idle(fake, running)
-        it = await fake.answered(await fake.slash(user, "undo", channel_id=table.thread_id))
+        it = await fake.answered(await fake.slash(user, "turn undo", channel_id=table.thread_id))
         assert "no move of yours to take back" in _said(fake, it)
 
-        # /ttr undo takes back a claim too.
+        # /ttr turn undo takes back a claim too.
         user, claim, legal, seq = await _until_a_claim(table, users)
         await table.perform(user, claim, legal, seq)
         await table.wait_posted()
         await _idle(fake, running)
-        it = await fake.answered(await fake.slash(user, "undo", channel_id=table.thread_id))
+        it = await fake.answered(await fake.slash(user, "turn undo", channel_id=table.thread_id))
         assert "Taken back" in _said(fake, it)
         await _idle(fake, running)
         assert claim.route not in (await running.service.view(g, None)).route_owner

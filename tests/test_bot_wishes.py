@@ -288,7 +288,7 @@ async def test_the_others_vote_a_slow_turn_to_the_ai(database):
     try:
         table = await _table(fake, running, alice, [bob, carol], turn_hours=48.0, first="2")
         assert (await table.summary()).waiting_for == (1,)
-        said = _said(fake, await fake.answered(await fake.slash(alice, "vote", channel_id=table.thread_id)))
+        said = _said(fake, await fake.answered(await fake.slash(alice, "turn vote", channel_id=table.thread_id)))
         assert "1 of 2" in said
         await _idle(fake, running)
         notice = [m for m in fake.thread_messages(table.thread_id) if "A vote to hand" in m["content"]]

@@ -11,7 +11,8 @@ with one game, on each shard.
 - Two processes told to run the same shard: the second refuses it, in words, with exit status
   4, and never connects to Discord.
 - A shard left unrun (its process killed): the other process, taking its shards from the pool,
-  takes it within 15 s and answers there.
+  takes it within 15 s and answers there. A player's closed DMs, refused once by the first
+  process, are never tried again by the second: the whole bot made one invalid request.
 """
 
 from __future__ import annotations
@@ -25,10 +26,11 @@ from typing import Any
 import pytest
 
 from app import GameService, Limits
+from store.deliveries import SENT
 from tests.fake_discord import FakeDiscord, User
 from tests.fake_discord.child import ChildBot
 from tests.fake_discord.driver import Table
-from tests.test_delivery_crash import DMS, SEED, check_outbox
+from tests.test_delivery_crash import DMS, SEED, check_outbox, ids
 from tests.test_failover import _settled
 
 SHARDS = 2
@@ -143,7 +145,7 @@ async def test_a_shard_another_process_runs_is_refused_in_words(two: Two) -> Non
 
 async def test_a_shard_left_unrun_is_taken_by_the_other_process_within_seconds(two: Two) -> None:
     fake = two.fake
-    carol, dave = fake.add_user("Carol"), fake.add_user("Dave")
+    carol, dave = fake.add_user("Carol"), fake.add_user("Dave", dms_closed=True)
     named = await two.start(1)
     b = await two.table(1, carol, dave, named)
     pool = await two.start(None)  # takes the shard no process runs
@@ -154,4 +156,9 @@ async def test_a_shard_left_unrun_is_taken_by_the_other_process_within_seconds(t
     assert time.monotonic() - killed <= TAKEOVER_SECONDS, pool.output()
     assert pool.ready_lines()[-1] == "ready 0,1" and fake.shards_connected() == [(0, SHARDS), (1, SHARDS)]
     await b.play_one([carol, dave])  # answered there again, by the process that took the shard
-    check_outbox(fake, b, await _settled(two.referee, b.game_id, pool, time.monotonic() + 20), [carol, dave])
+    rows = await _settled(two.referee, b.game_id, pool, time.monotonic() + 20)
+    # Each of Carol's DMs exactly once; Dave's closed DMs tried once, by the first process only.
+    assert sorted(ids(fake.dms_to(carol))) == sorted(d.message_id for d in rows if d.kind in ("turn", "dm")
+                                                     and d.user_id == carol.id and d.status == SENT)
+    assert fake.count("POST", rf"/channels/{fake.dm_channel(dave)}/messages") == 1
+    assert fake.count(status=403) == 1

@@ -80,7 +80,7 @@ def test_the_count_covers_the_last_ten_minutes_and_warns_once_at_a_tenth_of_the_
         assert counter.recent() == 0
 
 
-async def test_two_processes_count_their_invalid_requests_together(other_database: Any) -> None:
+async def test_two_processes_on_postgres_count_their_invalid_requests_together(other_database: Any) -> None:
     target = other_database("postgres").target
     first, second = await Store.open(target), await Store.open(target)
     try:

@@ -1,4 +1,4 @@
-"""`/ttr stats player:` as a picture: a player's games, wins, average and best score, ticket
+"""`/ttr results stats player:` as a picture: a player's games, wins, average and best score, ticket
 completion, favourite routes and cities and games per variant — counted over the finished
 games of one server only — and this season's rating and rank from the ratings part
 (`app.standings`, `player_card`)."""

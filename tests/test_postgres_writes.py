@@ -122,3 +122,15 @@ async def test_a_prepared_statement_reads_its_values_back_exactly(other_database
                 tx.add("UPDATE games SET updated_at = ? WHERE id = ?", (value, game_id), expect_rows=1)
                 await store.write(tx)
                 assert database.fetchone("SELECT updated_at FROM games WHERE id = ?", game_id) == (float(value),)
+
+
+async def test_a_connection_whose_book_was_dropped_prepares_again_under_new_names(other_database: Any) -> None:
+    database = other_database("postgres")
+    async with await Store.open(database.target) as store:
+        game_id = await lobby(store, 100)
+        await renamed(store, game_id, "first")
+        assert isinstance(store, PgStore)
+        store._writer._prepared.clear()  # as when the pool's connections outnumber the book
+        await renamed(store, game_id, "second", guard=1)
+        assert NAME not in store._writer._unpreparable and prepared(store) >= 1
+        assert database.fetchone("SELECT name FROM players WHERE game_id = ? AND seat = 0", game_id) == ("second",)

@@ -1,4 +1,4 @@
-"""/ttr replay costs bounded work: the same replay asked for at once is drawn once for all,
+"""/ttr results replay costs bounded work: the same replay asked for at once is drawn once for all,
 one replay is drawn at a time per user, a few different ones at most are in hand (one after
 another), recent ones are kept, and a channel gets each replay once."""
 

@@ -52,19 +52,13 @@ def _counts(variant: str, dice: bool) -> tuple[int, ...]:
     return tuple(found)
 
 
-@cache
-def _printed(variant: str) -> tuple[str, ...]:
-    """What the rules print as it is: the board's name (a map title, not a rules sentence)."""
-    return (build_ruleset(variant, _counts(variant, False)[0]).game_map.name,)
-
-
 def _problems(text: str, code: str, variant: str) -> list[str]:
     """An empty text, a placeholder left unfilled, an English word left."""
     if not text.strip():
         return ["empty"]
     found = [f"placeholder {m!r}" for m in PLACEHOLDER.findall(text)]
     gmap = build_ruleset(variant, _counts(variant, False)[0]).map_id
-    return found + [str(x) for x in english_leftovers(text, code, gmap, _printed(variant))]
+    return found + [str(x) for x in english_leftovers(text, code, gmap)]
 
 
 @pytest.mark.parametrize("code", OTHERS)
@@ -153,9 +147,13 @@ async def test_a_german_player_asking_for_the_rules_is_answered_in_german(tmp_pa
         with reading(language("de")):
             assert body == rules_for("usa", "tickets")
         assert "Zu Beginn bekommst du 3 Zielkarten und behältst mindestens 2." in body
-        assert not english_leftovers(body, "de", "usa", _printed("usa"))
+        assert not english_leftovers(body, "de", "usa")
+        it = await fake.answered(await fake.slash(anna, "rules", topic="Bahnhöfe", variant="europe", dice=True))
+        head, _, body = fake.reply_messages(it)[-1]["content"].partition("\n")
+        assert head == "**Europa + Würfel — Bahnhöfe**", head
+        assert body.startswith("Jeder Spieler hat 3 Bahnhöfe. Einen zu bauen ist deine Aktion des Zuges"), body
         it = await fake.answered(await fake.slash(anna, "rules", topic="settings"))
-        assert fake.reply_messages(it)[-1]["content"].startswith("**/ttr settings** (deine, für jedes Spiel):")
+        assert fake.reply_messages(it)[-1]["content"].startswith("**/ttr einstellungen** (deine, für jedes Spiel):")
         it = await fake.answered(await fake.autocomplete(anna, "rules", "topic", topic="", variant="europe"))
         choices = {c["value"]: c["name"] for c in it.callback["data"]["choices"]}
         assert choices["first-turn"] == "erster Zug" and choices["stations"] == "Bahnhöfe", choices

@@ -189,7 +189,7 @@ def test_the_turn_says_which_moves_can_be_taken_back_as_the_table_has_it(variant
     on = topics_for(variant, {**_opts(dice), "undo": True})["turn"]
     off = topics_for(variant, {**_opts(dice), "undo": False})["turn"]
     anywhere = topics_for(variant, _opts(dice))["turn"]
-    assert "**Undo** (the button, or /ttr undo) takes back your last **Claim**" in on
+    assert "**Undo** (the button, or /ttr turn undo) takes back your last **Claim**" in on
     assert "until the next player acts" in on and "A table opened with `undo: False`" not in on
     assert ("rolled dice or turned cards over" in on) == dice
     assert "Undo" not in off and "At this table a move cannot be taken back" in off

@@ -90,7 +90,7 @@ REFUSED: list[tuple[str, bool, str, object, str]] = [
 
 
 def test_every_option_the_engine_accepts_is_offered_at_new():
-    # (`tutorial` is set by /ttr tutorial, which opens the table itself)
+    # (`tutorial` is set by /ttr rules lesson:, which opens the table itself)
     offered = {o.key for o in T.OPTIONS} | {"dice", T.FIRST_PLAYER, T.UNDO, T.STAND_IN, T.PLANS_AHEAD,
                                             T.LANGUAGE_OPTION, T.HINTS, T.TUTORIAL}
     assert offered == T.engine_options()

@@ -12,6 +12,7 @@ import tomllib
 from app import tutorial
 from bot_app import lang
 from bot_app.tutorial import step_text
+from tests.english_leftovers import english_leftovers
 
 FIELDS = ("intro", "finale")
 
@@ -37,6 +38,15 @@ def test_every_lesson_step_has_its_words_in_every_language_with_the_same_placeho
                         assert own.get(field, "").strip(), (lesson_id, code, step.id, field)
                         assert _fields(own[field]) == _fields(words), (lesson_id, code, step.id, field)
                         assert own[field].strip() != words, (lesson_id, code, step.id, field)  # translated
+
+
+def test_no_lesson_text_leaves_an_english_word():
+    for lesson_id, english in tutorial.lessons().items():
+        for code in set(lang.codes()) - {lang.ENGLISH}:
+            lesson = tutorial.lessons(code)[lesson_id]
+            texts = [lesson.intro, lesson.finale, *(getattr(s, f) for s in lesson.steps for f in tutorial.TEXT_FIELDS)]
+            for text in filter(None, texts):
+                assert not english_leftovers(text, code, english.variant), (lesson_id, code, text)
 
 
 def test_a_lesson_is_read_in_its_tables_language():

@@ -9,32 +9,15 @@ from their own view and private events.
 
 from __future__ import annotations
 
-# Each file registers its words on import.
-from bot_app.words import (  # noqa: F401
-    alsace_bonuses,
-    bonuses,
-    burn_five,
-    call_time,
-    claim_route,
-    controller,
-    core_topics,
-    count_bonuses,
-    end_of_game,
-    nordic_payment,
-    passengers,
-    payment,
-    stations,
-    tickets,
-    tourist_cards,
-    train_cards,
-    tunnels,
-    used_cards_under_deck,
-)
+import importlib
+import pkgutil
+
 from bot_app.words.base import Ctx, Doing, Said, Words, words_class
-from bot_app.words.dice import claims, discard, no_action, roll, tokens  # noqa: F401
-from bot_app.words.dice import stations as dice_stations  # noqa: F401
-from bot_app.words.dice import tickets as dice_tickets  # noqa: F401
-from bot_app.words.dice import tunnels as dice_tunnels  # noqa: F401
 from bot_app.words.wording import TOPIC_ORDER, Wording, wording, wording_of
+
+# Each file registers its words on import; every module of this package (and of words/dice/) is
+# imported here, so a rule's words are found by adding their file (docs/architecture.md).
+for _found in pkgutil.walk_packages(__path__, f"{__name__}."):
+    importlib.import_module(_found.name)
 
 __all__ = ["TOPIC_ORDER", "Ctx", "Doing", "Said", "Words", "Wording", "words_class", "wording", "wording_of"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bot_app.lang import ENGLISH
 from bot_app.words.base import Ctx, joined
 from bot_app.words.bonuses import BonusWords
 from render.words import slug
@@ -39,6 +40,15 @@ def either(c: Ctx, parts: list[str]) -> str:
     return joined(parts, c.t("rules.word.or"))
 
 
+def board_name(c: Ctx) -> str:
+    """The board's name: as the map prints it in English, else the game's and the board's names
+    as that language's edition prints them ("Zug um Zug: UdSSR")."""
+    key = f"ruleset.{c.rules.name}.title"
+    if c.lang.code == ENGLISH or not c.lang.has(key):
+        return c.gmap.name
+    return c.t("rules.overview.board", game=c.t("command.ttr.description"), title=c.t(key))
+
+
 def overview(w: Wording, c: Ctx, merged: dict[str, list[str]]) -> list[str]:
     r = c.rules
     extras = [x for part in w.parts for x in part.overview(c)]
@@ -46,7 +56,7 @@ def overview(w: Wording, c: Ctx, merged: dict[str, list[str]]) -> list[str]:
     if ferries:
         extras.append(c.n("rules.overview.ferries", ferries))
     bonuses = [part.bonus_name(c) for part in w.parts if isinstance(part, BonusWords)]
-    text = [c.t("rules.overview.head", map=c.gmap.name, least=r.min_players, most=r.max_players, trains=r.trains),
+    text = [c.t("rules.overview.head", map=board_name(c), least=r.min_players, most=r.max_players, trains=r.trains),
             c.t("rules.overview.goal")]
     if extras:
         text.append(c.t("rules.overview.has", what=c.joined(extras)))

@@ -14,7 +14,6 @@ from bot_app.words.base import (
     count_of,
     data,
     hidden,
-    plural,
     presents,
     private,
     public,

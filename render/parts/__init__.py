@@ -5,7 +5,9 @@ draw what each module's part gives (`picture_parts(view)`). A module without a r
 fails `tests/test_render_parts.py`, so a new rule cannot be silently left out of the pictures.
 """
 
-from render.parts import bonuses, cards, dice, passengers, routes, stations, tickets  # noqa: F401  (registration)
+import importlib
+import pkgutil
+
 from render.parts.base import (
     Badge,
     DiceRoll,
@@ -19,6 +21,11 @@ from render.parts.base import (
     picture_parts,
     registered_names,
 )
+
+# Each file registers its parts on import: every module of this package is imported here, so
+# a rule's picture part is found by adding its file.
+for _found in pkgutil.iter_modules(__path__, f"{__name__}."):
+    importlib.import_module(_found.name)
 
 __all__ = [
     "Badge",

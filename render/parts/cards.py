@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -76,8 +77,25 @@ def draw_card(ctx: HandContext, d: ImageDraw.ImageDraw, card: str, at: tuple[int
     and the colour's letter in the corner (so colour is never the only clue)."""
     x, y = at
     cw, ch = size
-    box = (x, y, x + cw, y + ch)
     faded = n == 0
+    face = card_face(card, faded, at, size)
+    ctx.img.im.paste(face.im, (x, y, x + face.width, y + face.height))
+    cx, cy = x + cw * 0.58, y + ch / 2
+    ctx.writer.text((cx, cy), str(n), count_f, P.INK if not faded else P.INK_SOFT, anchor="mm")
+    ink = P.ROUTE_INK[card] if not faded else P.INK_SOFT
+    ctx.writer.text((x + max(4, cw // 14), y + ch / 2), P.ROUTE_LETTER[card], letter_f, ink, anchor="lm")
+
+
+@functools.lru_cache(maxsize=64)  # 18 faces a layout, ~30 KB each
+def card_face(card: str, faded: bool, at: tuple[int, int], size: tuple[int, int]) -> Image.Image:
+    """A card without its words (its colour, its edge, the white disc), as drawn on the paper
+    at `at`: every hand draws the same nine again. Drawn where the card goes (on a scratch
+    paper as large as that), so that the shapes are rasterized from the same coordinates."""
+    x, y = at
+    cw, ch = size
+    paper = Image.new("RGB", (x + cw + 1, y + ch + 1), P.PAPER)
+    d = ImageDraw.Draw(paper)
+    box = (x, y, x + cw, y + ch)
     radius = max(4, ch // 8)
     if card == "loco":
         stripe = cw / len(P.LOCO_STRIPES)
@@ -88,7 +106,7 @@ def draw_card(ctx: HandContext, d: ImageDraw.ImageDraw, card: str, at: tuple[int
         ImageDraw.Draw(mask).rounded_rectangle((0, 0, cw, ch), radius=radius, fill=255)
         corner = Image.new("L", mask.size, 255)
         corner.paste(0, (0, 0), mask)
-        ctx.img.paste(P.PAPER, (x, y), corner)
+        paper.paste(P.PAPER, (x, y), corner)
     else:
         col = P.ROUTE_RGB[card]
         d.rounded_rectangle(box, radius=radius, fill=fade(col) if faded else col)
@@ -97,9 +115,7 @@ def draw_card(ctx: HandContext, d: ImageDraw.ImageDraw, card: str, at: tuple[int
     r = ch * 0.34
     d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(255, 255, 255) if not faded else P.PAPER,
               outline=P.INK if not faded else P.PANEL_EDGE, width=2)
-    ctx.writer.text((cx, cy), str(n), count_f, P.INK if not faded else P.INK_SOFT, anchor="mm")
-    ink = P.ROUTE_INK[card] if not faded else P.INK_SOFT
-    ctx.writer.text((x + max(4, cw // 14), y + ch / 2), P.ROUTE_LETTER[card], letter_f, ink, anchor="lm")
+    return paper.crop((x, y, x + cw + 1, y + ch + 1))
 
 
 def fade(c: P.RGB) -> P.RGB:

@@ -4,7 +4,7 @@ and each tourist card with its attraction, town, value and whether it is visited
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +17,7 @@ from engine.view import View
 from render import palette as P
 from render.icons import paste_icon
 from render.parts.base import Badge, HandBlock, HandContext, PicturePart, register
+from render.paste import paste_shape, shape_mask
 from render.text import fit_text
 from render.words import tr, tr_n
 
@@ -249,6 +250,12 @@ def status_mark(d: ImageDraw.ImageDraw, c: tuple[float, float], r: int, done: bo
         d.ellipse((x - r, y - r, x + r, y + r), outline=colour or P.INK_SOFT, width=lw + 1)
 
 
+def _way(track: list[tuple[float, float]], width: int) -> Callable[[ImageDraw.ImageDraw], None]:
+    def draw(d: ImageDraw.ImageDraw) -> None:
+        d.line(track, fill=255, width=width, joint="curve")
+    return draw
+
+
 def draw_ticket_ways(ctx: HandContext, img: Image.Image, base: BoardBase) -> list[tuple[str, P.RGB]]:
     """The way to finish each open ticket on the small map; returns the tickets' cities with
     the colour to ring them in."""
@@ -256,18 +263,20 @@ def draw_ticket_ways(ctx: HandContext, img: Image.Image, base: BoardBase) -> lis
     colours: dict[str, P.RGB] = ctx.shared.get("ticket_colours") or {}
     geom = base.geom
     k = base.layout.dims.k
-    d = ImageDraw.Draw(img)
     owners = ctx.view.route_owner
     width = max(4, round(12 * k))
+    cache = base.extra.setdefault("way_masks", {})
     for t in reversed(statuses):
         colour = colours.get(t.ticket_id)
         if colour is None:
             continue
         for rid in t.path:
             if rid in geom.routes and owners.get(rid) is None:
+                # a white edge, then the way's colour: each route's two lines rasterized once
+                # per small map (ImageDraw's curved joints cost more than the pastes)
                 track = list(geom.routes[rid].track)
-                d.line(track, fill=(255, 255, 255), width=width + 4, joint="curve")
-                d.line(track, fill=colour, width=width, joint="curve")
+                for w, ink in ((width + 4, (255, 255, 255)), (width, colour)):
+                    paste_shape(img, ink, shape_mask(cache, (rid, w, img.size), img.size, _way(track, w)))
     rings: list[tuple[str, P.RGB]] = []
     for t in statuses:
         colour = colours.get(t.ticket_id, P.GOOD if t.completed else P.BAD)
