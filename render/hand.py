@@ -26,7 +26,7 @@ from render.encode import png_bytes
 from render.geometry import Dims
 from render.icons import icon_width, paste_icon
 from render.layout import Label, obstacle_grid, place_labels
-from render.legend import short_map_name
+from render.legend import map_title
 from render.parts import HandBlock, HandContext, picture_parts
 from render.parts.tickets import TicketStatus, ticket_statuses
 from render.paste import paste_shape, rounded_box, shape_mask
@@ -140,7 +140,7 @@ def hand_image(view: View, game_map: GameMap, seat: int, *,
     rounded_box(img, (MARGIN, y, MARGIN + sw_w, y + sw_h), 5, style.fill, style.dark, 2)
     m = mark_mask(style.mark, round(sw_h * 0.7))
     img.paste((255, 255, 255), (MARGIN + (sw_w - m.width) // 2, y + (sw_h - m.height) // 2), m)
-    board = short_map_name(game_map.name)
+    board = map_title(game_map)
     board_w = ctx.body.getlength(board)
     w.text((MARGIN + sw_w + 12, y + sw_h / 2),
            fit_text(tr("picture.hand.title", "{name} — your hand", name=view.name(seat)), title_f,

@@ -346,7 +346,13 @@ def _draw_status(img: Image.Image, w: Writer, boxes: LegendBoxes, game_map: Game
             paste_icon(img, die_kind(face), (x, y + 1), size)
             x += size + max(2, round(t * 0.15))
     else:
-        w.text((x0, y), fit_text(short_map_name(game_map.name), body_f, iw), body_f, P.INK_SOFT)
+        w.text((x0, y), fit_text(map_title(game_map), body_f, iw), body_f, P.INK_SOFT)
+
+
+def map_title(game_map: GameMap) -> str:
+    """The board's title as the picture's language prints it ("Deutschland", "URSS"); the map's
+    own short name where the language has none (and in English)."""
+    return tr(f"picture.map.{game_map.id}", short_map_name(game_map.name))
 
 
 def short_map_name(name: str) -> str:

@@ -32,7 +32,7 @@ from render.base_cache import BoardBase, get_base, overlay_colours
 from render.board import paste_route
 from render.encode import png_bytes
 from render.layout import Label
-from render.legend import short_map_name
+from render.legend import map_title
 from render.parts.tickets import status_mark
 from render.sprites import mark_mask, rounded_rect
 from render.text import PREVIEW_TEXT_PX, PREVIEW_WIDTH, Font, TextItem, Writer, fit_text, font, preview_px
@@ -396,7 +396,7 @@ class _Panel:
         d.rounded_rectangle((x, y, x + sw, y + sh), radius=5, fill=style.fill, outline=style.dark, width=2)
         m = mark_mask(style.mark, round(sh * 0.7))
         img.paste((255, 255, 255), (x + (sw - m.width) // 2, y + (sh - m.height) // 2), m)
-        board = short_map_name(self.game_map.name)
+        board = map_title(self.game_map)
         bw = self.body.getlength(board)
         w.text((x + sw + round(t * 0.5), y + sh / 2),
                fit_text(self.view.name(self.seat) if side else

@@ -26,7 +26,7 @@ from engine.scoring import score_line_names
 from engine.view import View
 from render import palette as P
 from render.encode import png_bytes
-from render.legend import short_map_name
+from render.legend import map_title
 from render.parts import modules_of, part_for
 from render.sprites import mark_mask
 from render.text import Font, TextItem, Writer, fit_text, font, preview_px
@@ -241,7 +241,7 @@ def _draw(view: View, game_map: GameMap | None) -> tuple[Image.Image, list[Colum
 
     win_names = [names[s] for s in order if s in winners]
     w.text((MARGIN, MARGIN), tr("picture.scores.title", "Final scores"), title_f, P.INK)
-    w.text((width - MARGIN, MARGIN + round(t * 0.4)), short_map_name(game_map.name), body_f, P.INK_SOFT, anchor="ra")
+    w.text((width - MARGIN, MARGIN + round(t * 0.4)), map_title(game_map), body_f, P.INK_SOFT, anchor="ra")
     together = " & ".join(win_names)
     verdict = (tr("picture.scores.winner", "Winner: {names}", names=together) if len(win_names) == 1
                else tr("picture.scores.shared_win", "Shared win: {names}", names=together)) if win_names else ""
