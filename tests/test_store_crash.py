@@ -23,7 +23,7 @@ from tests.fork_server import ForkServer
 
 ROOT = Path(__file__).resolve().parent.parent
 CHILD = Path(__file__).resolve().parent / "store_child.py"
-KILLS = 60
+KILLS = 40  # kills per back end at random moments (more: bench-like depth, not the suite's)
 
 
 def wait_for_killed_sessions(db: Database) -> None:
