@@ -23,7 +23,7 @@ from engine.rules.routes import RouteClaimed
 from engine.rules.tickets import TicketsOffered
 from tools.selfplay import play_game
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 READERS = ("bot_app", "app", "render", "ai", "cogs")
 # `.data` on these is not an event's (a Discord interaction, a translation context, a refusal).
 NOT_EVENTS = {"interaction", "context", "exc", "self"}
