@@ -27,6 +27,7 @@ from bot_app.undo_offer import with_undo
 from bot_app.words import wording
 from engine.actions import ACTION_TYPES, Action, BuildStation, ClaimRoute, DrawCard, KeepTickets
 from engine.maps import GameMap
+from engine.rules.tickets import ChooseTickets
 from engine.view import View
 
 log = logging.getLogger("bot_app")
@@ -222,7 +223,7 @@ async def keep_panel(desk: Desk, interaction: discord.Interaction, game_id: int)
     keeps = [a for a in panel.legal if isinstance(a, KeepTickets)]
     if not keeps:
         before = [a for a in panel.legal if not isinstance(a, KeepTickets)]
-        if before and panel.view.pending.kind == "choose_tickets":
+        if before and isinstance(panel.view.pending.decision, ChooseTickets):
             await choose_or_confirm(desk, interaction, panel, before)
             if offer:  # dealt already, and asked about first (Alsace's Lucky Devil)
                 await show_offer(desk, interaction, panel)
@@ -354,7 +355,7 @@ async def _after_move_panel(desk: Desk, user_id: int, result: SubmitResult, acti
         if kinds == {"draw_card"}:
             lines.append("Take your second card:")
             follow = view_of(*draw_buttons(result.game_id, result.seq, legal, view))
-        elif "keep_tickets" in kinds or view.pending.kind == "choose_tickets":
+        elif "keep_tickets" in kinds or isinstance(view.pending.decision, ChooseTickets):
             lines.append("Now choose what to keep:")
             follow = view_of(button("Choose tickets", ids.make(result.game_id, None, "kt"),
                                     discord.ButtonStyle.primary, "🎫"))
