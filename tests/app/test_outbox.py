@@ -9,33 +9,19 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from ai.levels import make_ai
-from app import Actor, Caller, GameService, Limits, ServiceError
+from app import Actor, Caller, GameService, ServiceError
 from app.delivery_ops import backoff
 from store import Store
 from store.db import connect
 from store.migrations import migrate
 from tests.clock import Clock
-from tests.databases import Database
 
 HOST, BOB = 100, 101
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-async def service(database: Database, clock: Clock) -> AsyncIterator[GameService]:
-    svc = await GameService.open(database.target, clock=clock, limits=Limits.unlimited())
-    yield svc
-    await svc.close()
 
 
 async def _game(service: GameService, ais: int = 0, channel: int = 1) -> int:

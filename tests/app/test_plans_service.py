@@ -8,7 +8,6 @@ plan; a plan of the wrong shape changes nothing."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -22,17 +21,7 @@ from tests.databases import Database
 ANN, BEN, CAT = 11, 12, 13
 BLIND_TWICE = {"else": [{"type": "draw_card"}, {"type": "draw_card"}]}
 
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock(1_800_000_000.0)
-
-
-@pytest.fixture
-async def service(database: Database, clock: Clock) -> AsyncIterator[GameService]:
-    svc = await GameService.open(database.target, clock=clock, limits=Limits.unlimited())
-    yield svc
-    await svc.close()
+pytestmark = pytest.mark.clock_at(1_800_000_000.0)
 
 
 async def _started(service: GameService, users=(ANN, BEN, CAT), options=None) -> int:

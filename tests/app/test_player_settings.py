@@ -8,7 +8,6 @@ picture): tests/bot_app/test_bot_options.py."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -19,13 +18,6 @@ from app.owed import TURN_DM
 from tests.databases import Database
 
 HOST, BOB, CAROL = 100, 101, 102
-
-
-@pytest.fixture
-async def service(database: Database) -> AsyncIterator[GameService]:
-    svc = await GameService.open(database.target, limits=Limits.unlimited())
-    yield svc
-    await svc.close()
 
 
 async def _game(service: GameService, users: tuple[int, ...] = (HOST, BOB), ais: int = 0) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from collections.abc import AsyncIterator
+from collections.abc import Callable
 
 import pytest
 
@@ -22,22 +22,18 @@ HOST, BOB, CAROL, DAVE = 100, 101, 102, 103
 HOUR = 3600.0
 DAY = 86400.0
 
+pytestmark = pytest.mark.clock_at(at(2024, 6, 3, 12, 0))  # a Monday in summer
+
+
+@pytest.fixture
+def random_bits() -> Callable[[int], int]:
+    """The same deals every run."""
+    return random.Random(3).getrandbits
+
 
 async def _open(database: Database, clock: Clock) -> GameService:
     return await GameService.open(database.target, clock=clock, limits=Limits.unlimited(),
                                   random_bits=random.Random(3).getrandbits)
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock(at(2024, 6, 3, 12, 0))  # a Monday in summer
-
-
-@pytest.fixture
-async def service(database: Database, clock: Clock) -> AsyncIterator[GameService]:
-    svc = await _open(database, clock)
-    yield svc
-    await svc.close()
 
 
 async def _game(service: GameService, users: tuple[int, ...] = (HOST, BOB), *, first: int = 1,

@@ -5,7 +5,6 @@ games with AI seats count. Each service test runs on SQLite and on PostgreSQL.""
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator
 
 import pytest
 from openskill.models import PlackettLuce
@@ -23,17 +22,7 @@ ANN, BEN, CAT, DON = 11, 12, 13, 14
 CHANNELS = itertools.count(100)
 MANAGER = Caller(ANN, manages_server=True)
 
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock(1_800_000_000.0)
-
-
-@pytest.fixture
-async def service(database: Database, clock: Clock) -> AsyncIterator[GameService]:
-    svc = await GameService.open(database.target, clock=clock, limits=Limits.unlimited())
-    yield svc
-    await svc.close()
+pytestmark = pytest.mark.clock_at(1_800_000_000.0)
 
 
 def row(game_id: int, seat: int, who: int | None, place: int, *, score: int = 100, variant: str = "usa",

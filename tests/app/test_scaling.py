@@ -31,11 +31,6 @@ UNLIMITED = Limits.unlimited()
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
 async def pair(other_database: Any, clock: Clock) -> AsyncIterator[tuple[GameService, GameService, Database]]:
     """Two services (two "processes") on one new PostgreSQL database."""
     database: Database = other_database("postgres")

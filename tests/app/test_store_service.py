@@ -10,7 +10,7 @@ import dataclasses
 import json
 import logging
 import traceback
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 
 import pytest
 
@@ -27,18 +27,6 @@ UNLIMITED = Limits.unlimited()  # these tests open many tables quickly; test_lim
 
 HOST, BOB, CAROL, DAN = 100, 101, 102, 103
 HOUR = 3600.0
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-async def service(database: Database, clock: Clock) -> AsyncIterator[GameService]:
-    svc = await GameService.open(database.target, clock=clock, limits=UNLIMITED)
-    yield svc
-    await svc.close()
 
 
 async def table(service: GameService, humans: int = 2, ais: int = 0, variant: str = "usa",

@@ -5,24 +5,15 @@ move that reached it; a hint is the normal AI's move, only where the table allow
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
-from app import Actor, GameService, Limits, ServiceError, tutorial
+from app import Actor, GameService, ServiceError, tutorial
 from engine.actions import DrawCard
 from engine.maps import load_map
-from tests.clock import Clock
-from tests.databases import Database
 
 ANN, BEN = 11, 12
 
-
-@pytest.fixture
-async def service(database: Database) -> AsyncIterator[GameService]:
-    svc = await GameService.open(database.target, clock=Clock(1_800_000_000.0), limits=Limits.unlimited())
-    yield svc
-    await svc.close()
+pytestmark = pytest.mark.clock_at(1_800_000_000.0)
 
 
 async def _tutorial(service: GameService) -> int:
@@ -30,7 +21,6 @@ async def _tutorial(service: GameService) -> int:
     await service.tables.set_thread(lobby.game_id, 99)
     await service.tutorial.start_tutorial(lobby.game_id, ANN)
     return lobby.game_id
-
 
 
 async def test_a_lesson_is_played_to_its_end_with_the_moves_each_step_asks_for(service: GameService) -> None:

@@ -6,7 +6,6 @@ nothing."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -20,17 +19,7 @@ from tests.databases import Database
 ANN, BEN, CAT = 11, 12, 13
 HOUR = 3600.0
 
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock(1_800_000_000.0)
-
-
-@pytest.fixture
-async def service(database: Database, clock: Clock) -> AsyncIterator[GameService]:
-    svc = await GameService.open(database.target, clock=clock, limits=Limits.unlimited())
-    yield svc
-    await svc.close()
+pytestmark = pytest.mark.clock_at(1_800_000_000.0)
 
 
 async def _to_first_claim(service: GameService, users: tuple[int, ...] = (ANN, BEN)) -> tuple[int, int, int]:

@@ -28,7 +28,6 @@ import asyncio
 import re
 import signal
 import time
-from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -69,14 +68,6 @@ CRASHES = {
                                       mover_dm_requests=2),
     "e_everything_recorded": Crash(f"{DELIVERY_OPS}.settle:1", "after"),
 }
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    fake = FakeDiscord()
-    await fake.start()
-    yield fake
-    await fake.stop()
 
 
 async def start(fake: FakeDiscord, db: Path, **crash: Any) -> ChildBot:

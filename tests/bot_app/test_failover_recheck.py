@@ -15,7 +15,7 @@ from app.owed import REMINDER
 from engine.state import canonical_json
 from store.deliveries import DROPPED, SENT
 from tests.bot_app.test_delivery_crash import check_outbox, ids, posted_in
-from tests.bot_app.test_failover import _settled, _start, fake  # noqa: F401  (fake: the fixture)
+from tests.bot_app.test_failover import _settled, _start
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.driver import Table
 

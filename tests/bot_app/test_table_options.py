@@ -8,7 +8,7 @@ tests/bot_app/test_bot_options.py."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -24,7 +24,6 @@ from engine.rules.dice.tunnels import DiceTunnels
 from engine.rules.stations import Stations
 from engine.ruleset import RuleSet
 from engine.rulesets import available_variants, build_ruleset, ruleset_for
-from tests.databases import Database
 
 HOST, BOB = 100, 101
 
@@ -178,13 +177,6 @@ def test_a_first_player_outside_the_table_is_refused_by_the_engine(value, shown)
 
 
 # --- through the service (SQLite and PostgreSQL) --------------------------------------------------
-
-
-@pytest.fixture
-async def service(database: Database) -> AsyncIterator[GameService]:
-    svc = await GameService.open(database.target, limits=Limits.unlimited())
-    yield svc
-    await svc.close()
 
 
 async def _started(service: GameService, variant: str, options: dict[str, Any], seats: int = 2,

@@ -11,15 +11,11 @@ from app import GameService, Limits
 from bot_app.after_game import stats_card, stats_words
 from render.stats import StatsCard, render_stats
 from render.text import preview_px
-from tests.app.test_store_service import HOST, Clock, step
+from tests.app.test_store_service import HOST, step
+from tests.clock import Clock
 from tests.databases import Database
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
 
 
 async def _finished(service: GameService, guild: int, variant: str) -> int:
