@@ -52,7 +52,7 @@ def backoff(attempts: int) -> float:
 
 
 class DeliveryOps(ServiceBase):
-    """What the dispatcher (bot_app.delivery) asks of the service."""
+    """What the dispatcher (bot_app.delivery.dispatcher) asks of the service."""
 
     async def due_deliveries(self, now: float | None = None, limit: int = 100) -> list[Delivery]:
         """Deliveries due now that this process is to send, oldest first (a game on hold sends
