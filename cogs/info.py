@@ -24,7 +24,7 @@ from bot_app.presentation.answers import Refusal
 from bot_app.presentation.inputs import MediumText, ShortText, Text
 from bot_app.presentation.rules_text import (
     DEFAULT_VARIANT,
-    TOPICS,
+    every_topic,
     game_rules_options,
     options_note,
     rules_for,
@@ -170,7 +170,7 @@ class InfoCog(TtrCog):
         namespace = interaction.namespace
         variant = getattr(namespace, "variant", None)
         dice = getattr(namespace, "dice", None)
-        topics: Iterable[str] = TOPICS
+        topics: Iterable[str] = every_topic()
         if variant in available_variants():
             topics = topics_for(variant, game_rules_options({}, dice))
         elif variant is None:

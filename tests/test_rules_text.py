@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from bot_app.presentation.rules_text import rules_for, topics_for
+from bot_app.presentation.rules_text import every_topic, rules_for, topics_for
 from engine.maps import load_map
 from engine.rulesets import available_variants, build_ruleset
 
@@ -16,6 +16,15 @@ TABLES = [(v, dice) for v in available_variants() for dice in (False, True)]
 
 def _opts(dice: bool) -> dict[str, bool]:
     return {"dice": True} if dice else {}
+
+
+@pytest.mark.parametrize(("variant", "dice"), TABLES)
+def test_before_the_variant_is_known_every_topic_of_every_table_is_offered(variant, dice):
+    """The list is read from the rule sets' words (a new rule's topic is offered with no other
+    file changed), each topic once, the overview first."""
+    offered = every_topic()
+    assert set(topics_for(variant, _opts(dice))) <= set(offered)
+    assert len(offered) == len(set(offered)) and offered[0] == "overview"
 
 
 @pytest.mark.parametrize(("variant", "dice"), TABLES)
