@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-import bot_app.words  # noqa: F401  (imports every module of words, which registers them)
+import bot_app.presentation.words  # noqa: F401  (imports every module of words, which registers them)
 import engine.rules
-from bot_app.words.base import Words
-from bot_app.words.core import CoreWords
+from bot_app.presentation.words.base import Words
+from bot_app.presentation.words.core import CoreWords
 from engine.core import Shuffle, Turn
 from engine.decisions import Decision, UntypedDecision, decision_of, kind_of
 from engine.events import PRIVATE, Event, Payload, Untyped
