@@ -322,7 +322,7 @@ async def test_copy_db_moves_every_game_and_checks_each_by_replay(other_database
     copied = await GameService.open(dst.target, limits=UNLIMITED)
     try:
         assert {g: await copied.view(g, HOST) for g in played} == views
-        assert await copied.bot_state.get("commands") == "digest"
+        assert await copied.bot_state("commands") == "digest"
         assert await move(copied, played[1]) >= 1
         newer = await game(copied, channel=99)
         assert newer > max(played)
