@@ -7,6 +7,7 @@ its English name (the command's value) or by its name in the reader's language."
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,8 +18,6 @@ from engine.errors import IllegalAction
 from engine.rules.dice import DICE_OPTIONS
 from engine.rulesets import available_variants
 
-# Every topic some rule set has (for an autocomplete before the variant is known).
-TOPICS = TOPIC_ORDER
 DEFAULT_VARIANT = "usa"
 
 
@@ -42,6 +41,16 @@ def topics_for(variant: str, options: Mapping[str, Any] | None = None, players: 
     undo = opts.get(UNDO)
     return wording_of(variant, players or _players(variant, opts), opts).topics(
         undo=undo if isinstance(undo, bool) else None)
+
+
+@functools.cache
+def every_topic() -> tuple[str, ...]:
+    """Every topic some rule set has, with or without dice (the autocomplete's list before the
+    variant is known), in reading order. Read from the rule sets' words, not kept by hand: a new
+    rule's topic is listed with no other change (after the topics whose place is known)."""
+    found = {t for variant in available_variants() for dice in (False, True)
+             for t in topics_for(variant, {"dice": True} if dice else {})}
+    return (*(t for t in TOPIC_ORDER if t in found), *sorted(found - set(TOPIC_ORDER)))
 
 
 def topic_name(topic: str, lang: Language | None = None) -> str:

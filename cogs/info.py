@@ -22,7 +22,7 @@ from bot_app.inputs import MediumText, ShortText, Text
 from bot_app.lang import code_for, for_locale, reader
 from bot_app.rules_text import (
     DEFAULT_VARIANT,
-    TOPICS,
+    every_topic,
     game_rules_options,
     options_note,
     rules_for,
@@ -169,7 +169,7 @@ class InfoCog(TtrCog):
         namespace = interaction.namespace
         variant = getattr(namespace, "variant", None)
         dice = getattr(namespace, "dice", None)
-        topics: Iterable[str] = TOPICS
+        topics: Iterable[str] = every_topic()
         if variant in available_variants():
             topics = topics_for(variant, game_rules_options({}, dice))
         elif variant is None:
