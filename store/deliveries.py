@@ -3,10 +3,9 @@
 `DeliveryWrites` is a transaction's part (`tx.deliveries`), so a move and what it owes are
 one commit; `DeliveryReads` is the store's (`store.deliveries`): it finds what is due, and
 reads at once all that one game's due deliveries need (`outbox_read`: one call, one thread
-hop). Nothing here knows what a delivery
-says: the application decides what is owed (app/), the Discord layer renders and sends it
-(bot_app/). Each user's DM channel with the bot is kept here too (migration 12): a DM is sent
-straight to it, without asking Discord to open it first.
+hop). Nothing here knows what a delivery says: the application decides what is owed (app/),
+the Discord layer renders and sends it (bot_app/). Each user's DM channel with the bot is kept
+here too (migration 12): a DM is sent straight to it, without asking Discord to open it first.
 """
 
 from __future__ import annotations
