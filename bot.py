@@ -82,8 +82,8 @@ def run_demo(variant: str, players: int, seed: int, out: Path, levels: list[str]
              language: str = "en") -> int:
     """Play one all-AI game through the service, store and renderer; write pictures and logs
     (`language`: the table's, which its thread and DMs are written in)."""
+    from bot_app.adapter.shutdown import run_stopping_on_sigterm
     from bot_app.demo import play_demo
-    from bot_app.shutdown import run_stopping_on_sigterm
 
     options = {"language": language} if language != "en" else {}
     summary = run_stopping_on_sigterm(play_demo(variant, players, seed, out, levels, dice=dice, options=options))
@@ -163,7 +163,7 @@ def run_copy(target: str) -> int:
 
 def run_status() -> int:
     """Print each live bot process on the database and the shards it holds."""
-    from bot_app.shards import status_lines
+    from bot_app.adapter.shards import status_lines
     from store import Store, StoreError, default_target
 
     target = default_target()
@@ -217,10 +217,10 @@ def run_bot(config: Config, force_sync: bool = False) -> int:
     import discord
 
     from app import GameService
-    from bot_app import shards
-    from bot_app.client import make_bot
+    from bot_app.adapter import shards
+    from bot_app.adapter.client import make_bot
+    from bot_app.adapter.shutdown import run_stopping_on_sigterm
     from bot_app.logs import configure_logging
-    from bot_app.shutdown import run_stopping_on_sigterm
     from store import Store, StoreError
 
     async def serve() -> int:

@@ -52,7 +52,7 @@ def backoff(attempts: int) -> float:
 
 
 class DeliveryOps:
-    """What the dispatcher (bot_app.delivery) asks of the service."""
+    """What the dispatcher (bot_app.delivery.dispatcher) asks of the service."""
 
     def __init__(self, core: ServiceCore) -> None:
         self.core = core

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from app.models import Seat
-from app.owed import Owed, turn_began
+from app.owed import Owed, opening, turn_began
 from app.plans import PlanBook, PlanError, run_plan
 from engine.actions import Action
 from engine.events import Event
@@ -53,7 +53,7 @@ async def planned_turns(store: Store, game_id: int, seats: Sequence[Seat], event
                         after: GameState, seq: int) -> PlannedTurns | None:
     """Run the plans of the turns that `events` (a commit's, ending at `seq` in `after`) bring;
     None when there is none to run."""
-    if not turn_began(events) or after.status != "playing" or after.pending.get("setup"):
+    if not turn_began(events) or after.status != "playing" or opening(after):
         return None
     rows = {r.seat: r for r in await store.plans.get(game_id)}
     if not rows:

@@ -8,7 +8,7 @@ in the same order (computer seats with their levels), the same host, and as firs
 seat after the one that started the finished game — Alsace's rule A26 ("subsequently you take it
 in turn, clockwise, to start"), which the other rule sets do not contradict, so every table
 follows it. The seed is new: it is drawn when the table starts (app/lobby_ops.py). The bot then
-gives the table its lobby message and thread and starts it (bot_app/rematch.py).
+gives the table its lobby message and thread and starts it (bot_app/adapter/rematch.py).
 
 Refusals are one plain sentence (ServiceError): not a player, the game not over, pressing
 twice, a rematch already opened.

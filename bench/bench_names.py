@@ -1,4 +1,4 @@
-"""Benchmark: the worst time of find_route, find_city and suggest_cities (bot_app/names.py) on
+"""Benchmark: the worst time of find_route, find_city and suggest_cities (bot_app/presentation/names.py) on
 adversarial text, for each shipped map.
 
     .venv/bin/python bench/bench_names.py [--max-chars 6000] [--budget 2.0] [--root DIR]
@@ -92,7 +92,7 @@ def main() -> None:
     from engine.maps import available_maps, load_map
 
     try:
-        import bot_app.names as matcher
+        import bot_app.presentation.names as matcher
     except ImportError:  # an older checkout: the matching lived in engine/maps.py
         import engine.maps as matcher
 

@@ -5,7 +5,7 @@ deliveries a move owes, without Discord and without pictures.
 
 `--games` tables of two people on one SQLite file; in each round every game makes one move
 (through the service, as a command would; not measured), then the real dispatcher
-(bot_app/delivery.py) delivers what the moves owe to a Discord that answers at once and keeps
+(bot_app/delivery/dispatcher.py) delivers what the moves owe to a Discord that answers at once and keeps
 nothing (`NullClient`), with stub pictures, one game at a time. It prints, per turn post:
 
 - the outbox's CPU: the process's CPU time (every thread: the event loop, SQLite's reader and
@@ -39,7 +39,7 @@ import discord  # noqa: E402
 
 from ai.levels import make_ai  # noqa: E402
 from app import Actor, GameService, Limits  # noqa: E402
-from bot_app.delivery import Dispatcher  # noqa: E402
+from bot_app.delivery.dispatcher import Dispatcher  # noqa: E402
 from tests.fake_discord.renderer import StubRenderer  # noqa: E402
 
 # The service calls the dispatcher makes (those of any version of it that exist).

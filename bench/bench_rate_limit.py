@@ -7,7 +7,7 @@ twice runs two child processes (this script with --child), each a discord.py HTT
 tries to post `--per-process` messages a second (200/s together) for `--seconds`:
 
 1. without the shared budget (each process's discord.py alone, as before),
-2. with it (bot_app/rate_share.py over store/rate_limit.py, as the bot runs on PostgreSQL).
+2. with it (bot_app/adapter/rate_share.py over store/rate_limit.py, as the bot runs on PostgreSQL).
 
 Prints, as the fake saw them: the requests, their rate over the busy window, the most in any
 one second (Discord's global limit: 50), the responses 429, and each run's CPU seconds (the
@@ -47,7 +47,7 @@ class TimedList(list[Any]):
 async def child(url: str, base: str, channel: int, rate: float, seconds: float, shared: bool) -> None:
     import discord.http
 
-    from bot_app.rate_share import share_global_limit
+    from bot_app.adapter.rate_share import share_global_limit
     from store import Store
     from tests.fake_discord.server import install_urls
 

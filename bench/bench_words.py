@@ -14,7 +14,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ai.levels import make_ai  # noqa: E402
-from bot_app import lang, text  # noqa: E402
+from bot_app import lang  # noqa: E402
+from bot_app.presentation import text
 from engine.game import actors, apply, legal_actions, new_game, view  # noqa: E402
 
 

@@ -44,7 +44,7 @@ class Config:
     default_turn_hours: float = 48.0
     limits: Limits = Limits()
     # Discord shards this process serves (TTR_SHARD_IDS), of TTR_SHARD_COUNT; None: not sharded, or
-    # (with a count) the shards are taken from the pool: bot_app/shards.py.
+    # (with a count) the shards are taken from the pool: bot_app/adapter/shards.py.
     shard_ids: tuple[int, ...] | None = None
     shard_count: int | None = None
     # The memory the cache of loaded games may use (TTR_GAME_CACHE_MB), in MB.
@@ -117,7 +117,7 @@ def _shards(env: Mapping[str, str], database: Path | str) -> tuple[tuple[int, ..
         raise ValueError(f"TTR_SHARD_COUNT must be the number of shards (1 or more), not {count_raw[:20]!r}"
                          + (" (TTR_SHARD_IDS needs it)" if not count_raw else ""))
     count = int(count_raw)
-    if not ids_raw:  # the shards are taken from the pool (bot_app/shards.py): every one with one process
+    if not ids_raw:  # the shards are taken from the pool (bot_app/adapter/shards.py): every one with one process
         return None, count
     ids: list[int] = []
     for part in ids_raw.split(","):

@@ -2,7 +2,7 @@
 file) and renderer the bot uses, written out so any rule set can be tried and read offline:
 
 - `log.txt`: the game's thread as players see it — every turn post (text and buttons) and
-  the final results, built by the same code as the bot's posts (bot_app/posts.py);
+  the final results, built by the same code as the bot's posts (bot_app/presentation/posts.py);
 - `dm-<player>.txt`: what each player is told privately — their hand by direct message at the
   start of each of their turns, what they drew, the private answer to each of their moves
   ("You claimed …") and, at the end, the news of the result with their place and score, as if
@@ -35,10 +35,11 @@ from ai.levels import AI_LEVELS
 from app import GameService, HandData, PostData, SubmitResult
 from app.models import Delivery
 from app.owed import DM, GAME_OVER, TURN_DM, SeatInfo, owed_by_commit
-from bot_app import after_game, game_over_news, posts, text
+from bot_app.delivery import game_over_news
 from bot_app.lang import Language, table_language
-from bot_app.layout import layout_of
-from bot_app.render_hooks import Renderer
+from bot_app.presentation import after_game, posts, text
+from bot_app.presentation.layout import layout_of
+from bot_app.presentation.render_hooks import Renderer
 from engine.actions import action_from_json
 from engine.core import TurnStarted
 from engine.errors import IllegalAction

@@ -13,16 +13,16 @@ from discord import app_commands
 
 from ai.levels import LEVEL_DESCRIPTIONS, OFFERED_LEVELS
 from app import Caller, Seat, ServiceError
-from bot_app import lobby
-from bot_app.answers import Refusal
-from bot_app.components import MAX_OPTIONS
-from bot_app.games import Game, desk_of, parse_game, reach, resolve_game
-from bot_app.inputs import ShortText, Text, excerpt, is_number
+from bot_app.adapter import lobby
+from bot_app.adapter.games import Game, desk_of, parse_game, reach, resolve_game
+from bot_app.presentation.answers import Refusal
+from bot_app.presentation.components import MAX_OPTIONS
+from bot_app.presentation.inputs import ShortText, Text, excerpt, is_number
 from cogs.base import TtrCog
 from engine.maps import fold
 
 if TYPE_CHECKING:
-    from bot_app.client import TtrBot
+    from bot_app.adapter.client import TtrBot
 
 
 def _caller(interaction: discord.Interaction) -> Caller:

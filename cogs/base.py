@@ -6,8 +6,8 @@ several cogs, so `cog_load` moves this cog's commands (and its sub-groups) under
 and `cog_unload` takes them out again. A cog's `families` (the `DynamicItem` classes of its
 buttons and menus) are added to the bot with it, so a new command with new buttons is one new
 module in cogs/ and nothing else: the bot loads every module of cogs/ that has a `setup`
-(bot_app/client.py). A command marked `keeps_vacation` (bot_app/tree.py) only reads (the rules, results, one's
-settings): running it does not end its player's vacation.
+(bot_app/adapter/client.py). A command marked `keeps_vacation` (bot_app/adapter/tree.py) only
+reads (the rules, results, one's settings): running it does not end its player's vacation.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 if TYPE_CHECKING:
-    from bot_app.client import TtrBot
+    from bot_app.adapter.client import TtrBot
 
 
 class TtrCog(commands.Cog):

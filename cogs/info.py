@@ -15,12 +15,14 @@ from discord import app_commands
 from app import GameSummary, ServiceError
 from app.availability import away_until
 from app.tutorial import lessons
-from bot_app import autocomplete, text, tutorial
-from bot_app.answers import Refusal
-from bot_app.games import Game, parse_game, reach, resolve_game
-from bot_app.inputs import MediumText, ShortText, Text
+from bot_app.adapter import autocomplete
+from bot_app.adapter.games import Game, parse_game, reach, resolve_game
+from bot_app.adapter.tree import keeps_vacation
 from bot_app.lang import code_for, for_locale, reader
-from bot_app.rules_text import (
+from bot_app.presentation import text, tutorial
+from bot_app.presentation.answers import Refusal
+from bot_app.presentation.inputs import MediumText, ShortText, Text
+from bot_app.presentation.rules_text import (
     DEFAULT_VARIANT,
     every_topic,
     game_rules_options,
@@ -30,18 +32,17 @@ from bot_app.rules_text import (
     topics_for,
     wanted_topic,
 )
-from bot_app.settings_help import settings_help
-from bot_app.standings_text import games_text
-from bot_app.tree import keeps_vacation
-from bot_app.zoom import zoom_on_name
+from bot_app.presentation.settings_help import settings_help
+from bot_app.presentation.standings_text import games_text
+from bot_app.presentation.zoom import zoom_on_name
 from cogs.base import TtrCog
 from engine.errors import IllegalAction
 from engine.rulesets import available_variants
 
 if TYPE_CHECKING:
-    from bot_app.client import TtrBot
+    from bot_app.adapter.client import TtrBot
 
-# /ttr rules topic:settings — each player's settings, one line each (bot_app/settings_help.py).
+# /ttr rules topic:settings — each player's settings, one line each (bot_app/presentation/settings_help.py).
 SETTINGS_TOPIC = "settings"
 
 
@@ -118,7 +119,7 @@ class InfoCog(TtrCog):
                     variant: str | None = None, dice: bool | None = None, game: Game | None = None,
                     lesson: ShortText | None = None) -> None:
         async def work() -> None:
-            if lesson is not None:  # a lesson is the rules learnt by playing (bot_app/tutorial.py)
+            if lesson is not None:  # a lesson is the rules learnt by playing (bot_app/presentation/tutorial.py)
                 await tutorial.tutorial(self.desk, interaction, lesson)
                 return
             if (topic or "").strip().lower() in (SETTINGS_TOPIC, topic_name(SETTINGS_TOPIC).lower()):

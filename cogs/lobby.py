@@ -10,15 +10,16 @@ from discord import app_commands
 
 from ai.levels import OFFERED_LEVELS
 from app.player_clock import MOST_AWAY_DAYS
-from bot_app import lobby, rematch, table_options, text
-from bot_app.games import Game, resolve_game
-from bot_app.inputs import ShortText
+from bot_app.adapter import lobby, rematch
+from bot_app.adapter.games import Game, resolve_game
 from bot_app.lang import language_choices
+from bot_app.presentation import table_options, text
+from bot_app.presentation.inputs import ShortText
 from cogs.base import TtrCog
 from engine.rulesets import available_variants
 
 if TYPE_CHECKING:
-    from bot_app.client import TtrBot
+    from bot_app.adapter.client import TtrBot
 
 
 class LobbyCog(TtrCog):

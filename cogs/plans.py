@@ -1,7 +1,7 @@
 """/ttr plan: a player's planned moves for their next turn (issue 29) — view, set (the short
-text of bot_app/plan_syntax.py, with suggestions), cancel. Answered privately; the plan runs
+text of bot_app/presentation/plan_syntax.py, with suggestions), cancel. Answered privately; the plan runs
 when the turn arrives (app/plan_runs.py). The turn post's **Plan my next turn** button opens
-the same panel (bot_app/plan_panel.py)."""
+the same panel (bot_app/adapter/plan_panel.py)."""
 
 from __future__ import annotations
 
@@ -12,16 +12,17 @@ from discord import app_commands
 
 from app import ServiceError
 from app.plans import PlanBook
-from bot_app import plan_panel, plan_syntax, spelled, text
-from bot_app.answers import Refusal
-from bot_app.autocomplete import _panel
-from bot_app.games import Game, desk_of, resolve_game
-from bot_app.inputs import PlanText
+from bot_app.adapter import plan_panel
+from bot_app.adapter.autocomplete import _panel
+from bot_app.adapter.games import Game, desk_of, resolve_game
+from bot_app.presentation import plan_syntax, spelled, text
+from bot_app.presentation.answers import Refusal
+from bot_app.presentation.inputs import PlanText
 from cogs.base import TtrCog
 from engine.actions import ClaimRoute
 
 if TYPE_CHECKING:
-    from bot_app.client import TtrBot
+    from bot_app.adapter.client import TtrBot
 
 WHAT = [app_commands.Choice(name=n, value=v) for n, v in
         (("view my plan", "view"), ("set it (type it in `plan`)", "set"), ("cancel it", "cancel"))]

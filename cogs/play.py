@@ -3,7 +3,7 @@ every other move a rule set has (the USSR Controller, Alsace's burn 5 and callin
 dice re-roll, passing), which are also buttons of the turn post.
 
 Each finds the legal moves that fit its options (the engine lists them; nothing is decided
-here) and then plays, confirms or offers a private menu (bot_app.panels)."""
+here) and then plays, confirms or offers a private menu (bot_app.presentation.panels)."""
 
 from __future__ import annotations
 
@@ -13,19 +13,20 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot_app import autocomplete, names, panels, text
-from bot_app.answers import Refusal
-from bot_app.buttons import FAMILIES
-from bot_app.games import Game, resolve_game
-from bot_app.hands import show_hand
-from bot_app.inputs import ShortText, Text, is_number
-from bot_app.moves_text import find_key, parse_payment
+from bot_app.adapter import autocomplete
+from bot_app.adapter.buttons import FAMILIES
+from bot_app.adapter.games import Game, resolve_game
+from bot_app.presentation import names, panels, text
+from bot_app.presentation.answers import Refusal
+from bot_app.presentation.hands import show_hand
+from bot_app.presentation.inputs import ShortText, Text, is_number
+from bot_app.presentation.moves_text import find_key, parse_payment
 from cogs.base import TtrCog
 from engine.actions import Action, BuildStation, ClaimRoute, DrawCard, DrawTickets
 from engine.rules.dice import DrawTicketsWithDice
 
 if TYPE_CHECKING:
-    from bot_app.client import TtrBot
+    from bot_app.adapter.client import TtrBot
 
 Choices = list[app_commands.Choice[str]]
 

@@ -13,19 +13,19 @@ import discord
 from discord import app_commands
 
 from app import ServiceError
-from bot_app import after_game
-from bot_app.answers import Refusal
-from bot_app.games import GAME_TITLE_RE, Game, reach
+from bot_app.adapter.games import GAME_TITLE_RE, Game, reach
+from bot_app.adapter.replay_requests import Replay, ReplayRequests, draw_replay
+from bot_app.adapter.tree import keeps_vacation
 from bot_app.lang import reader
-from bot_app.replay_requests import Replay, ReplayRequests, draw_replay
-from bot_app.standings_text import leaderboard_text
-from bot_app.text import variant_title
-from bot_app.tree import keeps_vacation
+from bot_app.presentation import after_game
+from bot_app.presentation.answers import Refusal
+from bot_app.presentation.standings_text import leaderboard_text
+from bot_app.presentation.text import variant_title
 from cogs.base import TtrCog
 from engine.rulesets import available_variants
 
 if TYPE_CHECKING:
-    from bot_app.client import TtrBot
+    from bot_app.adapter.client import TtrBot
 
 VARIANT_CHOICES = [app_commands.Choice(name=variant_title(v), value=v) for v in available_variants()]
 

@@ -1,6 +1,6 @@
 """/ttr settings: each player's own preferences, the same in every game. With no option it
 shows them; with options it changes those and shows them all (privately). What each does:
-bot_app/settings_help.py (also `/ttr rules topic:settings`)."""
+bot_app/presentation/settings_help.py (also `/ttr rules topic:settings`)."""
 
 from __future__ import annotations
 
@@ -12,16 +12,16 @@ from discord import app_commands
 from app import PlayerSettings
 from app.player_clock import MOST_AWAY_DAYS, clock_time, time_zones
 from app.settings_ops import AUTO_LANGUAGE
-from bot_app.components import MAX_OPTIONS
-from bot_app.inputs import MediumText, ShortText
+from bot_app.adapter.tree import keeps_vacation
 from bot_app.lang import codes, hear, language_choices, reader
-from bot_app.settings_help import settings_text
-from bot_app.tree import keeps_vacation
+from bot_app.presentation.components import MAX_OPTIONS
+from bot_app.presentation.inputs import MediumText, ShortText
+from bot_app.presentation.settings_help import settings_text
 from cogs.base import TtrCog
 from engine.maps import fold
 
 if TYPE_CHECKING:
-    from bot_app.client import TtrBot
+    from bot_app.adapter.client import TtrBot
 
 # A ping per turn, or a daily digest at one of the 24 hours: Discord's 25 choices exactly.
 # A language of its own for every catalogue, or back to the Discord client's.

@@ -14,17 +14,17 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot_app import tutorial
-from bot_app.answers import Refusal
-from bot_app.games import Game, resolve_game
-from bot_app.undo_button import FAMILIES as UNDO_FAMILIES
-from bot_app.undo_button import undo_move
-from bot_app.votes import FAMILIES as VOTE_FAMILIES
-from bot_app.votes import vote
+from bot_app.adapter.games import Game, resolve_game
+from bot_app.adapter.undo_button import FAMILIES as UNDO_FAMILIES
+from bot_app.adapter.undo_button import undo_move
+from bot_app.adapter.votes import FAMILIES as VOTE_FAMILIES
+from bot_app.adapter.votes import vote
+from bot_app.presentation import tutorial
+from bot_app.presentation.answers import Refusal
 from cogs.base import TtrCog
 
 if TYPE_CHECKING:
-    from bot_app.client import TtrBot
+    from bot_app.adapter.client import TtrBot
 
 
 class TurnsCog(TtrCog):

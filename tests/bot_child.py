@@ -32,7 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app import GameService, Limits  # noqa: E402
-from bot_app.client import TtrBot  # noqa: E402
+from bot_app.adapter.client import TtrBot  # noqa: E402
 from bot_app.logs import configure_logging  # noqa: E402
 from tests.fake_discord.child import CrashPoint, arm  # noqa: E402
 from tests.fake_discord.renderer import StubRenderer  # noqa: E402

@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import app.service  # noqa: E402
 import bot  # noqa: E402
-import bot_app.client  # noqa: E402
+import bot_app.adapter.client  # noqa: E402
 from tests.bot_child import die, say  # noqa: E402
 from tests.fake_discord.child import CrashPoint, arm  # noqa: E402
 from tests.fake_discord.renderer import StubRenderer  # noqa: E402
@@ -53,7 +53,7 @@ def watch_parent(parent: int) -> None:
 
 
 def patch(args: argparse.Namespace, ready: list[bool]) -> None:
-    make_bot = bot_app.client.make_bot
+    make_bot = bot_app.adapter.client.make_bot
 
     def made(*a: Any, **kwargs: Any) -> Any:
         kwargs.setdefault("renderer", StubRenderer())
@@ -73,7 +73,7 @@ def patch(args: argparse.Namespace, ready: list[bool]) -> None:
         return the_bot
 
     tasks: set[asyncio.Task[None]] = set()
-    bot_app.client.make_bot = made  # bot.py imports it when it starts the bot
+    bot_app.adapter.client.make_bot = made  # bot.py imports it when it starts the bot
     if args.seed is not None:  # the same deals at every run
         bits = random.Random(args.seed).getrandbits
         init = app.service.GameService.__init__

@@ -1,7 +1,7 @@
 """Route and city names in scenario steps, read as the bot reads what players type.
 
 A scenario may write `route: "Atlanta - Raleigh"` or `city: Wien`; the engine takes only ids.
-`with_ids` turns such names into ids with the bot's name index (bot_app/names.py) before the
+`with_ids` turns such names into ids with the bot's name index (bot_app/presentation/names.py) before the
 action is built, and refuses a name that matches nothing with the bot-side sentence
 ("There is no route called 'X' on this map. Did you mean Y?").
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot_app import names
+from bot_app.presentation import names
 from engine.errors import IllegalAction
 from engine.maps import GameMap, Route
 

@@ -33,7 +33,7 @@ DOMAIN = "ttr"
 ENGLISH = "en"
 LANGUAGE_OPTION = "language"  # the table option that holds a game's language (engine/rulesets COMMON_OPTIONS)
 YOU_FORM = ".you"  # the suffix of a line's "you" entry
-YOU = "You"  # the subject the words pass for the reader (bot_app.words.base.YOU)
+YOU = "You"  # the subject the words pass for the reader (bot_app.presentation.words.base.YOU)
 
 
 def catalogue_path(code: str) -> Path:

@@ -57,7 +57,7 @@ def translation(string: app_commands.locale_str, lang: Language,
 
 
 class CatalogueTranslator(app_commands.Translator):
-    """The tree's translator (bot_app/client.py sets it before the commands are synced)."""
+    """The tree's translator (bot_app/adapter/client.py sets it before the commands are synced)."""
 
     async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
                         context: app_commands.TranslationContext[Any, Any]) -> str | None:

@@ -1,7 +1,7 @@
 """Name keys: a city name folded so that case, accents, spaces and punctuation do not matter.
 
 The validator uses `fold` to check that the names of a map tell its cities apart; the bot's
-name index (bot_app/names.py) looks typed names up by both keys.
+name index (bot_app/presentation/names.py) looks typed names up by both keys.
 """
 
 from __future__ import annotations

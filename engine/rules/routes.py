@@ -32,7 +32,7 @@ class RouteClaimed(Payload):
 
 def find_route(game: Game, route_id: str) -> Route:
     """The route with this id; a plain sentence if the map has none. (The bot turns the names
-    players type into ids: bot_app/names.py.)"""
+    players type into ids: bot_app/presentation/names.py.)"""
     route = game.map.routes.get(route_id)
     if route is None:
         raise IllegalAction(f"There is no route called {excerpt(route_id)} on this map.", "unknown_route")

@@ -14,7 +14,7 @@ from ai.levels import make_ai
 from app import Actor, GameService, Limits
 from app.owed import DIGEST, DIGEST_HOLD, GAME_OVER, SeatInfo, game_over_news
 from app.player_clock import PlayerClock
-from bot_app.game_over_news import ordinal, result_words, standing
+from bot_app.delivery.game_over_news import ordinal, result_words, standing
 from tests.clock import BERLIN, Clock, at
 from tests.databases import Database
 from tools.samples import sample_view

@@ -100,7 +100,7 @@ async def test_copy_db_copies_the_players_settings(other_database: Any, source: 
 
 
 async def test_the_renderer_draws_the_board_with_the_marks_it_is_asked_for():
-    from bot_app.render_hooks import Renderer
+    from bot_app.presentation.render_hooks import Renderer
     from engine.game import new_game, view
 
     state, _ = new_game("europe", 3, 7)
@@ -115,7 +115,7 @@ async def test_the_renderer_draws_the_board_with_the_marks_it_is_asked_for():
 
 async def test_the_hand_picture_gets_the_flag_once_it_takes_one(monkeypatch):
     import render.hand
-    from bot_app.render_hooks import Renderer
+    from bot_app.presentation.render_hooks import Renderer
     from engine.game import new_game, view
     from render import RenderPool
 

@@ -262,7 +262,7 @@ def test_shards_come_from_the_environment() -> None:
 async def test_the_bot_is_sharded_only_when_configured(tmp_path: Path) -> None:
     import discord
 
-    from bot_app.client import ShardedTtrBot, TtrBot, make_bot
+    from bot_app.adapter.client import ShardedTtrBot, TtrBot, make_bot
 
     service = await GameService.open(tmp_path / "bot.sqlite3", limits=UNLIMITED)
     try:

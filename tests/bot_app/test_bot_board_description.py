@@ -4,9 +4,9 @@ only, in plain words, within Discord's 1,024 characters; the leak scan reads it 
 
 from __future__ import annotations
 
-from bot_app.board_alt import MAX_DESCRIPTION, plain
-from bot_app.text import ticket_label
-from bot_app.words.base import plural
+from bot_app.presentation.board_alt import MAX_DESCRIPTION, plain
+from bot_app.presentation.text import ticket_label
+from bot_app.presentation.words.base import plural
 from engine.maps import load_map
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.driver import Table

@@ -18,7 +18,7 @@ import re
 from ai.levels import make_ai
 from app import Actor, GameService
 from app.owed import DIGEST_HOLD, GAME_OVER
-from bot_app.text import ticket_label
+from bot_app.presentation.text import ticket_label
 from engine.maps import load_map
 from tests.clock import BERLIN, at
 from tests.fake_discord import FakeDiscord

@@ -17,8 +17,8 @@ import os
 import random
 from typing import Any
 
-from bot_app.answers import APOLOGY
-from bot_app.inputs import limit_of
+from bot_app.presentation.answers import APOLOGY
+from bot_app.presentation.inputs import limit_of
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.driver import Table
 from tests.fake_discord.harness import start_bot

@@ -9,8 +9,8 @@ import io
 import logging
 import re
 
-from bot_app.inputs import DEFAULT_CHARS, excerpt, is_number, limit_of, too_long
 from bot_app.logs import TOKEN_LOGGERS, configure_logging, redact
+from bot_app.presentation.inputs import DEFAULT_CHARS, excerpt, is_number, limit_of, too_long
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.driver import Table
 from tests.fake_discord.harness import start_bot
@@ -149,12 +149,12 @@ def test_every_reader_of_a_typed_number_takes_every_unicode_number_character_in_
     int()'s ValueError ("²".isdigit() is true, int("²") fails)."""
     from app.player_clock import BadSetting, parse_quiet_hours
     from app.settings_ops import parse_digest
-    from bot_app.answers import Refusal
+    from bot_app.adapter.games import parse_game
     from bot_app.config import Config
-    from bot_app.games import parse_game
-    from bot_app.moves_text import parse_payment
-    from bot_app.names import find_city, find_route
-    from bot_app.table_options import first_seat
+    from bot_app.presentation.answers import Refusal
+    from bot_app.presentation.moves_text import parse_payment
+    from bot_app.presentation.names import find_city, find_route
+    from bot_app.presentation.table_options import first_seat
     from cogs.admin import _seat_named
     from engine.maps import load_map
     from tests.fake_discord.hostile import NUMBER_CHARACTERS

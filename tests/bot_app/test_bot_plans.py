@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from bot_app.text import ticket_label
+from bot_app.presentation.text import ticket_label
 from engine.maps import load_map
 from tests.fake_discord import FakeDiscord, custom_ids
 from tests.fake_discord.driver import DEADLINE, Table

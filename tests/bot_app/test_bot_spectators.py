@@ -7,7 +7,7 @@ private picture in public, until the final post reveals the tickets on purpose."
 
 from __future__ import annotations
 
-from bot_app.text import ticket_label
+from bot_app.presentation.text import ticket_label
 from engine.maps import load_map
 from render.board import render_board
 from render.encode import png_bytes

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from app import GameService
-from bot_app.client import GUILD_READY_SECONDS, TtrBot
+from bot_app.adapter.client import GUILD_READY_SECONDS, TtrBot
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.harness import start_bot
 from tests.fake_discord.renderer import StubRenderer

@@ -5,7 +5,7 @@ mix."""
 
 from __future__ import annotations
 
-from bot_app.words.wording import wording
+from bot_app.presentation.words.wording import wording
 from engine.actions import KeepTickets
 from engine.chance import RiggedDice
 from engine.game import apply, legal_actions, new_game, view

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot_app.panels import OFFER_FILE
-from bot_app.render_hooks import Renderer
-from bot_app.text import ticket_label
+from bot_app.presentation.panels import OFFER_FILE
+from bot_app.presentation.render_hooks import Renderer
+from bot_app.presentation.text import ticket_label
 from engine.actions import DrawTickets, KeepTickets
 from engine.maps import load_map
 from engine.rulesets import available_variants

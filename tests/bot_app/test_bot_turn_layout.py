@@ -8,12 +8,12 @@ description."""
 
 from __future__ import annotations
 
-from bot_app.board_alt import MAX_DESCRIPTION, MAX_ITEM_DESCRIPTION
-from bot_app.components import button, view_of
-from bot_app.layout import MAX_LAYOUT_TEXT, layout_of
-from bot_app.posts import Message
-from bot_app.text import ticket_label
-from bot_app.words.base import plural
+from bot_app.presentation.board_alt import MAX_DESCRIPTION, MAX_ITEM_DESCRIPTION
+from bot_app.presentation.components import button, view_of
+from bot_app.presentation.layout import MAX_LAYOUT_TEXT, layout_of
+from bot_app.presentation.posts import Message
+from bot_app.presentation.text import ticket_label
+from bot_app.presentation.words.base import plural
 from engine.maps import load_map
 from tests.fake_discord import FakeDiscord, custom_ids
 from tests.fake_discord.driver import Table
@@ -133,7 +133,7 @@ async def test_a_post_refused_as_a_layout_goes_out_in_todays_form_and_its_edits_
 
 
 def test_a_layouts_board_description_leaves_out_the_last_move_before_the_scores():
-    from bot_app.board_alt import board_description
+    from bot_app.presentation.board_alt import board_description
     from engine.game import new_game, view
 
     names = ["Alexandra", "Bartholomew", "Christopher", "Dorothea", "Evangeline"]
@@ -148,7 +148,7 @@ def test_a_layouts_board_description_leaves_out_the_last_move_before_the_scores(
 
 
 def test_the_final_boards_description_names_the_last_move_not_the_end():
-    from bot_app.board_alt import board_description
+    from bot_app.presentation.board_alt import board_description
     from engine.core import GameOver
     from engine.events import Event
     from engine.game import new_game, view
@@ -159,7 +159,7 @@ def test_the_final_boards_description_names_the_last_move_not_the_end():
 
 
 def test_the_board_is_read_aloud_in_the_tables_language():
-    from bot_app.board_alt import board_description
+    from bot_app.presentation.board_alt import board_description
     from engine.game import new_game, view
 
     for language, start, player, waiting in (

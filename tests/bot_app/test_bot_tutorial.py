@@ -7,7 +7,7 @@ privately, and refused at a table without hints; nothing secret shows in public.
 from __future__ import annotations
 
 from app import tutorial
-from bot_app.text import ticket_label
+from bot_app.presentation.text import ticket_label
 from engine.maps import load_map
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.driver import Table

@@ -10,14 +10,14 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot_app import ids, text
-from bot_app.answers import Refusal, refusal_text
-from bot_app.client import TtrBot
+from bot_app.adapter.client import TtrBot
+from bot_app.adapter.desk import Desk
+from bot_app.adapter.games import parse_game, resolve_game
+from bot_app.adapter.tree import FREE_SLOTS, MAX_OPTIONS_PER_LEVEL, TtrTree
 from bot_app.config import Config, load_dotenv
-from bot_app.desk import Desk
-from bot_app.games import parse_game, resolve_game
-from bot_app.moves_text import parse_payment, payment_code
-from bot_app.tree import FREE_SLOTS, MAX_OPTIONS_PER_LEVEL, TtrTree
+from bot_app.presentation import ids, text
+from bot_app.presentation.answers import Refusal, refusal_text
+from bot_app.presentation.moves_text import parse_payment, payment_code
 from engine.actions import ClaimRoute, DrawCard, KeepTickets
 from engine.core import TurnStarted
 from engine.errors import IllegalAction

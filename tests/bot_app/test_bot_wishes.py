@@ -11,7 +11,7 @@ import datetime as dt
 import re
 from typing import Any
 
-from bot_app.text import ticket_label
+from bot_app.presentation.text import ticket_label
 from engine.maps import load_map
 from tests.clock import BERLIN, at, berlin
 from tests.fake_discord import FakeDiscord, User, custom_ids

@@ -9,9 +9,9 @@ import io
 
 from PIL import Image
 
-from bot_app.render_hooks import Renderer
-from bot_app.text import ticket_label
-from bot_app.zoom import ZOOM_FILE
+from bot_app.presentation.render_hooks import Renderer
+from bot_app.presentation.text import ticket_label
+from bot_app.presentation.zoom import ZOOM_FILE
 from engine.maps import load_map
 from render.pool import RenderPool
 from render.zoom import WIDTH, render_zoom

@@ -8,10 +8,10 @@ import json
 
 import pytest
 
-from bot_app import spelled
-from bot_app.names import find_city, find_route, names_of
-from bot_app.plan_syntax import parse as parse_plan
-from bot_app.plan_syntax import typed as typed_plan
+from bot_app.presentation import spelled
+from bot_app.presentation.names import find_city, find_route, names_of
+from bot_app.presentation.plan_syntax import parse as parse_plan
+from bot_app.presentation.plan_syntax import typed as typed_plan
 from engine.maps import MapError, available_maps, load_map, parse_map
 from engine.maps.load import MAPS_DIR
 from engine.maps.spellings import _shipped, parse_spellings, spellings

@@ -3,7 +3,7 @@ move owed happens exactly once, and the game goes on.
 
 The real bot runs in a child process (tests/fake_discord/child.py) against the loopback fake
 Discord, which deduplicates a message by its nonce as Discord does. A move is stored with what
-it owes in one transaction (app/core.py `commit`); the dispatcher (bot_app/delivery.py) then
+it owes in one transaction (app/core.py `commit`); the dispatcher (bot_app/delivery/dispatcher.py) then
 sends the turn post, then the direct messages, each settled in the database after Discord took
 it. The dispatcher reads what the post and the DMs of the turn need at once, sends the post, then
 the DMs, and settles them all in one transaction. The child is SIGKILLed at each point of that
@@ -34,7 +34,7 @@ from typing import Any
 
 import pytest
 
-from bot_app.discord_refusals import nonce as _nonce
+from bot_app.delivery.discord_refusals import nonce as _nonce
 from store.deliveries import PENDING, SENT
 from store.records import DeliveryRow
 from tests.fake_discord import FakeDiscord, User
@@ -59,7 +59,7 @@ class Crash:
     mover_dm_requests: int = 1
 
 
-DMS = "bot_app.direct_messages:DirectMessages"
+DMS = "bot_app.delivery.direct_messages:DirectMessages"
 CRASHES = {
     "a_after_the_commit": Crash("app.core:ServiceCore.commit:1", "after"),
     "b_post_taken_not_recorded": Crash(f"{DMS}.channel:1", "before", post_requests=2),

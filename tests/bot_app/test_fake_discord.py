@@ -454,13 +454,13 @@ async def test_child_bot_killed_at_crash_points_and_restarted(fake: FakeDiscord,
         assert await crashing.wait_exit() == -signal.SIGKILL, crashing.output()
         assert "crash after store.writer:GroupCommitWriter.run:1" in crashing.lines()
         assert it.callback is None
-    restarted = await ChildBot.start(fake, db, crash_before=["bot_app.lobby:open_table:2"])
+    restarted = await ChildBot.start(fake, db, crash_before=["bot_app.adapter.lobby:open_table:2"])
     async with restarted:
         assert "already have an open table" in await new_table(alice)
         # ... and this one dies right before its second new game (the refusal was the first).
         it = await fake.slash(bob, "new", variant="europe", seats=2)
         assert await restarted.wait_exit() == -signal.SIGKILL
-        assert it.callback is None and "crash before bot_app.lobby:open_table:2" in restarted.output()
+        assert it.callback is None and "crash before bot_app.adapter.lobby:open_table:2" in restarted.output()
 
     # A graceful stop, on the same database, after all that.
     last = await ChildBot.start(fake, db)

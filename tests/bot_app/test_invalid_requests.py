@@ -1,4 +1,4 @@
-"""Invalid requests to Discord are counted (bot_app/invalid_requests.py): Discord bans a bot
+"""Invalid requests to Discord are counted (bot_app/adapter/invalid_requests.py): Discord bans a bot
 for a while at 10,000 answers 401, 403 or 429 in 10 minutes, counted over all its processes, so
 each process counts its own over the last 10 minutes, adds them to the whole bot's count in the
 database (PostgreSQL), warns in the log at a tenth of the ban and brakes at half of it."""
@@ -12,7 +12,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot_app.invalid_requests import (
+from bot_app.adapter.invalid_requests import (
     BRAKE_AT,
     BRAKE_INTERVAL,
     FRESH,
@@ -65,7 +65,7 @@ def test_the_count_covers_the_last_ten_minutes_and_warns_once_at_a_tenth_of_the_
         caplog: pytest.LogCaptureFixture) -> None:
     clock = Clock()
     counter = InvalidRequests(clock)
-    with caplog.at_level(logging.WARNING, logger="bot_app.invalid_requests"):
+    with caplog.at_level(logging.WARNING, logger="bot_app.adapter.invalid_requests"):
         for _ in range(WARN_AT - 1):
             counter.record(403, "/channels/1/messages")
         assert caplog.records == []
@@ -115,7 +115,7 @@ async def test_near_the_ban_a_process_sends_one_request_a_second_until_the_count
 
     counter = InvalidRequests(clock, shared=whole_bot)
     assert await counter.pause() == 0.0
-    with caplog.at_level(logging.WARNING, logger="bot_app.invalid_requests"):
+    with caplog.at_level(logging.WARNING, logger="bot_app.adapter.invalid_requests"):
         counter.record(403, "/channels/1/messages")
         await counter.share()
     assert counter.braked and "at most one request a second" in caplog.text

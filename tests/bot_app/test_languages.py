@@ -18,9 +18,10 @@ from discord.app_commands import TranslationContextLocation as Where
 
 from ai.levels import make_ai
 from app import Actor, GameService, Limits, ServiceError
-from bot_app import lang, text
-from bot_app.answers import Refusal, refusal_text
+from bot_app import lang
 from bot_app.lang.translator import CatalogueTranslator, translation
+from bot_app.presentation import text
+from bot_app.presentation.answers import Refusal, refusal_text
 from engine.errors import IllegalAction
 
 HOST = 100
@@ -306,7 +307,7 @@ def test_every_key_the_code_names_is_in_the_english_catalogue():
 
 
 def test_dice_and_tokens_read_in_the_readers_language():
-    from bot_app.words.dice.faces import faces_paid, roll_text, tokens_text
+    from bot_app.presentation.words.dice.faces import faces_paid, roll_text, tokens_text
 
     de, fr, ru = lang.language("de"), lang.language("fr"), lang.language("ru")
     assert faces_paid({"single": 2, "wild": 1}, None, de) == "2 Einzelwürfel und 1 Jokerwürfel"
@@ -320,7 +321,7 @@ def test_dice_and_tokens_read_in_the_readers_language():
 
 
 def test_every_boards_score_lines_are_named_in_every_language():
-    from bot_app.words.wording import wording_of
+    from bot_app.presentation.words.wording import wording_of
 
     for variant in ("usa", "europe", "nordic", "germany", "ussr", "alsace"):
         keys = {f"score.{k}" for k in wording_of(variant, 3, {}).line_names}

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot_app.timers import ERROR_PAUSE_MOST, TimerLoop, pause_after_errors
+from bot_app.delivery.timers import ERROR_PAUSE_MOST, TimerLoop, pause_after_errors
 from store import StoreError
 
 

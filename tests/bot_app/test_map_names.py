@@ -1,4 +1,4 @@
-"""Matching what players type against a map's route and city names (bot_app/names.py:
+"""Matching what players type against a map's route and city names (bot_app/presentation/names.py:
 find_route, find_city, suggest_cities): the same answers as the straightforward search they replaced, in
 work that grows linearly with the text, and no crash on any text."""
 
@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from bot_app import names as names_module
-from bot_app.names import MAX_NAME_CHARS, find_city, find_route, names_of, suggest_cities
+from bot_app.presentation import names as names_module
+from bot_app.presentation.names import MAX_NAME_CHARS, find_city, find_route, names_of, suggest_cities
 from engine.maps import COLORS, GameMap, Route, available_maps, fold, load_map, parse_map
 
 MAPS = available_maps()

@@ -1,15 +1,16 @@
-"""The short text of a plan (bot_app/plan_syntax.py) and a plan in words (bot_app/plan_words.py):
-every condition and move the text has reads into the plan it means and back, bad text is
-refused in one sentence, and the words name routes and cards as the rest of the bot does."""
+"""The short text of a plan (bot_app/presentation/plan_syntax.py) and a plan in words
+(bot_app/presentation/plan_words.py): every condition and move the text has reads into the plan
+it means and back, bad text is refused in one sentence, and the words name routes and cards as
+the rest of the bot does."""
 
 from __future__ import annotations
 
 import pytest
 
 from app.plans import Condition, PlanMove
-from bot_app.answers import Refusal
-from bot_app.plan_syntax import parse, typed
-from bot_app.plan_words import book_text, condition_words, move_words
+from bot_app.presentation.answers import Refusal
+from bot_app.presentation.plan_syntax import parse, typed
+from bot_app.presentation.plan_words import book_text, condition_words, move_words
 from engine.game import new_game, view
 from engine.maps import load_map
 

@@ -1,4 +1,4 @@
-"""What the thread and the DMs show, built by bot_app/posts.py from the rule modules' words:
+"""What the thread and the DMs show, built by bot_app/presentation/posts.py from the rule modules' words:
 a dice turn post shows the roll and everyone's tokens and offers a dice panel; the public
 status is text, with whose turn and until when, and never a secret; long final results are
 split over several messages, never cut; a hand DM lists Alsace's tourist cards."""
@@ -10,7 +10,7 @@ import re
 from ai.levels import make_ai
 from app import HandData, PostData
 from app.models import Delivery, GameSummary, Seat
-from bot_app import posts, text
+from bot_app.presentation import posts, text
 from engine.events import PUBLIC, Event
 from engine.game import actors, apply, legal_actions, new_game, view
 from engine.rules.tourist_cards import TouristView

@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from bot_app.answers import Refusal
-from bot_app.replay_requests import BUSY, NOT_SHOWN, SHOWN_SECONDS, STILL_DRAWING, ReplayRequests
+from bot_app.adapter.replay_requests import BUSY, NOT_SHOWN, SHOWN_SECONDS, STILL_DRAWING, ReplayRequests
+from bot_app.presentation.answers import Refusal
 
 
 async def test_a_user_waits_for_one_replay_before_asking_for_another():

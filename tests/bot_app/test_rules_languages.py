@@ -12,9 +12,9 @@ import pytest
 
 from app import PlayerSettings
 from bot_app.lang import codes, language, reading
-from bot_app.rules_text import options_note, rules_for, topic_name, topics_for
-from bot_app.settings_help import settings_help, settings_text
-from bot_app.words.wording import TOPIC_ORDER
+from bot_app.presentation.rules_text import options_note, rules_for, topic_name, topics_for
+from bot_app.presentation.settings_help import settings_help, settings_text
+from bot_app.presentation.words.wording import TOPIC_ORDER
 from engine.errors import IllegalAction
 from engine.rulesets import available_variants, build_ruleset
 from tests.bot_app.test_rules_text import CASES

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from bot_app.rules_text import every_topic, rules_for, topics_for
+from bot_app.presentation.rules_text import every_topic, rules_for, topics_for
 from engine.maps import load_map
 from engine.rulesets import available_variants, build_ruleset
 
@@ -123,7 +123,7 @@ def test_first_turn_is_short_and_says_where_to_press():
 
 def _option_cases() -> list[tuple[str, bool, str, object]]:
     """Every (variant, dice, option, value) a host may choose other than the default."""
-    from bot_app.table_options import OPTIONS, applies
+    from bot_app.presentation.table_options import OPTIONS, applies
 
     return [(variant, dice, option.key, value) for variant in available_variants() for dice in (False, True)
             for option in OPTIONS if applies(option, variant, dice=dice)
@@ -160,7 +160,7 @@ CASES = _option_cases()
 def test_the_rules_of_a_game_follow_each_of_its_options(variant, dice, key, value):
     """/ttr rules in a game shows the rules with all the table's options (game_rules_options
     keeps every one of them, whatever its value), and each option says what it changes."""
-    from bot_app.rules_text import game_rules_options
+    from bot_app.presentation.rules_text import game_rules_options
 
     table = {**_opts(dice), key: value, "undo": True, "first_player": 2, "stand_in_level": "greedy"}
     options = game_rules_options(table)
@@ -173,7 +173,7 @@ def test_the_rules_of_a_game_follow_each_of_its_options(variant, dice, key, valu
 
 
 def test_the_command_can_turn_a_games_dice_off_and_on():
-    from bot_app.rules_text import game_rules_options
+    from bot_app.presentation.rules_text import game_rules_options
 
     table = {"dice": True, "tunnel_die_faces": 0, "dice_token_exchanges_per_turn": 2, "undo": True}
     assert game_rules_options(table) == table  # 0 tunnel faces is an option like the others
@@ -182,7 +182,7 @@ def test_the_command_can_turn_a_games_dice_off_and_on():
 
 
 def test_the_rules_name_the_tables_options_that_are_not_the_default():
-    from bot_app.rules_text import options_note
+    from bot_app.presentation.rules_text import options_note
 
     assert options_note({"dice": True, "tunnel_die_faces": 3, "dice_token_exchanges_per_turn": 1}) == \
         " (this table: tunnel dice: 3 tunnel faces of 6)"

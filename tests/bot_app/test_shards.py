@@ -1,4 +1,4 @@
-"""Shard coordination (bot_app/shards.py): each Discord shard is held by one live process, a
+"""Shard coordination (bot_app/adapter/shards.py): each Discord shard is held by one live process, a
 lock per shard that dies with its holder. A shard named twice is refused in words; with the
 shards left to the pool, a process takes the free ones, stands by when none is free, and takes
 over a dead process's shards; `bot.py --status` shows who holds what."""
@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot_app import shards
+from bot_app.adapter import shards
 from store import Store
 
 

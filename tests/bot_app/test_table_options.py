@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from app import GameService, Limits, LobbyError
-from bot_app import table_options as T
-from bot_app.answers import Refusal
+from bot_app.presentation import table_options as T
+from bot_app.presentation.answers import Refusal
 from engine.core import GameStarted
 from engine.errors import IllegalAction
 from engine.game import new_game, replay

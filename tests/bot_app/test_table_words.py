@@ -10,8 +10,10 @@ import re
 import pytest
 
 from app import Lobby, Seat
-from bot_app import lang, lobby, table_options
-from bot_app import text as bot_text
+from bot_app import lang
+from bot_app.adapter import lobby
+from bot_app.presentation import table_options
+from bot_app.presentation import text as bot_text
 from tests.english_leftovers import english_leftovers
 
 LANGUAGES = [c for c in lang.codes() if c != lang.ENGLISH]
@@ -124,7 +126,7 @@ NOTICES = [("dm_closed", {"seat": 0}), ("reminder", {"seat": 0, "due_at": 1e9}),
 
 @pytest.mark.parametrize("code", LANGUAGES)
 def test_the_threads_notices_read_in_the_tables_language(code):
-    from bot_app import player_posts, posts
+    from bot_app.presentation import player_posts, posts
 
     summary = _summary(code)
     for kind, payload in NOTICES:
@@ -138,7 +140,7 @@ def test_the_threads_notices_read_in_the_tables_language(code):
 
 @pytest.mark.parametrize("code", LANGUAGES)
 def test_the_digest_and_a_taken_back_turn_read_in_the_readers_language(code):
-    from bot_app import player_posts
+    from bot_app.presentation import player_posts
 
     summary = _summary("en")  # a table in English: the reader's own language still wins
     with lang.reading(lang.language(code)):
@@ -163,7 +165,7 @@ def _board(standings: tuple, rate_ai: bool = False, ended: float | None = None):
 def test_the_leaderboard_the_card_and_the_games_list_read_in_the_readers_language(code):
     from app.ratings import Standing
     from app.standings import PlayerCard
-    from bot_app.standings_text import card_text, games_text, leaderboard_text
+    from bot_app.presentation.standings_text import card_text, games_text, leaderboard_text
 
     words = lang.language(code)
     rows = tuple(Standing(f"user:{i}", f"Ann{'a' * i}", 30.0 - i, 2.0, games=3, wins=1, points=300)
@@ -184,7 +186,7 @@ def test_the_leaderboard_the_card_and_the_games_list_read_in_the_readers_languag
 
 def test_the_leaderboard_reads_in_english_as_before():
     from app.ratings import Standing
-    from bot_app.standings_text import leaderboard_text
+    from bot_app.presentation.standings_text import leaderboard_text
 
     board = _board((Standing("user:1", "Ann", 60.0, 1.0, games=2, wins=1, points=200),
                     Standing("ai:greedy", "greedy", 20.0, 1.0, games=1, points=90)))
@@ -216,7 +218,7 @@ def usa_view():
 @pytest.mark.parametrize("code", LANGUAGES)
 def test_a_plan_reads_in_its_players_language(code, usa_view):
     from app.plans import Condition, Plan, PlanBook, PlanMove, Step
-    from bot_app.plan_words import book_text, condition_words
+    from bot_app.presentation.plan_words import book_text, condition_words
 
     blind, red = PlanMove({"type": "draw_card"}), PlanMove({"type": "draw_card", "colour": "red"})
     with lang.reading(lang.language(code)):
@@ -229,8 +231,8 @@ def test_a_plan_reads_in_its_players_language(code, usa_view):
 
 
 def test_a_plan_syntax_refusal_reads_in_the_readers_language():
-    from bot_app.answers import Refusal, refusal_text
-    from bot_app.plan_syntax import parse
+    from bot_app.presentation.answers import Refusal, refusal_text
+    from bot_app.presentation.plan_syntax import parse
     from engine.maps import load_map
 
     with pytest.raises(Refusal) as caught:

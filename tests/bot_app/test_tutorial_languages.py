@@ -11,7 +11,7 @@ import tomllib
 
 from app import tutorial
 from bot_app import lang
-from bot_app.tutorial import step_text
+from bot_app.presentation.tutorial import step_text
 from tests.english_leftovers import english_leftovers
 
 FIELDS = ("intro", "finale")

@@ -27,8 +27,8 @@ import pytest
 
 import engine.rules
 from ai.levels import make_ai
-from bot_app import text
-from bot_app.words import Wording, wording_of, words_class
+from bot_app.presentation import text
+from bot_app.presentation.words import Wording, wording_of, words_class
 from engine.actions import Action
 from engine.events import Event
 from engine.game import actors, apply, legal_actions, new_game, view

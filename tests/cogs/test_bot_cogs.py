@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 
 import cogs
-from bot_app.client import cog_modules, is_game_command
+from bot_app.adapter.client import cog_modules, is_game_command
 from cogs.base import TtrCog
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.harness import start_bot
@@ -83,7 +83,7 @@ def test_a_command_that_only_reads_keeps_a_vacation_and_a_move_ends_it():
 
     async def body(interaction: discord.Interaction) -> None: ...
 
-    from bot_app.tree import keeps_vacation
+    from bot_app.adapter.tree import keeps_vacation
 
     ttr.add_command(keeps_vacation(app_commands.Command(name="rules", description="r", callback=body)))
     ttr.add_command(app_commands.Command(name="draw", description="d", callback=body))

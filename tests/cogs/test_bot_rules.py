@@ -5,8 +5,8 @@ topics (issue 24)."""
 
 from __future__ import annotations
 
-from bot_app.rules_text import rules_for
-from bot_app.table_options import BY_KEY
+from bot_app.presentation.rules_text import rules_for
+from bot_app.presentation.table_options import BY_KEY
 from tests.bot_app.test_rules_text import CASES, _said
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.driver import Table

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import pytest
 
 from bot_app.lang import language
-from bot_app.words.base import _REGISTRY, Ctx, presents
-from bot_app.words.bonuses import BonusWords
-from bot_app.words.wording import Wording
+from bot_app.presentation.words.base import _REGISTRY, Ctx, presents
+from bot_app.presentation.words.bonuses import BonusWords
+from bot_app.presentation.words.wording import Wording
 from engine.game import load_game, new_game
 from engine.rules.bonuses import award_most
 from engine.rules.module import RuleModule

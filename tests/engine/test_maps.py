@@ -1,5 +1,5 @@
 """Tests for engine/maps/ (model, validator, loader) and the shipped maps/*.json; the names
-players type are read by bot_app/names.py, tested here on the shipped maps too."""
+players type are read by bot_app/presentation/names.py, tested here on the shipped maps too."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot_app.names import find_city, find_route, suggest_cities
+from bot_app.presentation.names import find_city, find_route, suggest_cities
 from engine.maps import (
     COLORS,
     GameMap,

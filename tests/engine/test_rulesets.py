@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import engine.rulesets
-from bot_app import table_options, text
+from bot_app.presentation import table_options, text
 from engine.errors import IllegalAction
 from engine.game import actors, apply, legal_actions, load_game, new_game, replay, view
 from engine.maps import available_maps

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot_app.names import find_city, find_route
+from bot_app.presentation.names import find_city, find_route
 from engine.cards import COLOURS
 from engine.graph import train_distances
 from engine.maps import load_map

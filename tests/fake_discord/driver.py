@@ -133,7 +133,7 @@ class Table:
             return its
         if t == "claim_route" and self.use_commands:
             data = action.to_json()
-            from bot_app.moves_text import payment_code
+            from bot_app.presentation.moves_text import payment_code
 
             panel = await go(await fake.slash(user, "claim", channel_id=self.thread_id, route=data["route"],
                                               payment=payment_code(data["payment"])))

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from app import GameService, Limits
-from bot_app.client import TtrBot
-from bot_app.render_hooks import Renderer
+from bot_app.adapter.client import TtrBot
+from bot_app.presentation.render_hooks import Renderer
 
 from .server import FakeDiscord, install
 

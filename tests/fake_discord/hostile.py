@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot_app.inputs import limit_of
+from bot_app.presentation.inputs import limit_of
 
 from .server import FakeDiscord, Interaction, User
 from .steps import LoopSteps

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot_app.render_hooks import Renderer
+from bot_app.presentation.render_hooks import Renderer
 from engine.timeline import TimelineStep
 from engine.view import View
 

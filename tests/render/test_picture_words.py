@@ -22,7 +22,7 @@ from PIL import Image, ImageDraw
 
 from bot_app import lang
 from bot_app.lang.pictures import PREFIX, picture_words
-from bot_app.render_hooks import _reader, _table
+from bot_app.presentation.render_hooks import _reader, _table
 from render.board import render_board
 from render.hand import render_hand
 from render.offer import render_offer
@@ -209,7 +209,7 @@ def test_the_renderer_sends_the_words_with_the_job() -> None:
     Swedish, not the English one; a hand asked for by a German reader is drawn in German."""
     import asyncio
 
-    from bot_app.render_hooks import Renderer
+    from bot_app.presentation.render_hooks import Renderer
     from render.pool import RenderPool
 
     table = dataclasses.replace(sample_view("nordic", players=3, seed=3), options={"language": "sv"})

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from app import GameService, Limits
-from bot_app.after_game import stats_card, stats_words
+from bot_app.presentation.after_game import stats_card, stats_words
 from render.stats import StatsCard, render_stats
 from render.text import preview_px
 from tests.app.test_store_service import HOST, step

@@ -18,7 +18,7 @@ import pytest
 
 from ai.levels import make_ai
 from app import Actor
-from bot_app.render_hooks import PictureCache, Renderer
+from bot_app.presentation.render_hooks import PictureCache, Renderer
 from engine.maps import load_map
 from engine.rulesets import available_variants
 from engine.view import View

@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from app import GameSummary, PostData
-from bot_app import posts
+from bot_app.presentation import posts
 from engine.game import view
 from engine.maps import load_map
 from render import palette as P
