@@ -55,7 +55,7 @@ async def planned_turns(store: Store, game_id: int, seats: Sequence[Seat], event
     None when there is none to run."""
     if not turn_began(events) or after.status != "playing" or opening(after):
         return None
-    rows = {r.seat: r for r in await store.plans(game_id)}
+    rows = {r.seat: r for r in await store.plans.get(game_id)}
     if not rows:
         return None
     out = PlannedTurns(after)
