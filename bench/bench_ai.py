@@ -14,7 +14,7 @@ wins and win rate with its 95 % interval, mean scores, and decision times.
 
 `invariants` plays `--games` tournament games on every variant, with and without the Dice
 Expansion, the agents rotating through the seats, checking after every move every invariant
-of tests/test_selfplay_invariants.py (cards and trains conserved, routes owned once, views
+of tests/engine/test_selfplay_invariants.py (cards and trains conserved, routes owned once, views
 without secrets, JSON round trips, score lines).
 """
 
@@ -104,7 +104,7 @@ def report(out: Path) -> None:
 
 
 def invariants(games: int, jobs: int) -> int:
-    from tests.test_selfplay_invariants import InvariantChecker
+    from tests.engine.test_selfplay_invariants import InvariantChecker
 
     agents = ("hard", *BASELINES, "greedy", "random")
     failures = 0

@@ -9,7 +9,7 @@ longest loop step (CPU time of one callback, the collector's pauses taken out), 
 pause of Python's cycle collector (the process holds the fake's whole message history too, so
 this is an upper bound for the bot alone), and the mean time per interaction. With --freeze,
 gc.freeze() is called after the warm-up, as the bot does after start-up. Figures, not a test;
-the test (tests/test_bot_hostile_input.py) asserts the 50 ms bound."""
+the test (tests/bot_app/test_bot_hostile_input.py) asserts the 50 ms bound."""
 
 from __future__ import annotations
 

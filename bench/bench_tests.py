@@ -3,7 +3,7 @@
     python bench/bench_tests.py [--interval 0.2] [--grace 5] [--json] [-- PYTEST ARGS...]
 
 Runs `python -m pytest` (the README's test command; anything after `--` replaces its
-arguments, e.g. `-- -q tests/test_replay.py`) with this interpreter, in its own process group,
+arguments, e.g. `-- -q tests/render/test_replay.py`) with this interpreter, in its own process group,
 and while it runs samples every process descended from it — pytest, the bot and render
 workers it starts, the throwaway PostgreSQL server and its backends — every `--interval`
 seconds. This process makes itself a "child subreaper" (Linux), so a daemon that detaches

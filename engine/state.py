@@ -61,7 +61,7 @@ class PlayerState:
 
     def clone(self) -> PlayerState:
         # Written out field by field: `apply` clones on every move and this is three times
-        # faster than a loop over the fields (tests/test_engine.py checks it copies them all).
+        # faster than a loop over the fields (tests/engine/test_engine.py checks it copies them all).
         return PlayerState(
             self.seat,
             self.trains,

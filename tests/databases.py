@@ -18,7 +18,7 @@ BACKENDS = ("sqlite", "postgres")
 # For a test whose subject exists in SQLite only (a file, its -wal, text that is not UTF-8).
 SQLITE_ONLY = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 # For a test of several bot processes on one database: PostgreSQL only (a second process on an
-# SQLite file is refused: store/file_lock.py, tests/test_store_startup.py).
+# SQLite file is refused: store/file_lock.py, tests/store/test_store_startup.py).
 POSTGRES_ONLY = pytest.mark.parametrize("database", ["postgres"], indirect=True)
 
 

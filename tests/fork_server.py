@@ -1,6 +1,6 @@
 """Child processes started in milliseconds: a server process imports a child script's modules
 once, then forks one child per request, so that a test that starts and kills a child again and
-again (tests/test_store_crash.py: 120 children) does not pay Python's start and the imports
+again (tests/store/test_store_crash.py: 120 children) does not pay Python's start and the imports
 (0.4 s) each time. Each child is a real process of its own, as one started with `subprocess`:
 its own memory, its stdout a pipe to the test, its stderr a file, killed with a real SIGKILL
 and reaped by the server, which reports how it ended.

@@ -1,4 +1,4 @@
-"""The process the plans' crash test kills (tests/test_plans_crash.py): two people play USA
+"""The process the plans' crash test kills (tests/app/test_plans_crash.py): two people play USA
 through the service, flat out — Ann draws two cards blind each turn, Ben never moves by hand:
 before each of Ann's turns ends he has a plan (two cards blind) that plays his turn the moment
 it arrives — until SIGKILL stops it at some random moment. A game whose deck runs low is left

@@ -63,7 +63,7 @@ def _compiled(code: str) -> gettext.GNUTranslations:
 
 
 class _Missing(gettext.NullTranslations):
-    """Below English: a key no catalogue has reads as the key itself (tests/test_languages.py
+    """Below English: a key no catalogue has reads as the key itself (tests/bot_app/test_languages.py
     checks there is none)."""
 
 

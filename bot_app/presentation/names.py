@@ -5,7 +5,7 @@ Cities match by id, name, alias or another spelling (maps/<id>/aliases.json: Mun
 Москва) ignoring case, accents, spaces and punctuation (and German and Scandinavian
 transliterations); routes by id or by their two cities, with words that pick
 one of parallel tracks. The work is linear in the length of the text, and text longer than
-MAX_NAME_CHARS names nothing (tests/test_map_names.py, bench/bench_names.py).
+MAX_NAME_CHARS names nothing (tests/bot_app/test_map_names.py, bench/bench_names.py).
 """
 
 from __future__ import annotations

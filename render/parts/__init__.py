@@ -2,7 +2,7 @@
 
 The pictures never ask which variant is played: they loop over the game's rule modules and
 draw what each module's part gives (`picture_parts(view)`). A module without a registered part
-fails `tests/test_render_parts.py`, so a new rule cannot be silently left out of the pictures.
+fails `tests/render/test_render_parts.py`, so a new rule cannot be silently left out of the pictures.
 """
 
 import importlib

@@ -1,6 +1,6 @@
 """Hostile values for every text option of `/ttr`, and a flood of them through the fake.
 
-Used by tests/test_bot_hostile_input.py (which asserts) and bench/bench_hostile.py (which
+Used by tests/bot_app/test_bot_hostile_input.py (which asserts) and bench/bench_hostile.py (which
 prints figures)."""
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ board the way the board's cities are:
   into those four files, leaving every other byte as it was; `--check` only reports.
 
 Outlines are clipped to the drawing space and rounded to whole units. The map validator
-checks them (`engine/maps/validate.py`); `tests/test_map_seas.py` checks that ferries cross
+checks them (`engine/maps/validate.py`); `tests/engine/test_map_seas.py` checks that ferries cross
 the water, that no city lies in it, that ports are on the coast and that every sea shows on
 the board (the renderer keeps a strip of land under every route and drops the little pockets
 of water that cuts off).

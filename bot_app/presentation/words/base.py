@@ -296,7 +296,7 @@ class Doing:
 class Words:
     """The words of one rule module: built with the module (its settings say how many cards,
     which points); everything is optional but what the module declares (its events and
-    actions), which tests/test_words.py checks.
+    actions), which tests/bot_app/test_words.py checks.
 
     - `events`: kind → `Said`; `folds`: (kind, kind) → a sentence for the two together;
       `chains`: the same for three or more kinds in a row.
