@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 
 from app import records
 from app.availability import away_until, settings_of_row, unreachable
-from app.base import ACTIVE, ServiceBase
+from app.core import ACTIVE, ServiceCore
 from app.errors import ServiceError
 from app.loaded import Loaded
 from app.models import Delivery, GameSummary, HandData, OutboxData, PlayerSettings, PostData, Settlement
@@ -51,20 +51,26 @@ def backoff(attempts: int) -> float:
     return min(BACKOFF_FIRST * 2.0 ** max(0, attempts), BACKOFF_MOST)
 
 
-class DeliveryOps(ServiceBase):
+class DeliveryOps:
     """What the dispatcher (bot_app.delivery.dispatcher) asks of the service."""
+
+    def __init__(self, core: ServiceCore) -> None:
+        self.core = core
+        # The core's store and game cache, by their short names.
+        self.store = core.store
+        self.loader = core.loader
 
     async def due_deliveries(self, now: float | None = None, limit: int = 100) -> list[Delivery]:
         """Deliveries due now that this process is to send, oldest first (a game on hold sends
         only its host notices). With several processes on one database they are claimed: a
         game's deliveries go to one process at a time, for CLAIM_SECONDS (store.claim_deliveries)."""
-        rows = await self.store.claim_deliveries(self.clock() if now is None else now, limit, always=ALWAYS,
-                                                 owner=self.owner, lease=CLAIM_SECONDS)
+        rows = await self.store.claim_deliveries(self.core.clock() if now is None else now, limit, always=ALWAYS,
+                                                 owner=self.core.owner, lease=CLAIM_SECONDS)
         return [records.delivery(r) for r in rows]
 
     async def next_delivery_due(self) -> float | None:
         """When the next delivery this process could send falls due (for the dispatcher's sleep)."""
-        return await self.store.next_claimable_delivery(self.clock(), self.owner, always=ALWAYS)
+        return await self.store.next_claimable_delivery(self.core.clock(), self.core.owner, always=ALWAYS)
 
     async def deliveries(self, game_id: int, status: str | None = None) -> list[Delivery]:
         """A game's deliveries (for tests and for operators)."""
@@ -77,7 +83,7 @@ class DeliveryOps(ServiceBase):
         pending), and the view of each DM in `hands` (a player's hand, a seat handed over),
         with what only they saw at the delivery's seq, and their DM channels. A game that is
         gone or broken comes back with `dropped` saying so."""
-        async with self._lock(game_id):
+        async with self.core.lock(game_id):
             try:
                 loaded = await self.loader.load(game_id)
             except ServiceError as exc:
@@ -108,7 +114,7 @@ class DeliveryOps(ServiceBase):
         legal = tuple(legal_for(loaded.state, humans[0].seat)) if len(humans) == 1 and not final else ()
         view = view_for(loaded.state, None).at(loaded.seq, game_id)
         deadlines = {t.seat: t.due_at for t in read.timers if t.kind == LIMIT and t.seat is not None}
-        now = self.clock()
+        now = self.core.clock()
         away = {s.seat: until for s in loaded.seats if s.user_id is not None and s.user_id in mine
                 and (until := away_until(mine[s.user_id], row.max_away_days, now)) is not None}
         replay = await final_timeline(self.store, loaded) if final else ()
@@ -125,7 +131,7 @@ class DeliveryOps(ServiceBase):
         pending. Raises the ServiceError of a game that is gone or broken."""
         data = await self.outbox_data(game_id)
         if data.dropped is not None:
-            async with self._lock(game_id):
+            async with self.core.lock(game_id):
                 await self.loader.load(game_id)  # raises what made it unreadable
         return data.post
 
@@ -136,7 +142,7 @@ class DeliveryOps(ServiceBase):
         if not settlement:
             return
         game_id = settlement.game_id
-        async with self._lock(game_id):
+        async with self.core.lock(game_id):
             tx = self.store.tx()
             if settlement.post is not None:
                 deliveries, message_id, seq = settlement.post
@@ -175,7 +181,7 @@ class DeliveryOps(ServiceBase):
         turn_dm = await self.store.delivery_by_key(delivery.game_id, key) if isinstance(key, str) else None
         if turn_dm is None or turn_dm.status != "sent" or turn_dm.user_id != delivery.user_id:
             return None
-        async with self._lock(delivery.game_id):
+        async with self.core.lock(delivery.game_id):
             summary = records.summary_of(await self.loader.load(delivery.game_id), delivery.user_id)
         if not isinstance(seat, int) or not 0 <= seat < len(summary.seats) \
                 or summary.seats[seat].user_id != delivery.user_id or summary.status != "playing":
@@ -187,7 +193,7 @@ class DeliveryOps(ServiceBase):
         when they no longer play the game. Raises the ServiceError of a game gone or broken."""
         data = await self.outbox_data(delivery.game_id, [delivery])
         if data.dropped is not None:
-            async with self._lock(delivery.game_id):
+            async with self.core.lock(delivery.game_id):
                 await self.loader.load(delivery.game_id)  # raises what made it unreadable
         return data.hands.get(delivery.id)
 
@@ -246,18 +252,18 @@ class DeliveryOps(ServiceBase):
 
     async def retry_later(self, delivery: Delivery, error: str) -> float:
         """A delivery failed for now: try again after a growing wait. Returns when."""
-        due = self.clock() + backoff(delivery.attempts)
+        due = self.core.clock() + backoff(delivery.attempts)
         tx = self.store.tx()
         tx.retry_delivery(delivery.id, due, error)
         await self.store.write(tx)
         log.warning("game %d: delivery %d (%s) failed (%s); trying again in %.0f s", delivery.game_id, delivery.id,
-                    delivery.kind, error, due - self.clock())
+                    delivery.kind, error, due - self.core.clock())
         return due
 
     async def delivery_refused(self, delivery: Delivery, reason: str) -> None:
         """Discord refused a delivery for good: the game's clocks stop with `reason`, its other
         deliveries wait, and the host is owed a notice. `/ttr admin resume` tries again."""
-        async with self._lock(delivery.game_id):
+        async with self.core.lock(delivery.game_id):
             tx = self.store.tx()
             tx.delivered(delivery.id, None, FAILED, reason)
             if delivery.kind != HOST_NOTICE:
@@ -271,7 +277,7 @@ class DeliveryOps(ServiceBase):
             except WriteConflict:
                 return
             await self.loader.refresh(delivery.game_id)
-        self.deliveries_waiting.set()
+        self.core.deliveries_waiting.set()
         log.warning("game %d: Discord refused delivery %d (%s): %s; the game is paused", delivery.game_id,
                     delivery.id, delivery.kind, reason)
 
@@ -298,7 +304,7 @@ class DeliveryOps(ServiceBase):
             return
         for game_id in await self.store.game_ids_of_user(delivery.user_id):
             await self.loader.refresh(game_id)
-        self.deliveries_waiting.set()
+        self.core.deliveries_waiting.set()
 
     async def dms_open(self, user_id: int) -> None:
         """The player says their DMs are open again: DM them again in every game."""

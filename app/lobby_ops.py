@@ -8,15 +8,17 @@ player's hand, the turn timers) are one transaction.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
 from ai.levels import AI_LEVELS, OFFERED_LEVELS
 from app import records
 from app.availability import seat_infos
-from app.base import ServiceBase
+from app.core import ServiceCore
 from app.errors import GameNotFound, LimitReached, LobbyError, StaleAction
 from app.loaded import Loaded, seat_of_row
 from app.models import Lobby, Seat, SubmitResult
@@ -33,8 +35,19 @@ log = logging.getLogger("app.service")
 START_ACTION = canonical_json({"type": "start"})
 
 
-class LobbyOps(ServiceBase):
+class LobbyOps:
     """Opening and filling tables, and starting games."""
+
+    def __init__(self, core: ServiceCore) -> None:
+        self.core = core
+        # The core's store and game cache, by their short names.
+        self.store = core.store
+        self.loader = core.loader
+        # When each user last opened a table (the cooldown). Bounded; losing it in a restart
+        # only forgives one cooldown.
+        self._last_lobby: OrderedDict[int, float] = OrderedDict()
+        # Opening a lobby is checked-then-written; this makes a double click see the first one.
+        self._create_lock = asyncio.Lock()
 
     async def create_lobby(self, guild_id: int, channel_id: int, host_user_id: int, host_name: str, variant: str,
                            options: Mapping[str, Any] | None = None, seats_wanted: int = 4,
@@ -78,7 +91,7 @@ class LobbyOps(ServiceBase):
                 return await self._lobby(existing.id, changed=False)
         game_id = done.lastrowids[index]
         assert game_id is not None
-        self._last_lobby[host_user_id] = self.clock()
+        self._last_lobby[host_user_id] = self.core.clock()
         self._last_lobby.move_to_end(host_user_id)
         while len(self._last_lobby) > 10_000:
             self._last_lobby.popitem(last=False)
@@ -91,7 +104,7 @@ class LobbyOps(ServiceBase):
 
     async def join(self, game_id: int, user_id: int, name: str) -> Lobby:
         """Take a seat. Joining again is harmless (`changed=False`)."""
-        async with self._lock(game_id):
+        async with self.core.lock(game_id):
             row = await self._lobby_row(game_id)
             players = await self.store.players(game_id)
             if any(p.user_id == user_id for p in players):
@@ -99,7 +112,7 @@ class LobbyOps(ServiceBase):
             if len(players) >= row.seats_wanted:
                 raise LobbyError("This table is full.", "lobby_full")
             counts = await self.store.table_counts(row.guild_id, user_id)
-            if counts.user_games >= self.limits.games_per_user:
+            if counts.user_games >= self.core.limits.games_per_user:
                 raise LimitReached(f"You already sit at {counts.user_games} tables and games, the most one "
                                    "player may; finish or leave one first.")
             tx = self.store.tx()
@@ -111,7 +124,7 @@ class LobbyOps(ServiceBase):
     async def leave(self, game_id: int, user_id: int) -> Lobby:
         """Give up a seat before the start. Leaving twice is harmless. When the host leaves,
         the table closes (status "cancelled")."""
-        async with self._lock(game_id):
+        async with self.core.lock(game_id):
             row = await self.store.game(game_id)
             if row is None:
                 raise GameNotFound(game_id)
@@ -135,7 +148,7 @@ class LobbyOps(ServiceBase):
 
     async def cancel_lobby(self, game_id: int, by_user_id: int) -> Lobby:
         """Close a table before its start (host only). Cancelling twice is harmless."""
-        async with self._lock(game_id):
+        async with self.core.lock(game_id):
             row = await self.store.game(game_id)
             if row is None:
                 raise GameNotFound(game_id)
@@ -158,7 +171,7 @@ class LobbyOps(ServiceBase):
         if level not in AI_LEVELS:
             raise LobbyError(f"There is no AI level “{level[:20]}”; choose one of {', '.join(OFFERED_LEVELS)}.",
                              "bad_ai_level")
-        async with self._lock(game_id):
+        async with self.core.lock(game_id):
             row = await self._lobby_row(game_id)
             if row.host_user_id != by_user_id:
                 raise LobbyError("Only the host can add computer players.", "not_host")
@@ -187,7 +200,7 @@ class LobbyOps(ServiceBase):
         Starting twice gives StaleAction; too few players gives IllegalAction; a chosen first
         seat nobody sits in, LobbyError. `seed`: deal from this seed instead (a tutorial's
         lesson, so its situations come up)."""
-        async with self._lock(game_id):
+        async with self.core.lock(game_id):
             row = await self.store.game(game_id)
             if row is None:
                 raise GameNotFound(game_id)
@@ -198,7 +211,7 @@ class LobbyOps(ServiceBase):
             if row.host_user_id != by_user_id:
                 raise LobbyError("Only the host can start the game.", "not_host")
             counts = await self.store.table_counts(row.guild_id, by_user_id)
-            if counts.server_games >= self.limits.games_per_server:
+            if counts.server_games >= self.core.limits.games_per_server:
                 raise LimitReached(f"This server already has {counts.server_games} games running, the most it "
                                    "may; wait until one ends.")
             players = await self.store.players(game_id)
@@ -208,7 +221,7 @@ class LobbyOps(ServiceBase):
                 raise LobbyError(f"Seat {first + 1} was chosen to play first, but only {len(players)} players sit at "
                                  f"the table; fill seat {first + 1} (Add AI) before you start.", "first_player_missing")
             if seed is None:
-                seed = self.random_bits(63)  # SQLite integers are signed 64-bit
+                seed = self.core.random_bits(63)  # SQLite integers are signed 64-bit
             names = [p.name for p in players]
             state, events = new_game(row.variant, len(players), seed, options, names=names)
             waiting = actors(state)
@@ -220,7 +233,7 @@ class LobbyOps(ServiceBase):
                              events_json=records.events_json(events))
             tx.put_snapshot(game_id, 0, rules_version=state.rules_version, state_json=state.to_canonical())
             started = Loaded(row, seats, state, 0)
-            self._owe(tx, started, 0, events, None, state, seats, infos=await seat_infos(self.store, seats,
+            self.core.owe(tx, started, 0, events, None, state, seats, infos=await seat_infos(self.store, seats,
                                                                                            row.max_away_days))
             for o in tutorial_opening(state):
                 tx.owe(game_id, 0, o.kind, o.key, user_id=o.user_id, payload_json=canonical_json(dict(o.payload)))
@@ -232,14 +245,14 @@ class LobbyOps(ServiceBase):
             assert fresh is not None
             started.row = fresh
             self.loader.remember(game_id, started)
-            self.deliveries_waiting.set()
-            self.timers_changed.set()
+            self.core.deliveries_waiting.set()
+            self.core.timers_changed.set()
             log.info("game %d: started with %d players", game_id, len(players))
             return records.result(game_id, 0, None, state, events)
 
     async def set_thread(self, game_id: int, thread_id: int | None) -> None:
         """Record the Discord thread where the game is played. Idempotent."""
-        async with self._lock(game_id):
+        async with self.core.lock(game_id):
             tx = self.store.tx()
             tx.set_thread(game_id, thread_id)
             try:
@@ -271,10 +284,10 @@ class LobbyOps(ServiceBase):
 
     async def _check_new_table(self, guild_id: int, user_id: int, host_plays: bool) -> None:
         """Refuse a new table over the caps of app.limits, or too soon after the last one."""
-        limits = self.limits
+        limits = self.core.limits
         last = self._last_lobby.get(user_id)
-        if last is not None and self.clock() - last < limits.lobby_cooldown_seconds:
-            wait = max(1, round(limits.lobby_cooldown_seconds - (self.clock() - last)))
+        if last is not None and self.core.clock() - last < limits.lobby_cooldown_seconds:
+            wait = max(1, round(limits.lobby_cooldown_seconds - (self.core.clock() - last)))
             raise LimitReached(f"You opened a table a moment ago; wait {wait} s before opening another.")
         counts = await self.store.table_counts(guild_id, user_id)
         if counts.lobbies_hosted >= limits.lobbies_per_user:

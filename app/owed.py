@@ -40,7 +40,9 @@ from typing import Any
 
 from app.player_clock import PlayerClock
 from engine.core import GameStarted, MoveUndone, TurnStarted
+from engine.decisions import decision_of
 from engine.events import PRIVATE, Event
+from engine.rules.tickets import ChooseTickets
 from engine.state import GameState
 
 # Delivery kinds.
@@ -106,6 +108,12 @@ class SeatInfo:
         return self.user_id is not None and self.stand_in is None
 
 
+def opening(state: GameState) -> bool:
+    """Whether the game waits for the opening choice of tickets (the setup)."""
+    decision = decision_of(state.pending)
+    return isinstance(decision, ChooseTickets) and decision.setup
+
+
 def turn_began(events: Iterable[Event]) -> bool:
     """Whether these events start a turn (or the game)."""
     return any(isinstance(e.payload, TurnStarted | GameStarted) for e in events)
@@ -124,7 +132,7 @@ def turn_restarts(events: Iterable[Event]) -> bool:
 
 def turn_key(state: GameState) -> dict[str, Any]:
     """Which turn the game is in: a turn timer only acts while this is unchanged."""
-    return {"turn": state.turn, "setup": bool(state.pending.get("setup"))}
+    return {"turn": state.turn, "setup": opening(state)}
 
 
 def same_turn(payload: Mapping[str, Any], state: GameState) -> bool:

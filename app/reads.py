@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from app import records
-from app.base import ACTIVE, OPEN, ServiceBase
+from app.core import ACTIVE, OPEN, ServiceCore
 from app.errors import GameNotFound, OtherServer
 from app.models import GameSummary, LogEntry, Panel, PlayerStats
 from engine.actions import Action
@@ -22,8 +22,14 @@ from engine.view import View
 from store import ResultRow
 
 
-class ReadOps(ServiceBase):
+class ReadOps:
     """Reading games and results."""
+
+    def __init__(self, core: ServiceCore) -> None:
+        self.core = core
+        # The core's store and game cache, by their short names.
+        self.store = core.store
+        self.loader = core.loader
 
     async def seat_of(self, game_id: int, user_id: int) -> int | None:
         """The seat of `user_id` in the game, or None."""
@@ -35,14 +41,14 @@ class ReadOps(ServiceBase):
     async def view(self, game_id: int, user_id: int | None = None) -> View:
         """The game as `user_id` may see it: their own hand and tickets if they play, else
         only what anyone may see. Also carries "seq" for the next move's `expected_seq`."""
-        async with self._lock(game_id):
+        async with self.core.lock(game_id):
             loaded = await self.loader.load(game_id)
             seat = records.seat_of(loaded.seats, user_id)
             return view_for(loaded.state, seat).at(loaded.seq, game_id)
 
     async def legal_actions(self, game_id: int, user_id: int) -> list[Action]:
         """What `user_id` may do now (empty when it is not their turn or they do not play)."""
-        async with self._lock(game_id):
+        async with self.core.lock(game_id):
             loaded = await self.loader.load(game_id)
             seat = records.seat_of(loaded.seats, user_id)
             return [] if seat is None else legal_for(loaded.state, seat)
@@ -50,7 +56,7 @@ class ReadOps(ServiceBase):
     async def recent_log(self, game_id: int, limit: int = 20, user_id: int | None = None) -> list[LogEntry]:
         """The last `limit` entries of the game's log with the events `user_id` may see: the
         public ones, plus their own private ones. Never anyone else's."""
-        async with self._lock(game_id):
+        async with self.core.lock(game_id):
             loaded = await self.loader.load(game_id)  # checks the whole log can be read
             seat = records.seat_of(loaded.seats, user_id)
             rows = await self.store.recent_actions(game_id, limit)
@@ -64,7 +70,7 @@ class ReadOps(ServiceBase):
         """Everything a turn panel needs, in one read: the game, the caller's seat, their view
         (their own hand; public only for a non-player), the public view, and what they may do
         now (empty unless it is their turn)."""
-        async with self._lock(game_id):
+        async with self.core.lock(game_id):
             loaded = await self.loader.load(game_id)
             seat = records.seat_of(loaded.seats, user_id)
             mine = view_for(loaded.state, seat).at(loaded.seq, game_id)

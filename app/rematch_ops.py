@@ -20,7 +20,7 @@ import json
 import logging
 from dataclasses import dataclass
 
-from app.base import ServiceBase
+from app.core import ServiceCore
 from app.errors import NotAPlayer, ServiceError
 from app.tutorial import TUTORIAL
 from engine.state import canonical_json
@@ -55,8 +55,14 @@ def rematch_options(options: dict[str, object], first_player: int | None, player
     return out
 
 
-class RematchOps(ServiceBase):
+class RematchOps:
     """Asking for a rematch, and opening it when every human player has."""
+
+    def __init__(self, core: ServiceCore) -> None:
+        self.core = core
+        # The core's store and game cache, by their short names.
+        self.store = core.store
+        self.loader = core.loader
 
     async def rematch_of(self, game_id: int) -> int | None:
         """The table opened as `game_id`'s rematch (None: none yet)."""
@@ -65,7 +71,7 @@ class RematchOps(ServiceBase):
     async def press_rematch(self, game_id: int, user_id: int) -> RematchPress:
         """`user_id` presses Rematch under game `game_id`. When that makes every human player,
         the new table opens in the same transaction (see the module's docstring)."""
-        async with self._lock(game_id):
+        async with self.core.lock(game_id):
             loaded = await self.loader.load(game_id)
             row, seats = loaded.row, loaded.seats
             mine = next((s for s in seats if s.user_id == user_id), None)

@@ -24,11 +24,11 @@ import logging
 from dataclasses import dataclass
 
 from app.availability import away_until, seat_infos, settings_rows
-from app.base import CommitExtras, SeatChange
 from app.clocks import ClockOps
+from app.core import CommitExtras, SeatChange, ServiceCore
 from app.errors import NotAPlayer, ServiceError
 from app.models import Caller, Seat
-from app.moves import stand_in_level
+from app.moves import MoveOps, stand_in_level
 from app.owed import (
     ABSENT_LIMIT,
     DEFAULT_TURN_HOURS,
@@ -65,15 +65,23 @@ class SkipVote:
     played: bool
 
 
-class SeatOps(ClockOps):
+class SeatOps:
     """Substitutes and votes to skip."""
+
+    def __init__(self, core: ServiceCore, moves: MoveOps, clocks: ClockOps) -> None:
+        self.core = core
+        # The core's store and game cache, by their short names.
+        self.store = core.store
+        self.loader = core.loader
+        self.moves = moves
+        self.clocks = clocks
 
     async def replace(self, game_id: int, seat: int, user_id: int, name: str, caller: Caller) -> Seat:
         """Hand `seat` of a running game to the person `user_id` (named `name`), in place of
         whoever holds it (see the module's docstring). Host or server manager only."""
         name = (name or "").strip()[:MAX_NAME] or "player"
-        async with self._lock(game_id):
-            loaded = await self._managed(game_id, caller)
+        async with self.core.lock(game_id):
+            loaded = await self.clocks.managed(game_id, caller)
             if not 0 <= seat < len(loaded.seats):
                 raise ServiceError(f"Game #{game_id} has no seat {seat + 1}.", "no_such_seat")
             if any(s.user_id == user_id for s in loaded.seats):
@@ -116,15 +124,15 @@ class SeatOps(ClockOps):
                 raise ServiceError(f"{name} already has a seat in game #{game_id}.", "already_seated") from exc
             loaded.state = state
             await self.loader.refresh(game_id)
-        self.deliveries_waiting.set()
-        self.timers_changed.set()
+        self.core.deliveries_waiting.set()
+        self.core.timers_changed.set()
         log.info("game %d: seat %d handed to another player", game_id, seat)
         return now_seat
 
     async def vote_skip(self, game_id: int, voter: int, seat: int | None = None) -> SkipVote:
         """`voter` votes to hand `seat`'s turn (None: the one person the game waits for) to
         the AI now (see the module's docstring). Refusals are ServiceErrors, one sentence."""
-        async with self._lock(game_id):
+        async with self.core.lock(game_id):
             loaded = await self.loader.load(game_id)
             mine = next((s for s in loaded.seats if s.user_id == voter), None)
             if mine is None:
@@ -146,7 +154,7 @@ class SeatOps(ClockOps):
                 raise ServiceError("The game is not waiting for that player.", "not_waiting")
             if target.seat == mine.seat:
                 raise ServiceError("That is your own turn: play it, or wait for the AI.", "own_turn")
-            now = self.clock()
+            now = self.core.clock()
             mine_settings = await settings_rows(self.store, (s.user_id for s in loaded.seats))
             until = away_until(mine_settings[target.user_id], loaded.row.max_away_days, now)
             if until is not None:
@@ -171,7 +179,7 @@ class SeatOps(ClockOps):
                        payload_json=canonical_json({"notice": "vote", "seat": target.seat, "votes": len(votes),
                                                     "needed": len(needed)}))
                 await self.store.write(tx)
-                self.deliveries_waiting.set()
+                self.core.deliveries_waiting.set()
                 return SkipVote(game_id, target.seat, target.name, len(votes), len(needed), False)
             misses = target.absent_turns + 1
             keeps = misses >= ABSENT_LIMIT
@@ -180,7 +188,7 @@ class SeatOps(ClockOps):
             level = stand_in_level(loaded.state)  # the host's choice for absent players
             extras = CommitExtras(seat_changes={target.seat: SeatChange(misses, level if keeps else None)},
                                   owed=[outcome])
-            await self._bot_turn(loaded, target, extras, level=level)
+            await self.moves.bot_turn(loaded, target, extras, level=level)
         log.info("game %d: the others voted; the AI played seat %d's turn", game_id, target.seat)
-        await self.play_bots(game_id)
+        await self.moves.play_bots(game_id)
         return SkipVote(game_id, target.seat, target.name, len(votes), len(needed), True)

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 
 from app import records
 from app.availability import away_until, clock_of, settings_of_row, settings_rows
-from app.base import ACTIVE, ServiceBase
+from app.core import ACTIVE, ServiceCore
 from app.errors import ServiceError
 from app.models import PlayerSettings
 from app.owed import DIGEST_HOLD, GAME_OVER, POST, TURN_TIMERS, retimed
@@ -79,8 +79,14 @@ def digest_due(mine: PlayerSettings, after: float) -> float | None:
     return clock_of(dataclasses.replace(mine, away_from=None, away_until=None), 0).resumes(due)
 
 
-class SettingsOps(ServiceBase):
+class SettingsOps:
     """Reading and changing players' preferences."""
+
+    def __init__(self, core: ServiceCore) -> None:
+        self.core = core
+        # The core's store and game cache, by their short names.
+        self.store = core.store
+        self.loader = core.loader
 
     async def settings(self, user_id: int) -> PlayerSettings:
         """A player's preferences (the defaults when they never changed one)."""
@@ -107,7 +113,7 @@ class SettingsOps(ServiceBase):
         vacation. `language`: a catalogue code the bot checked, or `auto` (their Discord
         client's language)."""
         old = await self.settings(user_id)
-        now = self.clock()
+        now = self.core.clock()
         new = old
         try:
             if timezone is not None:
@@ -162,8 +168,8 @@ class SettingsOps(ServiceBase):
             for held in await held_for_digest(self.store, user_id):
                 tx.due_again(held.id, now if new.digest_due is None else new.digest_due + DIGEST_HOLD)
         await self.store.write(tx)
-        self.deliveries_waiting.set()
-        self.timers_changed.set()  # a digest may be due sooner
+        self.core.deliveries_waiting.set()
+        self.core.timers_changed.set()  # a digest may be due sooner
         if clock_changed:
             await self._retime(user_id, old, new)
         return new
@@ -172,7 +178,7 @@ class SettingsOps(ServiceBase):
         """The player used a game command: if they were on vacation, they are back (their
         clocks run again from now). True if they were away."""
         old = await self.settings(user_id)
-        if not _away(old, self.clock()):
+        if not _away(old, self.core.clock()):
             return False
         new = dataclasses.replace(old, away_from=None, away_until=None)
         tx = self.store.tx()
@@ -197,7 +203,7 @@ class SettingsOps(ServiceBase):
         new), and the turn post is owed an edit (the deadline, "away until")."""
         moved = False
         for game_id in await self.store.game_ids_of_user(user_id):
-            async with self._lock(game_id):
+            async with self.core.lock(game_id):
                 row = await self.store.game(game_id)
                 if row is None or row.status not in ACTIVE:
                     continue
@@ -205,7 +211,7 @@ class SettingsOps(ServiceBase):
                 seat = next((p.seat for p in players if p.user_id == user_id), None)
                 if seat is None:
                     continue
-                now = self.clock()
+                now = self.core.clock()
                 before, after = clock_of(old, row.max_away_days), clock_of(new, row.max_away_days)
                 tx = self.store.tx()
                 timers = 0
@@ -227,8 +233,8 @@ class SettingsOps(ServiceBase):
                 await self.loader.refresh(game_id)
                 moved = True
         if moved:
-            self.deliveries_waiting.set()
-            self.timers_changed.set()
+            self.core.deliveries_waiting.set()
+            self.core.timers_changed.set()
 
 
 def _away(mine: PlayerSettings, now: float) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
 
-from app.base import ServiceBase
+from app.core import ServiceCore
 from app.errors import ServiceError
 from app.models import Caller
 from app.ratings import Ratings, Standing, player_key
@@ -63,15 +63,15 @@ class PlayerCard:
     favourite_cities: tuple[tuple[str, int], ...]  # (city label, times reached)
 
 
-class StandingsOps(ServiceBase):
+class StandingsOps:
     """Leaderboards, seasons and player cards."""
 
-    _ratings: OrderedDict[tuple[int, int, str | None, bool], Ratings] | None = None
-
-    def _ratings_cache(self) -> OrderedDict[tuple[int, int, str | None, bool], Ratings]:
-        if self._ratings is None:
-            self._ratings = OrderedDict()
-        return self._ratings
+    def __init__(self, core: ServiceCore) -> None:
+        self.core = core
+        # The core's store and game cache, by their short names.
+        self.store = core.store
+        self.loader = core.loader
+        self._ratings: OrderedDict[tuple[int, int, str | None, bool], Ratings] = OrderedDict()
 
     async def season(self, guild_id: int, number: int | None = None) -> tuple[Season, int]:
         """A server's season (the current one when `number` is None) and how many it has had."""
@@ -88,7 +88,7 @@ class StandingsOps(ServiceBase):
         cached ones."""
         count_ai = await self.store.rate_ai_games(guild_id)
         key = (guild_id, season.number, variant, count_ai)
-        cache = self._ratings_cache()
+        cache = self._ratings
         ratings = cache.pop(key, None) or Ratings(count_ai_games=count_ai)
         rows = await self.store.results_of_guild(guild_id, since=season.started_at, until=season.ends_at,
                                                  after=ratings.last, variant=variant)

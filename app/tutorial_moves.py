@@ -1,5 +1,5 @@
 """A tutorial's moves: where its player stands (folded from the log), the move that does not
-fit their step (refused before it is applied), and the notices a commit owes (app.base).
+fit their step (refused before it is applied), and the notices a commit owes (app.core).
 Kept apart from app.tutorial_ops so that the commit can use it without the service's parts."""
 
 from __future__ import annotations

@@ -138,8 +138,8 @@ class Worker:
                 say("stopped")
             elif command == "timers":
                 fired = stale = 0
-                while due := await self.service.due_timers(limit=50):
-                    for outcome in await asyncio.gather(*(self.service.fire_timer(t) for t in due)):
+                while due := await self.service.clocks.due_timers(limit=50):
+                    for outcome in await asyncio.gather(*(self.service.clocks.fire_timer(t) for t in due)):
                         fired += outcome == "fired"
                         stale += outcome == "stale"
                 say(f"t {fired} {stale}")
@@ -156,16 +156,17 @@ class Worker:
             async def lobby(i: int) -> tuple[int, int, int, Any]:
                 variant, players, seed, actions = self.plans.records[i % len(self.plans.records)]
                 channel = base + i
-                made = await self.service.create_lobby(self.args.index + 1, channel, 1000 * channel, "p0", variant,
+                made = await self.service.tables.create_lobby(self.args.index + 1, channel, 1000 * channel, "p0",
+                                                              variant,
                                                        seats_wanted=players)
                 for seat in range(1, players):
-                    await self.service.join(made.game_id, 1000 * channel + seat, f"p{seat}")
+                    await self.service.tables.join(made.game_id, 1000 * channel + seat, f"p{seat}")
                 return made.game_id, channel, seed, actions
 
             made = await asyncio.gather(*(lobby(i) for i in range(start, min(start + 50, self.args.games))))
             for game_id, channel, seed, actions in made:  # one by one: the seeds go in start order
                 self.seeds.append(seed)
-                await self.service.start(game_id, 1000 * channel)
+                await self.service.tables.start(game_id, 1000 * channel)
                 self.games[game_id] = (channel, actions)
                 self.cursor[game_id] = 0
 
@@ -185,7 +186,8 @@ class Worker:
         while self.playing.is_set() and self.cursor[game_id] < len(actions):
             k = self.cursor[game_id]
             began = time.perf_counter()
-            done = await self.service.submit(game_id, Actor.user(1000 * channel + actions[k].player), actions[k], k)
+            done = await self.service.moves.submit(game_id, Actor.user(1000 * channel + actions[k].player), actions[k],
+                                                   k)
             self.latencies.append(1000 * (time.perf_counter() - began))
             self.cursor[game_id] = done.seq
             self.count += 1
@@ -224,7 +226,7 @@ def stale_rows(service: GameService) -> None:
     """As before (for --before): a commit leaves the cached game's row as it was read, so the
     next use's check on PostgreSQL finds its status changed (setup → playing) and loads the
     game again."""
-    commit = service._commit
+    commit = service.core.commit
 
     async def commit_leaving_the_row(loaded: Any, *args: Any, **kwargs: Any) -> Any:
         row = loaded.row
@@ -233,7 +235,7 @@ def stale_rows(service: GameService) -> None:
         finally:
             loaded.row = row
 
-    service._commit = commit_leaving_the_row  # type: ignore[method-assign]
+    service.core.commit = commit_leaving_the_row  # type: ignore[method-assign]
 
 
 # --------------------------------------------------------------------------------------------
@@ -354,11 +356,11 @@ async def single_submits(db: str, plans: Plans, moves: int, check: bool = True) 
         for i in range(8):
             variant, players, seed, actions = plans.records[i]
             channel = 9_000_000 + i + (0 if check else 100)
-            lobby = await service.create_lobby(99, channel, 1000 * channel, "p0", variant, seats_wanted=players)
+            lobby = await service.tables.create_lobby(99, channel, 1000 * channel, "p0", variant, seats_wanted=players)
             for seat in range(1, players):
-                await service.join(lobby.game_id, 1000 * channel + seat, f"p{seat}")
+                await service.tables.join(lobby.game_id, 1000 * channel + seat, f"p{seat}")
             seeds.append(seed)
-            await service.start(lobby.game_id, 1000 * channel)
+            await service.tables.start(lobby.game_id, 1000 * channel)
             games.append((lobby.game_id, channel, actions))
         times = []
         cursor = dict.fromkeys(range(len(games)), 0)
@@ -369,7 +371,7 @@ async def single_submits(db: str, plans: Plans, moves: int, check: bool = True) 
             if k >= len(actions):
                 continue
             began = time.perf_counter()
-            await service.submit(game_id, Actor.user(1000 * channel + actions[k].player), actions[k], k)
+            await service.moves.submit(game_id, Actor.user(1000 * channel + actions[k].player), actions[k], k)
             times.append(1000 * (time.perf_counter() - began))
             cursor[i] = k + 1
         return statistics.median(times), pct(times, 95)
@@ -381,7 +383,7 @@ async def create_timers(db: str, count: int) -> int:
     """`count` timers due now, one per game, of a kind the service fires without a move."""
     service = await GameService.open(db, limits=UNLIMITED)
     try:
-        game_ids = (await service.active_game_ids())[:count]
+        game_ids = (await service.reads.active_game_ids())[:count]
         tx = service.store.tx()
         for game_id in game_ids:
             tx.schedule_timer(game_id, "bench", tx.now - 1)

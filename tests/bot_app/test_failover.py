@@ -10,11 +10,8 @@ from __future__ import annotations
 import asyncio
 import signal
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from app import GameService, Limits
 from store.deliveries import PENDING, SENT
@@ -25,14 +22,6 @@ from tests.fake_discord.child import ChildBot
 from tests.fake_discord.driver import Table
 
 TAKEOVER_SECONDS = 15.0
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    fake = FakeDiscord()
-    await fake.start()
-    yield fake
-    await fake.stop()
 
 
 async def _start(fake: FakeDiscord, url: str, logs: Path, **crash: Any) -> ChildBot:

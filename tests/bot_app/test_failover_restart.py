@@ -13,7 +13,7 @@ from typing import Any
 from app import GameService, Limits
 from store.deliveries import PENDING
 from tests.bot_app.test_delivery_crash import check_outbox
-from tests.bot_app.test_failover import _settled, _start, fake  # noqa: F401  (fake: the fixture)
+from tests.bot_app.test_failover import _settled, _start
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.driver import Table
 

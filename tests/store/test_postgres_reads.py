@@ -19,19 +19,19 @@ GAMES = 6
 
 async def started(service: GameService, channel: int) -> int:
     host = 1000 * channel
-    lobby = await service.create_lobby(1, channel, host, "Host", "usa", seats_wanted=2)
-    await service.join(lobby.game_id, host + 1, "Bob")
-    await service.start(lobby.game_id, host)
+    lobby = await service.tables.create_lobby(1, channel, host, "Host", "usa", seats_wanted=2)
+    await service.tables.join(lobby.game_id, host + 1, "Bob")
+    await service.tables.start(lobby.game_id, host)
     return lobby.game_id
 
 
 async def first_move(service: GameService, game_id: int) -> int:
     """The player the game waits for takes their first legal action; returns the new seq."""
-    summary = await service.game(game_id)
+    summary = await service.reads.game(game_id)
     user = summary.seats[summary.waiting_for[0]].user_id
     assert user is not None
-    legal = await service.legal_actions(game_id, user)
-    return (await service.submit(game_id, Actor.user(user), legal[0], summary.seq)).seq
+    legal = await service.reads.legal_actions(game_id, user)
+    return (await service.moves.submit(game_id, Actor.user(user), legal[0], summary.seq)).seq
 
 
 async def test_moves_on_many_games_at_once_read_their_games_together(other_database: Any) -> None:
@@ -40,7 +40,7 @@ async def test_moves_on_many_games_at_once_read_their_games_together(other_datab
     try:
         games = [await started(service, c) for c in range(1, GAMES + 1)]
         for g in games:
-            await service.game(g)  # cached: each move now checks its copy against the database
+            await service.reads.game(g)  # cached: each move now checks its copy against the database
         reads = service.store.grouped.games
         asked, queries = reads.asked, reads.queries
         seqs = await asyncio.gather(*(first_move(service, g) for g in games))
@@ -61,7 +61,7 @@ async def test_a_grouped_read_gives_what_a_read_of_its_own_gives(other_database:
         tx = store.tx()
         tx.put_plans(games[0], 0, 1000, "[]")
         await store.write(tx)
-        await service.change_settings(1000, colorblind=True)
+        await service.settings.change_settings(1000, colorblind=True)
         alone = [await Store.game_with_players(store, g) for g in (*games, 999)]
         together = await asyncio.gather(*(store.game_with_players(g) for g in (*games, 999)))
         assert list(together) == alone

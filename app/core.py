@@ -1,12 +1,16 @@
-"""The core the service's parts share: the store, the game cache, per-game locks, and the one
-way a move is stored — with everything it owes the players, in one transaction.
+"""The core the service's parts share: the store, the clock, the game cache, per-game locks, and
+the one way a move is stored — with everything it owes the players, in one transaction.
 
-Every move goes through `_commit`:
+The parts (app/service.py lists them) each hold this core and use only its public surface:
+`store`, `loader`, `clock`, `limits`, `random_bits`, `owner`, `lock`, `commit`, `owe` and the two
+wake-ups (`deliveries_waiting`, `timers_changed`).
+
+Every move goes through `commit`:
 
 1. the caller holds the game's lock (moves of one game are serialised; other games go on);
 2. it loaded the game (app.loader), checked the `expected_seq`, and applied the moves with the
    engine (an illegal one raised the engine's IllegalAction);
-3. `_commit` writes the actions, their events, a snapshot when one is due (every few moves:
+3. `commit` writes the actions, their events, a snapshot when one is due (every few moves:
    app/loader.py), the game's new seq — guarded, so it writes nothing if the game moved on
    meanwhile, even from another process — and, in the same transaction, what the move owes
    (app.owed: posts, direct messages, turn timers) and any change to the seats' absence;
@@ -21,12 +25,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-import time
 import weakref
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
 from app import records
@@ -110,9 +111,10 @@ class MoverClock:
     restored: list[TurnTimer] | None = None
 
 
-class ServiceBase:
-    """Construction, locks and the commit. The service's parts (lobby, moves, clocks,
-    deliveries, reading) build on it; `app.service.GameService` puts them together."""
+class ServiceCore:
+    """What every part of the service shares: the store, the clock, the loaded-game cache,
+    per-game locks, and the commit — the write path of a move and what it owes. The parts hold
+    it (composition); `app.service.GameService` builds it and them."""
 
     def __init__(self, store: Store, *, clock: Callable[[], float] | None = None, cache_size: int | None = None,
                  limits: Limits | None = None, random_bits: Callable[[int], int] = secrets.randbits) -> None:
@@ -125,14 +127,9 @@ class ServiceBase:
         self.clock = clock or store.clock
         self.limits = limits or Limits()
         self.loader = GameLoader(store, games_for_memory(CACHE_MB) if cache_size is None else cache_size,
-                                 lock=self._lock)
-        # When each user last opened a table (the cooldown). Bounded; losing it in a restart
-        # only forgives one cooldown.
-        self._last_lobby: OrderedDict[int, float] = OrderedDict()
+                                 lock=self.lock)
         # A lock lives while someone holds or waits for it, so the dict does not grow for ever.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        # Opening a lobby is checked-then-written; this makes a double click see the first one.
-        self._create_lock = asyncio.Lock()
         # Set whenever a commit stored deliveries: the dispatcher waits on it.
         self.deliveries_waiting = asyncio.Event()
         # Set whenever timers were scheduled: the timer loop waits on it.
@@ -148,35 +145,13 @@ class ServiceBase:
         self.deliveries_waiting.set()
         self.timers_changed.set()
 
-    @classmethod
-    async def open(cls, path: str | Path | None = None, *, clock: Callable[[], float] = time.time,
-                   cache_size: int | None = None, limits: Limits | None = None,
-                   random_bits: Callable[[int], int] = secrets.randbits) -> Any:
-        """Open the store at `path` — an SQLite file, or a `postgresql://` URL (default:
-        $TTR_DATABASE, else data/ttr.sqlite3) — migrating it, and a service on it."""
-        return cls(await Store.open(path, clock=clock), clock=clock, cache_size=cache_size, limits=limits,
-                   random_bits=random_bits)
-
     async def close(self) -> None:
         """Stop the background checks, finish the queued writes and close the database."""
         await self.loader.close()
         await self.store.close()
 
-    async def __aenter__(self) -> Any:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
-
-    @property
-    def cache_size(self) -> int:
-        return self.loader.cache_size
-
-    @property
-    def cached_games(self) -> int:
-        return self.loader.cached_games
-
-    def _lock(self, game_id: int) -> asyncio.Lock:
+    def lock(self, game_id: int) -> asyncio.Lock:
+        """The game's lock: moves and reads of one game are serialised, other games go on."""
         lock = self._locks.get(game_id)
         if lock is None:
             lock = asyncio.Lock()
@@ -187,7 +162,7 @@ class ServiceBase:
     # The commit
     # --------------------------------------------------------------------------------------
 
-    async def _commit(self, loaded: Loaded, moves: Sequence[Move], after: GameState,
+    async def commit(self, loaded: Loaded, moves: Sequence[Move], after: GameState,
                       extras: CommitExtras | None = None) -> SubmitResult:
         """Store `moves` (applied in order to the loaded state, giving `after`) and what they
         owe, in one transaction. The caller holds the game's lock."""
@@ -233,7 +208,7 @@ class ServiceBase:
             if not after.options.get("tutorial"):  # a tutorial is unrated: no result, no rating
                 tx.add_results(records.results(loaded, after, tx.now))
         mover = seats[moves[0].seat] if moves[0].user_id is not None else None
-        self._owe(tx, loaded, last, events, mover, after, seats, extras.notes, infos, clocks)
+        self.owe(tx, loaded, last, events, mover, after, seats, extras.notes, infos, clocks)
         for o in [*extras.owed, *await tutorial_owed(self.store, loaded, [(m.seat, m.user_id, m.action) for m in moves],
                                                       after)]:
             tx.owe(game_id, last, o.kind, o.key, user_id=o.user_id, payload_json=canonical_json(dict(o.payload)))
@@ -292,7 +267,7 @@ class ServiceBase:
                                "so it stays.", "too_late") from None
         return MoverClock(seat, restored=restored)
 
-    def _owe(self, tx: Tx, loaded: Loaded, last: int, events: Sequence[Event], mover: Seat | None,
+    def owe(self, tx: Tx, loaded: Loaded, last: int, events: Sequence[Event], mover: Seat | None,
              after: GameState, seats: Sequence[Seat], notes: Sequence[Mapping[str, Any]] = (),
              infos: Sequence[SeatInfo] | None = None, clocks: MoverClock | None = None) -> None:
         """Add to `tx` what a commit (or the start) owes: deliveries and the new turn's timers.
