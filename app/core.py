@@ -184,40 +184,41 @@ class ServiceCore:
         clocks = await self._mover_clock(loaded, moves, events, after)
         tx = self.store.tx()
         waiting_json = canonical_json(actors(after))
-        tx.advance_game(game_id, from_seq=loaded.seq, to_seq=last, status=after.status,
-                        waiting_json=waiting_json, from_status=loaded.state.status)
+        tx.games.advance(game_id, from_seq=loaded.seq, to_seq=last, status=after.status,
+                         waiting_json=waiting_json, from_status=loaded.state.status)
         for offset, m in enumerate(moves, start=1):
-            tx.append_action(game_id, loaded.seq + offset, actor=m.seat, user_id=m.user_id,
-                             action_json=canonical_json(m.action.to_json()), events_json=records.events_json(m.events))
+            tx.log.append(game_id, loaded.seq + offset, actor=m.seat, user_id=m.user_id,
+                          action_json=canonical_json(m.action.to_json()), events_json=records.events_json(m.events))
         # A snapshot every few moves (app/loader.py): a load replays the entries after it.
         snapshot = None
         if self.loader.snapshot_due(loaded, last, after):
-            snapshot = tx.put_snapshot(game_id, last, rules_version=after.rules_version,
-                                       state_json=after.to_canonical())
+            snapshot = tx.log.put_snapshot(game_id, last, rules_version=after.rules_version,
+                                           state_json=after.to_canonical())
         if extras.timer_id is not None:
-            tx.fire_timer(extras.timer_id)  # before the cancels below would cancel it as out of date
-        tx.cancel_timers_before(game_id, last)
+            tx.timers.fire(extras.timer_id)  # before the cancels below would cancel it as out of date
+        tx.timers.cancel_before(game_id, last)
         for seat, change in extras.seat_changes.items():
-            tx.set_absence(game_id, seat, change.absent_turns, change.stand_in)
+            tx.seats.set_absence(game_id, seat, change.absent_turns, change.stand_in)
         if planned is not None:
             for seat, revision, rest in planned.taken:
-                tx.take_plan(game_id, seat, revision, rest)
+                tx.plans.take(game_id, seat, revision, rest)
         if after.status == "over":
-            tx.cancel_timers(game_id)
-            tx.drop_plans(game_id)  # plans for turns that will not come
+            tx.timers.cancel(game_id)
+            tx.plans.drop(game_id)  # plans for turns that will not come
             if not after.options.get("tutorial"):  # a tutorial is unrated: no result, no rating
-                tx.add_results(records.results(loaded, after, tx.now))
+                tx.results.add(records.results(loaded, after, tx.now))
         mover = seats[moves[0].seat] if moves[0].user_id is not None else None
         self.owe(tx, loaded, last, events, mover, after, seats, extras.notes, infos, clocks)
         for o in [*extras.owed, *await tutorial_owed(self.store, loaded, [(m.seat, m.user_id, m.action) for m in moves],
                                                       after)]:
-            tx.owe(game_id, last, o.kind, o.key, user_id=o.user_id, payload_json=canonical_json(dict(o.payload)))
+            tx.deliveries.owe(game_id, last, o.kind, o.key, user_id=o.user_id,
+                              payload_json=canonical_json(dict(o.payload)))
         for o in planned.owed if planned is not None else ():
             # A planner's private line waits, like a turn DM, until their quiet hours end.
             info = next((i for i in infos or () if i.seat == o.payload.get("seat")), None)
             due = info.clock.resumes(tx.now) if info is not None and info.clock.stopped_at(tx.now) else None
-            tx.owe(game_id, last, o.kind, o.key, user_id=o.user_id, payload_json=canonical_json(dict(o.payload)),
-                   due_at=due)
+            tx.deliveries.owe(game_id, last, o.kind, o.key, user_id=o.user_id,
+                              payload_json=canonical_json(dict(o.payload)), due_at=due)
         try:
             await self.store.write(tx)
         except WriteConflict as exc:
@@ -255,7 +256,7 @@ class ServiceCore:
         seat = moves[0].seat
         if moves[0].user_id is None or not (move_undone(events) or turn_began(events) and can_undo(after, seat)):
             return MoverClock(seat)
-        pending = await self.store.pending_timers(loaded.row.id)
+        pending = await self.store.timers.pending(loaded.row.id)
         if not move_undone(events):
             timers = [(t.kind, t.seat, t.due_at, records.timer(t).payload) for t in pending]
             return MoverClock(seat, hold=held_clock(seat, loaded.state, timers))
@@ -281,24 +282,24 @@ class ServiceCore:
                                    after=after, waiting=waiting, seats=infos, now=tx.now,
                                    waiting_before=actors(loaded.state)):
             payload = dict(owed.payload, notes=list(notes)) if notes and owed.kind == "post" else dict(owed.payload)
-            tx.owe(game_id, last, owed.kind, owed.key, user_id=owed.user_id, payload_json=canonical_json(payload),
-                   due_at=owed.due_at)
+            tx.deliveries.owe(game_id, last, owed.kind, owed.key, user_id=owed.user_id,
+                              payload_json=canonical_json(payload), due_at=owed.due_at)
         if turn_restarts(events):
-            tx.cancel_timers(game_id, kind=REMINDER)
-            tx.cancel_timers(game_id, kind=LIMIT)
+            tx.timers.cancel(game_id, kind=REMINDER)
+            tx.timers.cancel(game_id, kind=LIMIT)
         if turn_began(events):
             # Votes are for one turn; those against a mover who may still take the move back
             # (their turn again) stay, and count again if they do.
             undoable = clocks is not None and clocks.hold is not None
-            tx.clear_skip_votes(game_id, keep_turn=canonical_json(turn_key(loaded.state)) if undoable else None)
+            tx.seats.clear_skip_votes(game_id, keep_turn=canonical_json(turn_key(loaded.state)) if undoable else None)
         restored = {clocks.seat: clocks.restored} if clocks is not None and clocks.restored is not None else None
         for t in turn_timers(events=events, after=after, waiting=waiting, seats=infos, now=tx.now,
                              turn_hours=loaded.row.turn_hours, paused=loaded.row.paused_reason is not None,
                              restored=restored):
-            tx.schedule_timer(game_id, t.kind, t.due_at, seat=t.seat, payload_json=canonical_json(dict(t.payload)))
+            tx.timers.schedule(game_id, t.kind, t.due_at, seat=t.seat, payload_json=canonical_json(dict(t.payload)))
         if clocks is not None and clocks.hold is not None:
-            tx.schedule_timer(game_id, HELD_CLOCK, NEVER, seat=clocks.seat, for_seq=last,
-                              payload_json=canonical_json(clocks.hold))
+            tx.timers.schedule(game_id, HELD_CLOCK, NEVER, seat=clocks.seat, for_seq=last,
+                               payload_json=canonical_json(clocks.hold))
 
     @staticmethod
     def _seats_after(seats: tuple[Seat, ...], changes: Mapping[int, SeatChange]) -> tuple[Seat, ...]:

@@ -70,22 +70,22 @@ class LobbyOps:
         if not 0 <= max_away_days <= MOST_AWAY_DAYS:
             raise LobbyError(f"A table allows vacations of 0 to {MOST_AWAY_DAYS} days.", "bad_away_days")
         async with self._create_lock:
-            existing = await self.store.open_lobby_of(guild_id, channel_id, host_user_id)
+            existing = await self.store.games.open_lobby_of(guild_id, channel_id, host_user_id)
             if existing is not None:
                 return await self._lobby(existing.id, changed=False)
             await self._check_new_table(guild_id, host_user_id, host_plays)
             tx = self.store.tx()
-            index = tx.create_game(guild_id=guild_id, channel_id=channel_id, host_user_id=host_user_id,
-                                   variant=variant, options_json=canonical_json(options), seats_wanted=seats_wanted,
-                                   turn_hours=turn_hours, max_away_days=max_away_days)
+            index = tx.games.create(guild_id=guild_id, channel_id=channel_id, host_user_id=host_user_id,
+                                    variant=variant, options_json=canonical_json(options), seats_wanted=seats_wanted,
+                                    turn_hours=turn_hours, max_away_days=max_away_days)
             if host_plays:
-                tx.join_lobby(None, user_id=host_user_id, is_ai=False, ai_level=None, name=host_name,
-                              seats_wanted=seats_wanted)
+                tx.games.join_lobby(None, user_id=host_user_id, is_ai=False, ai_level=None, name=host_name,
+                                    seats_wanted=seats_wanted)
             try:
                 done = await self.store.write(tx)
             except WriteConflict:
                 # Another process opened it first (one open lobby per host and channel).
-                existing = await self.store.open_lobby_of(guild_id, channel_id, host_user_id)
+                existing = await self.store.games.open_lobby_of(guild_id, channel_id, host_user_id)
                 if existing is None:
                     raise
                 return await self._lobby(existing.id, changed=False)
@@ -106,18 +106,18 @@ class LobbyOps:
         """Take a seat. Joining again is harmless (`changed=False`)."""
         async with self.core.lock(game_id):
             row = await self._lobby_row(game_id)
-            players = await self.store.players(game_id)
+            players = await self.store.games.players(game_id)
             if any(p.user_id == user_id for p in players):
                 return await self._lobby(game_id, changed=False)
             if len(players) >= row.seats_wanted:
                 raise LobbyError("This table is full.", "lobby_full")
-            counts = await self.store.table_counts(row.guild_id, user_id)
+            counts = await self.store.games.table_counts(row.guild_id, user_id)
             if counts.user_games >= self.core.limits.games_per_user:
                 raise LimitReached(f"You already sit at {counts.user_games} tables and games, the most one "
                                    "player may; finish or leave one first.")
             tx = self.store.tx()
-            tx.join_lobby(game_id, user_id=user_id, is_ai=False, ai_level=None, name=name,
-                          seats_wanted=row.seats_wanted)
+            tx.games.join_lobby(game_id, user_id=user_id, is_ai=False, ai_level=None, name=name,
+                                seats_wanted=row.seats_wanted)
             await self._write_lobby(game_id, tx)
             return await self._lobby(game_id)
 
@@ -125,7 +125,7 @@ class LobbyOps:
         """Give up a seat before the start. Leaving twice is harmless. When the host leaves,
         the table closes (status "cancelled")."""
         async with self.core.lock(game_id):
-            row = await self.store.game(game_id)
+            row = await self.store.games.get(game_id)
             if row is None:
                 raise GameNotFound(game_id)
             if row.status == "cancelled":
@@ -134,22 +134,22 @@ class LobbyOps:
                 raise LobbyError("The game has started; you can no longer leave the table.", "already_started")
             if user_id == row.host_user_id:
                 tx = self.store.tx()
-                tx.set_status(game_id, "lobby", "cancelled")
-                tx.cancel_timers(game_id)
+                tx.games.set_status(game_id, "lobby", "cancelled")
+                tx.timers.cancel(game_id)
                 await self._write_lobby(game_id, tx)
                 return await self._lobby(game_id)
-            mine = [p for p in await self.store.players(game_id) if p.user_id == user_id]
+            mine = [p for p in await self.store.games.players(game_id) if p.user_id == user_id]
             if not mine:
                 return await self._lobby(game_id, changed=False)
             tx = self.store.tx()
-            tx.leave_lobby(game_id, mine[0].seat)
+            tx.games.leave_lobby(game_id, mine[0].seat)
             await self._write_lobby(game_id, tx)
             return await self._lobby(game_id)
 
     async def cancel_lobby(self, game_id: int, by_user_id: int) -> Lobby:
         """Close a table before its start (host only). Cancelling twice is harmless."""
         async with self.core.lock(game_id):
-            row = await self.store.game(game_id)
+            row = await self.store.games.get(game_id)
             if row is None:
                 raise GameNotFound(game_id)
             if row.host_user_id != by_user_id:
@@ -159,8 +159,8 @@ class LobbyOps:
             if row.status != "lobby":
                 raise LobbyError("The game has already started.", "already_started")
             tx = self.store.tx()
-            tx.set_status(game_id, "lobby", "cancelled")
-            tx.cancel_timers(game_id)
+            tx.games.set_status(game_id, "lobby", "cancelled")
+            tx.timers.cancel(game_id)
             await self._write_lobby(game_id, tx)
             return await self._lobby(game_id)
 
@@ -175,7 +175,7 @@ class LobbyOps:
             row = await self._lobby_row(game_id)
             if row.host_user_id != by_user_id:
                 raise LobbyError("Only the host can add computer players.", "not_host")
-            players = await self.store.players(game_id)
+            players = await self.store.games.players(game_id)
             if len(players) != expected_seats:
                 raise StaleAction(game_id, None, "That already happened: the table has changed since you saw it.")
             if len(players) >= row.seats_wanted:
@@ -187,7 +187,8 @@ class LobbyOps:
                 number += 1
                 name = f"Bot {number}"
             tx = self.store.tx()
-            tx.join_lobby(game_id, user_id=None, is_ai=True, ai_level=level, name=name, seats_wanted=row.seats_wanted)
+            tx.games.join_lobby(game_id, user_id=None, is_ai=True, ai_level=level, name=name,
+                                seats_wanted=row.seats_wanted)
             await self._write_lobby(game_id, tx)
             return await self._lobby(game_id)
 
@@ -201,7 +202,7 @@ class LobbyOps:
         seat nobody sits in, LobbyError. `seed`: deal from this seed instead (a tutorial's
         lesson, so its situations come up)."""
         async with self.core.lock(game_id):
-            row = await self.store.game(game_id)
+            row = await self.store.games.get(game_id)
             if row is None:
                 raise GameNotFound(game_id)
             if row.status == "cancelled":
@@ -210,11 +211,11 @@ class LobbyOps:
                 raise StaleAction(game_id, row.seq, "That already happened: the game has already started.")
             if row.host_user_id != by_user_id:
                 raise LobbyError("Only the host can start the game.", "not_host")
-            counts = await self.store.table_counts(row.guild_id, by_user_id)
+            counts = await self.store.games.table_counts(row.guild_id, by_user_id)
             if counts.server_games >= self.core.limits.games_per_server:
                 raise LimitReached(f"This server already has {counts.server_games} games running, the most it "
                                    "may; wait until one ends.")
-            players = await self.store.players(game_id)
+            players = await self.store.games.players(game_id)
             options = json.loads(row.options_json)
             first = options.get("first_player")
             if isinstance(first, int) and not isinstance(first, bool) and first >= len(players):
@@ -227,21 +228,22 @@ class LobbyOps:
             waiting = actors(state)
             seats = tuple(Seat(i, p.user_id, p.is_ai, p.ai_level, p.name) for i, p in enumerate(players))
             tx = self.store.tx()
-            tx.start_game(game_id, seed=seed, rules_version=state.rules_version, status=state.status,
-                          waiting_json=canonical_json(waiting), seats=players)
-            tx.append_action(game_id, 0, actor=None, user_id=by_user_id, action_json=START_ACTION,
-                             events_json=records.events_json(events))
-            tx.put_snapshot(game_id, 0, rules_version=state.rules_version, state_json=state.to_canonical())
+            tx.games.start(game_id, seed=seed, rules_version=state.rules_version, status=state.status,
+                           waiting_json=canonical_json(waiting), seats=players)
+            tx.log.append(game_id, 0, actor=None, user_id=by_user_id, action_json=START_ACTION,
+                          events_json=records.events_json(events))
+            tx.log.put_snapshot(game_id, 0, rules_version=state.rules_version, state_json=state.to_canonical())
             started = Loaded(row, seats, state, 0)
             self.core.owe(tx, started, 0, events, None, state, seats, infos=await seat_infos(self.store, seats,
                                                                                            row.max_away_days))
             for o in tutorial_opening(state):
-                tx.owe(game_id, 0, o.kind, o.key, user_id=o.user_id, payload_json=canonical_json(dict(o.payload)))
+                tx.deliveries.owe(game_id, 0, o.kind, o.key, user_id=o.user_id,
+                                  payload_json=canonical_json(dict(o.payload)))
             try:
                 await self.store.write(tx)
             except WriteConflict as exc:
                 raise StaleAction(game_id, None, "That already happened: the game has already started.") from exc
-            fresh = await self.store.game(game_id)
+            fresh = await self.store.games.get(game_id)
             assert fresh is not None
             started.row = fresh
             self.loader.remember(game_id, started)
@@ -254,19 +256,19 @@ class LobbyOps:
         """Record the Discord thread where the game is played. Idempotent."""
         async with self.core.lock(game_id):
             tx = self.store.tx()
-            tx.set_thread(game_id, thread_id)
+            tx.games.set_thread(game_id, thread_id)
             try:
                 await self.store.write(tx)
             except WriteConflict as exc:
                 raise GameNotFound(game_id) from exc
             cached = self.loader.cached(game_id)
             if cached is not None:
-                fresh = await self.store.game(game_id)
+                fresh = await self.store.games.get(game_id)
                 if fresh is not None:
                     cached.row = fresh
 
     async def _lobby_row(self, game_id: int) -> GameRow:
-        row = await self.store.game(game_id)
+        row = await self.store.games.get(game_id)
         if row is None:
             raise GameNotFound(game_id)
         if row.status == "cancelled":
@@ -289,7 +291,7 @@ class LobbyOps:
         if last is not None and self.core.clock() - last < limits.lobby_cooldown_seconds:
             wait = max(1, round(limits.lobby_cooldown_seconds - (self.core.clock() - last)))
             raise LimitReached(f"You opened a table a moment ago; wait {wait} s before opening another.")
-        counts = await self.store.table_counts(guild_id, user_id)
+        counts = await self.store.games.table_counts(guild_id, user_id)
         if counts.lobbies_hosted >= limits.lobbies_per_user:
             raise LimitReached(f"You already host {counts.lobbies_hosted} open tables, the most one player may; "
                                "start or cancel one first.")
@@ -301,10 +303,10 @@ class LobbyOps:
                                "may; finish or leave one first.")
 
     async def _lobby(self, game_id: int, changed: bool = True) -> Lobby:
-        row = await self.store.game(game_id)
+        row = await self.store.games.get(game_id)
         if row is None:
             raise GameNotFound(game_id)
-        players = await self.store.players(game_id)
+        players = await self.store.games.players(game_id)
         try:
             options = json.loads(row.options_json)
         except ValueError:

@@ -40,9 +40,8 @@ from typing import Any
 
 from app.player_clock import PlayerClock
 from engine.core import GameStarted, MoveUndone, TurnStarted
-from engine.decisions import decision_of
 from engine.events import PRIVATE, Event
-from engine.rules.tickets import ChooseTickets
+from engine.game import opening
 from engine.state import GameState
 
 # Delivery kinds.
@@ -106,12 +105,6 @@ class SeatInfo:
     def human_present(self) -> bool:
         """A person plays this seat now (not an AI, and no AI stands in for them)."""
         return self.user_id is not None and self.stand_in is None
-
-
-def opening(state: GameState) -> bool:
-    """Whether the game waits for the opening choice of tickets (the setup)."""
-    decision = decision_of(state.pending)
-    return isinstance(decision, ChooseTickets) and decision.setup
 
 
 def turn_began(events: Iterable[Event]) -> bool:

@@ -45,7 +45,7 @@ class PlanOps:
         async with self.core.lock(game_id):
             loaded = await self.loader.load(game_id)
             seat = _seat(loaded, user_id)
-            rows = await self.store.plans(game_id, seat)
+            rows = await self.store.plans.get(game_id, seat)
         if not rows or rows[0].user_id != user_id:
             return PlanBook()
         try:
@@ -69,7 +69,7 @@ class PlanOps:
                                 f"This table lets players plan {allowed} turns ahead at most.")
             check_plan(book, loaded.state, seat)
             tx = self.store.tx()
-            tx.put_plans(game_id, seat, user_id, canonical_json(book.to_json()))
+            tx.plans.put(game_id, seat, user_id, canonical_json(book.to_json()))
             await self.store.write(tx)
         return book
 
@@ -92,10 +92,10 @@ class PlanOps:
         async with self.core.lock(game_id):
             loaded = await self.loader.load(game_id)
             seat = _seat(loaded, user_id)
-            had = bool(await self.store.plans(game_id, seat))
+            had = bool(await self.store.plans.get(game_id, seat))
             if had:
                 tx = self.store.tx()
-                tx.drop_plans(game_id, seat)
+                tx.plans.drop(game_id, seat)
                 await self.store.write(tx)
         return had
 

@@ -23,11 +23,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from app.models import Seat
-from app.owed import Owed, opening, turn_began
+from app.owed import Owed, turn_began
 from app.plans import PlanBook, PlanError, run_plan
 from engine.actions import Action
 from engine.events import Event
-from engine.game import actors
+from engine.game import actors, opening
 from engine.state import GameState, canonical_json
 from store import Store
 
@@ -55,7 +55,7 @@ async def planned_turns(store: Store, game_id: int, seats: Sequence[Seat], event
     None when there is none to run."""
     if not turn_began(events) or after.status != "playing" or opening(after):
         return None
-    rows = {r.seat: r for r in await store.plans(game_id)}
+    rows = {r.seat: r for r in await store.plans.get(game_id)}
     if not rows:
         return None
     out = PlannedTurns(after)

@@ -73,7 +73,7 @@ class PlayerRecordOps:
     async def player_record(self, user_id: int, guild_id: int | None, name: str) -> PlayerRecord:
         """A player's record over their finished games in one server (or, with no server,
         everywhere: only ever asked for the caller's own), with the ratings part's card."""
-        rows = await self.store.results_of_user(user_id, guild_id, limit=1_000_000)
+        rows = await self.store.results.of_user(user_id, guild_id, limit=1_000_000)
         scores = [r.score for r in rows]
         stats = PlayerStats(
             user_id=user_id, games=len(rows), wins=sum(1 for r in rows if r.won),

@@ -27,7 +27,7 @@ async def timeline_of(store: Store, loaded: Loaded) -> tuple[TimelineStep, ...]:
     """The public timeline of a loaded, finished game (replayed in a worker thread)."""
     seed = _rebuildable(loaded)
     row = loaded.row
-    rows = await store.actions(row.id)
+    rows = await store.log.actions(row.id)
     actions = [json.loads(r.action_json) for r in rows[1:]]
     options = json.loads(row.options_json)
     names = [s.name for s in loaded.seats]

@@ -87,7 +87,7 @@ class SeatOps:
             if any(s.user_id == user_id for s in loaded.seats):
                 raise ServiceError(f"{name} already has a seat in game #{game_id}.", "already_seated")
             old = loaded.seats[seat]
-            dm_closed = await self.store.dm_closed(user_id)
+            dm_closed = await self.store.games.dm_closed(user_id)
             names = [s.name for s in loaded.seats]
             names[seat] = name
             state = renamed(loaded.state, names)
@@ -95,28 +95,29 @@ class SeatOps:
             seats = tuple(now_seat if s.seat == seat else s for s in loaded.seats)
             seq = loaded.seq
             tx = self.store.tx()
-            tx.hand_seat(game_id, seat, user_id=user_id, name=name, dm_closed=dm_closed)
-            tx.drop_plans(game_id, seat)  # the plans were the previous holder's
-            tx.put_snapshot(game_id, seq, rules_version=state.rules_version, state_json=state.to_canonical())
+            tx.seats.hand(game_id, seat, user_id=user_id, name=name, dm_closed=dm_closed)
+            tx.plans.drop(game_id, seat)  # the plans were the previous holder's
+            tx.log.put_snapshot(game_id, seq, rules_version=state.rules_version, state_json=state.to_canonical())
             for kind in (REMINDER, LIMIT):  # the previous holder's clock, if it was their turn
-                tx.cancel_timers(game_id, kind=kind, seat=seat, any_seat=False)
+                tx.timers.cancel(game_id, kind=kind, seat=seat, any_seat=False)
             waiting = actors(state)
             if seat in waiting and loaded.row.paused_reason is None:
                 infos = await seat_infos(self.store, seats, loaded.row.max_away_days)
                 for t in timers_for_turn(after=state, waiting=[seat], seats=infos, now=tx.now,
                                          turn_hours=loaded.row.turn_hours):
-                    tx.schedule_timer(game_id, t.kind, t.due_at, seat=t.seat,
-                                      payload_json=canonical_json(dict(t.payload)))
+                    tx.timers.schedule(game_id, t.kind, t.due_at, seat=t.seat,
+                                       payload_json=canonical_json(dict(t.payload)))
             if dm_closed:
-                tx.owe(game_id, seq, DM_CLOSED, f"{DM_CLOSED}:{user_id}", user_id=user_id)
+                tx.deliveries.owe(game_id, seq, DM_CLOSED, f"{DM_CLOSED}:{user_id}", user_id=user_id)
             else:
-                tx.owe(game_id, seq, SEAT_DM, f"{SEAT_DM}:{seq}:{seat}:{user_id}", user_id=user_id,
-                       payload_json=canonical_json({"seat": seat, "seq": seq}))
-            tx.owe(game_id, seq, NOTICE, f"replace:{seq}:{seat}:{user_id}", user_id=user_id,
-                   payload_json=canonical_json({"notice": "replaced", "seat": seat, "was_ai": old.is_ai,
-                                                "was_user": old.user_id, "stand_in": old.stand_in is not None}))
-            tx.owe(game_id, seq, POST, f"{POST}:seat:{seq}:{seat}:{user_id}",
-                   payload_json=canonical_json({"new_turn": False}))
+                tx.deliveries.owe(game_id, seq, SEAT_DM, f"{SEAT_DM}:{seq}:{seat}:{user_id}", user_id=user_id,
+                                  payload_json=canonical_json({"seat": seat, "seq": seq}))
+            tx.deliveries.owe(game_id, seq, NOTICE, f"replace:{seq}:{seat}:{user_id}", user_id=user_id,
+                              payload_json=canonical_json({"notice": "replaced", "seat": seat, "was_ai": old.is_ai,
+                                                           "was_user": old.user_id,
+                                                           "stand_in": old.stand_in is not None}))
+            tx.deliveries.owe(game_id, seq, POST, f"{POST}:seat:{seq}:{seat}:{user_id}",
+                              payload_json=canonical_json({"new_turn": False}))
             try:
                 await self.store.write(tx)
             except WriteConflict as exc:
@@ -160,7 +161,7 @@ class SeatOps:
             if until is not None:
                 raise ServiceError(f"{target.name} is away until <t:{int(until)}:f>: their clock is stopped.",
                                    "away")
-            limit = next((t.due_at for t in await self.store.pending_timers(game_id)
+            limit = next((t.due_at for t in await self.store.timers.pending(game_id)
                           if t.kind == LIMIT and t.seat == target.seat), None)
             turn = (loaded.row.turn_hours or DEFAULT_TURN_HOURS) * 3600
             if limit is None or limit - now <= min(FAR_OFF_SECONDS, turn / 4):
@@ -171,13 +172,14 @@ class SeatOps:
                       and away_until(mine_settings[s.user_id], loaded.row.max_away_days, now) is None}
             needed.add(voter)
             key = canonical_json(turn_key(loaded.state))
-            votes = set(await self.store.skip_votes(game_id, target.seat, key)) | {voter}
+            votes = set(await self.store.seats.skip_votes(game_id, target.seat, key)) | {voter}
             if not needed <= votes:
                 tx = self.store.tx()
-                tx.add_skip_vote(game_id, target.seat, voter, key)
-                tx.owe(game_id, loaded.seq, NOTICE, f"vote:{loaded.seq}:{target.seat}:{voter}", user_id=voter,
-                       payload_json=canonical_json({"notice": "vote", "seat": target.seat, "votes": len(votes),
-                                                    "needed": len(needed)}))
+                tx.seats.add_skip_vote(game_id, target.seat, voter, key)
+                tx.deliveries.owe(game_id, loaded.seq, NOTICE, f"vote:{loaded.seq}:{target.seat}:{voter}",
+                                  user_id=voter, payload_json=canonical_json({
+                                      "notice": "vote", "seat": target.seat, "votes": len(votes),
+                                      "needed": len(needed)}))
                 await self.store.write(tx)
                 self.core.deliveries_waiting.set()
                 return SkipVote(game_id, target.seat, target.name, len(votes), len(needed), False)

@@ -20,7 +20,7 @@ from store import Store
 
 async def own_moves(store: Store, loaded: Loaded, seat: int) -> list[Action]:
     """The moves the player at `seat` made themselves, in order (the AI's for them not)."""
-    rows = await store.actions(loaded.row.id)
+    rows = await store.log.actions(loaded.row.id)
     return [action_from_json(json.loads(r.action_json)) for r in rows
             if r.seq > 0 and r.actor == seat and r.user_id is not None]
 

@@ -79,7 +79,7 @@ class TutorialOps:
 
     async def start_tutorial(self, game_id: int, user_id: int) -> SubmitResult:
         """Deal a tutorial from its lesson's seed (the same deal every time)."""
-        row = await self.store.game(game_id)
+        row = await self.store.games.get(game_id)
         lesson = tutorial.lesson_of(json.loads(row.options_json)) if row is not None else None
         if lesson is None:
             raise LobbyError("That table is not a tutorial.", "not_tutorial")
@@ -88,7 +88,7 @@ class TutorialOps:
 
     async def tutorial_of(self, guild_id: int | None, user_id: int) -> TutorialPlace | None:
         """The player's unfinished tutorial on this server, and their step in it (None: none)."""
-        for row, _seat in await self.store.seats_of_user(user_id, OPEN, guild_id):
+        for row, _seat in await self.store.games.seats_of_user(user_id, OPEN, guild_id):
             lesson = tutorial.lesson_of(json.loads(row.options_json))
             if lesson is None:
                 continue

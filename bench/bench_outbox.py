@@ -112,12 +112,12 @@ class Meter:
 
 
 class Counter:
-    """How many store reads (calls of `_fetch` and `_fetch_many`: one thread hop each on SQLite)."""
+    """How many store reads (calls of `reader.fetch` and `reader.fetch_many`: one thread hop each on SQLite)."""
 
     def __init__(self, store: Any) -> None:
         self.reads = 0
-        for name in ("_fetch", "_fetch_many"):
-            setattr(store, name, self._counted(getattr(store, name)))
+        for name in ("fetch", "fetch_many"):
+            setattr(store.reader, name, self._counted(getattr(store.reader, name)))
 
     def _counted(self, call: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
         async def counted(*args: Any, **kwargs: Any) -> Any:

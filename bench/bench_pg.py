@@ -103,10 +103,13 @@ class Worker:
         if self.args.json_writes:  # as before migration 32
             await json_writes(store)
         if self.args.ungrouped:  # as before store/pg_reads.py: each read its own round trip
-            from store.repository import Store as Shared
+            from store.games import GameReads
+            from store.plans import PlanReads
+            from store.user_settings import SettingsReads
 
-            for name in ("game_with_players", "plans", "user_settings"):
-                setattr(store, name, getattr(Shared, name).__get__(store))
+            store.games = GameReads(store.reader)
+            store.plans = PlanReads(store.reader)
+            store.user_settings = SettingsReads(store.reader)
         self.service = GameService(store, cache_size=self.args.games + 100, limits=UNLIMITED,
                                    random_bits=lambda _bits: self.seeds.pop(0))
         if self.args.json_writes:
@@ -173,7 +176,7 @@ class Worker:
     async def find_games(self) -> None:
         """After a restart: this worker's games are those of its guild; the plan is in the channel."""
         base = CHANNELS * (self.args.index + 1)
-        rows = await self.service.store._fetch(
+        rows = await self.service.store.reader.fetch(
             "SELECT id, channel_id, seq FROM games WHERE guild_id = ? AND status IN ('setup', 'playing', 'over')",
             (self.args.index + 1,))
         for game_id, channel, seq in rows:
@@ -386,7 +389,7 @@ async def create_timers(db: str, count: int) -> int:
         game_ids = (await service.reads.active_game_ids())[:count]
         tx = service.store.tx()
         for game_id in game_ids:
-            tx.schedule_timer(game_id, "bench", tx.now - 1)
+            tx.timers.schedule(game_id, "bench", tx.now - 1)
         await service.store.write(tx)
         return len(game_ids)
     finally:
@@ -398,16 +401,16 @@ async def check_logs(db: str, plans: Plans, acked: dict[int, int]) -> tuple[int,
     (games, log entries) checked."""
     store = await Store.open(db)
     try:
-        games = await store._fetch("SELECT id, guild_id, channel_id, seq FROM games WHERE guild_id IN (1, 2)")
+        games = await store.reader.fetch("SELECT id, guild_id, channel_id, seq FROM games WHERE guild_id IN (1, 2)")
         entries = 0
         for game_id, guild, channel, seq in games:
             actions = plans.records[(channel - CHANNELS * guild) % len(plans.records)][3]
-            log = await store.actions(game_id)
+            log = await store.log.actions(game_id)
             assert [a.seq for a in log] == list(range(seq + 1)), f"game {game_id}: log and seq disagree"
             assert seq >= acked.get(game_id, 0), f"game {game_id}: acknowledged seq {acked[game_id]} lost"
             for row in log[1:]:
                 assert row.action_json == canonical_json(actions[row.seq - 1].to_json()), f"game {game_id}"
-            snapshot = await store.snapshot(game_id)
+            snapshot = await store.log.snapshot(game_id)
             assert snapshot is not None and snapshot.seq <= seq and snapshot.intact
             entries += len(log)
         return len(games), entries
@@ -555,8 +558,8 @@ def parent(args: argparse.Namespace) -> None:
 async def count_timers(db: str) -> tuple[int, int]:
     store = await Store.open(db)
     try:
-        rows = await store._fetch("SELECT count(fired_at), count(*) - count(fired_at) - count(cancelled_at)"
-                                  " FROM timers WHERE kind = 'bench'")
+        rows = await store.reader.fetch("SELECT count(fired_at), count(*) - count(fired_at) - count(cancelled_at)"
+                                        " FROM timers WHERE kind = 'bench'")
         return int(rows[0][0]), int(rows[0][1])
     finally:
         await store.close()

@@ -113,6 +113,10 @@ class MoveUndone(Payload):
     turn: int
 
 
+# The kinds the core emits itself whatever the rule set (engine/undo.py's too): those declared here.
+CORE_EVENTS: tuple[str, ...] = tuple(k for k, cls in Payload.registry.items() if cls.__module__ == __name__)
+
+
 class Game:
     """A mutable working copy of a state, with the map, the rules, chance and the events
     being collected. Rule modules receive one of these and change it in place.

@@ -32,8 +32,7 @@ from engine.cards import LOCO, Cards
 from engine.core import Turn
 from engine.decisions import decision_of
 from engine.errors import IllegalAction
-from engine.game import actors, apply, legal_actions, legal_actions_of
-from engine.rules.tickets import ChooseTickets
+from engine.game import actors, apply, legal_actions, legal_actions_of, offered, opening
 from engine.rules.train_cards import SecondCard, TrainCardDraw
 from engine.ruleset import RuleSet
 from engine.rulesets import ruleset_for
@@ -41,12 +40,6 @@ from engine.state import GameState
 
 # Keep a drawn ticket when its extra trains cost less than its points by this factor.
 KEEP_TRAIN_COST = 0.6
-
-
-def _opening(state: GameState) -> bool:
-    """Whether the game waits for the opening choice of tickets."""
-    decision = decision_of(state.pending)
-    return isinstance(decision, ChooseTickets) and decision.setup
 
 
 class RolloutPolicy:
@@ -151,7 +144,7 @@ class RolloutPolicy:
         if any(isinstance(a, KeepTickets) for a in legal):
             return self.keep(state, seat, [a for a in legal if isinstance(a, KeepTickets)])
         if isinstance(first, DrawTickets):  # an announced mix: mostly short tickets
-            want_long = 1 if _opening(state) else 0
+            want_long = 1 if opening(state) else 0
             return max((a for a in legal if isinstance(a, DrawTickets)),
                        key=lambda a: (-abs(dict(a.mix).get("long", 0) - want_long), dict(a.mix).get("short", 0)))
         return first
@@ -160,9 +153,7 @@ class RolloutPolicy:
         """Keep the offered tickets whose extra trains (beyond the plan) cost less than their
         points, within the trains left; the legal choice nearest to that."""
         p = state.players[seat]
-        decision = decision_of(state.pending)
-        assert isinstance(decision, ChooseTickets)
-        offer = decision.offers[seat]
+        offer = offered(state, seat)
         tickets = list(offer.get("tickets", [])) if isinstance(offer, dict) else list(offer)
         plan = self.plan(state, seat)
         closed = closed_groups(self.info, state.route_owner, seat, self.doubles_open)

@@ -52,7 +52,7 @@ async def test_the_final_move_owes_each_person_the_news_held_for_quiet_hours_and
         assert set(news) == {HOST, BOB, CAROL}  # the AI seat hears nothing
         final_seq = (await service.reads.game(g)).seq
         assert {d.seq for d in news.values()} == {final_seq}  # owed by the final move itself
-        due = {u: (await service.store.delivery(d.id)).due_at for u, d in news.items()}
+        due = {u: (await service.store.deliveries.get(d.id)).due_at for u, d in news.items()}
         assert due[HOST] == clock.now
         assert due[BOB] == at(2024, 6, 4, 8, 0)  # when his quiet hours end
         assert due[CAROL] == at(2024, 6, 4, 9, 0) + DIGEST_HOLD and news[CAROL].payload["digest"] is True
@@ -81,10 +81,10 @@ async def test_turning_the_digest_off_releases_the_news_it_held(database: Databa
         await _finish(service, g)
         held = next(d for d in await service.outbox.deliveries(g,
                                                                "pending") if d.kind == GAME_OVER and d.user_id == BOB)
-        assert (await service.store.delivery(held.id)).due_at > clock.now + DIGEST_HOLD / 2
+        assert (await service.store.deliveries.get(held.id)).due_at > clock.now + DIGEST_HOLD / 2
         clock.advance(60)
         await service.settings.change_settings(BOB, digest="turn")
-        assert (await service.store.delivery(held.id)).due_at == clock.now
+        assert (await service.store.deliveries.get(held.id)).due_at == clock.now
         assert held.id in {d.id for d in await service.outbox.due_deliveries(clock.now, limit=10_000)}
     finally:
         await service.close()

@@ -24,7 +24,7 @@ async def _lobby(service: GameService, channel: int, host: int = HOST, guild: in
 
 
 async def _count(service: GameService) -> int:
-    rows = await service.store._fetch("SELECT COUNT(*) FROM games")
+    rows = await service.store.reader.fetch("SELECT COUNT(*) FROM games")
     return rows[0][0]
 
 

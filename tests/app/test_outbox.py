@@ -83,13 +83,13 @@ async def test_a_draw_owes_an_edit_and_the_drawer_a_dm(service: GameService):
 async def test_a_delivery_is_owed_once_and_settled_once(service: GameService):
     g = await _game(service)
     tx = service.store.tx()
-    tx.owe(g, 0, "post", "post:0", payload_json="{}")  # the same key again
+    tx.deliveries.owe(g, 0, "post", "post:0", payload_json="{}")  # the same key again
     await service.store.write(tx)
     assert len([d for d in await service.outbox.deliveries(g) if d.key == "post:0"]) == 1
     first = (await service.outbox.deliveries(g))[0]
     await service.outbox.delivered(first.id, 555)
     await service.outbox.delivered(first.id, 666)  # a second settlement changes nothing
-    row = await service.store.delivery(first.id)
+    row = await service.store.deliveries.get(first.id)
     assert row is not None and (row.status, row.message_id, row.attempts) == ("sent", 555, 1)
 
 
@@ -196,11 +196,11 @@ async def test_migration_4_turns_marker_timers_into_columns(tmp_path: Path):
                    (far, far, json.dumps({"misses": 3})))
     store = await Store.open(path)
     try:
-        game = await store.game(7)
-        players = await store.players(7)
+        game = await store.games.get(7)
+        players = await store.games.players(7)
         assert game is not None and game.paused_reason == "paused by the host"
         assert [(p.absent_turns, p.stand_in) for p in players] == [(0, None), (3, "greedy")]
-        assert [t.kind for t in await store.pending_timers(7)] == ["reminder"]
+        assert [t.kind for t in await store.timers.pending(7)] == ["reminder"]
     finally:
         await store.close()
 

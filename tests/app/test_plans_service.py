@@ -136,8 +136,8 @@ async def test_a_plan_comes_before_the_ai_standing_in(service: GameService) -> N
     before = (await service.reads.game(g)).seq
     await _blind_turn(service, g, mover)
     await service.moves.play_bots(g)
-    theirs = [(json.loads(r.action_json)["type"], r.user_id) for r in await service.store.actions(g, after_seq=before)
-              if r.actor == other_seat]
+    theirs = [(json.loads(r.action_json)["type"], r.user_id)
+              for r in await service.store.log.actions(g, after_seq=before) if r.actor == other_seat]
     # Their plan drew tickets (their own move); the AI holding the seat then chose which to keep.
     assert theirs == [("draw_tickets", other), ("keep_tickets", None)]
     assert (await service.reads.game(g)).waiting_for == (seat,)

@@ -215,7 +215,7 @@ async def test_a_player_on_vacation_gets_no_turn_dm_until_they_are_back(service,
     dms = [d for d in await service.outbox.deliveries(g) if d.kind == TURN_DM and d.user_id == BOB]
     assert dms  # the opening tickets, and his first turn
     for d in dms:
-        row = await service.store.delivery(d.id)
+        row = await service.store.deliveries.get(d.id)
         assert row is not None and row.due_at == pytest.approx(clock.now + DAY)
     assert (await service.outbox.due_deliveries(clock.now + HOUR)) and not [
         d for d in await service.outbox.due_deliveries(clock.now + HOUR) if d.user_id == BOB]
@@ -349,7 +349,7 @@ async def test_the_others_vote_a_slow_turn_to_the_ai(service, clock):
     assert 1 not in summary.waiting_for
     assert summary.seats[1].absent_turns == 1  # a turn missed, as when time runs out
     assert any(d.payload.get("notice") == "skipped" for d in await service.outbox.deliveries(g) if d.kind == NOTICE)
-    assert service.store and await service.store.skip_votes(g, 1, '{"setup":false,"turn":0}') == []
+    assert service.store and await service.store.seats.skip_votes(g, 1, '{"setup":false,"turn":0}') == []
 
 
 async def test_no_vote_when_the_limit_is_near_or_the_player_is_away(service, clock):

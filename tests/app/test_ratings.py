@@ -43,7 +43,7 @@ async def finished_game(service: GameService, clock: Clock, places: dict[int | N
                 ai_level=None if who else ai_level)
             for seat, (who, place) in enumerate(places.items())]
     tx = service.store.tx()
-    tx.add_results(rows)
+    tx.results.add(rows)
     await service.store.write(tx)
     clock.now += 60
     return rows
@@ -225,9 +225,9 @@ async def test_copy_db_takes_each_servers_seasons_and_leaderboard_settings(other
     async with await GameService.open(src.target, limits=Limits.unlimited()) as svc:
         await svc.standings.start_season(GUILD, MANAGER)
         await svc.standings.set_rate_ai_games(GUILD, False, MANAGER)
-        seasons = await svc.store.seasons(GUILD)
+        seasons = await svc.store.standings.seasons(GUILD)
     await copy_database(src.target, dst.target)
     async with await GameService.open(dst.target, limits=Limits.unlimited()) as copied:
-        assert await copied.store.seasons(GUILD) == seasons
+        assert await copied.store.standings.seasons(GUILD) == seasons
         assert [s.number for s in seasons][-1] == 2
-        assert await copied.store.rate_ai_games(GUILD) is False
+        assert await copied.store.standings.rate_ai_games(GUILD) is False

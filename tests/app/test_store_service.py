@@ -632,7 +632,7 @@ async def test_a_turn_limit_move_and_its_timer_are_one_transaction(service: Game
     assert await service.clocks.mark_timer_fired(limits[0].id) is False
     summary = await service.reads.game(started.game_id)
     assert 1 not in summary.waiting_for and summary.seats[1].absent_turns == 1
-    entries = await service.store.actions(started.game_id)
+    entries = await service.store.log.actions(started.game_id)
     assert [e.actor for e in entries[1:]] == [1]  # one move, for seat 1, in the timer's transaction
 
 

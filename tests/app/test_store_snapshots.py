@@ -301,7 +301,7 @@ async def test_the_writer_queue_is_bounded_and_the_rest_wait_their_turn(database
         tx = []
         for i in range(40):
             t = store.tx()
-            t.set_bot_state(f"k{i}", "v")
+            t.bot_state.set(f"k{i}", "v")
             tx.append(t)
         writes = [asyncio.create_task(store.write(t)) for t in tx]
         room = asyncio.create_task(store.room())
@@ -312,7 +312,7 @@ async def test_the_writer_queue_is_bounded_and_the_rest_wait_their_turn(database
         gate.set()
         await asyncio.gather(*writes, room)
         assert writer.bound.peak == 4 and writer.bound.held == 0
-        assert len(await store._fetch("SELECT key FROM bot_state")) == 40
+        assert len(await store.reader.fetch("SELECT key FROM bot_state")) == 40
 
 
 async def test_a_burst_of_moves_on_many_games_loads_a_bounded_number_at_once(database: Database) -> None:

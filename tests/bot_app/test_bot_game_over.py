@@ -118,7 +118,7 @@ async def test_every_player_hears_the_result_by_dm_mention_or_digest(database):
         assert not [m for m in fake.dms_to(carol) if "over" in m["content"] or "ended" in m["content"]]
         held = [d for d in await running.service.outbox.deliveries(g, "pending") if d.kind == GAME_OVER]
         assert [d.user_id for d in held] == [carol.id] and held[0].payload.get("digest") is True
-        row = await running.service.store.delivery(held[0].id)
+        row = await running.service.store.deliveries.get(held[0].id)
         assert row is not None and row.due_at == at(2024, 6, 4, 9, 0) + DIGEST_HOLD
 
         # Her digest at 09:00 the next morning carries it; restarts send nothing more.

@@ -24,7 +24,7 @@ def _module(rules: Any, kind: type) -> Any:
 
 
 async def _games(running: RunningBot) -> list[int]:
-    return await running.service.store.game_ids(ALL_STATUSES)
+    return await running.service.store.games.ids(ALL_STATUSES)
 
 
 async def _open(fake: FakeDiscord, host: Any, **options: Any) -> tuple[int, int]:

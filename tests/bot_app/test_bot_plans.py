@@ -82,7 +82,7 @@ async def test_four_players_who_all_plan_play_without_pings(tmp_path):
         pinged = {(d.seq, d.user_id) for d in deliveries if d.kind == "turn"}
         assert not any((d.seq, d.user_id) in pinged for d in plan_lines)
         # Their moves are theirs in the log (the AI made none), and each planner heard privately.
-        rows = await running.service.store.actions(g, after_seq=0)
+        rows = await running.service.store.log.actions(g, after_seq=0)
         assert all(r.user_id is not None for r in rows)
         heard = {u.name for u in users if any("your plan played your turn" in m["content"] for m in fake.dms_to(u))}
         assert len(heard) >= 3, heard

@@ -104,7 +104,7 @@ async def test_rematch_opens_the_same_table_once_everyone_pressed(tmp_path):
         assert {k: v for k, v in fresh.options.items() if k != "first_player"} == \
             {k: v for k, v in before.options.items() if k != "first_player"}
         assert f"**{fresh.seats[0].name}** starts" in said
-        rows = {r.id: r for r in [await running.service.store.game(g), await running.service.store.game(new)]}
+        rows = {r.id: r for r in [await running.service.store.games.get(g), await running.service.store.games.get(new)]}
         assert rows[new].seed is not None and rows[new].seed != rows[g].seed
         assert json.loads(rows[new].options_json)["first_player"] == 0
         # The new table is played in a thread of its own, made from its lobby message.

@@ -50,7 +50,7 @@ def _public(fake: FakeDiscord, table: Table) -> list[dict]:
 
 async def _statuses(running, game_id: int) -> dict[str, int]:
     out: dict[str, int] = {}
-    for d in await running.service.store.deliveries_of(game_id):
+    for d in await running.service.store.deliveries.of_game(game_id):
         out[d.status] = out.get(d.status, 0) + 1
     return out
 
@@ -127,7 +127,7 @@ async def test_two_minutes_of_server_errors_delay_the_post_but_lose_nothing(data
         for _ in range(12):  # two minutes of the bot's clock, Discord failing all along
             clock.advance(10)
             await running.bot.dispatcher.run_once()
-        pending = await running.service.store.deliveries_of(table.game_id, "pending")
+        pending = await running.service.store.deliveries.of_game(table.game_id, "pending")
         assert pending and max(d.attempts for d in pending) >= 4  # tried, with growing waits
         assert not _posts(fake, table, seq) and (await table.summary()).paused_reason is None
         outage.clear()

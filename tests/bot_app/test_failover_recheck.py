@@ -39,8 +39,8 @@ async def test_a_reminder_owed_before_the_player_moved_is_dropped_and_a_true_one
         other_seat = 1 - mover_seat
         tx = referee.store.tx()
         for seat in (mover_seat, other_seat):
-            tx.owe(g, s.seq, REMINDER, f"{REMINDER}:test{seat}", user_id=s.seats[seat].user_id,
-                   payload_json=canonical_json({"seat": seat, "due_at": None}))
+            tx.deliveries.owe(g, s.seq, REMINDER, f"{REMINDER}:test{seat}", user_id=s.seats[seat].user_id,
+                              payload_json=canonical_json({"seat": seat, "due_at": None}))
         await referee.store.write(tx)
         mover = s.seats[mover_seat].user_id
         assert mover is not None

@@ -39,8 +39,8 @@ async def test_a_clean_stop_and_start_delays_no_delivery_by_more_than_seconds(
             await fake.answered(await fake.slash(mover, "draw", channel_id=table.thread_id, card="deck"))
             assert await first.stop() == 0, first.output()
         # A clean stop leaves no claim behind for the next process to wait out.
-        held = await referee.store._fetch("SELECT count(*) FROM deliveries WHERE game_id = ? AND status = ?"
-                                          " AND claimed_until > ?", (g, PENDING, time.time()))
+        held = await referee.store.reader.fetch("SELECT count(*) FROM deliveries WHERE game_id = ? AND status = ?"
+                                                " AND claimed_until > ?", (g, PENDING, time.time()))
         assert held == [(0,)]
 
         async with await _start(fake, url, tmp_path) as second:

@@ -257,7 +257,7 @@ async def test_three_moves_made_while_a_board_is_drawn_get_one_more_board_and_ev
         shown = [int(m) for p in fake.thread_messages(table.thread_id)
                  for m in re.findall(r"· move (\d+)\b", p["content"])]
         assert shown[-1] == queued[-1]
-        statuses = {d.status for d in await running.service.store.deliveries_of(table.game_id)}
+        statuses = {d.status for d in await running.service.store.deliveries.of_game(table.game_id)}
         assert statuses <= {"sent", "dropped"}, statuses  # every post and DM owed was settled
     finally:
         await running.stop()

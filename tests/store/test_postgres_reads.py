@@ -10,8 +10,10 @@ from typing import Any
 import pytest
 
 from app import Actor, GameService, Limits
+from store.games import GameReads
 from store.pg_reads import KeyedReads
-from store.repository import Store
+from store.plans import PlanReads
+from store.user_settings import SettingsReads
 
 UNLIMITED = Limits.unlimited()
 GAMES = 6
@@ -59,17 +61,18 @@ async def test_a_grouped_read_gives_what_a_read_of_its_own_gives(other_database:
     try:
         games = [await started(service, c) for c in (1, 2)]
         tx = store.tx()
-        tx.put_plans(games[0], 0, 1000, "[]")
+        tx.plans.put(games[0], 0, 1000, "[]")
         await store.write(tx)
         await service.settings.change_settings(1000, colorblind=True)
-        alone = [await Store.game_with_players(store, g) for g in (*games, 999)]
-        together = await asyncio.gather(*(store.game_with_players(g) for g in (*games, 999)))
+        alone = [await GameReads.with_players(store.games, g) for g in (*games, 999)]
+        together = await asyncio.gather(*(store.games.with_players(g) for g in (*games, 999)))
         assert list(together) == alone
         assert together[2] == (None, [])  # no such game
-        assert await asyncio.gather(*(store.plans(g) for g in games)) == [
-            await Store.plans(store, g) for g in games]
-        assert await store.user_settings([1000, 1001, 2000]) == await Store.user_settings(store, [1000, 1001, 2000])
-        assert set(await store.user_settings([1000, 2000])) == {1000}  # only users with settings stored
+        assert await asyncio.gather(*(store.plans.get(g) for g in games)) == [
+            await PlanReads.get(store.plans, g) for g in games]
+        assert await store.user_settings.get([1000, 1001, 2000]) == await SettingsReads.get(
+            store.user_settings, [1000, 1001, 2000])
+        assert set(await store.user_settings.get([1000, 2000])) == {1000}  # only users with settings stored
     finally:
         await service.close()
 
