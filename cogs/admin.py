@@ -38,7 +38,7 @@ class AdminCog(TtrCog):
     @admin.command(name="addai", description="Seat a computer player (host)")
     async def addai(self, interaction: discord.Interaction, game: Game | None = None,
                     level: ShortText = "normal") -> None:
-        await self.run(self._lobby(interaction, game, "addai", level))
+        await self._lobby(interaction, game, "addai", level)
 
     @addai.autocomplete("level")
     async def _levels(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -47,98 +47,80 @@ class AdminCog(TtrCog):
 
     @admin.command(name="start", description="Deal the game (host)")
     async def start(self, interaction: discord.Interaction, game: Game | None = None) -> None:
-        await self.run(self._lobby(interaction, game, "start"))
+        await self._lobby(interaction, game, "start")
 
     @admin.command(name="cancel", description="Close the table before the start (host)")
     async def cancel(self, interaction: discord.Interaction, game: Game | None = None) -> None:
-        await self.run(self._lobby(interaction, game, "cancel"))
+        await self._lobby(interaction, game, "cancel")
 
     @admin.command(name="kick", description="Hand a player's seat to the AI until they come back")
     async def kick(self, interaction: discord.Interaction, player: discord.User, game: Game | None = None) -> None:
-        async def work() -> None:
-            g = await resolve_game(interaction, game)
-            seat = await self.desk.service.reads.seat_of(g, player.id)
-            if seat is None:
-                raise Refusal(f"{player.display_name} is not playing in game #{g}.")
-            await self.desk.answers.defer(interaction)
-            await self.desk.service.clocks.kick(g, seat, _caller(interaction))
-            await interaction.followup.send(f"The AI now plays for {player.display_name} in game #{g} until they "
-                                            "come back with any game command.", ephemeral=True)
-
-        await self.run(work())
+        g = await resolve_game(interaction, game)
+        seat = await self.desk.service.reads.seat_of(g, player.id)
+        if seat is None:
+            raise Refusal(f"{player.display_name} is not playing in game #{g}.")
+        await self.desk.answers.defer(interaction)
+        await self.desk.service.clocks.kick(g, seat, _caller(interaction))
+        await interaction.followup.send(f"The AI now plays for {player.display_name} in game #{g} until they "
+                                        "come back with any game command.", ephemeral=True)
 
     @admin.command(name="season", description="End this server's leaderboard season and start the next (managers)")
     async def season(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            if interaction.guild_id is None:
-                raise Refusal("Seasons belong to a server: use this there.")
-            started = await self.desk.service.standings.start_season(interaction.guild_id, _caller(interaction))
-            await self.desk.answers.say(interaction, f"🏁 Season {started.number} has begun: every rating starts "
-                                        f"afresh. /ttr results leaderboard season:{started.number - 1} keeps the "
-                                        "last one.",
-                                        ephemeral=False)
-
-        await self.run(work())
+        if interaction.guild_id is None:
+            raise Refusal("Seasons belong to a server: use this there.")
+        started = await self.desk.service.standings.start_season(interaction.guild_id, _caller(interaction))
+        await self.desk.answers.say(interaction, f"🏁 Season {started.number} has begun: every rating starts "
+                                    f"afresh. /ttr results leaderboard season:{started.number - 1} keeps the "
+                                    "last one.",
+                                    ephemeral=False)
 
     @admin.command(name="ratings", description="Whether games with AI players count on the leaderboard (managers)")
     @app_commands.describe(ai_games="count games that had AI players (the AI levels are rated like players)")
     async def ratings(self, interaction: discord.Interaction, ai_games: bool) -> None:
-        async def work() -> None:
-            if interaction.guild_id is None:
-                raise Refusal("Leaderboards belong to a server: use this there.")
-            await self.desk.service.standings.set_rate_ai_games(interaction.guild_id, ai_games, _caller(interaction))
-            counted = "count" if ai_games else "no longer count"
-            await self.desk.answers.say(interaction, f"Games with AI players now {counted} on this server's "
-                                        "leaderboard (ratings are recomputed from the results).", ephemeral=False)
-
-        await self.run(work())
+        if interaction.guild_id is None:
+            raise Refusal("Leaderboards belong to a server: use this there.")
+        await self.desk.service.standings.set_rate_ai_games(interaction.guild_id, ai_games, _caller(interaction))
+        counted = "count" if ai_games else "no longer count"
+        await self.desk.answers.say(interaction, f"Games with AI players now {counted} on this server's "
+                                    "leaderboard (ratings are recomputed from the results).", ephemeral=False)
 
     @admin.command(name="pause", description="Stop the game's clocks")
     async def pause(self, interaction: discord.Interaction, game: Game | None = None) -> None:
-        async def work() -> None:
-            g = await resolve_game(interaction, game)
-            if not await self.desk.service.clocks.pause(g, _caller(interaction)):
-                raise Refusal(f"Game #{g} is already paused.")
-            await self.desk.answers.say(interaction, f"⏸️ Game #{g} is paused: no reminders and no time limits "
-                                        "until /ttr admin resume.", ephemeral=False)
-
-        await self.run(work())
+        g = await resolve_game(interaction, game)
+        if not await self.desk.service.clocks.pause(g, _caller(interaction)):
+            raise Refusal(f"Game #{g} is already paused.")
+        await self.desk.answers.say(interaction, f"⏸️ Game #{g} is paused: no reminders and no time limits "
+                                    "until /ttr admin resume.", ephemeral=False)
 
     @admin.command(name="resume", description="Start the game's clocks again (and retry what Discord refused)")
     async def resume(self, interaction: discord.Interaction, game: Game | None = None) -> None:
-        async def work() -> None:
-            g = await resolve_game(interaction, game)
-            if not await self.desk.service.clocks.resume(g, _caller(interaction)):
-                raise Refusal(f"Game #{g} is not paused.")
-            await self.desk.answers.say(interaction, f"▶️ Game #{g} is running again; the current turn's clock "
-                                        "starts now.", ephemeral=False)
-
-        await self.run(work())
+        g = await resolve_game(interaction, game)
+        if not await self.desk.service.clocks.resume(g, _caller(interaction)):
+            raise Refusal(f"Game #{g} is not paused.")
+        await self.desk.answers.say(interaction, f"▶️ Game #{g} is running again; the current turn's clock "
+                                    "starts now.", ephemeral=False)
 
     @admin.command(name="replace", description="Hand a seat (a player's, or one the AI plays) to someone new")
     @app_commands.describe(player="the seat to hand over (its number or name; the list shows them)",
                            new="who plays it from now on (a member of this server without a seat in the game)")
     async def replace(self, interaction: discord.Interaction, player: Text, new: discord.User,
                       game: Game | None = None) -> None:
-        async def work() -> None:
-            g = await resolve_game(interaction, game)
-            if interaction.guild_id is None:
-                raise Refusal("Hand a seat over in the game's server, where I can see who is a member.")
-            if not isinstance(new, discord.Member):
-                raise Refusal(f"{new.display_name} is not a member of this server.")
-            if new.bot:
-                raise Refusal("A bot cannot take a seat; /ttr admin kick hands a seat to the AI.")
-            summary = await self.desk.service.reads.game(g)
-            seat = _seat_named(summary.seats, player)
-            if seat is None:
-                raise Refusal(f"Game #{g} has no seat {excerpt(player, 20)}; pick one from the list.")
-            before = summary.seats[seat]
-            await self.desk.service.seats.replace(g, seat, new.id, new.display_name, _caller(interaction))
-            was = "the AI's seat" if before.is_ai else f"{before.name}'s seat"
-            await self.desk.answers.say(interaction, f"🔁 {new.display_name} now plays {was} (seat {seat + 1}) in "
-                                        f"game #{g}; their hand goes to them privately.")
-
-        await self.run(work())
+        g = await resolve_game(interaction, game)
+        if interaction.guild_id is None:
+            raise Refusal("Hand a seat over in the game's server, where I can see who is a member.")
+        if not isinstance(new, discord.Member):
+            raise Refusal(f"{new.display_name} is not a member of this server.")
+        if new.bot:
+            raise Refusal("A bot cannot take a seat; /ttr admin kick hands a seat to the AI.")
+        summary = await self.desk.service.reads.game(g)
+        seat = _seat_named(summary.seats, player)
+        if seat is None:
+            raise Refusal(f"Game #{g} has no seat {excerpt(player, 20)}; pick one from the list.")
+        before = summary.seats[seat]
+        await self.desk.service.seats.replace(g, seat, new.id, new.display_name, _caller(interaction))
+        was = "the AI's seat" if before.is_ai else f"{before.name}'s seat"
+        await self.desk.answers.say(interaction, f"🔁 {new.display_name} now plays {was} (seat {seat + 1}) in "
+                                    f"game #{g}; their hand goes to them privately.")
 
     @replace.autocomplete("player")
     async def _seats(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

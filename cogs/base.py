@@ -8,11 +8,12 @@ buttons and menus) are added to the bot with it, so a new command with new butto
 module in cogs/ and nothing else: the bot loads every module of cogs/ that has a `setup`
 (bot_app/adapter/client.py). A command marked `keeps_vacation` (bot_app/adapter/tree.py) only
 reads (the rules, results, one's settings): running it does not end its player's vacation.
+A command's body is its work alone: the tree counts every command while it runs
+(`TtrTree._call`), as the button families count every click.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 from discord import app_commands
@@ -46,8 +47,3 @@ class TtrCog(commands.Cog):
         self._moved.clear()
         if self.families:
             self.bot.remove_dynamic_items(*self.families)
-
-    async def run(self, work: Awaitable[None]) -> None:
-        """Do a command's work, counted as running (tests and benchmarks wait for none)."""
-        with self.desk.handling():
-            await work

@@ -51,18 +51,15 @@ class InfoCog(TtrCog):
     @app_commands.describe(zoom="a city or country: that part of the board, enlarged (for a phone)")
     async def board(self, interaction: discord.Interaction, game: Game | None = None,
                     zoom: Text | None = None) -> None:
-        async def work() -> None:
-            g = await resolve_game(interaction, game)
-            if zoom is not None and zoom.strip():
-                return await zoom_on_name(self.desk, interaction, g, zoom)
-            panel = await self.desk.service.reads.panel(g, None)  # public only
-            await self.desk.answers.defer(interaction, ephemeral=False)
-            marks = await self.desk.service.settings.table_colorblind(s.user_id for s in panel.summary.seats)
-            png = await self.desk.renderer.board(panel.public, colorblind=marks)
-            await interaction.followup.send(f"**Game #{g}**\n{text.status_block(panel.public)}",
-                                            file=discord.File(io.BytesIO(png), "board.png"))
-
-        await self.run(work())
+        g = await resolve_game(interaction, game)
+        if zoom is not None and zoom.strip():
+            return await zoom_on_name(self.desk, interaction, g, zoom)
+        panel = await self.desk.service.reads.panel(g, None)  # public only
+        await self.desk.answers.defer(interaction, ephemeral=False)
+        marks = await self.desk.service.settings.table_colorblind(s.user_id for s in panel.summary.seats)
+        png = await self.desk.renderer.board(panel.public, colorblind=marks)
+        await interaction.followup.send(f"**Game #{g}**\n{text.status_block(panel.public)}",
+                                        file=discord.File(io.BytesIO(png), "board.png"))
 
     @board.autocomplete("zoom")
     async def _zoom_place(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -70,42 +67,33 @@ class InfoCog(TtrCog):
 
     @app_commands.command(name="status", description="Scores and whose turn it is (public)")
     async def status(self, interaction: discord.Interaction, game: Game | None = None) -> None:
-        async def work() -> None:
-            g = await resolve_game(interaction, game)
-            panel = await self.desk.service.reads.panel(g, None)
-            summary = panel.summary
-            names = {s.seat: s.name for s in summary.seats}
-            waiting = ", ".join(names[s] for s in summary.waiting_for) or "nobody"
-            paused = f"\n⏸️ Paused: {summary.paused_reason}" if summary.paused_reason else ""
-            title = text.variant_title(panel.public.variant, panel.public.options)
-            away = await self._away(summary)
-            await self.desk.answers.say(
-                interaction, f"**Game #{g} · {title}** — {summary.status}, "
-                f"waiting for {waiting}{paused}\n{text.status_block(panel.public)}{away}", ephemeral=False)
-
-        await self.run(work())
+        g = await resolve_game(interaction, game)
+        panel = await self.desk.service.reads.panel(g, None)
+        summary = panel.summary
+        names = {s.seat: s.name for s in summary.seats}
+        waiting = ", ".join(names[s] for s in summary.waiting_for) or "nobody"
+        paused = f"\n⏸️ Paused: {summary.paused_reason}" if summary.paused_reason else ""
+        title = text.variant_title(panel.public.variant, panel.public.options)
+        away = await self._away(summary)
+        await self.desk.answers.say(
+            interaction, f"**Game #{g} · {title}** — {summary.status}, "
+            f"waiting for {waiting}{paused}\n{text.status_block(panel.public)}{away}", ephemeral=False)
 
     @app_commands.command(name="log", description="The last moves (public)")
     async def log_(self, interaction: discord.Interaction, game: Game | None = None) -> None:
-        async def work() -> None:
-            g = await resolve_game(interaction, game)
-            panel = await self.desk.service.reads.panel(g, None)
-            entries = await self.desk.service.reads.recent_log(g, 15, None)  # public events only
-            lines = [line for e in entries if (line := text.short_log_line(e.seq, e.events, panel.public))]
-            await self.desk.answers.say(interaction, f"**Game #{g} — recent moves**\n" + ("\n".join(lines)
-                                                                                        or "nothing yet"),
-                                        ephemeral=False)
-
-        await self.run(work())
+        g = await resolve_game(interaction, game)
+        panel = await self.desk.service.reads.panel(g, None)
+        entries = await self.desk.service.reads.recent_log(g, 15, None)  # public events only
+        lines = [line for e in entries if (line := text.short_log_line(e.seq, e.events, panel.public))]
+        await self.desk.answers.say(interaction, f"**Game #{g} — recent moves**\n" + ("\n".join(lines)
+                                                                                    or "nothing yet"),
+                                    ephemeral=False)
 
     @keeps_vacation
     @app_commands.command(name="games", description="Your games and whose turn each is waiting on")
     async def games(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            mine = await self.desk.service.reads.games_of(interaction.user.id, interaction.guild_id)
-            await self.desk.answers.say(interaction, games_text(mine))
-
-        await self.run(work())
+        mine = await self.desk.service.reads.games_of(interaction.user.id, interaction.guild_id)
+        await self.desk.answers.say(interaction, games_text(mine))
 
     @keeps_vacation
     @app_commands.command(name="rules", description="The rules, short: by topic, for your game or any variant")
@@ -118,22 +106,19 @@ class InfoCog(TtrCog):
     async def rules(self, interaction: discord.Interaction, topic: MediumText | None = None,
                     variant: str | None = None, dice: bool | None = None, game: Game | None = None,
                     lesson: ShortText | None = None) -> None:
-        async def work() -> None:
-            if lesson is not None:  # a lesson is the rules learnt by playing (bot_app/presentation/tutorial.py)
-                await tutorial.tutorial(self.desk, interaction, lesson)
-                return
-            if (topic or "").strip().lower() in (SETTINGS_TOPIC, topic_name(SETTINGS_TOPIC).lower()):
-                await self.desk.answers.say(interaction, settings_help())
-                return
-            chosen, options, players, note = await self._rules_table(interaction, variant, dice, game)
-            wanted = (topic or "overview").strip().lower()
-            # The heading names the topic in the reader's language when it was asked for by name.
-            found = wanted_topic(topic, topics_for(chosen, options, players), reader())
-            shown = topic_name(found) if wanted in (found, topic_name(found).lower()) else wanted
-            title = f"**{text.variant_title(chosen, options, reader())} — {shown}**{note}"
-            await self.desk.answers.say(interaction, f"{title}\n{rules_for(chosen, topic, options, players)}")
-
-        await self.run(work())
+        if lesson is not None:  # a lesson is the rules learnt by playing (bot_app/presentation/tutorial.py)
+            await tutorial.tutorial(self.desk, interaction, lesson)
+            return
+        if (topic or "").strip().lower() in (SETTINGS_TOPIC, topic_name(SETTINGS_TOPIC).lower()):
+            await self.desk.answers.say(interaction, settings_help())
+            return
+        chosen, options, players, note = await self._rules_table(interaction, variant, dice, game)
+        wanted = (topic or "overview").strip().lower()
+        # The heading names the topic in the reader's language when it was asked for by name.
+        found = wanted_topic(topic, topics_for(chosen, options, players), reader())
+        shown = topic_name(found) if wanted in (found, topic_name(found).lower()) else wanted
+        title = f"**{text.variant_title(chosen, options, reader())} — {shown}**{note}"
+        await self.desk.answers.say(interaction, f"{title}\n{rules_for(chosen, topic, options, players)}")
 
     async def _rules_table(self, interaction: discord.Interaction, variant: str | None, dice: bool | None,
                            game: int | None) -> tuple[str, dict[str, Any], int | None, str]:

@@ -48,8 +48,8 @@ class LobbyCog(TtrCog):
                   plan_ahead: bool = False, language: str | None = None, hints: bool = False) -> None:
         chosen = {"stations": stations, "controller_tunnel": controller_tunnel, "dice_tokens": dice_tokens,
                   "tunnel_dice": tunnel_dice, "nine_route": nine_route}
-        await self.run(lobby.open_table(self.desk, interaction, variant, dice, seats, turn_hours, chosen, first,
-                                        undo, away_days, stand_in, plan_ahead, language, hints))
+        await lobby.open_table(self.desk, interaction, variant, dice, seats, turn_hours, chosen, first,
+                               undo, away_days, stand_in, plan_ahead, language, hints)
 
     @new.autocomplete("variant")
     async def _variants(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -58,11 +58,11 @@ class LobbyCog(TtrCog):
 
     @app_commands.command(name="join", description="Take a seat at a table")
     async def join(self, interaction: discord.Interaction, game: Game | None = None) -> None:
-        await self.run(self._act(interaction, game, "join"))
+        await self._act(interaction, game, "join")
 
     @app_commands.command(name="leave", description="Give up your seat before the start")
     async def leave(self, interaction: discord.Interaction, game: Game | None = None) -> None:
-        await self.run(self._act(interaction, game, "leave"))
+        await self._act(interaction, game, "leave")
 
     async def _act(self, interaction: discord.Interaction, game: int | None, verb: str) -> None:
         g = await resolve_game(interaction, game)

@@ -39,18 +39,15 @@ class PlanCog(TtrCog):
     @app_commands.choices(what=WHAT)
     async def plan(self, interaction: discord.Interaction, what: str = "view", plan: PlanText | None = None,
                    game: Game | None = None) -> None:
-        async def work() -> None:
-            g = await resolve_game(interaction, game)
-            if what == "cancel":
-                await plan_panel.cancel(self.desk, interaction, g)
-            elif what == "set" or plan:
-                if not plan:
-                    raise Refusal("Type the plan in the `plan` option (see `/ttr rules topic:plans`).")
-                await plan_panel.set_typed(self.desk, interaction, g, plan)
-            else:
-                await plan_panel.show(self.desk, interaction, g)
-
-        await self.run(work())
+        g = await resolve_game(interaction, game)
+        if what == "cancel":
+            await plan_panel.cancel(self.desk, interaction, g)
+        elif what == "set" or plan:
+            if not plan:
+                raise Refusal("Type the plan in the `plan` option (see `/ttr rules topic:plans`).")
+            await plan_panel.set_typed(self.desk, interaction, g, plan)
+        else:
+            await plan_panel.show(self.desk, interaction, g)
 
     @plan.autocomplete("plan")
     async def _plans(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

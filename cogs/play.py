@@ -41,7 +41,7 @@ class PlayCog(TtrCog):
     @app_commands.command(name="draw", description="Take a train card: the deck or a face-up one")
     @app_commands.describe(card="deck, or a face-up slot (1–5) or colour")
     async def draw(self, interaction: discord.Interaction, card: ShortText = "deck", game: Game | None = None) -> None:
-        await self.run(self._draw(interaction, (card or "deck").strip().lower(), game))
+        await self._draw(interaction, (card or "deck").strip().lower(), game)
 
     async def _draw(self, interaction: discord.Interaction, want: str, game: int | None) -> None:
         g = await resolve_game(interaction, game)
@@ -79,8 +79,8 @@ class PlayCog(TtrCog):
         def unknown(hint: str) -> str:
             return "I don't know that route; pick one from the list" + (f" (near: {hint})." if hint else ".")
 
-        await self.run(self._named(interaction, game, "claim_route", route, payment, unknown,
-                                   "claim that route"))
+        await self._named(interaction, game, "claim_route", route, payment, unknown,
+                          "claim that route")
 
     @claim.autocomplete("route")
     async def _route(self, interaction: discord.Interaction, current: str) -> Choices:
@@ -100,11 +100,8 @@ class PlayCog(TtrCog):
             mix = dict(a.mix) if isinstance(a, DrawTickets | DrawTicketsWithDice) else {}
             return mix.get("short", 0) == (short or 0) and mix.get("long", 0) == (long or 0)
 
-        async def work() -> None:
-            await panels.command_move(self.desk, interaction, await resolve_game(interaction, game), "draw_tickets",
-                                      fits, what="draw tickets")
-
-        await self.run(work())
+        await panels.command_move(self.desk, interaction, await resolve_game(interaction, game), "draw_tickets",
+                                  fits, what="draw tickets")
 
     @app_commands.command(name="station", description="Build a station in a city")
     @app_commands.describe(city="the city", payment="which cards to pay with")
@@ -113,8 +110,8 @@ class PlayCog(TtrCog):
         def unknown(hint: str) -> str:
             return "I don't know that city" + (f"; did you mean {hint}?" if hint else "; pick one from the list.")
 
-        await self.run(self._named(interaction, game, "build_station", city, payment, unknown,
-                                   "build a station"))
+        await self._named(interaction, game, "build_station", city, payment, unknown,
+                          "build a station")
 
     @station.autocomplete("city")
     async def _city(self, interaction: discord.Interaction, current: str) -> Choices:
@@ -127,15 +124,12 @@ class PlayCog(TtrCog):
     @app_commands.command(name="move", description="Any other move (Controller, burn 5, re-roll, call time, pass)")
     @app_commands.describe(action="the move (start typing; the list shows what you can do now)")
     async def move(self, interaction: discord.Interaction, action: Text, game: Game | None = None) -> None:
-        async def work() -> None:
-            g = await resolve_game(interaction, game)
-            panel = await panels.turn_panel(self.desk, g, interaction.user.id, None)
-            seq, _, tok = action.partition(":")
-            if not is_number(seq) or int(seq) != panel.summary.seq:
-                raise Refusal("Pick a move from the list (it shows what you can do now).")
-            await panels.choose_or_confirm(self.desk, interaction, panel, [panels.pick(panel.legal, tok)])
-
-        await self.run(work())
+        g = await resolve_game(interaction, game)
+        panel = await panels.turn_panel(self.desk, g, interaction.user.id, None)
+        seq, _, tok = action.partition(":")
+        if not is_number(seq) or int(seq) != panel.summary.seq:
+            raise Refusal("Pick a move from the list (it shows what you can do now).")
+        await panels.choose_or_confirm(self.desk, interaction, panel, [panels.pick(panel.legal, tok)])
 
     @move.autocomplete("action")
     async def _moves(self, interaction: discord.Interaction, current: str) -> Choices:
@@ -143,10 +137,7 @@ class PlayCog(TtrCog):
 
     @app_commands.command(name="hand", description="Your hand and tickets, privately, with a picture")
     async def hand(self, interaction: discord.Interaction, game: Game | None = None) -> None:
-        async def work() -> None:
-            await show_hand(self.desk, interaction, await resolve_game(interaction, game))
-
-        await self.run(work())
+        await show_hand(self.desk, interaction, await resolve_game(interaction, game))
 
     async def _named(self, interaction: discord.Interaction, game: int | None, kind: str, name: str,
                      payment: str | None, unknown: Callable[[str], str], what: str) -> None:

@@ -40,21 +40,18 @@ class ResultsCog(TtrCog):
 
     @results.command(name="stats", description="A player's results on this server, as a picture")
     async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
-        async def work() -> None:
-            who = player or interaction.user
-            if interaction.guild_id is None and who.id != interaction.user.id:
-                raise Refusal(after_game.STATS_IN_DM)
-            await self.desk.answers.defer(interaction, ephemeral=False)  # the card reads the latest games
-            record = await self.desk.service.records.player_record(who.id, interaction.guild_id, who.display_name)
-            if not record.stats.games:
-                await self.desk.answers.say(interaction, after_game.no_stats(who.display_name), ephemeral=False)
-                return
-            card = after_game.stats_card(who.display_name, record, everywhere=interaction.guild_id is None)
-            png = await self.desk.renderer.stats(card)
-            await self.desk.answers.say(interaction, after_game.stats_words(who.display_name, record),
-                                        ephemeral=False, file=discord.File(io.BytesIO(png), after_game.STATS_FILE))
-
-        await self.run(work())
+        who = player or interaction.user
+        if interaction.guild_id is None and who.id != interaction.user.id:
+            raise Refusal(after_game.STATS_IN_DM)
+        await self.desk.answers.defer(interaction, ephemeral=False)  # the card reads the latest games
+        record = await self.desk.service.records.player_record(who.id, interaction.guild_id, who.display_name)
+        if not record.stats.games:
+            await self.desk.answers.say(interaction, after_game.no_stats(who.display_name), ephemeral=False)
+            return
+        card = after_game.stats_card(who.display_name, record, everywhere=interaction.guild_id is None)
+        png = await self.desk.renderer.stats(card)
+        await self.desk.answers.say(interaction, after_game.stats_words(who.display_name, record),
+                                    ephemeral=False, file=discord.File(io.BytesIO(png), after_game.STATS_FILE))
 
 
     @results.command(name="leaderboard", description="This server's ratings (OpenSkill), by season")
@@ -63,44 +60,38 @@ class ResultsCog(TtrCog):
     @app_commands.choices(variant=VARIANT_CHOICES)
     async def leaderboard(self, interaction: discord.Interaction, variant: app_commands.Choice[str] | None = None,
                           season: app_commands.Range[int, 1, 10_000] | None = None) -> None:
-        async def work() -> None:
-            if interaction.guild_id is None:
-                await self.desk.answers.say(interaction, reader().t("standings.not_here"))
-                return
-            board = await self.desk.service.standings.leaderboard(interaction.guild_id,
-                                                                  variant.value if variant else None,
-                                                        season)
-            await self.desk.answers.say(interaction, leaderboard_text(board, you=interaction.user.id),
-                                        ephemeral=False)
-
-        await self.run(work())
+        if interaction.guild_id is None:
+            await self.desk.answers.say(interaction, reader().t("standings.not_here"))
+            return
+        board = await self.desk.service.standings.leaderboard(interaction.guild_id,
+                                                              variant.value if variant else None,
+                                                    season)
+        await self.desk.answers.say(interaction, leaderboard_text(board, you=interaction.user.id),
+                                    ephemeral=False)
 
     @results.command(name="replay", description="A finished game, claim by claim, as an animated picture (public)")
     async def replay(self, interaction: discord.Interaction, game: Game | None = None) -> None:
-        async def work() -> None:
-            g = game if game is not None else await _thread_game(interaction)
-            self.replays.check(interaction.user.id, g)  # before any work: bounded, one at a time each
-            await self.desk.service.replays.check_replay(g)  # refuses a game still played
-            here = interaction.channel_id
-            shown = self.replays.shown_in(g, here)
-            if shown is not None:  # the channel has it (or is getting it): no second copy
-                await self.desk.answers.defer(interaction)
-                await interaction.followup.send(after_game.replay_shown(g, await asyncio.shield(shown)),
-                                                ephemeral=True)
-                return
-            posting = self.replays.showing(g, here)
-            try:
-                await self.desk.answers.defer(interaction, ephemeral=False)
-                replay = await self.replays.replay(interaction.user.id, g, lambda: draw_replay(self.desk, g))
-                posted = await interaction.followup.send(
-                    after_game.replay_caption(g, replay.title, replay.pictures),
-                    file=discord.File(io.BytesIO(replay.gif), after_game.REPLAY_FILE), wait=True)
-            except BaseException:
-                self.replays.not_shown(posting)  # those waiting for it hear so
-                raise
-            posting.set_result(f"https://discord.com/channels/{interaction.guild_id or '@me'}/{here}/{posted.id}")
-
-        await self.run(work())
+        g = game if game is not None else await _thread_game(interaction)
+        self.replays.check(interaction.user.id, g)  # before any work: bounded, one at a time each
+        await self.desk.service.replays.check_replay(g)  # refuses a game still played
+        here = interaction.channel_id
+        shown = self.replays.shown_in(g, here)
+        if shown is not None:  # the channel has it (or is getting it): no second copy
+            await self.desk.answers.defer(interaction)
+            await interaction.followup.send(after_game.replay_shown(g, await asyncio.shield(shown)),
+                                            ephemeral=True)
+            return
+        posting = self.replays.showing(g, here)
+        try:
+            await self.desk.answers.defer(interaction, ephemeral=False)
+            replay = await self.replays.replay(interaction.user.id, g, lambda: draw_replay(self.desk, g))
+            posted = await interaction.followup.send(
+                after_game.replay_caption(g, replay.title, replay.pictures),
+                file=discord.File(io.BytesIO(replay.gif), after_game.REPLAY_FILE), wait=True)
+        except BaseException:
+            self.replays.not_shown(posting)  # those waiting for it hear so
+            raise
+        posting.set_result(f"https://discord.com/channels/{interaction.guild_id or '@me'}/{here}/{posted.id}")
 
 
 async def _thread_game(interaction: discord.Interaction) -> int:

@@ -48,39 +48,36 @@ class SettingsCog(TtrCog):
                        timezone: MediumText | None = None, quiet_hours: ShortText | None = None,
                        vacation_days: app_commands.Range[int, 0, MOST_AWAY_DAYS] | None = None,
                        digest: str | None = None, language: str | None = None) -> None:
-        async def work() -> None:
-            service = self.desk.service
-            user = interaction.user.id
-            marks, picture = _flag(colorblind), _flag(hand_picture)
-            before = await service.settings.settings(user)
-            mine = await service.settings.change_settings(
-                user, colorblind=marks, hand_picture=picture, timezone=timezone, quiet_hours=quiet_hours,
-                away_days=vacation_days if isinstance(vacation_days, int) else None, digest=digest,
-                language=language if language in (AUTO_LANGUAGE, *codes()) else None)
-            lines = []
-            if dms is True:
-                await service.outbox.dms_open(user)
-                lines.append("📬 I will send your hand by direct message again.")
-            elif dms is False:
-                await service.outbox.dms_closed(user)
-                lines.append("📪 I will not DM you; use **My hand** or /ttr hand in each game.")
-            if marks is not None:
-                lines.append("🔤 Colour-blind marks are on: every colour in your pictures carries a letter, and so "
-                             "does the board of every table you sit at." if marks else
-                             "Colour-blind marks are off for your pictures.")
-            if picture is not None:
-                lines.append("🖼️ Your hand comes with its picture." if picture else
-                             "📝 Your hand comes in words only, without its picture.")
-            lines += await self._clock_lines(user, before, mine)
-            if mine.language != before.language:
-                hear(interaction.locale, mine.language)  # this answer already in the new language
-                lines.append("🗣️ " + reader().t("settings.language", language=reader().t(f"language.{reader().code}")))
-            if dms is not None:
-                mine = await service.settings.settings(user)
-            lines.append(settings_text(mine, self.desk.clock()))
-            await self.desk.answers.say(interaction, "\n".join(lines))
-
-        await self.run(work())
+        service = self.desk.service
+        user = interaction.user.id
+        marks, picture = _flag(colorblind), _flag(hand_picture)
+        before = await service.settings.settings(user)
+        mine = await service.settings.change_settings(
+            user, colorblind=marks, hand_picture=picture, timezone=timezone, quiet_hours=quiet_hours,
+            away_days=vacation_days if isinstance(vacation_days, int) else None, digest=digest,
+            language=language if language in (AUTO_LANGUAGE, *codes()) else None)
+        lines = []
+        if dms is True:
+            await service.outbox.dms_open(user)
+            lines.append("📬 I will send your hand by direct message again.")
+        elif dms is False:
+            await service.outbox.dms_closed(user)
+            lines.append("📪 I will not DM you; use **My hand** or /ttr hand in each game.")
+        if marks is not None:
+            lines.append("🔤 Colour-blind marks are on: every colour in your pictures carries a letter, and so "
+                         "does the board of every table you sit at." if marks else
+                         "Colour-blind marks are off for your pictures.")
+        if picture is not None:
+            lines.append("🖼️ Your hand comes with its picture." if picture else
+                         "📝 Your hand comes in words only, without its picture.")
+        lines += await self._clock_lines(user, before, mine)
+        if mine.language != before.language:
+            hear(interaction.locale, mine.language)  # this answer already in the new language
+            lines.append("🗣️ " + reader().t("settings.language", language=reader().t(f"language.{reader().code}")))
+        if dms is not None:
+            mine = await service.settings.settings(user)
+        lines.append(settings_text(mine, self.desk.clock()))
+        await self.desk.answers.say(interaction, "\n".join(lines))
 
     @settings.autocomplete("timezone")
     async def _zones(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -33,33 +33,24 @@ class TurnsCog(TtrCog):
 
     @turn.command(name="undo", description="Take back your last claim or station before the next player acts")
     async def undo(self, interaction: discord.Interaction, game: Game | None = None) -> None:
-        async def work() -> None:
-            await undo_move(self.desk, interaction, await resolve_game(interaction, game), None)
-
-        await self.run(work())
+        await undo_move(self.desk, interaction, await resolve_game(interaction, game), None)
 
     @turn.command(name="vote", description="Vote to hand a slow player's turn to the AI now")
     @app_commands.describe(player="whose turn (only needed while several players choose at once)")
     async def vote(self, interaction: discord.Interaction, player: discord.User | None = None,
                    game: Game | None = None) -> None:
-        async def work() -> None:
-            g = await resolve_game(interaction, game)
-            seat = None
-            if player is not None:
-                seat = await self.desk.service.reads.seat_of(g, player.id)
-                if seat is None:
-                    raise Refusal(f"{player.display_name} is not playing in game #{g}.")
-            await vote(self.desk, interaction, g, seat)
-
-        await self.run(work())
+        g = await resolve_game(interaction, game)
+        seat = None
+        if player is not None:
+            seat = await self.desk.service.reads.seat_of(g, player.id)
+            if seat is None:
+                raise Refusal(f"{player.display_name} is not playing in game #{g}.")
+        await vote(self.desk, interaction, g, seat)
 
     @turn.command(name="hint", description="Privately: what the normal AI would do now in your place "
                   "(a lesson, or a table that allows hints)")
     async def hint(self, interaction: discord.Interaction, game: Game | None = None) -> None:
-        async def work() -> None:
-            await tutorial.show_hint(self.desk, interaction, await resolve_game(interaction, game))
-
-        await self.run(work())
+        await tutorial.show_hint(self.desk, interaction, await resolve_game(interaction, game))
 
 
 async def setup(bot: TtrBot) -> None:

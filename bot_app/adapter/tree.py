@@ -47,8 +47,9 @@ def keeps_vacation(command: CommandT) -> CommandT:
 
 
 class TtrTree(app_commands.CommandTree["TtrBot"]):
-    """Every text option within its length before any handler parses it (bot_app.presentation.inputs), and
-    every failure answered in one private sentence."""
+    """Every text option within its length before any handler parses it
+    (bot_app.presentation.inputs), every command counted while it runs, and every failure
+    answered in one private sentence."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         if interaction.type is not discord.InteractionType.autocomplete:
@@ -65,6 +66,13 @@ class TtrTree(app_commands.CommandTree["TtrBot"]):
                 f"🚫 That {name} is too long ({length} characters; at most {limit}). Pick one from the list.",
                 ephemeral=True)
         return False
+
+    async def _call(self, interaction: discord.Interaction[TtrBot], /) -> None:
+        """Every slash command and autocomplete passes here — the check, the body and its error
+        handler — counted as one running handler: a stop, the tests and the benchmarks wait
+        until none is (`Desk.settle`, `Desk.busy`), and no command body counts itself."""
+        with self.client.desk.handling():
+            await super()._call(interaction)
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError, /) -> None:
         """The one error handler of every slash command: a refusal's own words, or an apology

@@ -4,6 +4,7 @@ objects (a typo in an attribute fails the test)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from unittest import mock
 
 import discord
@@ -24,6 +25,8 @@ from engine.errors import IllegalAction
 from engine.events import Event
 from engine.game import new_game, view
 from engine.rules.routes import RouteClaimed
+
+ROOT = Path(__file__).resolve().parents[2]
 
 # The contract: command and option names from DISCORD_UX.md (revised "Commands": the host's
 # commands under /ttr admin, preferences under /ttr settings, variant-only moves as buttons of
@@ -206,6 +209,27 @@ async def test_tree_error_handler_answers_in_one_sentence():
     inter = _interaction()
     await TtrTree.on_error(tree, inter, app_commands.CommandInvokeError(mock.Mock(), Refusal("Not yet.")))
     assert inter.response.send_message.await_args.args[0] == "🚫 Not yet."
+
+
+async def test_the_tree_counts_every_command_while_it_runs():
+    """A stop, the tests and the benchmarks wait until no handler runs: the tree counts each
+    command (its check, its body, its error handler), the body counts nothing itself."""
+    desk = Desk(mock.Mock(), mock.create_autospec(discord.Client, instance=True))
+    tree = mock.create_autospec(TtrTree, instance=True)
+    tree.client = mock.Mock(desk=desk)  # set in the tree's __init__, which a spec does not see
+    running: list[bool] = []
+
+    async def command(self: TtrTree, interaction: discord.Interaction) -> None:
+        running.append(not await desk.settle(0))
+        raise app_commands.CommandNotFound("gone", [])
+
+    with mock.patch.object(app_commands.CommandTree, "_call", command), pytest.raises(app_commands.CommandNotFound):
+        await TtrTree._call(tree, _interaction())
+    assert running == [True]  # counted while it ran
+    assert await desk.settle(0)  # and no longer once it ended, even in failure
+    for path in sorted((ROOT / "cogs").glob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        assert "handling()" not in source and "self.run(" not in source, f"{path.name} counts its own commands"
 
 
 async def test_resolve_game_prefers_the_option_then_the_thread():
