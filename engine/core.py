@@ -221,8 +221,9 @@ class Game:
             self.state.discard.extend([name] * n)
 
     # --- turns --------------------------------------------------------------------------
-    def set_pending(self, kind: str, **data: Any) -> None:
-        self.state.pending = {"kind": kind, **data}
+    def set_pending(self, decision: Decision) -> None:
+        """Wait for `decision` (kept in the state as its dict: `Decision.to_pending`)."""
+        self.state.pending = decision.to_pending()
 
     def trigger_final_round(self, seat: int, reason: str) -> None:
         """Start the final round: every player, the trigger player included, takes one more
@@ -242,7 +243,7 @@ class Game:
     def start_turn(self, seat: int) -> None:
         s = self.state
         s.current = seat
-        self.set_pending("turn")
+        self.set_pending(Turn())
         self.emit(TurnStarted(player=seat, turn=s.turn))
         for module in self.rules.hooked("on_turn_start"):
             module.on_turn_start(self)

@@ -11,6 +11,7 @@ may see: other seats' offers are counts there).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -34,6 +35,17 @@ class Decision:
                              f"{known.__module__}.{known.__qualname__}")
         Decision.registry[kind] = cls
 
+    def to_pending(self) -> dict[str, Any]:
+        """The decision as the state keeps it: {"kind": …, its fields…}; a field whose default
+        is None is left out while it is None (Germany's `announce`, only in its opening)."""
+        out: dict[str, Any] = {"kind": kind_of(self)}
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            value = getattr(self, f.name)
+            if value is None and f.default is None:
+                continue
+            out[f.name] = value
+        return out
+
 
 @dataclass(frozen=True)
 class UntypedDecision(Decision):
@@ -41,6 +53,9 @@ class UntypedDecision(Decision):
 
     name: str
     fields: dict[str, Any] = field(default_factory=dict)
+
+    def to_pending(self) -> dict[str, Any]:
+        return {"kind": self.name, **self.fields}
 
 
 def decision_of(pending: Mapping[str, Any]) -> Decision | None:

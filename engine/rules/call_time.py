@@ -90,7 +90,7 @@ class CallTimeEnd(RuleModule):
         offers: list[list[str] | None] = [None] * game.n_players
         offers[caller] = []
         resume = dict(s.pending)
-        game.set_pending("call_time", offers=offers, caller=caller, resume=resume)
+        game.set_pending(ChooseCallTime(offers=offers, caller=caller, resume=resume))
 
     def legal_actions(self, game: Game, seat: int) -> Iterable[Action]:
         s = game.state

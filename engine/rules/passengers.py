@@ -145,7 +145,7 @@ class Passengers(RuleModule):
             elif colours:
                 to_choose.append(space)
         if to_choose:
-            game.set_pending("choose_passenger", route=route_id, cities=to_choose)
+            game.set_pending(ChoosePassenger(route=route_id, cities=to_choose))
 
     def _take(self, game: Game, seat: int, space: str, colour: str) -> None:
         spaces = board(game)
@@ -189,7 +189,7 @@ class Passengers(RuleModule):
         self._take(game, action.player, city.id, colour)
         waiting.remove(city.id)
         if waiting:
-            game.set_pending("choose_passenger", route=pending["route"], cities=waiting)
+            game.set_pending(ChoosePassenger(route=pending["route"], cities=waiting))
         else:
             game.end_turn()
 

@@ -135,7 +135,7 @@ class DestinationTickets(RuleModule):
         game.record(Shuffle(tickets=len(game.map.tickets), rng=game.rng.state))
         if self.setup_announced:
             n = game.n_players
-            game.set_pending("choose_tickets", offers=[[] for _ in range(n)], setup=True, announce=[True] * n)
+            game.set_pending(ChooseTickets(offers=[[] for _ in range(n)], setup=True, announce=[True] * n))
             return
         offers: list[list[str]] = []
         for p in s.players:
@@ -149,7 +149,7 @@ class DestinationTickets(RuleModule):
             if boxed:
                 game.emit(TicketsBoxed(deck=deck_name, count=len(boxed)))
             s.ticket_decks[deck_name] = []
-        game.set_pending("choose_tickets", offers=offers, setup=True)
+        game.set_pending(ChooseTickets(offers=offers, setup=True))
 
     @staticmethod
     def _take(game: Game, deck_name: str, n: int) -> list[str]:
@@ -274,7 +274,7 @@ class DestinationTickets(RuleModule):
         offers[seat] = offer
         game.emit(TicketsDrawn(player=seat, count=len(offer), mix=[list(m) for m in plan]))
         game.tell(seat, TicketsOffered(tickets=list(offer), keep=self._minimum(game, offer, False)))
-        game.set_pending("choose_tickets", offers=offers, setup=False)
+        game.set_pending(ChooseTickets(offers=offers, setup=False))
 
     def _announce_setup(self, game: Game, action: DrawTickets) -> None:
         """The opening draw of an announced deal: draw the mix, then choose from it."""

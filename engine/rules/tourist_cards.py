@@ -24,6 +24,7 @@ from engine.errors import IllegalAction, excerpt
 from engine.events import Payload
 from engine.rules.tickets import (
     BOTTOM,
+    ChooseTickets,
     DestinationTickets,
     TicketsChosen,
     TicketsDrawn,
@@ -172,7 +173,7 @@ class TouristCards(DestinationTickets):
             offers.append(offer)
             game.tell(p.seat, TicketsOffered(tickets=list(offer["tickets"]), tourist=list(offer["tourist"]),
                                              devils=len(offer["devils"])))
-        game.set_pending("choose_tickets", offers=offers, setup=True)
+        game.set_pending(ChooseTickets(offers=offers, setup=True))
 
     def _deal(self, game: Game, tickets: tuple[tuple[str, int], ...], n_tourist: int) -> dict[str, list[str]]:
         offer: dict[str, list[str]] = {"tickets": [], "tourist": [], "devils": []}
@@ -264,7 +265,7 @@ class TouristCards(DestinationTickets):
                                tourist=len(offer["tourist"]) + len(offer["devils"])))
         game.tell(seat, TicketsOffered(tickets=list(offer["tickets"]), tourist=list(offer["tourist"]),
                                        devils=len(offer["devils"])))
-        game.set_pending("choose_tickets", offers=offers, setup=False)
+        game.set_pending(ChooseTickets(offers=offers, setup=False))
 
     def _keep(self, game: Game, action: KeepTickets) -> None:
         s = game.state

@@ -215,4 +215,4 @@ class TrainCardDraw(RuleModule):
         if ends_draw:
             game.end_turn()
         else:
-            game.set_pending("second_card")
+            game.set_pending(SecondCard())

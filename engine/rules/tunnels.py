@@ -81,15 +81,14 @@ def begin_tunnel(game: Game, seat: int, route: Route, payment: Cards) -> None:
         game.discard_cards(cards((c, 1) for c in revealed))
         complete_claim(game, seat, route, payment)
         return
-    game.set_pending(
-        "tunnel",
+    game.set_pending(Tunnel(
         route=route.id,
         payment=dict(payment),
         revealed=revealed,
         colour=demand.colour,
         extra=demand.extra,
         locos_only=demand.locos_only,
-    )
+    ))
 
 
 def _demand(game: Game) -> TunnelDemand:

@@ -75,7 +75,7 @@ _DISCARDS: dict[tuple[int, int, int], list[Action]] = {}
 
 TURN_DECISIONS = ("dice_roll", "dice_action", "dice_tunnel", "dice_token")
 # The end of a turn whose tunnel failed or was given up, while the player holds tokens.
-END_OF_TURN = "dice_discard"
+END_OF_TURN = DiceDiscard.kind
 
 
 @dataclasses.dataclass(frozen=True)
@@ -95,7 +95,7 @@ class DiceTokenDiscard(RuleModule):
         turn["discard_offered"] = True
         if not any(tokens(game, turn["seat"]).values()):
             return False
-        game.set_pending(END_OF_TURN)
+        game.set_pending(DiceDiscard())
         return True
 
     def legal_actions(self, game: Game, seat: int) -> Iterable[Action]:

@@ -130,7 +130,7 @@ class DiceRoll(RuleModule):
             "no_token": False,
         }
         game.emit(DiceRolled(player=seat, dice=list(faces), reroll=False))
-        game.set_pending("dice_roll")
+        game.set_pending(ChooseReroll())
 
     def on_turn_end(self, game: Game) -> None:
         data = game.state.extra.get("dice")
@@ -173,4 +173,4 @@ class DiceRoll(RuleModule):
         for i, face in zip(idx, new, strict=True):
             dice[i] = face
         game.emit(DiceRolled(player=seat, dice=list(dice), reroll=True))
-        game.set_pending("dice_action")
+        game.set_pending(DiceAction())

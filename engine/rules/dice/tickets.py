@@ -19,7 +19,7 @@ from engine.errors import IllegalAction, excerpt
 from engine.rules.dice.faces import N_DICE, STATION, WILD, face_counts
 from engine.rules.dice.purse import spend, this_turn, unused_dice
 from engine.rules.module import RuleModule
-from engine.rules.tickets import DestinationTickets, TicketsDrawn, TicketsOffered, parse_mix
+from engine.rules.tickets import ChooseTickets, DestinationTickets, TicketsDrawn, TicketsOffered, parse_mix
 
 if TYPE_CHECKING:
     from engine.core import Game
@@ -102,7 +102,7 @@ class DiceTickets(RuleModule):
         offers[seat] = offer
         game.emit(TicketsDrawn(player=seat, count=len(offer), mix=[list(m) for m in plan] if action.mix else []))
         game.tell(seat, TicketsOffered(tickets=list(offer), keep=0))
-        game.set_pending("choose_tickets", offers=offers, setup=False)
+        game.set_pending(ChooseTickets(offers=offers, setup=False))
 
     @staticmethod
     def _plan(game: Game, tickets: DestinationTickets, order: list[str], action: DrawTicketsWithDice,

@@ -20,6 +20,7 @@ from engine.errors import IllegalAction
 from engine.events import Payload
 from engine.rules.dice.faces import DOUBLE, SINGLE, STATION, TOKEN_CAP, TOKEN_TYPES, WILD, face_counts
 from engine.rules.dice.purse import dice_data, spend, this_turn, tokens, unused_dice
+from engine.rules.dice.roll import DiceAction
 from engine.rules.module import RuleModule
 
 if TYPE_CHECKING:
@@ -77,7 +78,7 @@ class DiceTokens(RuleModule):
         if not turn or turn["token_done"] or turn["no_token"]:
             return False
         if self._options(game, turn["seat"]):
-            game.set_pending("dice_token")
+            game.set_pending(DiceToken())
             return True
         return False
 
@@ -137,7 +138,7 @@ class DiceTokens(RuleModule):
         game.emit(TokenTaken(player=seat, token=token, payment=dict(action.payment)))
         if game.state.pending.get("kind") != "dice_token":
             # Bought before the action: the roll stands, the action is still to come.
-            game.set_pending("dice_action")
+            game.set_pending(DiceAction())
             return
         if not self._options(game, seat):
             turn["token_done"] = True

@@ -82,8 +82,8 @@ def begin_dice_tunnel(game: Game, seat: int, route: Route, payment: Cards) -> No
     if not extra:
         _complete(game, seat, route)
         return
-    game.set_pending("dice_tunnel", route=route.id, payment=dict(payment), tunnel_dice=tunnel_dice,
-                     extra=extra, type=kind)
+    game.set_pending(DiceTunnel(route=route.id, payment=dict(payment), tunnel_dice=tunnel_dice,
+                                extra=extra, type=kind))
     if not pay_options(game, seat, kind, extra, 0):
         _give_up(game, seat, declined=False)
 
