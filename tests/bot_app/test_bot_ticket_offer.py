@@ -47,14 +47,14 @@ async def _to_the_keep_menu(fake: FakeDiscord, running: Any, table: Table, user:
     """From a panel opened by Choose tickets, through what the rules ask before the keep (a
     mix to draw in Germany, a Lucky Devil in Alsace: the first choice), to the keep menu."""
     for _ in range(3):
-        if any("ksel" in c for _, c in custom_ids(panel)):
+        if any("keeppick" in c for _, c in custom_ids(panel)):
             return panel
         if select_options(panel):
             sel, value, _ = select_options(panel)[0]
             panel = await _answer(fake, await fake.click(user, int(panel["id"]), sel, [value]))
         panel = await _answer(fake, await fake.click(user, int(panel["id"]), _cid(panel, ":do:")))
         await fake.wait_until(lambda: running.bot.desk.busy == 0)
-        if not any("ksel" in c for _, c in custom_ids(panel)):  # "Now choose what to keep": press it
+        if not any("keeppick" in c for _, c in custom_ids(panel)):  # "Now choose what to keep": press it
             panel = await _answer(fake, await fake.click(user, int(panel["id"]), _cid(panel, ":kt")))
     raise AssertionError(f"no keep menu: {panel['content']!r}")
 
@@ -154,7 +154,7 @@ async def test_a_later_draw_shows_the_new_offer_in_the_panel_it_opens(tmp_path):
         first = seen.pending.offer_of(seen.you)[0]
         confirm = await _answer(fake, await fake.click(mover, int(keep["id"]), sel, [first]))
         assert "A: " in confirm["content"]
-        await _answer(fake, await fake.click(mover, int(confirm["id"]), _cid(confirm, ":kdo:")))
+        await _answer(fake, await fake.click(mover, int(confirm["id"]), _cid(confirm, ":keepok:")))
         await fake.wait_until(lambda: running.bot.desk.busy == 0)
         after = await running.service.view(table.game_id, mover.id)
         assert first in (after.players[after.you].tickets or ())
