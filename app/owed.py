@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.player_clock import PlayerClock
+from engine.core import GameStarted, MoveUndone, TurnStarted
 from engine.events import PRIVATE, Event
 from engine.state import GameState
 
@@ -107,12 +108,12 @@ class SeatInfo:
 
 def turn_began(events: Iterable[Event]) -> bool:
     """Whether these events start a turn (or the game)."""
-    return any(e.kind in ("turn_started", "game_started") for e in events)
+    return any(isinstance(e.payload, TurnStarted | GameStarted) for e in events)
 
 
 def move_undone(events: Iterable[Event]) -> bool:
     """Whether these events take a move back (the mover's turn is theirs again)."""
-    return any(e.kind == "move_undone" for e in events)
+    return any(isinstance(e.payload, MoveUndone) for e in events)
 
 
 def turn_restarts(events: Iterable[Event]) -> bool:

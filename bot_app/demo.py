@@ -41,6 +41,7 @@ from bot_app.presentation import after_game, posts, text
 from bot_app.presentation.layout import layout_of
 from bot_app.presentation.render_hooks import Renderer
 from engine.actions import action_from_json
+from engine.core import TurnStarted
 from engine.errors import IllegalAction
 from engine.events import Event
 from engine.game import actors, legal_actions
@@ -208,7 +209,7 @@ class _Demo:
                 self.moves.append(f"{step.seq:>4}  {line}")
             await self.tell(step, step.actor, names, before.get(step.actor) if step.actor is not None else None)
             pending += step.public_events
-            if any(e.kind == "turn_started" for e in step.public_events) or step.ended:
+            if any(isinstance(e.payload, TurnStarted) for e in step.public_events) or step.ended:
                 await self.post(step, pending, from_seq)
                 pending, from_seq = [], step.seq + 1
         return self.finish(result, variant, players, seed, options, actions, names, quiet)

@@ -13,12 +13,13 @@ rules and hands each `Game` the rule set it was built with.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.actions import Action, Pass
 from engine.cards import Cards
 from engine.errors import IllegalAction
-from engine.events import HIDDEN, PRIVATE, PUBLIC, Event
+from engine.events import HIDDEN, PRIVATE, PUBLIC, Event, Payload, absent
 from engine.rng import Rng
 from engine.scoring import final_scores
 from engine.state import GameState, PlayerState, copy_data
@@ -30,6 +31,77 @@ if TYPE_CHECKING:
 
 
 T = TypeVar("T")
+
+
+# --- the core's own events (engine/rules/module.py CORE_EVENTS) ---------------------------------
+DEADLOCK = "Nobody can do anything any more, so the game ends."
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameStarted(Payload):
+    kind = "game_started"
+    variant: str
+    players: int
+    first_player: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class TurnStarted(Payload):
+    kind = "turn_started"
+    player: int
+    turn: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class DeckReshuffled(Payload):
+    kind = "deck_reshuffled"
+    size: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Shuffle(Payload):
+    """A hidden record of a shuffle: what was shuffled (each shuffle names its own piles) and
+    the generator's state after it."""
+
+    kind = "shuffle"
+    deck: int | None = absent()
+    passengers: int | None = absent()
+    discards: int | None = absent()
+    tickets: int | str | None = absent()  # a count, or the deck shuffled (Germany)
+    tourist: int | None = absent()
+    rng: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class FinalRound(Payload):
+    kind = "final_round"
+    player: int
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameOver(Payload):
+    kind = "game_over"
+    result: dict[str, Any] | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Passed(Payload):
+    kind = "passed"
+    player: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Deadlock(Payload):
+    kind = "deadlock"
+    text: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class MoveUndone(Payload):
+    kind = "move_undone"
+    player: int
+    turn: int
 
 
 class Game:
@@ -68,17 +140,17 @@ class Game:
         return names[seat] if seat < len(names) and names[seat] else f"Player {seat + 1}"
 
     # --- events -------------------------------------------------------------------------
-    def emit(self, kind: str, **data: Any) -> None:
+    def emit(self, payload: Payload) -> None:
         """A public event."""
-        self.events.append(Event(kind, data, PUBLIC))
+        self.events.append(Event(payload, PUBLIC))
 
-    def tell(self, seat: int, kind: str, **data: Any) -> None:
+    def tell(self, seat: int, payload: Payload) -> None:
         """An event only `seat` may see."""
-        self.events.append(Event(kind, data, PRIVATE, seat))
+        self.events.append(Event(payload, PRIVATE, seat))
 
-    def record(self, kind: str, **data: Any) -> None:
+    def record(self, payload: Payload) -> None:
         """A hidden event: kept for replay checks, shown to nobody."""
-        self.events.append(Event(kind, data, HIDDEN))
+        self.events.append(Event(payload, HIDDEN))
 
     # --- hidden piles -------------------------------------------------------------------
     # The end of a pile's list is its top.
@@ -108,8 +180,8 @@ class Game:
         s.deck = s.discard + s.deck
         s.discard = []
         self.chance.shuffle(s.deck)
-        self.emit("deck_reshuffled", size=len(s.deck))
-        self.record("shuffle", deck=len(s.deck), rng=self.rng.state)
+        self.emit(DeckReshuffled(size=len(s.deck)))
+        self.record(Shuffle(deck=len(s.deck), rng=self.rng.state))
 
     def train_cards_available(self) -> int:
         return len(self.state.deck) + len(self.state.discard)
@@ -147,7 +219,7 @@ class Game:
             return
         s.final_turns_left = self.n_players
         self.triggered_now = True
-        self.emit("final_round", player=seat, reason=reason)
+        self.emit(FinalRound(player=seat, reason=reason))
 
     def begin_play(self, first: int) -> None:
         """Setup is over: the first player's first turn begins."""
@@ -158,7 +230,7 @@ class Game:
         s = self.state
         s.current = seat
         self.set_pending("turn")
-        self.emit("turn_started", player=seat, turn=s.turn)
+        self.emit(TurnStarted(player=seat, turn=s.turn))
         for module in self.rules.hooked("on_turn_start"):
             module.on_turn_start(self)
 
@@ -199,10 +271,10 @@ class Game:
         if self.module_actions(action.player):
             raise IllegalAction("You can only pass when there is nothing else you can do.", "cannot_pass")
         s = self.state
-        self.emit("passed", player=action.player)
+        self.emit(Passed(player=action.player))
         s.passes_in_a_row += 1
         if s.passes_in_a_row >= self.n_players:
-            self.emit("deadlock", text="Nobody can do anything any more, so the game ends.")
+            self.emit(Deadlock(text=DEADLOCK))
             self.finish_game()
             return
         self.end_turn()
@@ -212,7 +284,7 @@ class Game:
         s.status = "over"
         s.pending = {}
         s.result = final_scores(self)
-        self.emit("game_over", result=copy_data(s.result))
+        self.emit(GameOver(result=copy_data(s.result)))
 
     def finish(self) -> tuple[GameState, list[Event]]:
         self.state.rng = self.rng.state

@@ -2,26 +2,116 @@
 
 Every event is public, private to one seat, or hidden (a record for replay checks that nobody
 sees, such as the fact of a shuffle). Secrets go only into private or hidden events.
+
+What happened is the event's `payload`: one frozen dataclass per kind, declared beside the rule
+that emits it (`RouteClaimed` in engine/rules/routes.py; the core's own kinds in
+engine/core.py), with the kind as a class attribute. Declaring the class registers its kind, so
+`Event.from_json` rebuilds the typed payload of a stored event; a row whose kind no class
+declares (or whose fields no longer fit its class) reads as an `Untyped` payload, so old rows
+never fail to load.
+
+The stored JSON is exactly what it was when payloads were dicts: `{"kind", "data",
+"visibility", "seat"?}`, `data` holding the payload's fields. A field marked `absent()` is left
+out of `data` when it is None, because the emitters of some kinds (a shuffle of the deck, of the
+tickets, of the passengers) wrote different keys and old rows must keep their bytes.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar, TypeVar
 
 PUBLIC = "public"
 PRIVATE = "private"
 HIDDEN = "hidden"
+
+_ABSENT = "absent_when_none"
+
+P = TypeVar("P", bound="Payload")
+
+
+def absent() -> Any:
+    """A payload field that some emitters of its kind leave out: None, and then not written."""
+    return field(default=None, metadata={_ABSENT: True})
+
+
+class Payload:
+    """What one event says. Subclasses are frozen dataclasses with `kind` set; each kind is
+    declared once (a second class for the same kind is refused)."""
+
+    kind: ClassVar[str] = ""
+    registry: ClassVar[dict[str, type[Payload]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        kind = cls.__dict__.get("kind")
+        if not kind:
+            return
+        known = Payload.registry.get(kind)
+        if known is not None and known.__qualname__ != cls.__qualname__:
+            raise ValueError(f"the event kind {kind!r} is already declared by {known.__module__}.{known.__qualname__}")
+        Payload.registry[kind] = cls
+
+    def actor(self) -> int | None:
+        """The seat whose move this tells of (the payload's `player`), None when it names none."""
+        seat = getattr(self, "player", None)
+        return seat if isinstance(seat, int) and not isinstance(seat, bool) else None
+
+    def to_data(self) -> dict[str, Any]:
+        """The payload's fields as the stored `data` (an `absent()` field that is None is left out)."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            value = getattr(self, f.name)
+            if value is None and f.metadata.get(_ABSENT):
+                continue
+            out[f.name] = value
+        return out
+
+
+@dataclass(frozen=True)
+class Untyped(Payload):
+    """A stored event no payload class reads (a kind since retired, or fields that changed):
+    kept as it was written, so it loads, replays and is written back unchanged."""
+
+    name: str
+    fields: dict[str, Any] = field(default_factory=dict)
+
+    def actor(self) -> int | None:
+        seat = self.fields.get("player")
+        return seat if isinstance(seat, int) and not isinstance(seat, bool) else None
+
+    def to_data(self) -> dict[str, Any]:
+        return self.fields
+
+
+def payload_from(kind: str, data: dict[str, Any]) -> Payload:
+    """The typed payload of a stored event's kind and data (`Untyped` when none fits)."""
+    cls = Payload.registry.get(kind)
+    if cls is not None:
+        try:
+            return cls(**data)
+        except TypeError:
+            pass
+    return Untyped(kind, data)
 
 
 @dataclass(frozen=True)
 class Event:
     """One thing that happened. `seat` is set for private events (who may see it)."""
 
-    kind: str
-    data: dict[str, Any] = field(default_factory=dict)
+    payload: Payload
     visibility: str = PUBLIC
     seat: int | None = None
+
+    @property
+    def kind(self) -> str:
+        p = self.payload
+        return p.name if isinstance(p, Untyped) else p.kind
+
+    def of(self, cls: type[P]) -> P | None:
+        """The payload if it is a `cls`, else None."""
+        return self.payload if isinstance(self.payload, cls) else None
 
     def visible_to(self, seat: int | None) -> bool:
         """Whether the player in `seat` (None: the public) may see this event."""
@@ -30,11 +120,14 @@ class Event:
         return self.visibility == PRIVATE and seat is not None and seat == self.seat
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind, "data": self.data, "visibility": self.visibility}
+        """The stored form (the same bytes as before payloads were typed)."""
+        out: dict[str, Any] = {"kind": self.kind, "data": self.payload.to_data(), "visibility": self.visibility}
         if self.seat is not None:
             out["seat"] = self.seat
         return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Event:
-        return cls(data["kind"], dict(data.get("data", {})), data.get("visibility", PUBLIC), data.get("seat"))
+        """An event as stored, with its typed payload."""
+        payload = payload_from(data["kind"], dict(data.get("data", {})))
+        return cls(payload, data.get("visibility", PUBLIC), data.get("seat"))

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine import undo
 from engine.actions import Action, Pass, Undo, action_from_json
-from engine.core import Game
+from engine.core import Game, GameStarted
 from engine.errors import IllegalAction
 from engine.events import Event
 from engine.rng import seed_state
@@ -84,7 +84,7 @@ def new_game(
         raise IllegalAction(f"There is no seat {first_player + 1} in a {players}-player game.", "bad_seat")
     state.current = first_player
     state.first_player = first_player
-    game.emit("game_started", variant=variant, players=players, first_player=first_player)
+    game.emit(GameStarted(variant=variant, players=players, first_player=first_player))
     for module in rules.modules:
         module.setup(game)
     if not state.pending:

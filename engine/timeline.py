@@ -16,14 +16,26 @@ from typing import Any
 
 from engine.actions import Action
 from engine.chance import ChanceSource
-from engine.events import PUBLIC
+from engine.core import GameOver, MoveUndone, TurnStarted
+from engine.events import PUBLIC, Payload
 from engine.game import apply, new_game, view
+from engine.rules.controller import RouteRemoved
+from engine.rules.routes import RouteClaimed
+from engine.rules.stations import StationBuilt
 from engine.view import View
 
-# The public events a replay shows a picture for, and where each names what it marks.
-SHOWN = {"route_claimed": "route", "station_built": "city", "route_removed": "route"}
 # The events after which the turn that made a move is over (the next one began, or the game ended).
-SETTLED = ("turn_started", "game_over")
+SETTLED = (TurnStarted, GameOver)
+
+
+def _marked(payload: Payload) -> tuple[str, str, int] | None:
+    """What a public event marks on the replay's board (a route or a city), and by whom."""
+    match payload:
+        case RouteClaimed(route=route, player=seat) | RouteRemoved(route=route, player=seat):
+            return "route", route, seat
+        case StationBuilt(city=city, player=seat):
+            return "city", city, seat
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,17 +62,16 @@ def public_timeline(variant: str, players: int, seed: int, actions: Iterable[Act
         before = state
         state, events = apply(state, action, chance)
         for e in events:
-            if e.kind == "move_undone":
+            if isinstance(e.payload, MoveUndone):
                 marks.clear()
                 if len(steps) > 1:
                     steps.pop()
-            field = SHOWN.get(e.kind) if e.visibility == PUBLIC else None
-            if field is not None and isinstance(e.data.get(field), str):
+            mark = _marked(e.payload) if e.visibility == PUBLIC else None
+            if mark is not None:
                 if not steps:
                     steps.append(TimelineStep(view(before, None)))
-                seat = e.data.get("player")
-                marks.append((field, e.data[field], seat if isinstance(seat, int) else None))
-        if marks and (state.status == "over" or any(e.kind in SETTLED for e in events)):
+                marks.append(mark)
+        if marks and (state.status == "over" or any(isinstance(e.payload, SETTLED) for e in events)):
             steps.append(TimelineStep(
                 view(state, None),
                 routes=tuple(i for f, i, _ in marks if f == "route"),

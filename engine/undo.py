@@ -28,6 +28,7 @@ from collections.abc import MutableSequence, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 from engine.actions import Action, Undo
+from engine.core import MoveUndone
 from engine.errors import IllegalAction
 from engine.events import PRIVATE, Event
 from engine.state import GameState
@@ -99,7 +100,7 @@ def apply_undo(state: GameState, action: Undo) -> tuple[GameState, list[Event]]:
         raise IllegalAction("There is no move of yours to take back: only your last claim, station or Controller "
                             "card, before the next player acts, and only if it revealed nothing.", "cannot_undo")
     restored = GameState.from_canonical(state.secret[KEY]["state"])
-    return restored, [Event("move_undone", {"player": action.player, "turn": restored.turn})]
+    return restored, [Event(MoveUndone(player=action.player, turn=restored.turn))]
 
 
 def renamed(state: GameState, names: Sequence[str]) -> GameState:

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from bot_app.lang import table_language
 from bot_app.presentation import text
 from bot_app.presentation.answers import cut
+from engine.core import GameOver
 from engine.events import Event
 from engine.view import View
 
@@ -36,7 +37,7 @@ def board_description(view: View, events: Iterable[Event], waiting: Sequence[int
     parts = [lang.t("alt.board", game=str(game_id), variant=text.variant_title(view.variant, view.options, lang),
                     turn=view.turn + 1)]
     # the end itself is said below ("The game is over."): the last move is the one before it
-    lines = text.log_lines([e for e in events if e.kind != "game_over"], view)
+    lines = text.log_lines([e for e in events if not isinstance(e.payload, GameOver)], view)
     if lines:
         parts.append(lang.t("alt.last_move", move=plain(lines[-1]).rstrip(".")))
     totals = {}

@@ -26,6 +26,7 @@ from bot_app.presentation.panels import action_buttons
 from bot_app.presentation.plan_button import plan_button
 from bot_app.presentation.render_hooks import Renderer
 from bot_app.presentation.zoom import zoom_button
+from engine.core import TurnStarted
 from engine.view import View
 
 
@@ -86,7 +87,7 @@ def _with_log(parts: list[str], events: list[Any], view: View, room: int) -> lis
 def _before_this_turn(events: list[Any]) -> list[Any]:
     """The events a turn post tells: what happened before the turn now waiting began. What
     began it (the dice rolled for the player) the table below shows as it stands now."""
-    starts = [i for i, e in enumerate(events) if e.kind == "turn_started"]
+    starts = [i for i, e in enumerate(events) if isinstance(e.payload, TurnStarted)]
     return events[:starts[-1]] if starts else events
 
 

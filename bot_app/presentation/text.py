@@ -21,6 +21,12 @@ from engine.actions import Action
 from engine.cards import card_word, describe
 from engine.events import PRIVATE, PUBLIC, Event
 from engine.maps import GameMap, load_map
+from engine.rules.controller import RouteRemoved
+from engine.rules.dice.claims import DicePaid
+from engine.rules.dice.tunnels import TunnelDiceRolled
+from engine.rules.routes import RouteClaimed
+from engine.rules.stations import StationBuilt
+from engine.rules.tunnels import TunnelRevealed
 from engine.rulesets import variants
 from engine.view import View
 
@@ -121,7 +127,8 @@ def recent_lines(events: Iterable[Event], view: View, limit: int = LOG_IN_POST) 
     return out
 
 
-_ROUTE_EVENTS = ("route_claimed", "tunnel_revealed", "dice_paid", "tunnel_dice_rolled", "route_removed")
+# The events that mark a route on the board.
+_ROUTE_EVENTS = (RouteClaimed, TunnelRevealed, DicePaid, TunnelDiceRolled, RouteRemoved)
 
 
 def highlights(events: Iterable[Event]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -129,11 +136,11 @@ def highlights(events: Iterable[Event]) -> tuple[tuple[str, ...], tuple[str, ...
     routes: list[str] = []
     cities: list[str] = []
     for e in events:
-        route = e.data.get("route")
-        if e.kind in _ROUTE_EVENTS and isinstance(route, str) and route not in routes:
-            routes.append(route)
-        if e.kind == "station_built" and isinstance(e.data.get("city"), str):
-            cities.append(e.data["city"])
+        p = e.payload
+        if isinstance(p, _ROUTE_EVENTS) and p.route not in routes:
+            routes.append(p.route)
+        if isinstance(p, StationBuilt):
+            cities.append(p.city)
     return tuple(routes), tuple(cities)
 
 

@@ -14,11 +14,36 @@ from typing import TYPE_CHECKING, ClassVar
 
 from engine.actions import Action, register
 from engine.cards import Cards, cards, count, has_cards
+from engine.core import Shuffle
 from engine.errors import IllegalAction
+from engine.events import Payload
 from engine.rules.module import RuleModule
 
 if TYPE_CHECKING:
     from engine.core import Game
+
+
+# --- the events this rule emits --------------------------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class BurnedFive(Payload):
+    kind = "burned_five"
+    player: int
+    burned: dict[str, int]
+    drew: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardsReceived(Payload):
+    kind = "cards_received"
+    cards: dict[str, int]
+    source: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class DiscardsUnderDeck(Payload):
+    kind = "discards_under_deck"
+    size: int
+
 
 
 @register
@@ -93,8 +118,8 @@ class BurnFiveCards(RuleModule):
                 break
             drawn[card] = drawn.get(card, 0) + 1
         game.give_cards(seat, cards(drawn))
-        game.emit("burned_five", player=seat, burned=dict(payment), drew=sum(drawn.values()))
-        game.tell(seat, "cards_received", cards=drawn, source="burn_five")
+        game.emit(BurnedFive(player=seat, burned=dict(payment), drew=sum(drawn.values())))
+        game.tell(seat, CardsReceived(cards=drawn, source="burn_five"))
         game.end_turn()
 
 
@@ -108,5 +133,5 @@ def put_discards_under_deck(game: Game) -> None:
     game.chance.shuffle(used)
     s.deck = used + s.deck
     s.discard = []
-    game.emit("discards_under_deck", size=len(used))
-    game.record("shuffle", discards=len(used), rng=game.rng.state)
+    game.emit(DiscardsUnderDeck(size=len(used)))
+    game.record(Shuffle(discards=len(used), rng=game.rng.state))

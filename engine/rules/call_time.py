@@ -18,11 +18,21 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from engine.actions import Action, Pass, register
+from engine.core import Passed
 from engine.errors import IllegalAction
+from engine.events import Payload
 from engine.rules.module import RuleModule
 
 if TYPE_CHECKING:
     from engine.core import Game
+
+
+# --- the events this rule emits --------------------------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class TimeNotCalled(Payload):
+    kind = "time_not_called"
+    player: int
+
 
 OFFER_KEY = "call_time_offer"
 
@@ -90,11 +100,11 @@ class CallTimeEnd(RuleModule):
                 # final round (A11), so it must count.
                 game.triggered_now = False
             else:
-                game.emit("time_not_called", player=caller)
+                game.emit(TimeNotCalled(player=caller))
             return
         assert isinstance(action, Pass)
         if s.final_turns_left is not None:
-            game.emit("passed", player=action.player)
+            game.emit(Passed(player=action.player))
             game.end_turn()
             return
         # Outside the final round: the core's pass, allowed only when nothing else is (X4).

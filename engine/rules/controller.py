@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from engine.actions import Action, register
 from engine.errors import IllegalAction
+from engine.events import Payload
 from engine.maps import Route
 from engine.rules.module import RuleModule
 from engine.rules.routes import (
@@ -39,6 +40,26 @@ from engine.rules.routes import (
 
 if TYPE_CHECKING:
     from engine.core import Game
+
+
+# --- the events this rule emits --------------------------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class ControllerPlayed(Payload):
+    kind = "controller_played"
+    player: int
+    mode: str  # REMOVE or BUILD
+    route: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class RouteRemoved(Payload):
+    kind = "route_removed"
+    player: int
+    route: str
+    owner: int
+    points: int
+    trains: int
+
 
 CONTROLLER = "controller"
 REMOVE = "remove"
@@ -112,9 +133,9 @@ class Controller(RuleModule):
                                 "route_not_claimed")
         self._pay(game, seat)
         owner, points = unclaim_route(game, route)
-        game.emit("controller_played", player=seat, mode=REMOVE, route=route.id)
-        game.emit("route_removed", player=seat, route=route.id, owner=owner, points=points,
-                  trains=route.length)
+        game.emit(ControllerPlayed(player=seat, mode=REMOVE, route=route.id))
+        game.emit(RouteRemoved(player=seat, route=route.id, owner=owner, points=points,
+                               trains=route.length))
         game.end_turn()
 
     def _build(self, game: Game, seat: int, route: Route) -> None:
@@ -122,7 +143,7 @@ class Controller(RuleModule):
         if reason:
             raise IllegalAction(reason, "route_blocked")
         game.take_cards(seat, ((self.card, 1),))
-        game.emit("controller_played", player=seat, mode=BUILD, route=route.id)
+        game.emit(ControllerPlayed(player=seat, mode=BUILD, route=route.id))
         # The Controller is the whole payment: complete_claim discards it, places the trains,
         # records 0 points and ends the turn (no tunnel check, no ferry locomotives: U8).
         complete_claim(game, seat, route, ((self.card, 1),), points=0)

@@ -24,7 +24,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.actions import Action, register
 from engine.cards import card_word
+from engine.core import Shuffle
 from engine.errors import IllegalAction
+from engine.events import Payload
 from engine.rules.module import RuleModule
 from engine.rules.tie_breaks import TieBreak
 from engine.scoring import add_bonus
@@ -33,6 +35,22 @@ if TYPE_CHECKING:
     from engine.core import Game
     from engine.maps import GameMap
     from engine.state import GameState
+
+
+# --- the events this rule emits --------------------------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class PassengersPlaced(Payload):
+    kind = "passengers_placed"
+    passengers: dict[str, dict[str, int]]  # city → colour → count
+
+
+@dataclass(frozen=True, kw_only=True)
+class PassengerTaken(Payload):
+    kind = "passenger_taken"
+    player: int
+    city: str
+    colour: str
+
 
 KEY = "passengers"
 
@@ -89,7 +107,7 @@ class Passengers(RuleModule):
                                 f"with passengers.", "no_passengers")
         bag = [colour for colour, n in colours.items() for _ in range(n)]
         game.chance.shuffle(bag)
-        game.record("shuffle", passengers=len(bag), rng=game.rng.state)
+        game.record(Shuffle(passengers=len(bag), rng=game.rng.state))
         placed: dict[str, dict[str, int]] = {}
         for space, n in spaces.items():
             here: dict[str, int] = {}
@@ -102,7 +120,7 @@ class Passengers(RuleModule):
         game.state.extra[KEY] = placed
         for p in game.state.players:
             p.public[KEY] = {}
-        game.emit("passengers_placed", passengers={k: dict(v) for k, v in placed.items()})
+        game.emit(PassengersPlaced(passengers={k: dict(v) for k, v in placed.items()}))
 
     # --- collecting ---------------------------------------------------------------------
     def on_route_claimed(self, game: Game, seat: int, route_id: str) -> None:
@@ -128,7 +146,7 @@ class Passengers(RuleModule):
         mine = dict(game.player(seat).public.get(KEY, {}))
         mine[colour] = mine.get(colour, 0) + 1
         game.player(seat).public[KEY] = dict(sorted(mine.items()))
-        game.emit("passenger_taken", player=seat, city=space, colour=colour)
+        game.emit(PassengerTaken(player=seat, city=space, colour=colour))
 
     def legal_actions(self, game: Game, seat: int) -> Iterable[Action]:
         spaces = board(game)

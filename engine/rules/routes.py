@@ -7,14 +7,27 @@ Shared by the ordinary claim, the tunnel decision and variant actions that build
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.cards import Cards
 from engine.errors import IllegalAction, excerpt
+from engine.events import Payload
 from engine.maps import City, Route
 
 if TYPE_CHECKING:
     from engine.core import Game
+
+
+# --- the events this rule emits --------------------------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class RouteClaimed(Payload):
+    kind = "route_claimed"
+    player: int
+    route: str
+    payment: dict[str, int]
+    points: int
+
 
 
 def find_route(game: Game, route_id: str) -> Route:
@@ -133,7 +146,7 @@ def complete_claim(game: Game, seat: int, route: Route, payment: Cards, points: 
     player.route_points += points
     s.route_owner[route.id] = seat
     s.route_scored[route.id] = points
-    game.emit("route_claimed", player=seat, route=route.id, payment=dict(payment), points=points)
+    game.emit(RouteClaimed(player=seat, route=route.id, payment=dict(payment), points=points))
     decision = game.state.pending
     for module in game.rules.hooked("on_route_claimed"):
         module.on_route_claimed(game, seat, route.id)

@@ -9,12 +9,23 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from engine.actions import Action, BuildStation
 from engine.cards import COLOURS, GRAY, LOCO, Cards, card_word, colour_and_locos, count, describe, has_cards
 from engine.errors import IllegalAction
+from engine.events import Payload
 from engine.rules.module import RuleModule
 from engine.rules.routes import find_city
 from engine.scoring import add_points
 
 if TYPE_CHECKING:
     from engine.core import Game
+
+
+# --- the events this rule emits --------------------------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class StationBuilt(Payload):
+    kind = "station_built"
+    player: int
+    city: str
+    payment: dict[str, int]
+
 
 ANY_COLOUR = "any"
 ROUTE_COLOUR = "route_colour"  # USSR: the colour of a route into the city (any, if one is grey)
@@ -133,7 +144,7 @@ class Stations(RuleModule):
         game.discard_cards(payment)
         player.stations -= 1
         game.state.stations[city.id] = seat
-        game.emit("station_built", player=seat, city=city.id, payment=dict(payment))
+        game.emit(StationBuilt(player=seat, city=city.id, payment=dict(payment)))
         game.end_turn()
 
     def score(self, game: Game, sheets: list[dict[str, Any]]) -> None:

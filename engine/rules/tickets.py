@@ -8,7 +8,9 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.actions import Action, DrawTickets, KeepTickets
+from engine.core import Shuffle
 from engine.errors import IllegalAction, excerpt
+from engine.events import Payload, absent
 from engine.graph import TicketOutcome, best_ticket_outcomes, connectivity
 from engine.rules.module import RuleModule
 from engine.scoring import add_points
@@ -17,6 +19,55 @@ from engine.state import copy_data
 if TYPE_CHECKING:
     from engine.core import Game
     from engine.maps import GameMap
+
+
+# --- the events this rule emits --------------------------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class TicketsOffered(Payload):
+    """A seat's own offer of tickets (private)."""
+
+    kind = "tickets_offered"
+    tickets: list[str]
+    keep: int | None = absent()  # how many must be kept
+    tourist: list[str] | None = absent()  # Alsace: the tourist cards offered
+    devils: int | None = absent()  # Alsace: Lucky Devils among them
+
+
+@dataclass(frozen=True, kw_only=True)
+class TicketsBoxed(Payload):
+    kind = "tickets_boxed"
+    deck: str
+    count: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class TicketsDrawn(Payload):
+    kind = "tickets_drawn"
+    player: int
+    count: int
+    mix: list[list[Any]] | None = absent()  # the (deck, count) mix asked for
+    tourist: int | None = absent()  # Alsace: tourist cards drawn
+
+
+@dataclass(frozen=True, kw_only=True)
+class TicketsKept(Payload):
+    kind = "tickets_kept"
+    player: int
+    kept: int
+    returned: int
+    tourist_kept: int | None = absent()
+    tourist_returned: int | None = absent()
+
+
+@dataclass(frozen=True, kw_only=True)
+class TicketsChosen(Payload):
+    """What a seat kept (private)."""
+
+    kind = "tickets_chosen"
+    kept: list[str]
+    returned: list[str] | None = absent()
+    tourist: list[str] | None = absent()  # Alsace: the tourist cards kept
+
 
 # Where returned tickets go.
 BOTTOM = "bottom"  # under their own deck, unseen
@@ -68,7 +119,7 @@ class DestinationTickets(RuleModule):
             deck = [t.id for t in game.map.ticket_deck(deck_name)]
             game.chance.shuffle(deck)
             s.ticket_decks[deck_name] = deck
-        game.record("shuffle", tickets=len(game.map.tickets), rng=game.rng.state)
+        game.record(Shuffle(tickets=len(game.map.tickets), rng=game.rng.state))
         if self.setup_announced:
             n = game.n_players
             game.set_pending("choose_tickets", offers=[[] for _ in range(n)], setup=True, announce=[True] * n)
@@ -79,11 +130,11 @@ class DestinationTickets(RuleModule):
             for deck_name, n in self.setup_deal:
                 offer.extend(self._take(game, deck_name, n))
             offers.append(offer)
-            game.tell(p.seat, "tickets_offered", tickets=list(offer), keep=self._minimum(game, offer, True))
+            game.tell(p.seat, TicketsOffered(tickets=list(offer), keep=self._minimum(game, offer, True)))
         for deck_name in self.boxed_after_deal:
             boxed = s.ticket_decks.get(deck_name, [])
             if boxed:
-                game.emit("tickets_boxed", deck=deck_name, count=len(boxed))
+                game.emit(TicketsBoxed(deck=deck_name, count=len(boxed)))
             s.ticket_decks[deck_name] = []
         game.set_pending("choose_tickets", offers=offers, setup=True)
 
@@ -208,8 +259,8 @@ class DestinationTickets(RuleModule):
             offer.extend(self._take(game, deck_name, n))
         offers: list[list[str] | None] = [None] * game.n_players
         offers[seat] = offer
-        game.emit("tickets_drawn", player=seat, count=len(offer), mix=[list(m) for m in plan])
-        game.tell(seat, "tickets_offered", tickets=list(offer), keep=self._minimum(game, offer, False))
+        game.emit(TicketsDrawn(player=seat, count=len(offer), mix=[list(m) for m in plan]))
+        game.tell(seat, TicketsOffered(tickets=list(offer), keep=self._minimum(game, offer, False)))
         game.set_pending("choose_tickets", offers=offers, setup=False)
 
     def _announce_setup(self, game: Game, action: DrawTickets) -> None:
@@ -224,8 +275,8 @@ class DestinationTickets(RuleModule):
             offer.extend(self._take(game, deck_name, n))
         s.pending["offers"][seat] = offer
         s.pending["announce"][seat] = False
-        game.emit("tickets_drawn", player=seat, count=len(offer), mix=[list(m) for m in mix])
-        game.tell(seat, "tickets_offered", tickets=list(offer), keep=self._minimum(game, offer, True))
+        game.emit(TicketsDrawn(player=seat, count=len(offer), mix=[list(m) for m in mix]))
+        game.tell(seat, TicketsOffered(tickets=list(offer), keep=self._minimum(game, offer, True)))
 
     def _mix_refusal(self, game: Game, mix: tuple[tuple[str, int], ...], size: int | None = None) -> str:
         sizes = {name: len(deck) for name, deck in game.state.ticket_decks.items()}
@@ -255,8 +306,8 @@ class DestinationTickets(RuleModule):
         else:
             self._return(game, returned, self.setup_returns if setup else self.draw_returns)
         offers[seat] = None
-        game.emit("tickets_kept", player=seat, kept=len(kept), returned=len(returned))
-        game.tell(seat, "tickets_chosen", kept=kept, returned=returned)
+        game.emit(TicketsKept(player=seat, kept=len(kept), returned=len(returned)))
+        game.tell(seat, TicketsChosen(kept=kept, returned=returned))
         if any(o is not None for o in offers):
             return
         if setup:
@@ -278,7 +329,7 @@ class DestinationTickets(RuleModule):
         if where == SHUFFLE:
             for deck_name in sorted(touched):
                 game.chance.shuffle(decks[deck_name])
-                game.record("shuffle", tickets=deck_name, rng=game.rng.state)
+                game.record(Shuffle(tickets=deck_name, rng=game.rng.state))
 
     # --- scoring ------------------------------------------------------------------------
     def score(self, game: Game, sheets: list[dict[str, Any]]) -> None:

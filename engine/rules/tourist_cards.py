@@ -19,14 +19,39 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.actions import Action, DrawTickets, KeepTickets, register
+from engine.core import Shuffle
 from engine.errors import IllegalAction, excerpt
-from engine.rules.tickets import BOTTOM, DestinationTickets
+from engine.events import Payload
+from engine.rules.tickets import (
+    BOTTOM,
+    DestinationTickets,
+    TicketsChosen,
+    TicketsDrawn,
+    TicketsKept,
+    TicketsOffered,
+)
 from engine.scoring import add_points
 
 if TYPE_CHECKING:
     from engine.core import Game
     from engine.maps import GameMap
     from engine.state import GameState
+
+
+# --- the events this rule emits --------------------------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class LuckyDevilPlayed(Payload):
+    kind = "lucky_devil_played"
+    player: int
+    discarded: bool  # an attraction went out of the game with the Devil
+
+
+@dataclass(frozen=True, kw_only=True)
+class LuckyDevilResolved(Payload):
+    kind = "lucky_devil_resolved"
+    devil: str
+    discarded: str | None  # the attraction that went with it
+
 
 TOURIST = "tourist"
 DECK_KEY = "tourist_deck"
@@ -138,15 +163,15 @@ class TouristCards(DestinationTickets):
         game.chance.shuffle(tourist)
         s.secret[DECK_KEY] = tourist
         s.extra[DECK_KEY] = len(tourist)
-        game.record("shuffle", tickets=len(game.map.tickets), tourist=len(tourist), rng=game.rng.state)
+        game.record(Shuffle(tickets=len(game.map.tickets), tourist=len(tourist), rng=game.rng.state))
         offers: list[dict[str, list[str]]] = []
         for p in s.players:
             tourist_hand(game, p.seat)
             p.public["tourist_cards"] = 0
             offer = self._deal(game, self.setup_deal, self.setup_tourist)
             offers.append(offer)
-            game.tell(p.seat, "tickets_offered", tickets=list(offer["tickets"]), tourist=list(offer["tourist"]),
-                      devils=len(offer["devils"]))
+            game.tell(p.seat, TicketsOffered(tickets=list(offer["tickets"]), tourist=list(offer["tourist"]),
+                                             devils=len(offer["devils"])))
         game.set_pending("choose_tickets", offers=offers, setup=True)
 
     def _deal(self, game: Game, tickets: tuple[tuple[str, int], ...], n_tourist: int) -> dict[str, list[str]]:
@@ -221,8 +246,8 @@ class TouristCards(DestinationTickets):
             tourist_hand(game, seat).remove(action.discard)
             game.player(seat).public["tourist_cards"] = len(tourist_hand(game, seat))
         s.extra["tourist_out_of_game"] = s.extra.get("tourist_out_of_game", 0) + 1 + bool(action.discard)
-        game.emit("lucky_devil_played", player=seat, discarded=bool(action.discard))
-        game.tell(seat, "lucky_devil_resolved", devil=devil, discarded=action.discard or None)
+        game.emit(LuckyDevilPlayed(player=seat, discarded=bool(action.discard)))
+        game.tell(seat, LuckyDevilResolved(devil=devil, discarded=action.discard or None))
 
     def _draw(self, game: Game, action: DrawTickets) -> None:
         s = game.state
@@ -235,10 +260,10 @@ class TouristCards(DestinationTickets):
         offer = self._deal(game, self.draw, self.draw_tourist)
         offers: list[dict[str, list[str]] | None] = [None] * game.n_players
         offers[seat] = offer
-        game.emit("tickets_drawn", player=seat, count=len(offer["tickets"]),
-                  tourist=len(offer["tourist"]) + len(offer["devils"]))
-        game.tell(seat, "tickets_offered", tickets=list(offer["tickets"]), tourist=list(offer["tourist"]),
-                  devils=len(offer["devils"]))
+        game.emit(TicketsDrawn(player=seat, count=len(offer["tickets"]),
+                               tourist=len(offer["tourist"]) + len(offer["devils"])))
+        game.tell(seat, TicketsOffered(tickets=list(offer["tickets"]), tourist=list(offer["tourist"]),
+                                       devils=len(offer["devils"])))
         game.set_pending("choose_tickets", offers=offers, setup=False)
 
     def _keep(self, game: Game, action: KeepTickets) -> None:
@@ -277,9 +302,9 @@ class TouristCards(DestinationTickets):
                 s.secret[DECK_KEY].insert(0, c)
         s.extra[DECK_KEY] = len(s.secret[DECK_KEY])
         offers[seat] = None
-        game.emit("tickets_kept", player=seat, kept=len(kept_t), returned=len(offer["tickets"]) - len(kept_t),
-                  tourist_kept=len(kept_c), tourist_returned=len(offer["tourist"]) - len(kept_c))
-        game.tell(seat, "tickets_chosen", kept=kept_t, tourist=kept_c)
+        game.emit(TicketsKept(player=seat, kept=len(kept_t), returned=len(offer["tickets"]) - len(kept_t),
+                              tourist_kept=len(kept_c), tourist_returned=len(offer["tourist"]) - len(kept_c)))
+        game.tell(seat, TicketsChosen(kept=kept_t, tourist=kept_c))
         if any(o is not None for o in offers):
             return
         if setup:

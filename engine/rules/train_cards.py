@@ -8,11 +8,57 @@ from typing import TYPE_CHECKING, ClassVar
 
 from engine.actions import Action, DrawCard
 from engine.cards import COLOURS, LOCO
+from engine.core import Shuffle
 from engine.errors import IllegalAction
+from engine.events import Payload, absent
 from engine.rules.module import RuleModule
 
 if TYPE_CHECKING:
     from engine.core import Game
+
+
+# --- the events this rule emits --------------------------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class HandDealt(Payload):
+    kind = "hand_dealt"
+    hand: dict[str, int]
+
+
+@dataclass(frozen=True, kw_only=True)
+class DisplayRefilled(Payload):
+    kind = "display_refilled"
+    slot: int
+    card: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class DisplayFlushed(Payload):
+    kind = "display_flushed"
+    discarded: list[str]
+    display: list[str | None]
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardDrawn(Payload):
+    kind = "card_drawn"
+    player: int
+    source: str  # "deck" or "display"
+    slot: int | None = absent()  # a face-up card only
+    card: str | None = absent()  # a face-up card only
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardReceived(Payload):
+    kind = "card_received"
+    card: str
+    source: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class NoSecondCard(Payload):
+    kind = "no_second_card"
+    player: int
+
 
 STANDARD_DECK: tuple[tuple[str, int], ...] = tuple((c, 12) for c in COLOURS) + ((LOCO, 14),)
 
@@ -52,14 +98,14 @@ class TrainCardDraw(RuleModule):
         s = game.state
         s.deck = [name for name, n in self.deck for _ in range(n)]
         game.chance.shuffle(s.deck)
-        game.record("shuffle", deck=len(s.deck), rng=game.rng.state)
+        game.record(Shuffle(deck=len(s.deck), rng=game.rng.state))
         for _ in range(self.hand_size):
             for p in s.players:
                 card = game.draw_train_card()
                 if card is not None:
                     p.hand[card] = p.hand.get(card, 0) + 1
         for p in s.players:
-            game.tell(p.seat, "hand_dealt", hand=dict(sorted(p.hand.items())))
+            game.tell(p.seat, HandDealt(hand=dict(sorted(p.hand.items()))))
         s.display = [None] * self.display_size
         self.refill_display(game)
 
@@ -88,7 +134,7 @@ class TrainCardDraw(RuleModule):
             if card is None:
                 s.display[slot] = game.draw_train_card()
                 if s.display[slot] is not None:
-                    game.emit("display_refilled", slot=slot, card=s.display[slot])
+                    game.emit(DisplayRefilled(slot=slot, card=s.display[slot]))
         flushes = 0
         while self.needs_flush(s.display):
             if flushes >= self.max_flushes and not self.clean_display_possible(game):
@@ -99,7 +145,7 @@ class TrainCardDraw(RuleModule):
             s.display = [None] * self.display_size
             for slot in range(self.display_size):
                 s.display[slot] = game.draw_train_card()
-            game.emit("display_flushed", discarded=old, display=list(s.display))
+            game.emit(DisplayFlushed(discarded=old, display=list(s.display)))
 
     # --- drawing ------------------------------------------------------------------------
     def _second_card_slots(self, game: Game) -> list[int]:
@@ -136,8 +182,8 @@ class TrainCardDraw(RuleModule):
             if card is None:
                 raise IllegalAction("The train deck and the discard pile are both empty.", "deck_empty")
             player.hand[card] = player.hand.get(card, 0) + 1
-            game.emit("card_drawn", player=seat, source="deck")
-            game.tell(seat, "card_received", card=card, source="deck")
+            game.emit(CardDrawn(player=seat, source="deck"))
+            game.tell(seat, CardReceived(card=card, source="deck"))
             ends_draw = not first
         else:
             if not 0 <= action.slot < len(s.display) or s.display[action.slot] is None:
@@ -150,11 +196,11 @@ class TrainCardDraw(RuleModule):
                 )
             s.display[action.slot] = None
             player.hand[card] = player.hand.get(card, 0) + 1
-            game.emit("card_drawn", player=seat, source="display", slot=action.slot, card=card)
+            game.emit(CardDrawn(player=seat, source="display", slot=action.slot, card=card))
             ends_draw = not first or (card == LOCO and self.faceup_loco_whole_draw)
             self.refill_display(game)
         if not ends_draw and not self.can_draw_second(game):
-            game.emit("no_second_card", player=seat)
+            game.emit(NoSecondCard(player=seat))
             ends_draw = True
         if ends_draw:
             game.end_turn()

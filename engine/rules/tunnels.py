@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from engine.actions import Action, GiveUpTunnel, PayTunnel
 from engine.cards import Cards, cards, describe
+from engine.events import Payload, absent
 from engine.maps import Route
 from engine.rules.module import RuleModule
 from engine.rules.payment import TunnelDemand
@@ -15,6 +16,34 @@ from engine.rules.routes import complete_claim, route_name
 
 if TYPE_CHECKING:
     from engine.core import Game
+
+
+# --- the events this rule emits --------------------------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class TunnelRevealed(Payload):
+    kind = "tunnel_revealed"
+    player: int
+    route: str
+    cards: list[str]
+    extra: int  # cards more to pay
+    locos_only: int  # of which locomotives
+
+
+@dataclass(frozen=True, kw_only=True)
+class TunnelAbandoned(Payload):
+    kind = "tunnel_abandoned"
+    player: int
+    route: str
+    payment: dict[str, int]  # what was laid down (and goes back)
+    reason: str | None = absent()  # the dice: "declined" or "cannot_pay"
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardsReturned(Payload):
+    kind = "cards_returned"
+    cards: dict[str, int]
+    text: str
+
 
 
 def begin_tunnel(game: Game, seat: int, route: Route, payment: Cards) -> None:
@@ -30,8 +59,8 @@ def begin_tunnel(game: Game, seat: int, route: Route, payment: Cards) -> None:
             break
         revealed.append(card)
     demand = rules.tunnel_demand(route, payment, revealed)
-    game.emit("tunnel_revealed", player=seat, route=route.id, cards=revealed,
-              extra=demand.total, locos_only=demand.locos_only)
+    game.emit(TunnelRevealed(player=seat, route=route.id, cards=revealed,
+                             extra=demand.total, locos_only=demand.locos_only))
     if demand.total == 0:
         game.discard_cards(cards((c, 1) for c in revealed))
         complete_claim(game, seat, route, payment)
@@ -83,7 +112,7 @@ class Tunnels(RuleModule):
         else:
             game.give_cards(seat, laid)
             game.discard_cards(revealed)
-            game.emit("tunnel_abandoned", player=seat, route=route.id, payment=dict(laid))
-            game.tell(seat, "cards_returned", cards=dict(laid),
-                      text=f"{describe(laid)} went back to your hand; {route_name(game, route)} stays open.")
+            game.emit(TunnelAbandoned(player=seat, route=route.id, payment=dict(laid)))
+            back = f"{describe(laid)} went back to your hand; {route_name(game, route)} stays open."
+            game.tell(seat, CardsReturned(cards=dict(laid), text=back))
             game.end_turn()

@@ -149,11 +149,12 @@ def test_a_layouts_board_description_leaves_out_the_last_move_before_the_scores(
 
 def test_the_final_boards_description_names_the_last_move_not_the_end():
     from bot_app.presentation.board_alt import board_description
+    from engine.core import GameOver
     from engine.events import Event
     from engine.game import new_game, view
 
     state, events = new_game("europe", 2, 1, {}, names=["Ann", "Bo"])
-    said = board_description(view(state, None), [*events, Event("game_over", {})], [], 3)
+    said = board_description(view(state, None), [*events, Event(GameOver(result=None))], [], 3)
     assert "Last move: 🏆" not in said and "Last move: " in said
 
 

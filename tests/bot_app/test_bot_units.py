@@ -21,9 +21,11 @@ from bot_app.presentation import ids, text
 from bot_app.presentation.answers import Refusal, refusal_text
 from bot_app.presentation.moves_text import parse_payment, payment_code
 from engine.actions import ClaimRoute, DrawCard, KeepTickets
+from engine.core import TurnStarted
 from engine.errors import IllegalAction
 from engine.events import Event
 from engine.game import new_game, view
+from engine.rules.routes import RouteClaimed
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -112,12 +114,12 @@ def test_payments_as_option_values():
 def test_words_for_events_and_actions():
     state, _ = new_game("europe", 2, 3, names=["Ann", "Ben"])
     v = view(state, None)
-    line = text.summarize([Event("route_claimed", {"player": 1, "route": "kyiv-wilno", "payment": {"loco": 1,
-                                                                                                    "orange": 1},
-                                                   "points": 2}),
-                           Event("turn_started", {"player": 0, "turn": 1})], v)
+    line = text.summarize([Event(RouteClaimed(player=1, route="kyiv-wilno", payment={"loco": 1, "orange": 1},
+                                              points=2)),
+                           Event(TurnStarted(player=0, turn=1))], v)
     assert line.startswith("Ben claimed Kyiv – Wilno") and "1 orange and 1 locomotive" in line
-    assert text.highlights([Event("route_claimed", {"route": "kyiv-wilno"})]) == (("kyiv-wilno",), ())
+    assert text.highlights([Event(RouteClaimed(player=1, route="kyiv-wilno", payment={}, points=2))]) \
+        == (("kyiv-wilno",), ())
     assert text.describe_action(DrawCard(0, None), v) == "draw the top card of the deck (blind)"
     assert "claim Kyiv – Wilno" in text.describe_action(ClaimRoute(0, "kyiv-wilno", (("orange", 2),)), v)
     mine = view(state, 0)

@@ -16,6 +16,7 @@ import pytest
 from app import GameService, Limits, LobbyError
 from bot_app.presentation import table_options as T
 from bot_app.presentation.answers import Refusal
+from engine.core import GameStarted
 from engine.errors import IllegalAction
 from engine.game import new_game, replay
 from engine.rules.dice.tokens import DiceTokens
@@ -157,7 +158,7 @@ def test_the_first_player_the_host_chose_begins_whatever_the_seed(seat):
     for seed in range(1, 6):
         state, events = new_game("usa", 3, seed, {"first_player": seat})
         assert state.first_player == seat == state.current
-        assert events[0].kind == "game_started" and events[0].data["first_player"] == seat
+        assert isinstance(events[0].payload, GameStarted) and events[0].payload.first_player == seat
         # A replay of the seed and the options deals the same game.
         again = replay("usa", 3, seed, [], {"first_player": seat})
         assert again.to_canonical() == state.to_canonical()

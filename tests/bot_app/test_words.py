@@ -33,6 +33,8 @@ from engine.actions import Action
 from engine.events import Event
 from engine.game import actors, apply, legal_actions, new_game, view
 from engine.maps import load_map
+from engine.rules.dice.roll import DiceRolled
+from engine.rules.dice.tunnels import TunnelExtraPaid
 from engine.rules.module import CORE_EVENTS, RuleModule
 from engine.rules.payment import PaymentRule
 from engine.rulesets import available_variants, build_ruleset
@@ -174,9 +176,9 @@ def _play(variant: str, dice: bool, players: int, seed: int, level: str) -> Play
             for line in text.you_lines(events, own):
                 played.said.append(("you", line))
         for e in events:
-            if e.kind == "dice_rolled":
+            if isinstance(e.payload, DiceRolled):
                 line = text.log_lines([e], public)[0]
-                assert all(f in line for f in e.data["dice"]), f"a roll without its faces: {line!r}"
+                assert all(f in line for f in e.payload.dice), f"a roll without its faces: {line!r}"
 
     record(events, state)
     steps = 0
@@ -299,8 +301,8 @@ def test_a_dice_tunnels_extra_is_told_with_what_paid_it():
             action = ais[seat].choose(view(state, seat), legal_actions(state, seat))
             state, events = apply(state, action)
             if isinstance(action, PayTunnel):
-                paid = [e for e in events if e.kind == "tunnel_extra_paid"]
-                assert [e.data["payment"] for e in paid] == [dict(action.payment)]
+                paid = [e.payload for e in events if isinstance(e.payload, TunnelExtraPaid)]
+                assert [p.payment for p in paid] == [dict(action.payment)]
                 line = text.log_lines(events, view(state, None))[0]
                 assert line.startswith("P") and " paid the extra with " in line and " claimed the tunnel " in line
                 assert re.search(r"with \d+ (single|double|wild) (die|dice|token)", line), line

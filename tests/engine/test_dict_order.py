@@ -44,7 +44,7 @@ def with_dicts_reversed(state: GameState) -> GameState:
 
 
 def _events(events: list[Event]) -> str:
-    return canonical_json([[e.kind, e.data, e.visibility, e.seat] for e in events])
+    return canonical_json([[e.kind, e.payload.to_data(), e.visibility, e.seat] for e in events])
 
 
 def _tables() -> list[tuple[str, int, bool]]:

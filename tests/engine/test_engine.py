@@ -22,6 +22,7 @@ from engine.cards import cards
 from engine.errors import IllegalAction
 from engine.game import actors, apply, legal_actions, legal_actions_of, new_game, replay, view
 from engine.rng import Rng, seed_state
+from engine.rules.train_cards import CardReceived
 from engine.rulesets import available_variants
 from engine.state import GameState
 from tools.selfplay import play_game
@@ -203,9 +204,9 @@ def test_events_of_a_blind_draw_show_the_card_only_to_the_drawer() -> None:
     top = state.deck[-1]
     state, events = apply(state, DrawCard(0, None))
     public = [e for e in events if e.visible_to(None)]
-    assert all("card" not in e.data for e in public if e.kind == "card_drawn")
-    private = [e for e in events if e.kind == "card_received"]
-    assert private[0].seat == 0 and private[0].data["card"] == top
+    assert all("card" not in e.to_json()["data"] for e in public if e.kind == "card_drawn")
+    private = [e for e in events if isinstance(e.payload, CardReceived)]
+    assert private[0].seat == 0 and private[0].payload.card == top
     assert not private[0].visible_to(1)
 
 

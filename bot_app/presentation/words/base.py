@@ -377,10 +377,6 @@ def words_class(rule: type) -> type[Words]:
         raise LookupError(f"{rule.__module__}.{rule.__name__} has no words in bot_app/presentation/words/") from None
 
 
-def data(e: Event, key: str, default: Any = None) -> Any:
-    return e.data.get(key, default)
-
-
 def count_of(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 

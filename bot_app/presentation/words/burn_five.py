@@ -7,8 +7,6 @@ from bot_app.presentation.words.base import (
     Doing,
     Event,
     Words,
-    count_of,
-    data,
     hidden,
     presents,
     private,
@@ -16,23 +14,29 @@ from bot_app.presentation.words.base import (
     quiet,
 )
 from engine.actions import Action
-from engine.rules.burn_five import BurnFive, BurnFiveCards
+from engine.rules.burn_five import BurnedFive, BurnFive, BurnFiveCards, CardsReceived
 
 
-def burned(e: Event, c: Ctx, who: str) -> str:
-    drew = count_of(data(e, "drew"))
-    return c.say("burn.burned", who, cards=c.cards(data(e, "burned") or {}), drew=c.n("burn.new_cards", drew))
+def burned(e: Event, c: Ctx, who: str) -> str | None:
+    burn = e.of(BurnedFive)
+    if burn is None:
+        return None
+    return c.say("burn.burned", who, cards=c.cards(burn.burned), drew=c.n("burn.new_cards", burn.drew))
 
 
-def received(e: Event, c: Ctx, who: str) -> str:
-    got = data(e, "cards") or {}
-    return c.say("burn.received", who, cards=c.cards(got)) if got else c.say("burn.received_none", who)
+def received(e: Event, c: Ctx, who: str) -> str | None:
+    got = e.of(CardsReceived)
+    if got is None:
+        return None
+    return c.say("burn.received", who, cards=c.cards(got.cards)) if got.cards else c.say("burn.received_none", who)
 
 
-def burned_received(first: Event, second: Event, c: Ctx, who: str) -> str:
-    got = data(second, "cards") or {}
-    return c.say("burn.burned_received", who, cards=c.cards(data(first, "burned") or {}),
-                 got=c.cards(got) if got else c.t("burn.nothing_empty"))
+def burned_received(first: Event, second: Event, c: Ctx, who: str) -> str | None:
+    burn, got = first.of(BurnedFive), second.of(CardsReceived)
+    if burn is None or got is None:
+        return None
+    return c.say("burn.burned_received", who, cards=c.cards(burn.burned),
+                 got=c.cards(got.cards) if got.cards else c.t("burn.nothing_empty"))
 
 
 def label(a: Action, c: Ctx) -> str:

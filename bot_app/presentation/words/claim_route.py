@@ -3,38 +3,43 @@ tunnel starts with (engine/rules/tunnels.py `begin_tunnel`, which the claim call
 
 from __future__ import annotations
 
-from bot_app.presentation.words.base import Ctx, Doing, Event, Words, count_of, data, joined, presents, public
+from bot_app.presentation.words.base import Ctx, Doing, Event, Words, joined, presents, public
 from bot_app.presentation.words.routes import points, route_claimed
 from engine.actions import Action, ClaimRoute
 from engine.cards import card_word
 from engine.rules.claim_route import ClaimRoutes
+from engine.rules.routes import RouteClaimed
+from engine.rules.tunnels import TunnelRevealed
 
 
-def revealed(e: Event, c: Ctx | None = None) -> str:
+def revealed(reveal: TunnelRevealed, c: Ctx | None = None) -> str:
     if c is not None and c.lang.code != "en":
-        return c.joined(c.card(x) for x in data(e, "cards") or [] if isinstance(x, str)) or c.t("tunnels.nothing")
-    shown = [card_word(x) for x in data(e, "cards") or [] if isinstance(x, str)]
+        return c.joined(c.card(x) for x in reveal.cards) or c.t("tunnels.nothing")
+    shown = [card_word(x) for x in reveal.cards]
     return joined(shown) or "nothing (the deck was empty)"
 
 
-def owed(e: Event, c: Ctx) -> str:
-    extra = count_of(data(e, "extra"))
-    locos = count_of(data(e, "locos_only"))
+def owed(reveal: TunnelRevealed, c: Ctx) -> str:
+    extra, locos = reveal.extra, reveal.locos_only
     if not extra:
         return c.t("tunnels.nothing_more")
     more = c.n("tunnels.more", extra)
     return more + (", " + c.n("tunnels.of_them_locos", locos) if locos else "")
 
 
-def tunnel_revealed(e: Event, c: Ctx, who: str) -> str:
-    return c.say("tunnels.tried", who, route=c.route(data(e, "route")), shown=revealed(e, c), owed=owed(e, c))
+def tunnel_revealed(e: Event, c: Ctx, who: str) -> str | None:
+    reveal = e.of(TunnelRevealed)
+    if reveal is None:
+        return None
+    return c.say("tunnels.tried", who, route=c.route(reveal.route), shown=revealed(reveal, c), owed=owed(reveal, c))
 
 
 def tunnel_then_claimed(first: Event, second: Event, c: Ctx, who: str) -> str | None:
-    if data(first, "route") != data(second, "route") or count_of(data(first, "extra")):
+    reveal, claim = first.of(TunnelRevealed), second.of(RouteClaimed)
+    if reveal is None or claim is None or reveal.route != claim.route or reveal.extra:
         return None
-    return c.say("tunnels.claimed", who, route=c.route(data(second, "route")),
-                 cards=c.cards(data(second, "payment") or {}), points=points(second), shown=revealed(first, c))
+    return c.say("tunnels.claimed", who, route=c.route(claim.route),
+                 cards=c.cards(claim.payment), points=points(claim), shown=revealed(reveal, c))
 
 
 def claim_label(a: Action, c: Ctx) -> str:

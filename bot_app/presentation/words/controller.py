@@ -2,34 +2,43 @@
 
 from __future__ import annotations
 
-from bot_app.presentation.words.base import Ctx, Doing, Event, Words, count_of, data, presents, public
+from bot_app.presentation.words.base import Ctx, Doing, Event, Words, presents, public
 from bot_app.presentation.words.routes import route_claimed
 from engine.actions import Action
-from engine.rules.controller import REMOVE, Controller, PlayController
+from engine.rules.controller import REMOVE, Controller, ControllerPlayed, PlayController, RouteRemoved
+from engine.rules.routes import RouteClaimed
 
 
-def played(e: Event, c: Ctx, who: str) -> str:
-    key = "controller.played_remove" if data(e, "mode") == REMOVE else "controller.played_build"
-    return c.say(key, who, route=c.route(data(e, "route")))
+def played(e: Event, c: Ctx, who: str) -> str | None:
+    play = e.of(ControllerPlayed)
+    if play is None:
+        return None
+    key = "controller.played_remove" if play.mode == REMOVE else "controller.played_build"
+    return c.say(key, who, route=c.route(play.route))
 
 
-def removed(e: Event, c: Ctx, who: str) -> str:
-    owner = c.name(data(e, "owner"))
-    trains = c.n("status.trains", count_of(data(e, "trains")))
-    points = c.n("final.points", count_of(data(e, "points")))
-    return c.t("controller.removed", route=c.route(data(e, "route")), owner=owner, trains=trains, points=points)
+def removed(e: Event, c: Ctx, who: str) -> str | None:
+    gone = e.of(RouteRemoved)
+    if gone is None:
+        return None
+    owner = c.name(gone.owner)
+    trains = c.n("status.trains", gone.trains)
+    points = c.n("final.points", gone.points)
+    return c.t("controller.removed", route=c.route(gone.route), owner=owner, trains=trains, points=points)
 
 
 def played_then_removed(first: Event, second: Event, c: Ctx, who: str) -> str | None:
-    if data(first, "route") != data(second, "route"):
+    play, gone = first.of(ControllerPlayed), second.of(RouteRemoved)
+    if play is None or gone is None or play.route != gone.route:
         return None
     return f"{played(first, c, who)}: {removed(second, c, who)}"
 
 
 def played_then_built(first: Event, second: Event, c: Ctx, who: str) -> str | None:
-    if data(first, "route") != data(second, "route"):
+    play, claim = first.of(ControllerPlayed), second.of(RouteClaimed)
+    if play is None or claim is None or play.route != claim.route:
         return None
-    return c.say("controller.played_built", who, route=c.route(data(second, "route")))
+    return c.say("controller.played_built", who, route=c.route(claim.route))
 
 
 def label(a: Action, c: Ctx) -> str:

@@ -6,19 +6,20 @@ from __future__ import annotations
 
 import re
 
-from bot_app.presentation.words.base import Ctx, Doing, Event, Words, data, hidden, public, quiet, their
+from bot_app.presentation.words.base import Ctx, Doing, Event, Words, hidden, public, quiet, their
 from engine.actions import Action
+from engine.core import DeckReshuffled, FinalRound, GameStarted
 
 
 def _game_started(e: Event, c: Ctx, who: str) -> str:
-    first = data(e, "first_player")
-    return c.t("core.began_first", who=c.name(first)) if isinstance(first, int) else c.t("core.began")
+    started = e.of(GameStarted)
+    return c.t("core.began_first", who=c.name(started.first_player)) if started is not None else c.t("core.began")
 
 
 def _deck_reshuffled(e: Event, c: Ctx, who: str) -> str:
-    size = data(e, "size")
-    if isinstance(size, int):
-        return c.n("core.reshuffled_size", size)
+    shuffled = e.of(DeckReshuffled)
+    if shuffled is not None:
+        return c.n("core.reshuffled_size", shuffled.size)
     return c.t("core.reshuffled")
 
 
@@ -44,9 +45,12 @@ def _final_reason(c: Ctx, reason: object, name: str) -> str:
     return _ONE_THING.sub(r"1 \1", reason)
 
 
-def _final_round(e: Event, c: Ctx, who: str) -> str:
-    name = c.name(data(e, "player"))
-    return c.t("core.final_round", reason=_final_reason(c, data(e, "reason"), name), who=name)
+def _final_round(e: Event, c: Ctx, who: str) -> str | None:
+    final = e.of(FinalRound)
+    if final is None:
+        return None
+    name = c.name(final.player)
+    return c.t("core.final_round", reason=_final_reason(c, final.reason, name), who=name)
 
 
 def _passed(e: Event, c: Ctx, who: str) -> str:

@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot_app.presentation.words.base import Ctx, Doing, Event, Words, count_of, data, hidden, joined, presents, public
+from bot_app.presentation.words.base import Ctx, Doing, Event, Words, count_of, hidden, joined, presents, public
 from bot_app.presentation.words.routes import route_claimed
 from engine.actions import Action
-from engine.rules.passengers import Passengers, PassengersView, TakePassenger
+from engine.rules.passengers import Passengers, PassengersPlaced, PassengersView, PassengerTaken, TakePassenger
+from engine.rules.routes import RouteClaimed
 
 MEEPLE = {"red": "🔴", "black": "⚫", "yellow": "🟡", "blue": "🔵", "green": "🟢", "white": "⚪"}
 
@@ -37,23 +38,31 @@ def meeple_marks(held: Mapping[str, int]) -> str:
     return " ".join(f"{MEEPLE.get(k, k)}{n}" for k, n in sorted(held.items()) if n)
 
 
-def placed(e: Event, c: Ctx, who: str) -> str:
-    spaces = data(e, "passengers") or {}
-    n = sum(sum(v.values()) for v in spaces.values() if isinstance(v, Mapping))
-    return c.n("passengers.placed", n)
+def placed(e: Event, c: Ctx, who: str) -> str | None:
+    put = e.of(PassengersPlaced)
+    if put is None:
+        return None
+    return c.n("passengers.placed", sum(sum(v.values()) for v in put.passengers.values()))
 
 
-def taken(e: Event, c: Ctx, who: str) -> str:
-    return c.say("passengers.taken", who, passenger=_passenger(c, data(e, "colour"), data(e, "city")))
+def taken(e: Event, c: Ctx, who: str) -> str | None:
+    took = e.of(PassengerTaken)
+    if took is None:
+        return None
+    return c.say("passengers.taken", who, passenger=_passenger(c, took.colour, took.city))
 
 
 def claimed_and_taken(es: Sequence[Event], c: Ctx, who: str) -> str | None:
     """A claim and the passengers it brought, in one sentence."""
-    claim, *taken_here = es
-    if any(data(e, "player") != data(claim, "player") for e in taken_here) or c.lang.code != "en":
+    first, *rest = es
+    claim = first.of(RouteClaimed)
+    taken_here = [t for t in (e.of(PassengerTaken) for e in rest) if t is not None]
+    if claim is None or len(taken_here) != len(rest):
+        return None
+    if any(t.player != claim.player for t in taken_here) or c.lang.code != "en":
         return None  # one sentence in English; one line each elsewhere (the verbs differ per person)
-    took = joined(f"a {data(e, 'colour')} passenger in {c.city(data(e, 'city'))}" for e in taken_here)
-    return f"{route_claimed(claim, c, who)} and took {took}"
+    took = joined(f"a {t.colour} passenger in {c.city(t.city)}" for t in taken_here)
+    return f"{route_claimed(first, c, who)} and took {took}"
 
 
 def take_label(a: Action, c: Ctx) -> str:

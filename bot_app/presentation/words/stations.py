@@ -3,16 +3,18 @@ one scores."""
 
 from __future__ import annotations
 
-from bot_app.presentation.words.base import Ctx, Doing, Event, Words, data, presents, public
+from bot_app.presentation.words.base import Ctx, Doing, Event, Words, presents, public
 from engine.actions import Action, BuildStation
-from engine.rules.stations import ANY_COLOUR, Stations
+from engine.rules.stations import ANY_COLOUR, StationBuilt, Stations
 
 
-def station_built(e: Event, c: Ctx, who: str) -> str:
-    payment = data(e, "payment") or {}
-    if payment:
-        return c.say("stations.built_with", who, city=c.city(data(e, "city")), paid=c_payment(c, payment))
-    return c.say("stations.built", who, city=c.city(data(e, "city")))
+def station_built(e: Event, c: Ctx, who: str) -> str | None:
+    built = e.of(StationBuilt)
+    if built is None:
+        return None
+    if built.payment:
+        return c.say("stations.built_with", who, city=c.city(built.city), paid=c_payment(c, built.payment))
+    return c.say("stations.built", who, city=c.city(built.city))
 
 
 def c_payment(c: Ctx, payment: object) -> str:

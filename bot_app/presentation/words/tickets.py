@@ -12,8 +12,6 @@ from bot_app.presentation.words.base import (
     Doing,
     Event,
     Words,
-    count_of,
-    data,
     hidden,
     joined,
     plural,
@@ -22,7 +20,16 @@ from bot_app.presentation.words.base import (
     public,
 )
 from engine.actions import Action, DrawTickets, KeepTickets
-from engine.rules.tickets import BOX, SHUFFLE, DestinationTickets
+from engine.rules.tickets import (
+    BOX,
+    SHUFFLE,
+    DestinationTickets,
+    TicketsBoxed,
+    TicketsChosen,
+    TicketsDrawn,
+    TicketsKept,
+    TicketsOffered,
+)
 
 
 def mix_text(mix: Any, c: Ctx | None = None) -> str:
@@ -33,9 +40,11 @@ def mix_text(mix: Any, c: Ctx | None = None) -> str:
                     if isinstance(n, int) and n)
 
 
-def tickets_drawn(e: Event, c: Ctx, who: str) -> str:
-    n = count_of(data(e, "count"))
-    mix = data(e, "mix") or []
+def tickets_drawn(e: Event, c: Ctx, who: str) -> str | None:
+    drew = e.of(TicketsDrawn)
+    if drew is None:
+        return None
+    n, mix = drew.count, drew.mix or []
     detail = f" ({mix_text(mix, c)})" if len([m for m in mix if m and m[1]]) > 1 else ""
     if who == YOU:
         return c.n("tickets.drew.you", n, detail=detail)
@@ -50,8 +59,11 @@ def kept_text(kept: int, returned: int, what: str = "ticket") -> str:
     return f"kept {plural(kept, what)} and returned {returned}"
 
 
-def tickets_kept(e: Event, c: Ctx, who: str) -> str:
-    kept, returned = count_of(data(e, "kept")), count_of(data(e, "returned"))
+def tickets_kept(e: Event, c: Ctx, who: str) -> str | None:
+    keep = e.of(TicketsKept)
+    if keep is None:
+        return None
+    kept, returned = keep.kept, keep.returned
     you = ".you" if who == YOU else ""
     if not kept:
         return c.t(("tickets.kept_none_returned" if returned else "tickets.kept_none") + you, who=who,
@@ -62,14 +74,15 @@ def tickets_kept(e: Event, c: Ctx, who: str) -> str:
 
 
 def drawn_then_kept(first: Event, second: Event, c: Ctx, who: str) -> str | None:
-    if data(first, "player") != data(second, "player") or c.lang.code != "en":
+    drew, keep = first.of(TicketsDrawn), second.of(TicketsKept)
+    if drew is None or keep is None or drew.player != keep.player or c.lang.code != "en":
         return None  # one sentence in English; two elsewhere (the verbs of the two halves differ per person)
-    return f"{tickets_drawn(first, c, who)} and {then_kept(second)}"
+    return f"{tickets_drawn(first, c, who)} and {then_kept(keep)}"
 
 
-def then_kept(e: Event) -> str:
+def then_kept(keep: TicketsKept) -> str:
     """How a draw ended: "kept 2 (returned 1)", "kept them all", "kept none"."""
-    kept, returned = count_of(data(e, "kept")), count_of(data(e, "returned"))
+    kept, returned = keep.kept, keep.returned
     if not kept:
         then = "kept none"
     elif not returned:
@@ -87,9 +100,11 @@ def keep_words(n: int, total: int) -> str:
     return f"keep at least {n}"
 
 
-def tickets_offered(e: Event, c: Ctx, who: str) -> str:
-    tickets = data(e, "tickets") or []
-    keep = count_of(data(e, "keep"))
+def tickets_offered(e: Event, c: Ctx, who: str) -> str | None:
+    offer = e.of(TicketsOffered)
+    if offer is None:
+        return None
+    tickets, keep = offer.tickets, offer.keep or 0
     listed = "; ".join(c.ticket(t) for t in tickets)
     return c.t("tickets.offered", tickets=listed, keep=keep_in(c, keep, len(tickets)))
 
@@ -103,9 +118,12 @@ def keep_in(c: Ctx, n: int, total: int) -> str:
     return c.t("tickets.keep_at_least", n=n)
 
 
-def tickets_chosen(e: Event, c: Ctx, who: str) -> str:
-    kept = "; ".join(c.ticket(t) for t in data(e, "kept") or [])
-    returned = "; ".join(c.ticket(t) for t in data(e, "returned") or [])
+def tickets_chosen(e: Event, c: Ctx, who: str) -> str | None:
+    choice = e.of(TicketsChosen)
+    if choice is None:
+        return None
+    kept = "; ".join(c.ticket(t) for t in choice.kept)
+    returned = "; ".join(c.ticket(t) for t in choice.returned or [])
     key = "tickets.chose" if kept else "tickets.chose_none"
     return c.say(key + ("_returned" if returned else ""), who, kept=kept, returned=returned)
 
@@ -115,12 +133,14 @@ def deck_word(c: Ctx, deck: str) -> str:
     return c.t(f"tickets.deck.{deck}") if c.lang.has(f"tickets.deck.{deck}") else deck
 
 
-def tickets_boxed(e: Event, c: Ctx, who: str) -> str:
-    n = count_of(data(e, "count"))
-    deck = data(e, "deck")
-    if c.lang.code != "en" and isinstance(deck, str) and deck != "main":  # one deck: English for now
+def tickets_boxed(e: Event, c: Ctx, who: str) -> str | None:
+    boxed = e.of(TicketsBoxed)
+    if boxed is None:
+        return None
+    n, deck = boxed.count, boxed.deck
+    if c.lang.code != "en" and deck != "main":  # one deck: English for now
         return c.n("tickets.boxed", n, deck=deck_word(c, deck))
-    kind = f"{deck} " if isinstance(deck, str) and deck != "main" else ""
+    kind = f"{deck} " if deck != "main" else ""
     return f"The {plural(n, kind + 'ticket')} nobody was dealt went back in the box"
 
 

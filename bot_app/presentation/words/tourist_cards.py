@@ -11,8 +11,6 @@ from bot_app.presentation.words.base import (
     Ctx,
     Doing,
     Event,
-    count_of,
-    data,
     hidden,
     presents,
     private,
@@ -21,7 +19,8 @@ from bot_app.presentation.words.base import (
 )
 from bot_app.presentation.words.tickets import TicketWords, tickets_boxed
 from engine.actions import Action, DrawTickets, KeepTickets
-from engine.rules.tourist_cards import PlayLuckyDevil, TouristCards, TouristView
+from engine.rules.tickets import TicketsChosen, TicketsDrawn, TicketsKept, TicketsOffered
+from engine.rules.tourist_cards import LuckyDevilPlayed, LuckyDevilResolved, PlayLuckyDevil, TouristCards, TouristView
 
 
 def _is_tourist(c: Ctx, card_id: Any) -> bool:
@@ -62,10 +61,11 @@ def keep_both(c: Ctx, n_tickets: int, n_tourist: int) -> str:
     return c.t("tourist.keep_at_least", what=c.joined(parts))
 
 
-def offered(e: Event, c: Ctx, who: str) -> str:
-    tickets = data(e, "tickets") or []
-    tourist = data(e, "tourist") or []
-    devils = count_of(data(e, "devils"))
+def offered(e: Event, c: Ctx, who: str) -> str | None:
+    offer = e.of(TicketsOffered)
+    if offer is None:
+        return None
+    tickets, tourist, devils = offer.tickets, offer.tourist or [], offer.devils or 0
     parts = []
     if tickets:
         parts.append(c.t("tourist.offered_tickets", tickets="; ".join(c.ticket(t) for t in tickets)))
@@ -78,10 +78,12 @@ def offered(e: Event, c: Ctx, who: str) -> str:
     return " ".join(parts) + f" {upper_first(keep_both(c, len(tickets), len(tourist)))}."
 
 
-def drawn(e: Event, c: Ctx, who: str) -> str:
-    n = count_of(data(e, "count"))
-    tourist = count_of(data(e, "tourist"))
-    return c.say("tourist.drew", who, tickets=c.n("tourist.n_destination", n), cards=c.n("tourist.n_cards", tourist))
+def drawn(e: Event, c: Ctx, who: str) -> str | None:
+    drew = e.of(TicketsDrawn)
+    if drew is None:
+        return None
+    return c.say("tourist.drew", who, tickets=c.n("tourist.n_destination", drew.count),
+                 cards=c.n("tourist.n_cards", drew.tourist or 0))
 
 
 def _some(c: Ctx, kept: int, returned: int, what: str) -> str:
@@ -90,16 +92,20 @@ def _some(c: Ctx, kept: int, returned: int, what: str) -> str:
     return c.t("tourist.returned", what=text, n=returned) if returned else text
 
 
-def kept(e: Event, c: Ctx, who: str) -> str:
-    tickets = _some(c, count_of(data(e, "kept")), count_of(data(e, "returned")), "tickets")
-    tourist = _some(c, count_of(data(e, "tourist_kept")), count_of(data(e, "tourist_returned")), "cards")
+def kept(e: Event, c: Ctx, who: str) -> str | None:
+    keep = e.of(TicketsKept)
+    if keep is None:
+        return None
+    tickets = _some(c, keep.kept, keep.returned, "tickets")
+    tourist = _some(c, keep.tourist_kept or 0, keep.tourist_returned or 0, "cards")
     return c.say("tourist.kept", who, tickets=tickets, cards=tourist)
 
 
 def drawn_then_kept(first: Event, second: Event, c: Ctx, who: str) -> str | None:
-    if data(first, "player") != data(second, "player") or c.lang.code != "en":
+    drew, keep = first.of(TicketsDrawn), second.of(TicketsKept)
+    if drew is None or keep is None or drew.player != keep.player or c.lang.code != "en":
         return None  # one sentence in English; two elsewhere (the verbs of the two halves differ per person)
-    return f"{drawn(first, c, who)}, then {kept(second, c, who).removeprefix(who + ' ')}"
+    return f"{drawn(first, c, who)}, then {(kept(second, c, who) or '').removeprefix(who + ' ')}"
 
 
 def _named(c: Ctx, cards: list[str], what: str) -> str:
@@ -107,18 +113,27 @@ def _named(c: Ctx, cards: list[str], what: str) -> str:
     return c.t(f"tourist.{what}_named", names="; ".join(cards)) if cards else c.t(f"tourist.no_{what}")
 
 
-def chosen(e: Event, c: Ctx, who: str) -> str:
-    tickets = [c.ticket(t) for t in data(e, "kept") or []]
-    tourist = [c.ticket(t) for t in data(e, "tourist") or []]
+def chosen(e: Event, c: Ctx, who: str) -> str | None:
+    choice = e.of(TicketsChosen)
+    if choice is None:
+        return None
+    tickets = [c.ticket(t) for t in choice.kept]
+    tourist = [c.ticket(t) for t in choice.tourist or []]
     return c.say("tourist.kept", who, tickets=_named(c, tickets, "tickets"), cards=_named(c, tourist, "cards"))
 
 
-def devil_played(e: Event, c: Ctx, who: str) -> str:
-    return c.say("tourist.devil_threw" if data(e, "discarded") else "tourist.devil_kept", who)
+def devil_played(e: Event, c: Ctx, who: str) -> str | None:
+    play = e.of(LuckyDevilPlayed)
+    if play is None:
+        return None
+    return c.say("tourist.devil_threw" if play.discarded else "tourist.devil_kept", who)
 
 
-def devil_resolved(e: Event, c: Ctx, who: str) -> str:
-    gone = data(e, "discarded")
+def devil_resolved(e: Event, c: Ctx, who: str) -> str | None:
+    devil = e.of(LuckyDevilResolved)
+    if devil is None:
+        return None
+    gone = devil.discarded
     if gone:
         return c.say("tourist.devil_gone", who, card=c.ticket(gone))
     return c.say("tourist.devil_spared", who)

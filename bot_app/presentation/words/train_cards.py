@@ -13,7 +13,6 @@ from bot_app.presentation.words.base import (
     Doing,
     Event,
     Words,
-    data,
     hidden,
     plural,
     presents,
@@ -23,7 +22,7 @@ from bot_app.presentation.words.base import (
 )
 from engine.actions import Action, DrawCard
 from engine.cards import LOCO, card_word
-from engine.rules.train_cards import TrainCardDraw
+from engine.rules.train_cards import CardDrawn, CardReceived, DisplayFlushed, HandDealt, TrainCardDraw
 
 
 def _face_up(card: Any) -> str:
@@ -35,31 +34,40 @@ def _card_name(c: Ctx, card: Any) -> str:
     return c.card(card) if isinstance(card, str) else c.t("cards.card")
 
 
-def _card_drawn(e: Event, c: Ctx, who: str) -> str:
-    if data(e, "source") == "display":
-        return c.say("cards.took_face_up", who, card=_card_name(c, data(e, "card")))
+def _card_drawn(e: Event, c: Ctx, who: str) -> str | None:
+    drew = e.of(CardDrawn)
+    if drew is None:
+        return None
+    if drew.source == "display":
+        return c.say("cards.took_face_up", who, card=_card_name(c, drew.card))
     return c.say("cards.drew_deck", who)
 
 
 def _two_draws(first: Event, second: Event, c: Ctx, who: str) -> str | None:
-    if data(first, "player") != data(second, "player"):
+    one, two = first.of(CardDrawn), second.of(CardDrawn)
+    if one is None or two is None or one.player != two.player:
         return None
-    shown = [data(e, "card") for e in (first, second) if data(e, "source") == "display"]
+    shown = [d.card for d in (one, two) if d.source == "display"]
     if len(shown) == 2:
         return c.say("cards.took_two_face_up", who, cards=c.joined(_card_name(c, x) for x in shown))
     if not shown:
         return c.say("cards.drew_two_deck", who)
-    key = "cards.drew_deck_then_face_up" if data(first, "source") != "display" else "cards.drew_face_up_then_deck"
+    key = "cards.drew_deck_then_face_up" if one.source != "display" else "cards.drew_face_up_then_deck"
     return c.say(key, who, card=_card_name(c, shown[0]))
 
 
-def _card_received(e: Event, c: Ctx, who: str) -> str:
-    return c.say("cards.drew_card_deck", who, card=c.card_a(data(e, "card")))
+def _card_received(e: Event, c: Ctx, who: str) -> str | None:
+    got = e.of(CardReceived)
+    if got is None:
+        return None
+    return c.say("cards.drew_card_deck", who, card=c.card_a(got.card))
 
 
-def _two_received(first: Event, second: Event, c: Ctx, who: str) -> str:
-    return c.say("cards.drew_two_cards_deck", who, first=c.card_a(data(first, "card")),
-                 second=c.card_a(data(second, "card")))
+def _two_received(first: Event, second: Event, c: Ctx, who: str) -> str | None:
+    one, two = first.of(CardReceived), second.of(CardReceived)
+    if one is None or two is None:
+        return None
+    return c.say("cards.drew_two_cards_deck", who, first=c.card_a(one.card), second=c.card_a(two.card))
 
 
 def hand_words(hand: Mapping[str, int], c: Ctx | None = None) -> str:
@@ -73,17 +81,23 @@ def hand_words(hand: Mapping[str, int], c: Ctx | None = None) -> str:
                       for k, n in items) or c.t("cards.none_held")
 
 
-def _hand_dealt(e: Event, c: Ctx, who: str) -> str:
-    hand = data(e, "hand") or {}
-    n = sum(hand.values()) if isinstance(hand, Mapping) else 0
+def _hand_dealt(e: Event, c: Ctx, who: str) -> str | None:
+    dealt = e.of(HandDealt)
+    if dealt is None:
+        return None
+    hand = dealt.hand
+    n = sum(hand.values())
     if who == YOU:
         return c.n("cards.dealt.you", n, hand=hand_words(hand, c))
     return f"{who} were dealt {plural(n, 'train card')}: {hand_words(hand)}"
 
 
-def _flushed(e: Event, c: Ctx, who: str) -> str:
-    old = data(e, "discarded") or []
-    new = " ".join(CARD_EMOJI.get(x, "?") for x in (data(e, "display") or []) if x)
+def _flushed(e: Event, c: Ctx, who: str) -> str | None:
+    flush = e.of(DisplayFlushed)
+    if flush is None:
+        return None
+    old = flush.discarded
+    new = " ".join(CARD_EMOJI.get(x, "?") for x in flush.display if x)
     rule = c.rules.module("train_cards")
     flush_cards = getattr(rule, "flush_cards", ()) or ()
     if any(x in flush_cards for x in old):

@@ -7,7 +7,6 @@ from bot_app.presentation.words.base import (
     Doing,
     Event,
     Words,
-    data,
     presents,
     private,
     public,
@@ -16,20 +15,28 @@ from bot_app.presentation.words.base import (
 from bot_app.presentation.words.payment import PaymentWords
 from bot_app.presentation.words.routes import route_claimed
 from engine.actions import Action, PayTunnel
-from engine.rules.tunnels import Tunnels
+from engine.rules.tunnels import CardsReturned, TunnelAbandoned, Tunnels
 
 
-def tunnel_abandoned(e: Event, c: Ctx, who: str) -> str:
-    return c.say("tunnels.gave_up", who, route=c.route(data(e, "route")))
+def tunnel_abandoned(e: Event, c: Ctx, who: str) -> str | None:
+    gave_up = e.of(TunnelAbandoned)
+    if gave_up is None:
+        return None
+    return c.say("tunnels.gave_up", who, route=c.route(gave_up.route))
 
 
-def cards_returned(e: Event, c: Ctx, who: str) -> str:
-    return c.t("tunnels.returned", cards=c.cards(data(e, "cards") or {}))
+def cards_returned(e: Event, c: Ctx, who: str) -> str | None:
+    back = e.of(CardsReturned)
+    if back is None:
+        return None
+    return c.t("tunnels.returned", cards=c.cards(back.cards))
 
 
-def abandoned_returned(first: Event, second: Event, c: Ctx, who: str) -> str:
-    return c.say("tunnels.gave_up_returned", who, route=c.route(data(first, "route")),
-                 cards=c.cards(data(second, "cards") or {}))
+def abandoned_returned(first: Event, second: Event, c: Ctx, who: str) -> str | None:
+    gave_up, back = first.of(TunnelAbandoned), second.of(CardsReturned)
+    if gave_up is None or back is None:
+        return None
+    return c.say("tunnels.gave_up_returned", who, route=c.route(gave_up.route), cards=c.cards(back.cards))
 
 
 def pay_label(a: Action, c: Ctx) -> str:

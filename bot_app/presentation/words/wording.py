@@ -81,7 +81,7 @@ class Wording:
         shown: list[tuple[Event, Any]] = []
         for e in events:
             if mine:
-                if not (e.visibility == PUBLIC and e.data.get("player") == seat
+                if not (e.visibility == PUBLIC and e.payload.actor() == seat
                         or e.visibility == PRIVATE and e.seat == seat):
                     continue
             elif e.visibility != audience or (audience == PRIVATE and e.seat != seat):
@@ -94,7 +94,7 @@ class Wording:
         i = 0
         while i < len(shown):
             e, line = shown[i]
-            who = "You" if audience == PRIVATE or mine else c.name(e.data.get("player"))
+            who = "You" if audience == PRIVATE or mine else c.name(e.payload.actor())
             chained = self._chain([x for x, _ in shown[i:i + 4]], c, who)
             if chained is not None:
                 out.append(_sentence(chained[0]))

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.actions import Action, ClaimRoute
 from engine.cards import Cards, card_word, count
 from engine.errors import IllegalAction
+from engine.events import Payload
 from engine.rules.dice.faces import (
     DOUBLE,
     MAX_LENGTH,
@@ -30,6 +32,16 @@ from engine.rules.routes import blocked_reason, closed_routes, complete_claim, f
 
 if TYPE_CHECKING:
     from engine.core import Game
+
+
+# --- the events this rule emits --------------------------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class DicePaid(Payload):
+    kind = "dice_paid"
+    player: int
+    route: str
+    payment: dict[str, int]  # dice faces and tokens
+
 
 
 # Per map and table of dice lengths: the routes dice can pay for, in groups that take the same
@@ -159,7 +171,7 @@ class DiceClaims(RuleModule):
                                 f"{'die' if route.ferry_locos == 1 else 'dice'}.", "bad_payment")
         spend(game, seat, payment, {kind, WILD}, kind)
         this_turn(game)["acted"] = True
-        game.emit("dice_paid", player=seat, route=route.id, payment=dict(payment))
+        game.emit(DicePaid(player=seat, route=route.id, payment=dict(payment)))
         if route.tunnel:
             begin_dice_tunnel(game, seat, route, payment)
         else:

@@ -19,17 +19,28 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from engine.actions import Action, Pass, register
 from engine.cards import Cards, cards, count
 from engine.errors import IllegalAction
+from engine.events import Payload
 from engine.rules.dice.faces import DOUBLE, SINGLE, TOKEN_TYPES
 from engine.rules.dice.purse import dice_data, tokens
 from engine.rules.module import RuleModule
 
 if TYPE_CHECKING:
     from engine.core import Game
+
+
+# --- the events this rule emits --------------------------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class TokensDiscarded(Payload):
+    kind = "tokens_discarded"
+    player: int
+    tokens: dict[str, int]
+
 
 
 @register
@@ -113,6 +124,6 @@ class DiceTokenDiscard(RuleModule):
         for kind, n in action.tokens:
             held[kind] -= n
             supply[kind] += n
-        game.emit("tokens_discarded", player=seat, tokens=dict(action.tokens))
+        game.emit(TokensDiscarded(player=seat, tokens=dict(action.tokens)))
         if at_the_end:
             game.end_turn()

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, ClassVar
 
 from engine.actions import Action, Pass
+from engine.core import DEADLOCK, Deadlock, Passed
 from engine.rules.dice.faces import as_length, claim_length
 from engine.rules.dice.purse import dice_data
 from engine.rules.dice.stations import board_stations
@@ -34,9 +35,9 @@ class DiceNoAction(RuleModule):
 
     def apply(self, game: Game, action: Action) -> None:
         assert isinstance(action, Pass)
-        game.emit("passed", player=action.player)
+        game.emit(Passed(player=action.player))
         if _deadlocked(game):
-            game.emit("deadlock", text="Nobody can do anything any more, so the game ends.")
+            game.emit(Deadlock(text=DEADLOCK))
             game.state.passes_in_a_row = game.n_players
             game.finish_game()
             return

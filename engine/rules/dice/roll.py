@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from engine.actions import Action, register
 from engine.cards import card_word
 from engine.errors import IllegalAction
+from engine.events import Payload
 from engine.rules.dice.faces import N_DICE, TOKEN_CAP, TOKEN_TYPES, TRAIN_FACES, face_counts
 from engine.rules.dice.purse import DiceView, dice_data, dice_view, fresh_data, tokens, unused_dice
 from engine.rules.module import RuleModule
@@ -18,6 +20,16 @@ if TYPE_CHECKING:
     from engine.core import Game
     from engine.maps import GameMap
     from engine.state import GameState
+
+
+# --- the events this rule emits --------------------------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class DiceRolled(Payload):
+    kind = "dice_rolled"
+    player: int
+    dice: list[str]
+    reroll: bool
+
 
 
 @register
@@ -100,7 +112,7 @@ class DiceRoll(RuleModule):
             "token_done": False,
             "no_token": False,
         }
-        game.emit("dice_rolled", player=seat, dice=list(faces), reroll=False)
+        game.emit(DiceRolled(player=seat, dice=list(faces), reroll=False))
         game.set_pending("dice_roll")
 
     def on_turn_end(self, game: Game) -> None:
@@ -143,5 +155,5 @@ class DiceRoll(RuleModule):
         new = roll(game, len(idx), TRAIN_FACES)
         for i, face in zip(idx, new, strict=True):
             dice[i] = face
-        game.emit("dice_rolled", player=seat, dice=list(dice), reroll=True)
+        game.emit(DiceRolled(player=seat, dice=list(dice), reroll=True))
         game.set_pending("dice_action")

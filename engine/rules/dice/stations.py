@@ -15,7 +15,7 @@ from engine.rules.dice.faces import STATION, WILD, face_counts, payment_words
 from engine.rules.dice.purse import spend, this_turn, unused_dice
 from engine.rules.module import RuleModule
 from engine.rules.routes import find_city
-from engine.rules.stations import Stations, _station_cities
+from engine.rules.stations import StationBuilt, Stations, _station_cities
 
 if TYPE_CHECKING:
     from engine.core import Game
@@ -83,5 +83,5 @@ class DiceStations(RuleModule):
         this_turn(game)["acted"] = True
         player.stations -= 1
         game.state.stations[city.id] = seat
-        game.emit("station_built", player=seat, city=city.id, payment=dict(action.payment))
+        game.emit(StationBuilt(player=seat, city=city.id, payment=dict(action.payment)))
         game.end_turn()

@@ -19,7 +19,7 @@ from engine.errors import IllegalAction, excerpt
 from engine.rules.dice.faces import N_DICE, STATION, WILD, face_counts
 from engine.rules.dice.purse import spend, this_turn, unused_dice
 from engine.rules.module import RuleModule
-from engine.rules.tickets import DestinationTickets, parse_mix
+from engine.rules.tickets import DestinationTickets, TicketsDrawn, TicketsOffered, parse_mix
 
 if TYPE_CHECKING:
     from engine.core import Game
@@ -100,8 +100,8 @@ class DiceTickets(RuleModule):
             offer.extend(tickets._take(game, deck, k))
         offers: list[list[str] | None] = [None] * game.n_players
         offers[seat] = offer
-        game.emit("tickets_drawn", player=seat, count=len(offer), mix=[list(m) for m in plan] if action.mix else [])
-        game.tell(seat, "tickets_offered", tickets=list(offer), keep=0)
+        game.emit(TicketsDrawn(player=seat, count=len(offer), mix=[list(m) for m in plan] if action.mix else []))
+        game.tell(seat, TicketsOffered(tickets=list(offer), keep=0))
         game.set_pending("choose_tickets", offers=offers, setup=False)
 
     @staticmethod

@@ -9,18 +9,30 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
+from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING, ClassVar
 
 from engine.actions import Action, Pass, register
 from engine.cards import Cards, cards, count
 from engine.errors import IllegalAction
+from engine.events import Payload
 from engine.rules.dice.faces import DOUBLE, SINGLE, STATION, TOKEN_CAP, TOKEN_TYPES, WILD, face_counts
 from engine.rules.dice.purse import dice_data, spend, this_turn, tokens, unused_dice
 from engine.rules.module import RuleModule
 
 if TYPE_CHECKING:
     from engine.core import Game
+
+
+# --- the events this rule emits --------------------------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class TokenTaken(Payload):
+    kind = "token_taken"
+    player: int
+    token: str
+    payment: dict[str, int]
+
 
 
 @register
@@ -112,7 +124,7 @@ class DiceTokens(RuleModule):
         held[token] = held.get(token, 0) + 1
         dice_data(game)["supply"][token] -= 1
         turn["bought"] = turn.get("bought", 0) + 1
-        game.emit("token_taken", player=seat, token=token, payment=dict(action.payment))
+        game.emit(TokenTaken(player=seat, token=token, payment=dict(action.payment)))
         if game.state.pending.get("kind") != "dice_token":
             # Bought before the action: the roll stands, the action is still to come.
             game.set_pending("dice_action")

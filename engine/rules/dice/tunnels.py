@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from engine.actions import Action, GiveUpTunnel, PayTunnel
 from engine.cards import Cards, count
 from engine.errors import IllegalAction
+from engine.events import Payload
 from engine.maps import Route
 from engine.rules.dice.faces import (
     N_TUNNEL_DICE,
@@ -28,9 +30,29 @@ from engine.rules.dice.purse import dice_data, pay_options, spend, this_turn, to
 from engine.rules.dice.roll import roll
 from engine.rules.module import RuleModule
 from engine.rules.routes import complete_claim
+from engine.rules.tunnels import TunnelAbandoned
 
 if TYPE_CHECKING:
     from engine.core import Game
+
+
+# --- the events this rule emits --------------------------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class TunnelDiceRolled(Payload):
+    kind = "tunnel_dice_rolled"
+    player: int
+    route: str
+    dice: list[str]
+    extra: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class TunnelExtraPaid(Payload):
+    kind = "tunnel_extra_paid"
+    player: int
+    route: str
+    payment: dict[str, int]
+
 
 
 def begin_dice_tunnel(game: Game, seat: int, route: Route, payment: Cards) -> None:
@@ -41,7 +63,7 @@ def begin_dice_tunnel(game: Game, seat: int, route: Route, payment: Cards) -> No
     kind = route_type(game.map, route)
     tunnel_dice = roll(game, N_TUNNEL_DICE, tunnel_faces(module.tunnel_die_faces))
     extra = tunnel_dice.count(TUNNEL)
-    game.emit("tunnel_dice_rolled", player=seat, route=route.id, dice=tunnel_dice, extra=extra)
+    game.emit(TunnelDiceRolled(player=seat, route=route.id, dice=tunnel_dice, extra=extra))
     if not extra:
         _complete(game, seat, route)
         return
@@ -67,8 +89,8 @@ def _give_up(game: Game, seat: int, declined: bool) -> None:
     turn = this_turn(game)
     turn["no_token"] = True
     turn["tunnel_given_up"] = True  # the tokens back in hand may still be discarded ([D:28], discard.py)
-    game.emit("tunnel_abandoned", player=seat, route=p["route"], payment=dict(p["payment"]),
-              reason="declined" if declined else "cannot_pay")
+    game.emit(TunnelAbandoned(player=seat, route=p["route"], payment=dict(p["payment"]),
+                              reason="declined" if declined else "cannot_pay"))
     game.end_turn()
 
 
@@ -100,5 +122,5 @@ class DiceTunnels(RuleModule):
                                 f"you offered {payment_words(action.payment)}.", "bad_payment")
         spend(game, seat, action.payment, {kind, WILD}, kind)
         # Told apart from the claim: the claim's own payment is the dice laid before the roll.
-        game.emit("tunnel_extra_paid", player=seat, route=p["route"], payment=dict(action.payment))
+        game.emit(TunnelExtraPaid(player=seat, route=p["route"], payment=dict(action.payment)))
         _complete(game, seat, game.map.routes[p["route"]])

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot_app.presentation.words.base import YOU, Ctx, Doing, Event, Words, count_of, data, presents, public
+from bot_app.presentation.words.base import YOU, Ctx, Doing, Event, Words, presents, public
 from bot_app.presentation.words.dice.faces import faces_paid, roll_text
 from bot_app.presentation.words.routes import points, route_claimed
 from engine.actions import Action, ClaimRoute
-from engine.rules.dice.claims import DiceClaims
+from engine.rules.dice.claims import DiceClaims, DicePaid
 from engine.rules.dice.faces import MAX_LENGTH, TOKEN, route_type
+from engine.rules.dice.tunnels import TunnelDiceRolled, TunnelExtraPaid
+from engine.rules.routes import RouteClaimed
+from engine.rules.tunnels import TunnelAbandoned
 
 
 def kind_of(c: Ctx, route_id: object) -> str | None:
@@ -18,72 +21,85 @@ def kind_of(c: Ctx, route_id: object) -> str | None:
     return route_type(c.gmap, r) if r is not None else None
 
 
-def paid_text(c: Ctx, e: Event) -> str:
-    return faces_paid(data(e, "payment") or {}, kind_of(c, data(e, "route")), c.lang)
+def paid_text(c: Ctx, paid: DicePaid | TunnelExtraPaid) -> str:
+    return faces_paid(paid.payment, kind_of(c, paid.route), c.lang)
 
 
-def dice_paid(e: Event, c: Ctx, who: str) -> str:
-    return c.say("dice.laid", who, paid=paid_text(c, e), route=c.route(data(e, "route")))
+def dice_paid(e: Event, c: Ctx, who: str) -> str | None:
+    paid = e.of(DicePaid)
+    if paid is None:
+        return None
+    return c.say("dice.laid", who, paid=paid_text(c, paid), route=c.route(paid.route))
 
 
-def extra_text(e: Event, c: Ctx) -> str:
-    extra = count_of(data(e, "extra"))
-    return c.n("dice.extra_to_pay", extra) if extra else c.t("dice.nothing_more")
+def extra_text(rolled: TunnelDiceRolled, c: Ctx) -> str:
+    return c.n("dice.extra_to_pay", rolled.extra) if rolled.extra else c.t("dice.nothing_more")
 
 
-def tunnel_dice(e: Event, c: Ctx, who: str) -> str:
-    faces = roll_text(data(e, "dice") or [], c.lang)
-    return c.say("dice.tunnel_rolled", who, route=c.route(data(e, "route")), faces=faces, extra=extra_text(e, c))
+def tunnel_dice(e: Event, c: Ctx, who: str) -> str | None:
+    rolled = e.of(TunnelDiceRolled)
+    if rolled is None:
+        return None
+    faces = roll_text(rolled.dice, c.lang)
+    return c.say("dice.tunnel_rolled", who, route=c.route(rolled.route), faces=faces, extra=extra_text(rolled, c))
 
 
 def paid_then_claimed(first: Event, second: Event, c: Ctx, who: str) -> str | None:
-    if data(first, "route") != data(second, "route"):
+    paid, claim = first.of(DicePaid), second.of(RouteClaimed)
+    if paid is None or claim is None or paid.route != claim.route:
         return None
-    return c.say("dice.claimed_with", who, route=c.route(data(second, "route")), paid=paid_text(c, first),
-                 points=points(second))
+    return c.say("dice.claimed_with", who, route=c.route(claim.route), paid=paid_text(c, paid),
+                 points=points(claim))
 
 
 def paid_then_tunnel(first: Event, second: Event, c: Ctx, who: str) -> str | None:
-    if data(first, "route") != data(second, "route"):
+    paid, rolled = first.of(DicePaid), second.of(TunnelDiceRolled)
+    if paid is None or rolled is None or paid.route != rolled.route:
         return None
-    return c.say("dice.tunnel_tried", who, route=c.route(data(first, "route")), paid=paid_text(c, first),
-                 faces=roll_text(data(second, "dice") or [], c.lang), extra=extra_text(second, c))
+    return c.say("dice.tunnel_tried", who, route=c.route(paid.route), paid=paid_text(c, paid),
+                 faces=roll_text(rolled.dice, c.lang), extra=extra_text(rolled, c))
 
 
 def paid_tunnel_claimed(es: Sequence[Event], c: Ctx, who: str) -> str | None:
-    paid, rolled, claimed = es
-    if not data(paid, "route") == data(rolled, "route") == data(claimed, "route"):
+    paid, rolled, claim = es[0].of(DicePaid), es[1].of(TunnelDiceRolled), es[2].of(RouteClaimed)
+    if paid is None or rolled is None or claim is None or not paid.route == rolled.route == claim.route:
         return None
-    extra = count_of(data(rolled, "extra"))
+    extra = rolled.extra
     then = c.n("dice.extra_paid", extra) if extra else c.t("dice.nothing_more")
-    return c.say("dice.tunnel_claimed_with", who, route=c.route(data(paid, "route")), paid=paid_text(c, paid),
-                 points=points(claimed), faces=roll_text(data(rolled, "dice") or [], c.lang), then=then)
+    return c.say("dice.tunnel_claimed_with", who, route=c.route(paid.route), paid=paid_text(c, paid),
+                 points=points(claim), faces=roll_text(rolled.dice, c.lang), then=then)
 
 
 def rolled_then_claimed(first: Event, second: Event, c: Ctx, who: str) -> str | None:
-    if data(first, "route") != data(second, "route"):
+    rolled, claim = first.of(TunnelDiceRolled), second.of(RouteClaimed)
+    if rolled is None or claim is None or rolled.route != claim.route:
         return None
-    extra = count_of(data(first, "extra"))
+    extra = rolled.extra
     key = "dice.tunnel_rolled_paid_claimed" if extra else "dice.tunnel_rolled_claimed"
-    return c.say(key, who, route=c.route(data(first, "route")), faces=roll_text(data(first, "dice") or [], c.lang),
-                 extra=extra, points=points(second))
+    return c.say(key, who, route=c.route(rolled.route), faces=roll_text(rolled.dice, c.lang),
+                 extra=extra, points=points(claim))
 
 
-def dice_claimed(e: Event, c: Ctx, who: str) -> str:
+def dice_claimed(e: Event, c: Ctx, who: str) -> str | None:
     """A claim told on its own: with dice that is a tunnel whose extra was just paid (a claim
     is otherwise told with the dice laid for it, just before)."""
-    route = data(e, "route")
-    r = c.gmap.routes.get(route) if isinstance(route, str) else None
+    claim = e.of(RouteClaimed)
+    if claim is None:
+        return None
+    r = c.gmap.routes.get(claim.route)
     if r is not None and r.tunnel:
-        return c.say("dice.tunnel_extra_claimed", who, route=c.route(route), points=points(e))
+        return c.say("dice.tunnel_extra_claimed", who, route=c.route(claim.route), points=points(claim))
     return route_claimed(e, c, who)
 
 
-def tunnel_abandoned(e: Event, c: Ctx, who: str) -> str:
-    laid = dict(data(e, "payment") or {})
-    back = "; " + c.t("dice.tokens_back.your" if who == YOU else "dice.tokens_back.their") if laid.get(TOKEN) else ""
-    key = "dice.tunnel_unpaid" if data(e, "reason") == "cannot_pay" else "dice.tunnel_given_up"
-    return c.say(key, who, route=c.route(data(e, "route")), back=back)
+def tunnel_abandoned(e: Event, c: Ctx, who: str) -> str | None:
+    gave_up = e.of(TunnelAbandoned)
+    if gave_up is None:
+        return None
+    back = "; " + c.t("dice.tokens_back.your" if who == YOU else "dice.tokens_back.their") \
+        if gave_up.payment.get(TOKEN) else ""
+    key = "dice.tunnel_unpaid" if gave_up.reason == "cannot_pay" else "dice.tunnel_given_up"
+    return c.say(key, who, route=c.route(gave_up.route), back=back)
 
 
 def claim_label(a: Action, c: Ctx) -> str:

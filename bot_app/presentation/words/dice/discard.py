@@ -4,10 +4,10 @@ or was given up (`dice_discard`)."""
 
 from __future__ import annotations
 
-from bot_app.presentation.words.base import Ctx, Doing, Event, Words, data, presents, public
+from bot_app.presentation.words.base import Ctx, Doing, Event, Words, presents, public
 from bot_app.presentation.words.dice.faces import tokens_of
 from engine.actions import Action
-from engine.rules.dice.discard import DiceTokenDiscard, DiscardTokens
+from engine.rules.dice.discard import DiceTokenDiscard, DiscardTokens, TokensDiscarded
 
 
 def _tokens(counts: object, c: Ctx | None = None) -> str:
@@ -19,8 +19,11 @@ def _tokens(counts: object, c: Ctx | None = None) -> str:
     return c.joined(parts) or c.t("dice.no_tokens")
 
 
-def discarded(e: Event, c: Ctx, who: str) -> str:
-    return c.say("dice.tokens_discarded", who, tokens=_tokens(data(e, "tokens"), c))
+def discarded(e: Event, c: Ctx, who: str) -> str | None:
+    gone = e.of(TokensDiscarded)
+    if gone is None:
+        return None
+    return c.say("dice.tokens_discarded", who, tokens=_tokens(gone.tokens, c))
 
 
 def label(a: Action, c: Ctx) -> str:

@@ -5,17 +5,20 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bot_app.presentation.words.base import Ctx, Doing, Event, Words, data, joined, presents, public
+from bot_app.presentation.words.base import Ctx, Doing, Event, Words, joined, presents, public
 from bot_app.presentation.words.dice.faces import TOKEN_KINDS, marks, roll_text, tokens_held, tokens_text
 from bot_app.presentation.words.tickets import announced_mix
 from engine.actions import Action
 from engine.rules.dice.purse import DiceView
-from engine.rules.dice.roll import DiceRoll, RerollDice
+from engine.rules.dice.roll import DiceRoll, DiceRolled, RerollDice
 
 
-def rolled(e: Event, c: Ctx, who: str) -> str:
-    faces = roll_text(data(e, "dice") or [], c.lang)
-    return "🎲 " + c.say("dice.rerolled" if data(e, "reroll") else "dice.rolled", who, faces=faces)
+def rolled(e: Event, c: Ctx, who: str) -> str | None:
+    roll = e.of(DiceRolled)
+    if roll is None:
+        return None
+    faces = roll_text(roll.dice, c.lang)
+    return "🎲 " + c.say("dice.rerolled" if roll.reroll else "dice.rolled", who, faces=faces)
 
 
 def reroll_label(a: Action, c: Ctx) -> str:

@@ -2,33 +2,25 @@
 
 from __future__ import annotations
 
-from bot_app.presentation.words.base import (
-    YOU,
-    Ctx,
-    Doing,
-    Event,
-    Words,
-    count_of,
-    data,
-    deferred,
-    plural,
-    presents,
-    public,
-)
+from bot_app.presentation.words.base import YOU, Ctx, Doing, Event, Words, deferred, plural, presents, public
 from bot_app.presentation.words.dice.faces import faces_paid
 from bot_app.presentation.words.tickets import announced_mix, draw_decks, mix_text, then_kept, tickets_drawn
 from engine.actions import Action
 from engine.cards import count
 from engine.events import PRIVATE
 from engine.rules.dice.tickets import DiceTickets, DrawTicketsWithDice
+from engine.rules.tickets import TicketsDrawn, TicketsKept
 
 
-def drawn(e: Event, c: Ctx, who: str) -> str:
+def drawn(e: Event, c: Ctx, who: str) -> str | None:
     """A draw paid with dice names no decks (`mix` empty); one that does is the board's own
     draw (an announced opening deal), said as the tickets module says it."""
-    if data(e, "mix"):
+    drew = e.of(TicketsDrawn)
+    if drew is None:
+        return None
+    if drew.mix:
         return tickets_drawn(e, c, who)
-    n = count_of(data(e, "count"))
+    n = drew.count
     dice = c.n("dice.die.station", n)
     if who == YOU:
         return c.n("dice.tickets_drew.you", n, dice=dice)
@@ -36,9 +28,10 @@ def drawn(e: Event, c: Ctx, who: str) -> str:
 
 
 def drawn_then_kept(first: Event, second: Event, c: Ctx, who: str) -> str | None:
-    if data(first, "player") != data(second, "player") or c.lang.code != "en":
+    drew, keep = first.of(TicketsDrawn), second.of(TicketsKept)
+    if drew is None or keep is None or drew.player != keep.player or c.lang.code != "en":
         return None  # one sentence in English; two elsewhere (the verbs of the two halves differ per person)
-    return f"{drawn(first, c, who)} and {then_kept(second)}"
+    return f"{drawn(first, c, who)} and {then_kept(keep)}"
 
 
 def label(a: Action, c: Ctx) -> str:

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from bot_app.presentation.words.base import Ctx, Doing, Event, Words, data, presents, public
+from bot_app.presentation.words.base import Ctx, Doing, Event, Words, presents, public
 from bot_app.presentation.words.dice.faces import TOKEN_KINDS, faces_paid, marks
 from engine.actions import Action
 from engine.rules.dice.faces import TOKEN_CAP, TOKEN_SUPPLY
-from engine.rules.dice.tokens import BuyToken, DiceTokens
+from engine.rules.dice.tokens import BuyToken, DiceTokens, TokenTaken
 
 
-def taken(e: Event, c: Ctx, who: str) -> str:
-    kind = data(e, "token")
-    token = c.t(f"dice.a_token.{kind}" if kind in TOKEN_KINDS else "dice.a_token")
-    return c.say("dice.token_taken", who, token=token, paid=faces_paid(data(e, "payment") or {}, words=c.lang))
+def taken(e: Event, c: Ctx, who: str) -> str | None:
+    took = e.of(TokenTaken)
+    if took is None:
+        return None
+    token = c.t(f"dice.a_token.{took.token}" if took.token in TOKEN_KINDS else "dice.a_token")
+    return c.say("dice.token_taken", who, token=token, paid=faces_paid(took.payment, words=c.lang))
 
 
 def label(a: Action, c: Ctx) -> str:

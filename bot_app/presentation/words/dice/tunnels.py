@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from bot_app.presentation.words.base import Ctx, Doing, Event, Words, data, presents, public
+from bot_app.presentation.words.base import Ctx, Doing, Event, Words, presents, public
 from bot_app.presentation.words.dice.claims import dice_claimed, kind_of, paid_text, tunnel_abandoned
 from bot_app.presentation.words.dice.faces import faces_paid
 from bot_app.presentation.words.routes import points
 from bot_app.presentation.words.tunnels import tunnel_count
 from engine.actions import Action, PayTunnel
 from engine.rules.dice.faces import N_TUNNEL_DICE, tunnel_faces
-from engine.rules.dice.tunnels import DiceTunnels
+from engine.rules.dice.tunnels import DiceTunnels, TunnelExtraPaid
+from engine.rules.routes import RouteClaimed
 
 TUNNEL_DIE_SIDES = len(tunnel_faces(0))
 
@@ -20,15 +21,19 @@ def pay_label(a: Action, c: Ctx) -> str:
     return c.t("dice.label.pay", paid=faces_paid(a.payment, kind_of(c, route), c.lang))
 
 
-def extra_paid(e: Event, c: Ctx, who: str) -> str:
-    return c.say("dice.tunnel_extra_paid", who, route=c.route(data(e, "route")), paid=paid_text(c, e))
+def extra_paid(e: Event, c: Ctx, who: str) -> str | None:
+    paid = e.of(TunnelExtraPaid)
+    if paid is None:
+        return None
+    return c.say("dice.tunnel_extra_paid", who, route=c.route(paid.route), paid=paid_text(c, paid))
 
 
 def extra_paid_then_claimed(first: Event, second: Event, c: Ctx, who: str) -> str | None:
-    if data(first, "route") != data(second, "route"):
+    paid, claim = first.of(TunnelExtraPaid), second.of(RouteClaimed)
+    if paid is None or claim is None or paid.route != claim.route:
         return None
-    return c.say("dice.tunnel_extra_paid_claimed", who, paid=paid_text(c, first), route=c.route(data(second, "route")),
-                 points=points(second))
+    return c.say("dice.tunnel_extra_paid_claimed", who, paid=paid_text(c, paid), route=c.route(claim.route),
+                 points=points(claim))
 
 
 def tunnel_faces_text(c: Ctx, faces: int) -> str:
