@@ -194,7 +194,7 @@ def run_init(path: Path | str) -> int:
     async def init() -> tuple[bool, int, str]:
         store = await Store.open(path, allow_init=True, create_folder=True)
         try:
-            games = await store.game_ids(("lobby", "cancelled", "setup", "playing", "over", "broken"))
+            games = await store.games.ids(("lobby", "cancelled", "setup", "playing", "over", "broken"))
             return store.created, len(games), store.label  # a URL without its password
         finally:
             await store.close()

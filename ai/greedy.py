@@ -17,9 +17,11 @@ from ai.blunders import TURN_KINDS, repair, sensible
 from ai.costs import card_cost
 from engine.actions import Action, BuildStation, ClaimRoute, DrawCard, DrawTickets, KeepTickets
 from engine.cards import LOCO
+from engine.core import Turn
 from engine.maps import GameMap, load_map
 from engine.paths import shortest_open_path
 from engine.rng import Rng, seed_state
+from engine.rules.tickets import ChooseTickets
 from engine.view import View
 
 
@@ -45,7 +47,7 @@ class GreedyAI:
         assert seat is not None
         decision = Decision(view, game_map, legal, seat)
         advice = advice_of_view(view)
-        if view.pending.kind in TURN_KINDS:
+        if isinstance(view.pending.decision, TURN_KINDS):
             for rule in advice:
                 action = rule.before_turn(self, decision)
                 if action is not None:
@@ -57,7 +59,7 @@ class GreedyAI:
         kinds = decision.kinds
         if "keep_tickets" in kinds:
             return self.keep_tickets(view, game_map, [a for a in legal if isinstance(a, KeepTickets)])
-        if "draw_tickets" in kinds and view.pending.kind == "choose_tickets":
+        if "draw_tickets" in kinds and isinstance(view.pending.decision, ChooseTickets):
             # An announced opening deal (Germany): announce the mix first.
             return self.ticket_draw(view, [a for a in legal if isinstance(a, DrawTickets)])
         return self._turn(decision, advice)
@@ -79,7 +81,7 @@ class GreedyAI:
             # Every ticket is done (or impossible): take new tickets while there is time,
             # otherwise score points with the longest route the hand allows.
             tickets = [a for a in legal if isinstance(a, DrawTickets)]
-            if tickets and me.trains > 12 and view.pending.kind == "turn":
+            if tickets and me.trains > 12 and isinstance(view.pending.decision, Turn):
                 return self.ticket_draw(view, tickets)
             if claims and (me.trains <= 12 or not draws):
                 return self._best_claim(game_map, claims)

@@ -13,6 +13,7 @@ from typing import Protocol
 from ai.greedy import GreedyAI
 from ai.random_player import RandomAI
 from engine.actions import Action
+from engine.decisions import decision_of, kind_of
 from engine.rng import Rng, seed_state
 from engine.state import GameState
 from engine.view import View
@@ -68,7 +69,7 @@ def decision_seed(state: GameState, seat: int) -> int:
     parts = (state.seed, state.rng, state.turn, seat, len(state.deck), len(state.discard),
              sum(len(d) for d in state.ticket_decks.values()), len(state.route_owner),
              *(p.hand_size() * 64 + len(p.tickets) for p in state.players),
-             *(ord(c) for c in str(state.pending.get("kind", ""))))
+             *(ord(c) for c in kind_of(decision_of(state.pending))))
     rng = Rng(seed_state(0x5EED))
     for part in parts:
         rng = Rng(seed_state(rng.next_u64() ^ part))

@@ -58,7 +58,7 @@ async def settings_rows(store: Store, user_ids: Iterable[int | None]) -> dict[in
     """The settings of these users (AI seats, None, left out; `dms` not read: it lives on the
     seats)."""
     ids = [u for u in user_ids if u is not None]
-    rows = await store.user_settings(ids)
+    rows = await store.user_settings.get(ids)
     return {u: settings_of_row(rows.get(u)) for u in ids}
 
 

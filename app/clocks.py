@@ -25,7 +25,7 @@ from typing import Any
 
 from app import records
 from app.availability import clock_of, seat_infos, settings_rows
-from app.base import ACTIVE, CommitExtras, SeatChange
+from app.core import ACTIVE, CommitExtras, SeatChange, ServiceCore
 from app.errors import GameNotFound, ServiceError, StaleAction
 from app.loaded import Loaded
 from app.models import Caller, Timer
@@ -58,8 +58,15 @@ LIMIT_SLACK = 1.0
 FIRE_ATTEMPTS = 3
 
 
-class ClockOps(MoveOps):
+class ClockOps:
     """Timers, pause and resume, kick, and coming back."""
+
+    def __init__(self, core: ServiceCore, moves: MoveOps) -> None:
+        self.core = core
+        # The core's store and game cache, by their short names.
+        self.store = core.store
+        self.loader = core.loader
+        self.moves = moves
 
     # --- timers -----------------------------------------------------------------------------
 
@@ -67,50 +74,50 @@ class ClockOps(MoveOps):
                              for_seq: int | None = None, payload: dict[str, Any] | None = None) -> Timer:
         """Set a timer, replacing a pending one of the same kind for the same seat. With
         `for_seq` it only matters while the game is at that seq."""
-        async with self._lock(game_id):
+        async with self.core.lock(game_id):
             tx = self.store.tx()
-            index = tx.schedule_timer(game_id, kind, due_at, seat=seat, for_seq=for_seq,
-                                      payload_json=canonical_json(dict(payload or {})))
+            index = tx.timers.schedule(game_id, kind, due_at, seat=seat, for_seq=for_seq,
+                                       payload_json=canonical_json(dict(payload or {})))
             try:
                 done = await self.store.write(tx)
             except WriteConflict as exc:
-                if await self.store.game(game_id) is None:
+                if await self.store.games.get(game_id) is None:
                     raise GameNotFound(game_id) from exc
                 raise StaleAction(game_id, None) from exc
-        self.timers_changed.set()
+        self.core.timers_changed.set()
         timer_id = done.lastrowids[index]
         assert timer_id is not None
-        row = await self.store.timer(timer_id)
+        row = await self.store.timers.get(timer_id)
         assert row is not None
         return records.timer(row)
 
     async def cancel_timers(self, game_id: int, kind: str | None = None) -> None:
         """Cancel a game's pending timers (of one kind, or all)."""
         tx = self.store.tx()
-        tx.cancel_timers(game_id, kind=kind)
+        tx.timers.cancel(game_id, kind=kind)
         await self.store.write(tx)
 
     async def pending_timers(self, game_id: int) -> list[Timer]:
-        return [records.timer(r) for r in await self.store.pending_timers(game_id)]
+        return [records.timer(r) for r in await self.store.timers.pending(game_id)]
 
     async def due_timers(self, now: float | None = None, limit: int = 100) -> list[Timer]:
         """Pending timers that are due, earliest first (leaving out those for a point the game
         has passed) and, with several processes, not claimed by another one for now."""
-        rows = await self.store.claim_timers(self.clock() if now is None else now, limit, owner=self.owner,
+        rows = await self.store.timers.claim(self.core.clock() if now is None else now, limit, owner=self.core.owner,
                                              lease=TIMER_CLAIM_SECONDS)
         return [records.timer(r) for r in rows]
 
     async def next_timer_due(self) -> float | None:
         """When the next pending timer or daily digest falls due (for the timer loop's sleep)."""
-        times = [t for t in (await self.store.next_claimable_timer(self.clock(), self.owner),
-                             await self.store.next_digest_due()) if t is not None]
+        times = [t for t in (await self.store.timers.next_claimable(self.core.clock(), self.core.owner),
+                             await self.store.user_settings.next_digest_due()) if t is not None]
         return min(times) if times else None
 
     async def mark_timer_fired(self, timer_id: int) -> bool:
         """Claim a timer: True for exactly one caller, ever (across restarts and processes);
         False if it already fired or was cancelled."""
         tx = self.store.tx()
-        tx.fire_timer(timer_id)
+        tx.timers.fire(timer_id)
         try:
             await self.store.write(tx)
         except WriteConflict:
@@ -130,14 +137,14 @@ class ClockOps(MoveOps):
         for _ in range(FIRE_ATTEMPTS):
             outcome = await self._fire_once(timer)
             if outcome == "played":
-                await self.play_bots(timer.game_id)
+                await self.moves.play_bots(timer.game_id)
             if outcome is not None:
                 return outcome
         return "stale"
 
     async def _fire_once(self, timer: Timer) -> str | None:
         """One try of `fire_timer`; None when the game moved on under it (try again)."""
-        async with self._lock(timer.game_id):
+        async with self.core.lock(timer.game_id):
             try:
                 loaded = await self.loader.load(timer.game_id)
             except ServiceError:
@@ -154,17 +161,17 @@ class ClockOps(MoveOps):
             if verdict is not None:
                 return verdict
             if timer.kind == REMINDER:
-                limit = next((t.due_at for t in await self.store.pending_timers(loaded.row.id)
+                limit = next((t.due_at for t in await self.store.timers.pending(loaded.row.id)
                               if t.kind == LIMIT and t.seat == seat.seat), None)
                 tx = self.store.tx()
-                tx.fire_timer(timer.id)
-                tx.owe(loaded.row.id, loaded.seq, REMINDER, f"{REMINDER}:{timer.id}", user_id=seat.user_id,
-                       payload_json=canonical_json({"seat": seat.seat, "due_at": limit}))
+                tx.timers.fire(timer.id)
+                tx.deliveries.owe(loaded.row.id, loaded.seq, REMINDER, f"{REMINDER}:{timer.id}", user_id=seat.user_id,
+                                  payload_json=canonical_json({"seat": seat.seat, "due_at": limit}))
                 try:
                     await self.store.write(tx)
                 except WriteConflict:
                     return "stale"
-                self.deliveries_waiting.set()
+                self.core.deliveries_waiting.set()
                 return "reminded"
             misses = seat.absent_turns + 1
             keeps = misses >= ABSENT_LIMIT
@@ -173,7 +180,7 @@ class ClockOps(MoveOps):
             extras = CommitExtras(timer_id=timer.id, seat_changes={seat.seat: change},
                                   notes=[{"kind": "time_ran_out", "seat": seat.seat, "turns": misses, "keeps": keeps}])
             try:
-                await self._bot_turn(loaded, seat, extras, level=level)
+                await self.moves.bot_turn(loaded, seat, extras, level=level)
             except ServiceError:
                 return None  # StaleAction: the timer fired elsewhere or the game moved on: look again
             log.info("game %d: time ran out for seat %d (%d in a row)", timer.game_id, seat.seat, misses)
@@ -193,7 +200,7 @@ class ClockOps(MoveOps):
             await self.mark_timer_fired(timer.id)
             return "stale"
         clock = clock_of(mine, loaded.row.max_away_days)
-        now = self.clock()
+        now = self.core.clock()
         remaining = float(left) - clock.running(float(start), now)
         if remaining > LIMIT_SLACK:
             due, payload = clock.advance(now, remaining), {**timer.payload, "from": now, "left": remaining}
@@ -202,13 +209,13 @@ class ClockOps(MoveOps):
         else:
             return None
         tx = self.store.tx()
-        tx.fire_timer(timer.id)
-        tx.schedule_timer(loaded.row.id, timer.kind, due, seat=timer.seat, payload_json=canonical_json(payload))
+        tx.timers.fire(timer.id)
+        tx.timers.schedule(loaded.row.id, timer.kind, due, seat=timer.seat, payload_json=canonical_json(payload))
         try:
             await self.store.write(tx)
         except WriteConflict:
             return "stale"
-        self.timers_changed.set()
+        self.core.timers_changed.set()
         return "moved"
 
     # --- daily digests ------------------------------------------------------------------------
@@ -218,39 +225,40 @@ class ClockOps(MoveOps):
         if any game waits for them, one DM listing those games is owed — in one transaction,
         guarded, so a digest goes out once (after a restart too, with several processes too).
         Returns how many were owed."""
-        now = self.clock() if now is None else now
+        now = self.core.clock() if now is None else now
         sent = 0
-        for row in await self.store.due_digests(now, limit):
+        for row in await self.store.user_settings.due_digests(now, limit):
             assert row.digest_due is not None
             mine = (await settings_rows(self.store, [row.user_id]))[row.user_id]
             waiting = await self.games_waiting_for(row.user_id)
             # The news of games that ended since the last digest rides with this one.
             news = await held_for_digest(self.store, row.user_id)
             tx = self.store.tx()
-            tx.advance_digest(row.user_id, row.digest_due, digest_due(mine, max(now, row.digest_due)) or now + 86400)
+            tx.user_settings.advance_digest(row.user_id, row.digest_due,
+                                            digest_due(mine, max(now, row.digest_due)) or now + 86400)
             if waiting or news:
                 game_id, seq = waiting[0] if waiting else (news[0].game_id, news[0].seq)
                 day = local_day(mine.timezone, row.digest_due)
                 payload: dict[str, Any] = {"day": day}
                 if news:
                     payload["news"] = [d.id for d in news]
-                    tx.carried([d.id for d in news], f"in the daily digest of {day}")
-                tx.owe(game_id, seq, DIGEST, f"{DIGEST}:{row.user_id}:{day}", user_id=row.user_id,
-                       payload_json=canonical_json(payload))
+                    tx.deliveries.carried([d.id for d in news], f"in the daily digest of {day}")
+                tx.deliveries.owe(game_id, seq, DIGEST, f"{DIGEST}:{row.user_id}:{day}", user_id=row.user_id,
+                                  payload_json=canonical_json(payload))
             try:
                 await self.store.write(tx)
             except WriteConflict:
                 continue  # sent by another process meanwhile
             sent += bool(waiting or news)
         if sent:
-            self.deliveries_waiting.set()
+            self.core.deliveries_waiting.set()
         return sent
 
     async def games_waiting_for(self, user_id: int) -> list[tuple[int, int]]:
         """(game id, seq) of the games being played that wait for this person now (not while
         the AI holds their seat), most recently active first."""
-        pairs = await self.store.seats_of_user(user_id, ACTIVE)
-        players = await self.store.players_of(row.id for row, _ in pairs)
+        pairs = await self.store.games.seats_of_user(user_id, ACTIVE)
+        players = await self.store.games.players_of(row.id for row, _ in pairs)
         out = []
         for row, seat in pairs:
             summary = records.summary(row, players[row.id], user_id)
@@ -263,8 +271,8 @@ class ClockOps(MoveOps):
 
     async def pause(self, game_id: int, caller: Caller, reason: str = HOST_PAUSE) -> bool:
         """Stop a game's clocks (host or server manager). False if they were stopped already."""
-        async with self._lock(game_id):
-            loaded = await self._managed(game_id, caller)
+        async with self.core.lock(game_id):
+            loaded = await self.managed(game_id, caller)
             if loaded.row.paused_reason is not None:
                 return False
             await self._set_paused(loaded, reason)
@@ -274,22 +282,22 @@ class ClockOps(MoveOps):
         """Start a game's clocks again (host or server manager): each person the game waits for
         gets a full turn from now, and deliveries Discord refused are tried again. False if the
         clocks were running and nothing was waiting to be retried."""
-        async with self._lock(game_id):
-            loaded = await self._managed(game_id, caller)
-            failed = await self.store.deliveries_of(game_id, "failed")
+        async with self.core.lock(game_id):
+            loaded = await self.managed(game_id, caller)
+            failed = await self.store.deliveries.of_game(game_id, "failed")
             if loaded.row.paused_reason is None and not failed:
                 return False
             tx = self.store.tx()
-            tx.set_paused(game_id, None)
-            tx.retry_failed_deliveries(game_id)
+            tx.games.set_paused(game_id, None)
+            tx.deliveries.retry_failed(game_id)
             infos = await seat_infos(self.store, loaded.seats, loaded.row.max_away_days)
             for t in timers_for_turn(after=loaded.state, waiting=actors(loaded.state), seats=infos, now=tx.now,
                                      turn_hours=loaded.row.turn_hours):
-                tx.schedule_timer(game_id, t.kind, t.due_at, seat=t.seat, payload_json=canonical_json(dict(t.payload)))
+                tx.timers.schedule(game_id, t.kind, t.due_at, seat=t.seat, payload_json=canonical_json(dict(t.payload)))
             await self.store.write(tx)
             await self.loader.refresh(game_id)
-        self.deliveries_waiting.set()
-        self.timers_changed.set()
+        self.core.deliveries_waiting.set()
+        self.core.timers_changed.set()
         log.info("game %d: resumed", game_id)
         return True
 
@@ -297,27 +305,27 @@ class ClockOps(MoveOps):
         """Hand a person's seat to the AI until they come back (host or server manager); the
         AI moves at once if it is their turn. `level`: the AI's level (default: the table's
         stand-in level)."""
-        async with self._lock(game_id):
-            loaded = await self._managed(game_id, caller)
+        async with self.core.lock(game_id):
+            loaded = await self.managed(game_id, caller)
             if not 0 <= seat < len(loaded.seats) or loaded.seats[seat].user_id is None:
                 raise ServiceError("That seat is not a person's.", "not_a_person")
             tx = self.store.tx()
-            tx.set_absence(game_id, seat, max(ABSENT_LIMIT, loaded.seats[seat].absent_turns),
-                           level or stand_in_level(loaded.state))
-            tx.cancel_timers(game_id, kind=REMINDER)
-            tx.cancel_timers(game_id, kind=LIMIT)
-            tx.owe(game_id, loaded.seq, NOTICE, f"kick:{seat}:{loaded.seq}",
-                   payload_json=canonical_json({"notice": "stand_in", "seat": seat}))
+            tx.seats.set_absence(game_id, seat, max(ABSENT_LIMIT, loaded.seats[seat].absent_turns),
+                                 level or stand_in_level(loaded.state))
+            tx.timers.cancel(game_id, kind=REMINDER)
+            tx.timers.cancel(game_id, kind=LIMIT)
+            tx.deliveries.owe(game_id, loaded.seq, NOTICE, f"kick:{seat}:{loaded.seq}",
+                              payload_json=canonical_json({"notice": "stand_in", "seat": seat}))
             await self.store.write(tx)
             await self.loader.refresh(game_id)
-        self.deliveries_waiting.set()
+        self.core.deliveries_waiting.set()
         log.info("game %d: the AI now plays seat %d", game_id, seat)
-        await self.play_bots(game_id)
+        await self.moves.play_bots(game_id)
 
     async def player_seen(self, game_id: int, user_id: int) -> None:
         """A person used a game command: if the AI was holding their seat or counting their
         absence, it stops (their own next move does the same)."""
-        async with self._lock(game_id):
+        async with self.core.lock(game_id):
             try:
                 loaded = await self.loader.load(game_id)
             except ServiceError:
@@ -326,15 +334,15 @@ class ClockOps(MoveOps):
             if seat is None or (not seat.absent_turns and seat.stand_in is None):
                 return
             tx = self.store.tx()
-            tx.set_absence(game_id, seat.seat, 0, None)
+            tx.seats.set_absence(game_id, seat.seat, 0, None)
             await self.store.write(tx)
             await self.loader.refresh(game_id)
         log.info("game %d: seat %d is back", game_id, seat.seat)
 
-    async def _managed(self, game_id: int, caller: Caller) -> Loaded:
+    async def managed(self, game_id: int, caller: Caller) -> Loaded:
         """The game, if `caller` may manage it (its host, or a manager of its server) and it is
         being played. The caller holds the game's lock."""
-        row = await self.store.game(game_id)
+        row = await self.store.games.get(game_id)
         if row is None:
             raise GameNotFound(game_id)
         if caller.user_id != row.host_user_id and not caller.manages_server:
@@ -345,9 +353,9 @@ class ClockOps(MoveOps):
 
     async def _set_paused(self, loaded: Loaded, reason: str) -> None:
         tx = self.store.tx()
-        tx.set_paused(loaded.row.id, reason)
-        tx.cancel_timers(loaded.row.id, kind=REMINDER)
-        tx.cancel_timers(loaded.row.id, kind=LIMIT)
+        tx.games.set_paused(loaded.row.id, reason)
+        tx.timers.cancel(loaded.row.id, kind=REMINDER)
+        tx.timers.cancel(loaded.row.id, kind=LIMIT)
         await self.store.write(tx)
         await self.loader.refresh(loaded.row.id)
         log.info("game %d: paused (%s)", loaded.row.id, reason)

@@ -81,7 +81,7 @@ async def _copy(source: Store, target: Store, progress: Callable[[str], None]) -
             "database, so that no game is mixed with or overwrites another. Point it at a new database "
             "(createdb, or a new file), or empty that one yourself if you are sure. Nothing was written."
         )
-    game_ids = await source.game_ids(ALL_STATUSES)
+    game_ids = await source.games.ids(ALL_STATUSES)
     for n, game_id in enumerate(game_ids, start=1):
         await write_game(target, await game_rows(source, game_id))
         if n % 500 == 0:
@@ -97,7 +97,7 @@ async def _copy(source: Store, target: Store, progress: Callable[[str], None]) -
     before = GameService(source, limits=limits, cache_size=1)
     after = GameService(target, limits=limits, cache_size=1)
     for n, game_id in enumerate(game_ids, start=1):
-        row = await source.game(game_id)
+        row = await source.games.get(game_id)
         assert row is not None
         report.games += 1
         report.by_status[row.status] = report.by_status.get(row.status, 0) + 1

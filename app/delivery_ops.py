@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 
 from app import records
 from app.availability import away_until, settings_of_row, unreachable
-from app.base import ACTIVE, ServiceBase
+from app.core import ACTIVE, ServiceCore
 from app.errors import ServiceError
 from app.loaded import Loaded
 from app.models import Delivery, GameSummary, HandData, OutboxData, PlayerSettings, PostData, Settlement
@@ -51,24 +51,30 @@ def backoff(attempts: int) -> float:
     return min(BACKOFF_FIRST * 2.0 ** max(0, attempts), BACKOFF_MOST)
 
 
-class DeliveryOps(ServiceBase):
+class DeliveryOps:
     """What the dispatcher (bot_app.delivery.dispatcher) asks of the service."""
+
+    def __init__(self, core: ServiceCore) -> None:
+        self.core = core
+        # The core's store and game cache, by their short names.
+        self.store = core.store
+        self.loader = core.loader
 
     async def due_deliveries(self, now: float | None = None, limit: int = 100) -> list[Delivery]:
         """Deliveries due now that this process is to send, oldest first (a game on hold sends
         only its host notices). With several processes on one database they are claimed: a
-        game's deliveries go to one process at a time, for CLAIM_SECONDS (store.claim_deliveries)."""
-        rows = await self.store.claim_deliveries(self.clock() if now is None else now, limit, always=ALWAYS,
-                                                 owner=self.owner, lease=CLAIM_SECONDS)
+        game's deliveries go to one process at a time, for CLAIM_SECONDS (store.deliveries.claim)."""
+        rows = await self.store.deliveries.claim(self.core.clock() if now is None else now, limit, always=ALWAYS,
+                                                 owner=self.core.owner, lease=CLAIM_SECONDS)
         return [records.delivery(r) for r in rows]
 
     async def next_delivery_due(self) -> float | None:
         """When the next delivery this process could send falls due (for the dispatcher's sleep)."""
-        return await self.store.next_claimable_delivery(self.clock(), self.owner, always=ALWAYS)
+        return await self.store.deliveries.next_claimable(self.core.clock(), self.core.owner, always=ALWAYS)
 
     async def deliveries(self, game_id: int, status: str | None = None) -> list[Delivery]:
         """A game's deliveries (for tests and for operators)."""
-        return [records.delivery(r) for r in await self.store.deliveries_of(game_id, status)]
+        return [records.delivery(r) for r in await self.store.deliveries.of_game(game_id, status)]
 
     async def outbox_data(self, game_id: int, hands: Sequence[Delivery] = ()) -> OutboxData:
         """What the game's due deliveries need, read at one moment in one store call (one
@@ -77,7 +83,7 @@ class DeliveryOps(ServiceBase):
         pending), and the view of each DM in `hands` (a player's hand, a seat handed over),
         with what only they saw at the delivery's seq, and their DM channels. A game that is
         gone or broken comes back with `dropped` saying so."""
-        async with self._lock(game_id):
+        async with self.core.lock(game_id):
             try:
                 loaded = await self.loader.load(game_id)
             except ServiceError as exc:
@@ -86,8 +92,8 @@ class DeliveryOps(ServiceBase):
             from_seq = 0 if row.turn_post_seq is None else row.turn_post_seq + 1
             after = min([from_seq - 1, *(_seqs(d)[0] - 1 for d in hands)])
             users = [s.user_id for s in loaded.seats if s.user_id is not None]
-            read = await self.store.outbox_read(game_id, after_seq=after, user_ids=users,
-                                                dm_users=(d.user_id for d in hands if d.user_id is not None))
+            read = await self.store.deliveries.outbox_read(game_id, after_seq=after, user_ids=users,
+                                                           dm_users=(d.user_id for d in hands if d.user_id is not None))
             mine = {u: settings_of_row(read.settings.get(u)) for u in users}
             post = await self._post_of(loaded, read, mine, from_seq)
             return OutboxData(post=post, hands={d.id: _hand_of(loaded, read, mine, d) for d in hands},
@@ -108,7 +114,7 @@ class DeliveryOps(ServiceBase):
         legal = tuple(legal_for(loaded.state, humans[0].seat)) if len(humans) == 1 and not final else ()
         view = view_for(loaded.state, None).at(loaded.seq, game_id)
         deadlines = {t.seat: t.due_at for t in read.timers if t.kind == LIMIT and t.seat is not None}
-        now = self.clock()
+        now = self.core.clock()
         away = {s.seat: until for s in loaded.seats if s.user_id is not None and s.user_id in mine
                 and (until := away_until(mine[s.user_id], row.max_away_days, now)) is not None}
         replay = await final_timeline(self.store, loaded) if final else ()
@@ -125,7 +131,7 @@ class DeliveryOps(ServiceBase):
         pending. Raises the ServiceError of a game that is gone or broken."""
         data = await self.outbox_data(game_id)
         if data.dropped is not None:
-            async with self._lock(game_id):
+            async with self.core.lock(game_id):
                 await self.loader.load(game_id)  # raises what made it unreadable
         return data.post
 
@@ -136,21 +142,21 @@ class DeliveryOps(ServiceBase):
         if not settlement:
             return
         game_id = settlement.game_id
-        async with self._lock(game_id):
+        async with self.core.lock(game_id):
             tx = self.store.tx()
             if settlement.post is not None:
                 deliveries, message_id, seq = settlement.post
                 for delivery_id in deliveries:
-                    tx.settle_sent(delivery_id, message_id)
-                tx.set_turn_post(game_id, message_id, seq)
+                    tx.deliveries.settle_sent(delivery_id, message_id)
+                tx.games.set_turn_post(game_id, message_id, seq)
             for delivery_id, made in settlement.sent:
-                tx.settle_sent(delivery_id, made)
+                tx.deliveries.settle_sent(delivery_id, made)
             for delivery_id, note in settlement.dropped:
-                tx.settle_sent(delivery_id, None, note)
+                tx.deliveries.settle_sent(delivery_id, None, note)
             for user_id, channel_id in settlement.gone:
-                tx.forget_dm_channel(user_id, channel_id)
+                tx.deliveries.forget_dm_channel(user_id, channel_id)
             for user_id, channel_id in settlement.opened.items():
-                tx.remember_dm_channel(user_id, channel_id)
+                tx.deliveries.remember_dm_channel(user_id, channel_id)
             await self.store.write(tx)
             if settlement.post is not None:
                 self.loader.turn_posted(game_id, settlement.post[1], settlement.post[2])
@@ -163,7 +169,7 @@ class DeliveryOps(ServiceBase):
 
     async def dm_channels(self, user_ids: Sequence[int]) -> Mapping[int, int]:
         """The DM channels known for these users (user id → channel id)."""
-        return await self.store.dm_channels(user_ids)
+        return await self.store.deliveries.dm_channels(user_ids)
 
     async def taken_back_data(self, delivery: Delivery) -> GameSummary | None:
         """The game, for the word to a player that the turn they were pinged for was taken
@@ -172,10 +178,10 @@ class DeliveryOps(ServiceBase):
         play there: then there is nothing to take back."""
         key = delivery.payload.get("turn_dm")
         seat = delivery.payload.get("seat")
-        turn_dm = await self.store.delivery_by_key(delivery.game_id, key) if isinstance(key, str) else None
+        turn_dm = await self.store.deliveries.by_key(delivery.game_id, key) if isinstance(key, str) else None
         if turn_dm is None or turn_dm.status != "sent" or turn_dm.user_id != delivery.user_id:
             return None
-        async with self._lock(delivery.game_id):
+        async with self.core.lock(delivery.game_id):
             summary = records.summary_of(await self.loader.load(delivery.game_id), delivery.user_id)
         if not isinstance(seat, int) or not 0 <= seat < len(summary.seats) \
                 or summary.seats[seat].user_id != delivery.user_id or summary.status != "playing":
@@ -187,7 +193,7 @@ class DeliveryOps(ServiceBase):
         when they no longer play the game. Raises the ServiceError of a game gone or broken."""
         data = await self.outbox_data(delivery.game_id, [delivery])
         if data.dropped is not None:
-            async with self._lock(delivery.game_id):
+            async with self.core.lock(delivery.game_id):
                 await self.loader.load(delivery.game_id)  # raises what made it unreadable
         return data.hands.get(delivery.id)
 
@@ -198,14 +204,14 @@ class DeliveryOps(ServiceBase):
         user = delivery.user_id
         if user is None:
             return []
-        pairs = await self.store.seats_of_user(user, ACTIVE)
-        players = await self.store.players_of(row.id for row, _ in pairs)
+        pairs = await self.store.games.seats_of_user(user, ACTIVE)
+        players = await self.store.games.players_of(row.id for row, _ in pairs)
         out: list[tuple[GameSummary, float | None]] = []
         for row, seat in pairs:
             summary = records.summary(row, players[row.id], user)
             if seat not in summary.waiting_for or summary.seats[seat].stand_in is not None:
                 continue
-            limit = next((t.due_at for t in await self.store.pending_timers(row.id)
+            limit = next((t.due_at for t in await self.store.timers.pending(row.id)
                           if t.kind == LIMIT and t.seat == seat), None)
             out.append((summary, limit))
         return out
@@ -225,14 +231,14 @@ class DeliveryOps(ServiceBase):
         if delivery.kind == GAME_OVER:
             return [delivery]
         ids = delivery.payload.get("news") if delivery.kind == DIGEST else None
-        rows = [await self.store.delivery(i) for i in ids if isinstance(i, int)] if isinstance(ids, list) else []
+        rows = [await self.store.deliveries.get(i) for i in ids if isinstance(i, int)] if isinstance(ids, list) else []
         return [records.delivery(r) for r in rows if r is not None and r.kind == GAME_OVER]
 
     async def delivered(self, delivery_id: int, message_id: int | None = None, *, dropped: bool = False,
                         note: str | None = None) -> None:
         """A delivery is done: sent (making `message_id`), or dropped as no longer needed."""
         tx = self.store.tx()
-        tx.delivered(delivery_id, message_id, DROPPED if dropped else SENT, note)
+        tx.deliveries.delivered(delivery_id, message_id, DROPPED if dropped else SENT, note)
         try:
             await self.store.write(tx)
         except WriteConflict:
@@ -241,37 +247,37 @@ class DeliveryOps(ServiceBase):
     async def note_message(self, delivery_id: int, message_id: int) -> None:
         """Remember a message a delivery made before it is settled, so a retry edits it."""
         tx = self.store.tx()
-        tx.note_message(delivery_id, message_id)
+        tx.deliveries.note_message(delivery_id, message_id)
         await self.store.write(tx)
 
     async def retry_later(self, delivery: Delivery, error: str) -> float:
         """A delivery failed for now: try again after a growing wait. Returns when."""
-        due = self.clock() + backoff(delivery.attempts)
+        due = self.core.clock() + backoff(delivery.attempts)
         tx = self.store.tx()
-        tx.retry_delivery(delivery.id, due, error)
+        tx.deliveries.retry(delivery.id, due, error)
         await self.store.write(tx)
         log.warning("game %d: delivery %d (%s) failed (%s); trying again in %.0f s", delivery.game_id, delivery.id,
-                    delivery.kind, error, due - self.clock())
+                    delivery.kind, error, due - self.core.clock())
         return due
 
     async def delivery_refused(self, delivery: Delivery, reason: str) -> None:
         """Discord refused a delivery for good: the game's clocks stop with `reason`, its other
         deliveries wait, and the host is owed a notice. `/ttr admin resume` tries again."""
-        async with self._lock(delivery.game_id):
+        async with self.core.lock(delivery.game_id):
             tx = self.store.tx()
-            tx.delivered(delivery.id, None, FAILED, reason)
+            tx.deliveries.delivered(delivery.id, None, FAILED, reason)
             if delivery.kind != HOST_NOTICE:
-                tx.set_paused(delivery.game_id, f"{DELIVERY_PAUSE}: {reason}")
-                tx.cancel_timers(delivery.game_id, kind="reminder")
-                tx.cancel_timers(delivery.game_id, kind="limit")
-                tx.owe(delivery.game_id, delivery.seq, HOST_NOTICE, f"{HOST_NOTICE}:{delivery.id}",
-                       payload_json=canonical_json({"reason": reason, "kind": delivery.kind}))
+                tx.games.set_paused(delivery.game_id, f"{DELIVERY_PAUSE}: {reason}")
+                tx.timers.cancel(delivery.game_id, kind="reminder")
+                tx.timers.cancel(delivery.game_id, kind="limit")
+                tx.deliveries.owe(delivery.game_id, delivery.seq, HOST_NOTICE, f"{HOST_NOTICE}:{delivery.id}",
+                                  payload_json=canonical_json({"reason": reason, "kind": delivery.kind}))
             try:
                 await self.store.write(tx)
             except WriteConflict:
                 return
             await self.loader.refresh(delivery.game_id)
-        self.deliveries_waiting.set()
+        self.core.deliveries_waiting.set()
         log.warning("game %d: Discord refused delivery %d (%s): %s; the game is paused", delivery.game_id,
                     delivery.id, delivery.kind, reason)
 
@@ -283,22 +289,22 @@ class DeliveryOps(ServiceBase):
         if delivery.user_id is None:
             raise ServiceError("That delivery is not a direct message.", "not_a_dm")
         tx = self.store.tx()
-        tx.delivered(delivery.id, None, DROPPED, "DMs closed")
-        tx.set_dm_closed_for_user(delivery.user_id, True)
+        tx.deliveries.delivered(delivery.id, None, DROPPED, "DMs closed")
+        tx.seats.set_dm_closed_for_user(delivery.user_id, True)
         if delivery.kind != GAME_OVER:
-            tx.owe(delivery.game_id, delivery.seq, DM_CLOSED, f"{DM_CLOSED}:{delivery.user_id}",
-                   user_id=delivery.user_id)
+            tx.deliveries.owe(delivery.game_id, delivery.seq, DM_CLOSED, f"{DM_CLOSED}:{delivery.user_id}",
+                              user_id=delivery.user_id)
         for news in await self._carried(delivery):
             seat = news.payload.get("seat")
-            tx.owe(news.game_id, news.seq, GAME_OVER, f"{GAME_OVER}:{seat}:mention", user_id=news.user_id,
-                   payload_json=canonical_json({"seat": seat, "mention": True}))
+            tx.deliveries.owe(news.game_id, news.seq, GAME_OVER, f"{GAME_OVER}:{seat}:mention", user_id=news.user_id,
+                              payload_json=canonical_json({"seat": seat, "mention": True}))
         try:
             await self.store.write(tx)
         except WriteConflict:
             return
-        for game_id in await self.store.game_ids_of_user(delivery.user_id):
+        for game_id in await self.store.games.ids_of_user(delivery.user_id):
             await self.loader.refresh(game_id)
-        self.deliveries_waiting.set()
+        self.core.deliveries_waiting.set()
 
     async def dms_open(self, user_id: int) -> None:
         """The player says their DMs are open again: DM them again in every game."""
@@ -310,13 +316,13 @@ class DeliveryOps(ServiceBase):
 
     async def dms_known_closed(self, user_id: int) -> bool:
         """Whether the bot will not DM this player (Discord refused, or they asked)."""
-        return await self.store.dm_closed(user_id)
+        return await self.store.games.dm_closed(user_id)
 
     async def _set_dms(self, user_id: int, *, closed: bool) -> None:
         tx = self.store.tx()
-        tx.set_dm_closed_for_user(user_id, closed)
+        tx.seats.set_dm_closed_for_user(user_id, closed)
         await self.store.write(tx)
-        for game_id in await self.store.game_ids_of_user(user_id):
+        for game_id in await self.store.games.ids_of_user(user_id):
             await self.loader.refresh(game_id)
 
 

@@ -136,14 +136,14 @@ class GameLoader:
         return loaded
 
     async def _load(self, game_id: int) -> Loaded:
-        found = await self.store.load_game(game_id)
+        found = await self.store.log.load_game(game_id)
         row = playable(game_id, found.row)
         loaded = self._from_snapshot(found)
         if loaded is not None:
             self.stats.from_snapshot += 1
             return loaded
         if found.snapshot is not None:  # the log before the snapshot is needed too
-            found = await self.store.load_game(game_id, whole=True)
+            found = await self.store.log.load_game(game_id, whole=True)
             row = playable(game_id, found.row)
         self.stats.full_replays += 1
         try:
@@ -196,13 +196,14 @@ class GameLoader:
             if snapshot is not None and rebuilt.repairs:
                 self._distrusted[game_id] = _key(snapshot.seq, snapshot.digest)
             tx = self.store.tx()
-            digest = tx.put_snapshot(game_id, last, rules_version=state.rules_version, state_json=state.to_canonical())
+            digest = tx.log.put_snapshot(game_id, last, rules_version=state.rules_version,
+                                         state_json=state.to_canonical())
             if rebuilt.repairs:
-                tx.repair_game(game_id, seq=last, status=state.status, waiting_json=canonical_json(actors(state)))
+                tx.games.repair(game_id, seq=last, status=state.status, waiting_json=canonical_json(actors(state)))
             await self.store.write(tx)
             self._trust(game_id, last, digest)
             if rebuilt.repairs:
-                row = await self.store.game(game_id) or row
+                row = await self.store.games.get(game_id) or row
             return Loaded(row, seats, state, last, last)
         assert snapshot is not None and snapshot.digest is not None
         self._trust(game_id, snapshot.seq, snapshot.digest)
@@ -212,7 +213,7 @@ class GameLoader:
         """Whether the cached game is still the stored one (another process may have moved it
         on); its row and seats are brought up to date either way. The caller holds the lock."""
         game_id = cached.row.id
-        row, players = await self.store.game_with_players(game_id)
+        row, players = await self.store.games.with_players(game_id)
         if row is None or row.seq != cached.seq or row.status != cached.row.status:
             self.forget(game_id)
             return False
@@ -224,7 +225,7 @@ class GameLoader:
         log.error("game %d is broken: %s", row.id, reason)
         self.forget(row.id)
         tx = self.store.tx()
-        tx.mark_broken(row.id, reason)
+        tx.games.mark_broken(row.id, reason)
         await self.store.write(tx)
 
     # --- snapshots ----------------------------------------------------------------------
@@ -284,7 +285,7 @@ class GameLoader:
         lock = self._lock(game_id) if self._lock is not None else contextlib.nullcontext()
         async with lock:
             async with self._loading:
-                found = await self.store.load_game(game_id, whole=True)
+                found = await self.store.log.load_game(game_id, whole=True)
             row = found.row
             if row is None or row.status not in ("setup", "playing", "over") or row.rules_version != RULES_VERSION:
                 return True  # gone, set aside, or from older rules: nothing to replay
@@ -339,7 +340,7 @@ class GameLoader:
         snapshot, and the next start loads each game without replaying anything. A game
         whose snapshot cannot be used is left for its next load (the full replay)."""
         written = 0
-        ids = await self.store.games_with_old_snapshots()
+        ids = await self.store.log.games_with_old_snapshots()
         for start in range(0, len(ids), LOADS_AT_ONCE * 8):
             done = await asyncio.gather(*(self._catch_up(g) for g in ids[start:start + LOADS_AT_ONCE * 8]))
             written += sum(done)
@@ -355,7 +356,7 @@ class GameLoader:
                 state, seq = cached.state, cached.seq
             else:
                 async with self._loading:
-                    found = await self.store.load_game(game_id)
+                    found = await self.store.log.load_game(game_id)
                 if found.row is None or found.row.status not in ("setup", "playing"):
                     return False
                 loaded = self._from_snapshot(found)
@@ -365,7 +366,7 @@ class GameLoader:
             if state.rules_version != RULES_VERSION:
                 return False
             tx = self.store.tx()
-            tx.catch_up_snapshot(game_id, seq, rules_version=state.rules_version, state_json=state.to_canonical())
+            tx.log.catch_up_snapshot(game_id, seq, rules_version=state.rules_version, state_json=state.to_canonical())
             done = await self.store.write(tx)
             if cached is not None and done.rowcounts[0] == 1:
                 cached.snapshot_seq = seq
@@ -383,12 +384,12 @@ class GameLoader:
         cached = self._cache.get(game_id)
         if cached is None:
             return
-        row = await self.store.game(game_id)
+        row = await self.store.games.get(game_id)
         if row is None:
             self.forget(game_id)
             return
         cached.row = row
-        cached.seats = tuple(seat_of_row(p) for p in await self.store.players(game_id))
+        cached.seats = tuple(seat_of_row(p) for p in await self.store.games.players(game_id))
 
     def turn_posted(self, game_id: int, message_id: int, seq: int) -> None:
         """A cached game's turn post is now `message_id`, showing `seq` (just written: the

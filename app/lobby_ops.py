@@ -8,15 +8,17 @@ player's hand, the turn timers) are one transaction.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
 from ai.levels import AI_LEVELS, OFFERED_LEVELS
 from app import records
 from app.availability import seat_infos
-from app.base import ServiceBase
+from app.core import ServiceCore
 from app.errors import GameNotFound, LimitReached, LobbyError, StaleAction
 from app.loaded import Loaded, seat_of_row
 from app.models import Lobby, Seat, SubmitResult
@@ -33,8 +35,19 @@ log = logging.getLogger("app.service")
 START_ACTION = canonical_json({"type": "start"})
 
 
-class LobbyOps(ServiceBase):
+class LobbyOps:
     """Opening and filling tables, and starting games."""
+
+    def __init__(self, core: ServiceCore) -> None:
+        self.core = core
+        # The core's store and game cache, by their short names.
+        self.store = core.store
+        self.loader = core.loader
+        # When each user last opened a table (the cooldown). Bounded; losing it in a restart
+        # only forgives one cooldown.
+        self._last_lobby: OrderedDict[int, float] = OrderedDict()
+        # Opening a lobby is checked-then-written; this makes a double click see the first one.
+        self._create_lock = asyncio.Lock()
 
     async def create_lobby(self, guild_id: int, channel_id: int, host_user_id: int, host_name: str, variant: str,
                            options: Mapping[str, Any] | None = None, seats_wanted: int = 4,
@@ -57,28 +70,28 @@ class LobbyOps(ServiceBase):
         if not 0 <= max_away_days <= MOST_AWAY_DAYS:
             raise LobbyError(f"A table allows vacations of 0 to {MOST_AWAY_DAYS} days.", "bad_away_days")
         async with self._create_lock:
-            existing = await self.store.open_lobby_of(guild_id, channel_id, host_user_id)
+            existing = await self.store.games.open_lobby_of(guild_id, channel_id, host_user_id)
             if existing is not None:
                 return await self._lobby(existing.id, changed=False)
             await self._check_new_table(guild_id, host_user_id, host_plays)
             tx = self.store.tx()
-            index = tx.create_game(guild_id=guild_id, channel_id=channel_id, host_user_id=host_user_id,
-                                   variant=variant, options_json=canonical_json(options), seats_wanted=seats_wanted,
-                                   turn_hours=turn_hours, max_away_days=max_away_days)
+            index = tx.games.create(guild_id=guild_id, channel_id=channel_id, host_user_id=host_user_id,
+                                    variant=variant, options_json=canonical_json(options), seats_wanted=seats_wanted,
+                                    turn_hours=turn_hours, max_away_days=max_away_days)
             if host_plays:
-                tx.join_lobby(None, user_id=host_user_id, is_ai=False, ai_level=None, name=host_name,
-                              seats_wanted=seats_wanted)
+                tx.games.join_lobby(None, user_id=host_user_id, is_ai=False, ai_level=None, name=host_name,
+                                    seats_wanted=seats_wanted)
             try:
                 done = await self.store.write(tx)
             except WriteConflict:
                 # Another process opened it first (one open lobby per host and channel).
-                existing = await self.store.open_lobby_of(guild_id, channel_id, host_user_id)
+                existing = await self.store.games.open_lobby_of(guild_id, channel_id, host_user_id)
                 if existing is None:
                     raise
                 return await self._lobby(existing.id, changed=False)
         game_id = done.lastrowids[index]
         assert game_id is not None
-        self._last_lobby[host_user_id] = self.clock()
+        self._last_lobby[host_user_id] = self.core.clock()
         self._last_lobby.move_to_end(host_user_id)
         while len(self._last_lobby) > 10_000:
             self._last_lobby.popitem(last=False)
@@ -91,28 +104,28 @@ class LobbyOps(ServiceBase):
 
     async def join(self, game_id: int, user_id: int, name: str) -> Lobby:
         """Take a seat. Joining again is harmless (`changed=False`)."""
-        async with self._lock(game_id):
+        async with self.core.lock(game_id):
             row = await self._lobby_row(game_id)
-            players = await self.store.players(game_id)
+            players = await self.store.games.players(game_id)
             if any(p.user_id == user_id for p in players):
                 return await self._lobby(game_id, changed=False)
             if len(players) >= row.seats_wanted:
                 raise LobbyError("This table is full.", "lobby_full")
-            counts = await self.store.table_counts(row.guild_id, user_id)
-            if counts.user_games >= self.limits.games_per_user:
+            counts = await self.store.games.table_counts(row.guild_id, user_id)
+            if counts.user_games >= self.core.limits.games_per_user:
                 raise LimitReached(f"You already sit at {counts.user_games} tables and games, the most one "
                                    "player may; finish or leave one first.")
             tx = self.store.tx()
-            tx.join_lobby(game_id, user_id=user_id, is_ai=False, ai_level=None, name=name,
-                          seats_wanted=row.seats_wanted)
+            tx.games.join_lobby(game_id, user_id=user_id, is_ai=False, ai_level=None, name=name,
+                                seats_wanted=row.seats_wanted)
             await self._write_lobby(game_id, tx)
             return await self._lobby(game_id)
 
     async def leave(self, game_id: int, user_id: int) -> Lobby:
         """Give up a seat before the start. Leaving twice is harmless. When the host leaves,
         the table closes (status "cancelled")."""
-        async with self._lock(game_id):
-            row = await self.store.game(game_id)
+        async with self.core.lock(game_id):
+            row = await self.store.games.get(game_id)
             if row is None:
                 raise GameNotFound(game_id)
             if row.status == "cancelled":
@@ -121,22 +134,22 @@ class LobbyOps(ServiceBase):
                 raise LobbyError("The game has started; you can no longer leave the table.", "already_started")
             if user_id == row.host_user_id:
                 tx = self.store.tx()
-                tx.set_status(game_id, "lobby", "cancelled")
-                tx.cancel_timers(game_id)
+                tx.games.set_status(game_id, "lobby", "cancelled")
+                tx.timers.cancel(game_id)
                 await self._write_lobby(game_id, tx)
                 return await self._lobby(game_id)
-            mine = [p for p in await self.store.players(game_id) if p.user_id == user_id]
+            mine = [p for p in await self.store.games.players(game_id) if p.user_id == user_id]
             if not mine:
                 return await self._lobby(game_id, changed=False)
             tx = self.store.tx()
-            tx.leave_lobby(game_id, mine[0].seat)
+            tx.games.leave_lobby(game_id, mine[0].seat)
             await self._write_lobby(game_id, tx)
             return await self._lobby(game_id)
 
     async def cancel_lobby(self, game_id: int, by_user_id: int) -> Lobby:
         """Close a table before its start (host only). Cancelling twice is harmless."""
-        async with self._lock(game_id):
-            row = await self.store.game(game_id)
+        async with self.core.lock(game_id):
+            row = await self.store.games.get(game_id)
             if row is None:
                 raise GameNotFound(game_id)
             if row.host_user_id != by_user_id:
@@ -146,8 +159,8 @@ class LobbyOps(ServiceBase):
             if row.status != "lobby":
                 raise LobbyError("The game has already started.", "already_started")
             tx = self.store.tx()
-            tx.set_status(game_id, "lobby", "cancelled")
-            tx.cancel_timers(game_id)
+            tx.games.set_status(game_id, "lobby", "cancelled")
+            tx.timers.cancel(game_id)
             await self._write_lobby(game_id, tx)
             return await self._lobby(game_id)
 
@@ -158,11 +171,11 @@ class LobbyOps(ServiceBase):
         if level not in AI_LEVELS:
             raise LobbyError(f"There is no AI level “{level[:20]}”; choose one of {', '.join(OFFERED_LEVELS)}.",
                              "bad_ai_level")
-        async with self._lock(game_id):
+        async with self.core.lock(game_id):
             row = await self._lobby_row(game_id)
             if row.host_user_id != by_user_id:
                 raise LobbyError("Only the host can add computer players.", "not_host")
-            players = await self.store.players(game_id)
+            players = await self.store.games.players(game_id)
             if len(players) != expected_seats:
                 raise StaleAction(game_id, None, "That already happened: the table has changed since you saw it.")
             if len(players) >= row.seats_wanted:
@@ -174,7 +187,8 @@ class LobbyOps(ServiceBase):
                 number += 1
                 name = f"Bot {number}"
             tx = self.store.tx()
-            tx.join_lobby(game_id, user_id=None, is_ai=True, ai_level=level, name=name, seats_wanted=row.seats_wanted)
+            tx.games.join_lobby(game_id, user_id=None, is_ai=True, ai_level=level, name=name,
+                                seats_wanted=row.seats_wanted)
             await self._write_lobby(game_id, tx)
             return await self._lobby(game_id)
 
@@ -187,8 +201,8 @@ class LobbyOps(ServiceBase):
         Starting twice gives StaleAction; too few players gives IllegalAction; a chosen first
         seat nobody sits in, LobbyError. `seed`: deal from this seed instead (a tutorial's
         lesson, so its situations come up)."""
-        async with self._lock(game_id):
-            row = await self.store.game(game_id)
+        async with self.core.lock(game_id):
+            row = await self.store.games.get(game_id)
             if row is None:
                 raise GameNotFound(game_id)
             if row.status == "cancelled":
@@ -197,63 +211,64 @@ class LobbyOps(ServiceBase):
                 raise StaleAction(game_id, row.seq, "That already happened: the game has already started.")
             if row.host_user_id != by_user_id:
                 raise LobbyError("Only the host can start the game.", "not_host")
-            counts = await self.store.table_counts(row.guild_id, by_user_id)
-            if counts.server_games >= self.limits.games_per_server:
+            counts = await self.store.games.table_counts(row.guild_id, by_user_id)
+            if counts.server_games >= self.core.limits.games_per_server:
                 raise LimitReached(f"This server already has {counts.server_games} games running, the most it "
                                    "may; wait until one ends.")
-            players = await self.store.players(game_id)
+            players = await self.store.games.players(game_id)
             options = json.loads(row.options_json)
             first = options.get("first_player")
             if isinstance(first, int) and not isinstance(first, bool) and first >= len(players):
                 raise LobbyError(f"Seat {first + 1} was chosen to play first, but only {len(players)} players sit at "
                                  f"the table; fill seat {first + 1} (Add AI) before you start.", "first_player_missing")
             if seed is None:
-                seed = self.random_bits(63)  # SQLite integers are signed 64-bit
+                seed = self.core.random_bits(63)  # SQLite integers are signed 64-bit
             names = [p.name for p in players]
             state, events = new_game(row.variant, len(players), seed, options, names=names)
             waiting = actors(state)
             seats = tuple(Seat(i, p.user_id, p.is_ai, p.ai_level, p.name) for i, p in enumerate(players))
             tx = self.store.tx()
-            tx.start_game(game_id, seed=seed, rules_version=state.rules_version, status=state.status,
-                          waiting_json=canonical_json(waiting), seats=players)
-            tx.append_action(game_id, 0, actor=None, user_id=by_user_id, action_json=START_ACTION,
-                             events_json=records.events_json(events))
-            tx.put_snapshot(game_id, 0, rules_version=state.rules_version, state_json=state.to_canonical())
+            tx.games.start(game_id, seed=seed, rules_version=state.rules_version, status=state.status,
+                           waiting_json=canonical_json(waiting), seats=players)
+            tx.log.append(game_id, 0, actor=None, user_id=by_user_id, action_json=START_ACTION,
+                          events_json=records.events_json(events))
+            tx.log.put_snapshot(game_id, 0, rules_version=state.rules_version, state_json=state.to_canonical())
             started = Loaded(row, seats, state, 0)
-            self._owe(tx, started, 0, events, None, state, seats, infos=await seat_infos(self.store, seats,
+            self.core.owe(tx, started, 0, events, None, state, seats, infos=await seat_infos(self.store, seats,
                                                                                            row.max_away_days))
             for o in tutorial_opening(state):
-                tx.owe(game_id, 0, o.kind, o.key, user_id=o.user_id, payload_json=canonical_json(dict(o.payload)))
+                tx.deliveries.owe(game_id, 0, o.kind, o.key, user_id=o.user_id,
+                                  payload_json=canonical_json(dict(o.payload)))
             try:
                 await self.store.write(tx)
             except WriteConflict as exc:
                 raise StaleAction(game_id, None, "That already happened: the game has already started.") from exc
-            fresh = await self.store.game(game_id)
+            fresh = await self.store.games.get(game_id)
             assert fresh is not None
             started.row = fresh
             self.loader.remember(game_id, started)
-            self.deliveries_waiting.set()
-            self.timers_changed.set()
+            self.core.deliveries_waiting.set()
+            self.core.timers_changed.set()
             log.info("game %d: started with %d players", game_id, len(players))
             return records.result(game_id, 0, None, state, events)
 
     async def set_thread(self, game_id: int, thread_id: int | None) -> None:
         """Record the Discord thread where the game is played. Idempotent."""
-        async with self._lock(game_id):
+        async with self.core.lock(game_id):
             tx = self.store.tx()
-            tx.set_thread(game_id, thread_id)
+            tx.games.set_thread(game_id, thread_id)
             try:
                 await self.store.write(tx)
             except WriteConflict as exc:
                 raise GameNotFound(game_id) from exc
             cached = self.loader.cached(game_id)
             if cached is not None:
-                fresh = await self.store.game(game_id)
+                fresh = await self.store.games.get(game_id)
                 if fresh is not None:
                     cached.row = fresh
 
     async def _lobby_row(self, game_id: int) -> GameRow:
-        row = await self.store.game(game_id)
+        row = await self.store.games.get(game_id)
         if row is None:
             raise GameNotFound(game_id)
         if row.status == "cancelled":
@@ -271,12 +286,12 @@ class LobbyOps(ServiceBase):
 
     async def _check_new_table(self, guild_id: int, user_id: int, host_plays: bool) -> None:
         """Refuse a new table over the caps of app.limits, or too soon after the last one."""
-        limits = self.limits
+        limits = self.core.limits
         last = self._last_lobby.get(user_id)
-        if last is not None and self.clock() - last < limits.lobby_cooldown_seconds:
-            wait = max(1, round(limits.lobby_cooldown_seconds - (self.clock() - last)))
+        if last is not None and self.core.clock() - last < limits.lobby_cooldown_seconds:
+            wait = max(1, round(limits.lobby_cooldown_seconds - (self.core.clock() - last)))
             raise LimitReached(f"You opened a table a moment ago; wait {wait} s before opening another.")
-        counts = await self.store.table_counts(guild_id, user_id)
+        counts = await self.store.games.table_counts(guild_id, user_id)
         if counts.lobbies_hosted >= limits.lobbies_per_user:
             raise LimitReached(f"You already host {counts.lobbies_hosted} open tables, the most one player may; "
                                "start or cancel one first.")
@@ -288,10 +303,10 @@ class LobbyOps(ServiceBase):
                                "may; finish or leave one first.")
 
     async def _lobby(self, game_id: int, changed: bool = True) -> Lobby:
-        row = await self.store.game(game_id)
+        row = await self.store.games.get(game_id)
         if row is None:
             raise GameNotFound(game_id)
-        players = await self.store.players(game_id)
+        players = await self.store.games.players(game_id)
         try:
             options = json.loads(row.options_json)
         except ValueError:

@@ -14,7 +14,7 @@ from typing import Any
 
 from ai.levels import AI_LEVELS, decision_seed, make_ai
 from app import records
-from app.base import CommitExtras, Move, SeatChange, ServiceBase
+from app.core import CommitExtras, Move, SeatChange, ServiceCore
 from app.errors import NotAPlayer, ServiceError, StaleAction
 from app.loaded import Loaded
 from app.models import Actor, Seat, SubmitResult
@@ -39,8 +39,14 @@ def stand_in_level(state: Any) -> str:
     return level if isinstance(level, str) and level in AI_LEVELS else DEFAULT_STAND_IN
 
 
-class MoveOps(ServiceBase):
+class MoveOps:
     """Playing moves."""
+
+    def __init__(self, core: ServiceCore) -> None:
+        self.core = core
+        # The core's store and game cache, by their short names.
+        self.store = core.store
+        self.loader = core.loader
 
     async def submit(self, game_id: int, actor: Actor, action: Action | Mapping[str, Any],
                      expected_seq: int) -> SubmitResult:
@@ -49,7 +55,7 @@ class MoveOps(ServiceBase):
         `expected_seq` is the seq the player saw (put it in the button). If the game has moved
         on, StaleAction ("that already happened") and nothing is applied. An illegal move
         raises the engine's IllegalAction."""
-        async with self._lock(game_id):
+        async with self.core.lock(game_id):
             loaded = await self.loader.load(game_id)
             if expected_seq != loaded.seq:
                 raise StaleAction(game_id, loaded.seq)
@@ -58,12 +64,12 @@ class MoveOps(ServiceBase):
             await check_tutorial_move(self.store, loaded, seat, move)  # a guided game's step
             after, events = apply(loaded.state, move)
             extras = CommitExtras(seat_changes=_back(loaded.seats[seat]))
-            return await self._commit(loaded, [Move(seat, actor.user_id, move, events)], after, extras)
+            return await self.core.commit(loaded, [Move(seat, actor.user_id, move, events)], after, extras)
 
     async def play_ai(self, game_id: int, expected_seq: int) -> SubmitResult | None:
         """Let one seat the bot plays make one decision; None when the game does not wait for
         one. (`play_bots` plays whole turns; this is the single step, for tests of races.)"""
-        async with self._lock(game_id):
+        async with self.core.lock(game_id):
             loaded = await self.loader.load(game_id)
             if expected_seq != loaded.seq:
                 raise StaleAction(game_id, loaded.seq)
@@ -72,25 +78,26 @@ class MoveOps(ServiceBase):
                 return None
             move = _choose(loaded.state, seat)
             after, events = apply(loaded.state, move)
-            return await self._commit(loaded, [Move(seat.seat, None, move, events)], after)
+            return await self.core.commit(loaded, [Move(seat.seat, None, move, events)], after)
 
     async def play_bots(self, game_id: int) -> list[SubmitResult]:
         """Let every seat the bot plays take its turn, one commit per turn, until the game waits
         for a person (or ends). Returns what each turn did."""
         done: list[SubmitResult] = []
         while len(done) < MAX_BOT_TURNS:
-            async with self._lock(game_id):
+            async with self.core.lock(game_id):
                 loaded = await self.loader.load(game_id)
                 seat = _bot_seat(loaded)
                 if seat is None:
                     break
-                done.append(await self._bot_turn(loaded, seat, CommitExtras()))
+                done.append(await self.bot_turn(loaded, seat, CommitExtras()))
         return done
 
-    async def _bot_turn(self, loaded: Loaded, seat: Seat, extras: CommitExtras, level: str | None = None
+    async def bot_turn(self, loaded: Loaded, seat: Seat, extras: CommitExtras, level: str | None = None
                         ) -> SubmitResult:
         """The bot plays `seat`'s whole turn (until the seat no longer waits, or a new turn
-        begins) and stores it as one commit. The caller holds the game's lock."""
+        begins) and stores it as one commit. The caller holds the game's lock (the clocks and
+        the vote to skip play a turn this way)."""
         state = loaded.state
         moves: list[Move] = []
         for _ in range(MAX_TURN_DECISIONS):
@@ -103,7 +110,7 @@ class MoveOps(ServiceBase):
                 break
         if not moves:
             raise ServiceError(f"Seat {seat.seat} has nothing to play.", "nothing_to_play")
-        return await self._commit(loaded, moves, state, extras)
+        return await self.core.commit(loaded, moves, state, extras)
 
     def _seat_for(self, loaded: Loaded, actor: Actor) -> int:
         game_id = loaded.row.id

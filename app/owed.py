@@ -41,6 +41,7 @@ from typing import Any
 from app.player_clock import PlayerClock
 from engine.core import GameStarted, MoveUndone, TurnStarted
 from engine.events import PRIVATE, Event
+from engine.game import opening
 from engine.state import GameState
 
 # Delivery kinds.
@@ -124,7 +125,7 @@ def turn_restarts(events: Iterable[Event]) -> bool:
 
 def turn_key(state: GameState) -> dict[str, Any]:
     """Which turn the game is in: a turn timer only acts while this is unchanged."""
-    return {"turn": state.turn, "setup": bool(state.pending.get("setup"))}
+    return {"turn": state.turn, "setup": opening(state)}
 
 
 def same_turn(payload: Mapping[str, Any], state: GameState) -> bool:

@@ -14,7 +14,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from app.base import ACTIVE, ServiceBase
+from app.core import ACTIVE, ServiceCore
 from app.errors import NotAPlayer, ServiceError
 from app.loaded import Loaded
 from app.plans import PlanBook, PlanError
@@ -31,15 +31,21 @@ def plans_allowed(options: Mapping[str, Any]) -> int:
     return 2 if options.get(PLANS_AHEAD) == 2 else 1
 
 
-class PlanOps(ServiceBase):
+class PlanOps:
     """Reading and changing a player's own plans."""
+
+    def __init__(self, core: ServiceCore) -> None:
+        self.core = core
+        # The core's store and game cache, by their short names.
+        self.store = core.store
+        self.loader = core.loader
 
     async def plans_of(self, game_id: int, user_id: int) -> PlanBook:
         """`user_id`'s plans in the game (an empty book when none waits)."""
-        async with self._lock(game_id):
+        async with self.core.lock(game_id):
             loaded = await self.loader.load(game_id)
             seat = _seat(loaded, user_id)
-            rows = await self.store.plans(game_id, seat)
+            rows = await self.store.plans.get(game_id, seat)
         if not rows or rows[0].user_id != user_id:
             return PlanBook()
         try:
@@ -54,7 +60,7 @@ class PlanOps(ServiceBase):
         book = plans if isinstance(plans, PlanBook) else PlanBook.from_json(plans)
         if not book.plans:
             raise PlanError("That plan is empty; to have none, cancel it.")
-        async with self._lock(game_id):
+        async with self.core.lock(game_id):
             loaded = await self.loader.load(game_id)
             seat = _seat(loaded, user_id)
             allowed = plans_allowed(loaded.state.options)
@@ -63,7 +69,7 @@ class PlanOps(ServiceBase):
                                 f"This table lets players plan {allowed} turns ahead at most.")
             check_plan(book, loaded.state, seat)
             tx = self.store.tx()
-            tx.put_plans(game_id, seat, user_id, canonical_json(book.to_json()))
+            tx.plans.put(game_id, seat, user_id, canonical_json(book.to_json()))
             await self.store.write(tx)
         return book
 
@@ -71,7 +77,7 @@ class PlanOps(ServiceBase):
         """The claims `user_id` could pay for with their hand as it is now, were it their turn
         (what a plan may offer them to claim; none with the Dice Expansion, whose dice are
         rolled when the turn comes). Only their own hand and the board decide it."""
-        async with self._lock(game_id):
+        async with self.core.lock(game_id):
             loaded = await self.loader.load(game_id)
             seat = _seat(loaded, user_id)
             state = loaded.state
@@ -83,13 +89,13 @@ class PlanOps(ServiceBase):
 
     async def cancel_plans(self, game_id: int, user_id: int) -> bool:
         """Forget `user_id`'s plans in the game; False when they had none."""
-        async with self._lock(game_id):
+        async with self.core.lock(game_id):
             loaded = await self.loader.load(game_id)
             seat = _seat(loaded, user_id)
-            had = bool(await self.store.plans(game_id, seat))
+            had = bool(await self.store.plans.get(game_id, seat))
             if had:
                 tx = self.store.tx()
-                tx.drop_plans(game_id, seat)
+                tx.plans.drop(game_id, seat)
                 await self.store.write(tx)
         return had
 

@@ -4,7 +4,7 @@ When a commit's moves begin a turn whose seat has a plan, `planned_turns` plays 
 (app/plans/run.py) on the state after those moves; if the plan ends its turn and the next
 seat has one too, that one runs as well, and so on. The service stores the plans' moves, the
 plans taken (deleted, or the next turn's kept) and a private line to each planner in the same
-transaction as the moves that brought the turn (app/base.py, `_commit`): a plan runs exactly
+transaction as the moves that brought the turn (app/core.py, `commit`): a plan runs exactly
 once — a crash before the commit leaves the turn not yet arrived and the plan waiting, a crash
 after it leaves both done — and before anyone is pinged, since the pings are owed by that
 commit for whoever the game waits for at its end. A plan whose seat changed hands, or that no
@@ -27,7 +27,7 @@ from app.owed import Owed, turn_began
 from app.plans import PlanBook, PlanError, run_plan
 from engine.actions import Action
 from engine.events import Event
-from engine.game import actors
+from engine.game import actors, opening
 from engine.state import GameState, canonical_json
 from store import Store
 
@@ -53,9 +53,9 @@ async def planned_turns(store: Store, game_id: int, seats: Sequence[Seat], event
                         after: GameState, seq: int) -> PlannedTurns | None:
     """Run the plans of the turns that `events` (a commit's, ending at `seq` in `after`) bring;
     None when there is none to run."""
-    if not turn_began(events) or after.status != "playing" or after.pending.get("setup"):
+    if not turn_began(events) or after.status != "playing" or opening(after):
         return None
-    rows = {r.seat: r for r in await store.plans(game_id)}
+    rows = {r.seat: r for r in await store.plans.get(game_id)}
     if not rows:
         return None
     out = PlannedTurns(after)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.core import ServiceCore
 from app.models import PlayerStats
 from app.standings import PlayerCard, StandingsOps
 
@@ -59,13 +60,20 @@ class PlayerRecord:
         return self.card.favourite_cities if self.card is not None else ()
 
 
-class PlayerRecordOps(StandingsOps):
+class PlayerRecordOps:
     """`/ttr results stats`: a player's record on a server."""
+
+    def __init__(self, core: ServiceCore, standings: StandingsOps) -> None:
+        self.core = core
+        # The core's store and game cache, by their short names.
+        self.store = core.store
+        self.loader = core.loader
+        self.standings = standings
 
     async def player_record(self, user_id: int, guild_id: int | None, name: str) -> PlayerRecord:
         """A player's record over their finished games in one server (or, with no server,
         everywhere: only ever asked for the caller's own), with the ratings part's card."""
-        rows = await self.store.results_of_user(user_id, guild_id, limit=1_000_000)
+        rows = await self.store.results.of_user(user_id, guild_id, limit=1_000_000)
         scores = [r.score for r in rows]
         stats = PlayerStats(
             user_id=user_id, games=len(rows), wins=sum(1 for r in rows if r.won),
@@ -79,5 +87,5 @@ class PlayerRecordOps(StandingsOps):
             games_wins[0] += 1
             games_wins[1] += int(r.won)
         variants = tuple(sorted(((v, g, w) for v, (g, w) in per_variant.items()), key=lambda t: (-t[1], t[0])))
-        card = await self.player_card(guild_id, user_id, name) if guild_id is not None and rows else None
+        card = await self.standings.player_card(guild_id, user_id, name) if guild_id is not None and rows else None
         return PlayerRecord(stats, variants, card)

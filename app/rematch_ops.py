@@ -20,7 +20,7 @@ import json
 import logging
 from dataclasses import dataclass
 
-from app.base import ServiceBase
+from app.core import ServiceCore
 from app.errors import NotAPlayer, ServiceError
 from app.tutorial import TUTORIAL
 from engine.state import canonical_json
@@ -55,17 +55,23 @@ def rematch_options(options: dict[str, object], first_player: int | None, player
     return out
 
 
-class RematchOps(ServiceBase):
+class RematchOps:
     """Asking for a rematch, and opening it when every human player has."""
+
+    def __init__(self, core: ServiceCore) -> None:
+        self.core = core
+        # The core's store and game cache, by their short names.
+        self.store = core.store
+        self.loader = core.loader
 
     async def rematch_of(self, game_id: int) -> int | None:
         """The table opened as `game_id`'s rematch (None: none yet)."""
-        return await self.store.rematch_of(game_id)
+        return await self.store.rematches.of(game_id)
 
     async def press_rematch(self, game_id: int, user_id: int) -> RematchPress:
         """`user_id` presses Rematch under game `game_id`. When that makes every human player,
         the new table opens in the same transaction (see the module's docstring)."""
-        async with self._lock(game_id):
+        async with self.core.lock(game_id):
             loaded = await self.loader.load(game_id)
             row, seats = loaded.row, loaded.seats
             mine = next((s for s in seats if s.user_id == user_id), None)
@@ -74,10 +80,10 @@ class RematchOps(ServiceBase):
             if loaded.state.status != "over":
                 raise ServiceError(f"Game #{game_id} is not over yet: a rematch is for a finished game.",
                                    "not_over")
-            already = await self.store.rematch_of(game_id)
+            already = await self.store.rematches.of(game_id)
             if already is not None:
                 raise ServiceError(f"Game #{game_id} already has its rematch: game #{already}.", "rematch_opened")
-            pressed = await self.store.rematch_votes(game_id)
+            pressed = await self.store.rematches.votes(game_id)
             if user_id in pressed:
                 raise ServiceError("You already asked for a rematch; it opens when everyone at the table has.",
                                    "rematch_twice")
@@ -86,18 +92,18 @@ class RematchOps(ServiceBase):
             waiting = tuple(s.name for s in humans if s.user_id not in pressed)
             names = tuple(s.name for s in humans if s.user_id in pressed)
             tx = self.store.tx()
-            tx.add_rematch_vote(game_id, user_id)
+            tx.rematches.add_vote(game_id, user_id)
             index = None
             if not waiting:
                 options = rematch_options(json.loads(row.options_json), loaded.state.first_player, len(seats))
-                index = tx.create_game(guild_id=row.guild_id, channel_id=row.channel_id,
-                                       host_user_id=row.host_user_id, variant=row.variant,
-                                       options_json=canonical_json(options), seats_wanted=len(seats),
-                                       turn_hours=row.turn_hours, max_away_days=row.max_away_days)
+                index = tx.games.create(guild_id=row.guild_id, channel_id=row.channel_id,
+                                        host_user_id=row.host_user_id, variant=row.variant,
+                                        options_json=canonical_json(options), seats_wanted=len(seats),
+                                        turn_hours=row.turn_hours, max_away_days=row.max_away_days)
                 for s in seats:
-                    tx.join_lobby(None, user_id=s.user_id, is_ai=s.is_ai, ai_level=s.ai_level, name=s.name,
-                                  seats_wanted=len(seats))
-                tx.link_rematch(game_id)
+                    tx.games.join_lobby(None, user_id=s.user_id, is_ai=s.is_ai, ai_level=s.ai_level, name=s.name,
+                                        seats_wanted=len(seats))
+                tx.rematches.link(game_id)
             try:
                 done = await self.store.write(tx)
             except WriteConflict as exc:

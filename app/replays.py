@@ -13,7 +13,7 @@ import asyncio
 import json
 import logging
 
-from app.base import ServiceBase
+from app.core import ServiceCore
 from app.errors import ServiceError
 from app.loaded import Loaded
 from engine.state import RULES_VERSION
@@ -27,7 +27,7 @@ async def timeline_of(store: Store, loaded: Loaded) -> tuple[TimelineStep, ...]:
     """The public timeline of a loaded, finished game (replayed in a worker thread)."""
     seed = _rebuildable(loaded)
     row = loaded.row
-    rows = await store.actions(row.id)
+    rows = await store.log.actions(row.id)
     actions = [json.loads(r.action_json) for r in rows[1:]]
     options = json.loads(row.options_json)
     names = [s.name for s in loaded.seats]
@@ -47,13 +47,19 @@ async def final_timeline(store: Store, loaded: Loaded) -> tuple[TimelineStep, ..
         return ()
 
 
-class ReplayOps(ServiceBase):
+class ReplayOps:
     """Replays of finished games."""
+
+    def __init__(self, core: ServiceCore) -> None:
+        self.core = core
+        # The core's store and game cache, by their short names.
+        self.store = core.store
+        self.loader = core.loader
 
     async def check_replay(self, game_id: int) -> None:
         """Refuse, in a sentence, the replay of a game still being played or played under older
         rules (cheap: before anything is drawn or said in public)."""
-        async with self._lock(game_id):
+        async with self.core.lock(game_id):
             _replayable(await self.loader.load(game_id))
 
     async def replay_timeline(self, game_id: int) -> tuple[TimelineStep, ...]:
@@ -61,7 +67,7 @@ class ReplayOps(ServiceBase):
         replay`). The caller checks that the game may be reached from where it is asked
         (`game_for`). A game still being played, or one from older rules, is refused in a
         sentence."""
-        async with self._lock(game_id):
+        async with self.core.lock(game_id):
             loaded = await self.loader.load(game_id)
             _replayable(loaded)
             return await timeline_of(self.store, loaded)

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 
 from app import records
 from app.availability import away_until, clock_of, settings_of_row, settings_rows
-from app.base import ACTIVE, ServiceBase
+from app.core import ACTIVE, ServiceCore
 from app.errors import ServiceError
 from app.models import PlayerSettings
 from app.owed import DIGEST_HOLD, GAME_OVER, POST, TURN_TIMERS, retimed
@@ -49,7 +49,7 @@ async def read_settings(store: Store, user_ids: Iterable[int | None]) -> dict[in
 
 async def held_for_digest(store: Store, user_id: int) -> list[DeliveryRow]:
     """The news of ended games waiting for this player's next daily digest."""
-    return [d for d in await store.pending_of_user(user_id, GAME_OVER)
+    return [d for d in await store.deliveries.pending_of_user(user_id, GAME_OVER)
             if records.delivery(d).payload.get("digest")]
 
 
@@ -79,18 +79,24 @@ def digest_due(mine: PlayerSettings, after: float) -> float | None:
     return clock_of(dataclasses.replace(mine, away_from=None, away_until=None), 0).resumes(due)
 
 
-class SettingsOps(ServiceBase):
+class SettingsOps:
     """Reading and changing players' preferences."""
+
+    def __init__(self, core: ServiceCore) -> None:
+        self.core = core
+        # The core's store and game cache, by their short names.
+        self.store = core.store
+        self.loader = core.loader
 
     async def settings(self, user_id: int) -> PlayerSettings:
         """A player's preferences (the defaults when they never changed one)."""
-        row = (await self.store.user_settings([user_id])).get(user_id)
-        closed = await self.store.dm_closed(user_id)
+        row = (await self.store.user_settings.get([user_id])).get(user_id)
+        closed = await self.store.games.dm_closed(user_id)
         return settings_of_row(row, dms=not closed)
 
     async def user_language(self, user_id: int) -> str | None:
         """A player's own language (`/ttr settings language:`; None: their Discord client's)."""
-        row = (await self.store.user_settings([user_id])).get(user_id)
+        row = (await self.store.user_settings.get([user_id])).get(user_id)
         return row.language if row is not None else None
 
     async def change_settings(self, user_id: int, *, colorblind: bool | None = None,
@@ -107,7 +113,7 @@ class SettingsOps(ServiceBase):
         vacation. `language`: a catalogue code the bot checked, or `auto` (their Discord
         client's language)."""
         old = await self.settings(user_id)
-        now = self.clock()
+        now = self.core.clock()
         new = old
         try:
             if timezone is not None:
@@ -147,23 +153,23 @@ class SettingsOps(ServiceBase):
         tx = self.store.tx()
         for name in ("colorblind", "hand_picture"):
             if getattr(new, name) != getattr(old, name):
-                tx.set_user_flag(user_id, name, bool(getattr(new, name)))
+                tx.user_settings.set_flag(user_id, name, bool(getattr(new, name)))
         if new.timezone != old.timezone:
-            tx.set_time_zone(user_id, None if new.timezone == UTC else new.timezone)
+            tx.user_settings.set_time_zone(user_id, None if new.timezone == UTC else new.timezone)
         if new.quiet != old.quiet:
-            tx.set_quiet_hours(user_id, new.quiet)
+            tx.user_settings.set_quiet_hours(user_id, new.quiet)
         if new.language != old.language:
-            tx.set_language(user_id, new.language)
+            tx.user_settings.set_language(user_id, new.language)
         if (new.away_from, new.away_until) != (old.away_from, old.away_until):
-            tx.set_away(user_id, new.away_from, new.away_until)
+            tx.user_settings.set_away(user_id, new.away_from, new.away_until)
         if (new.digest_hour, new.digest_due) != (old.digest_hour, old.digest_due):
-            tx.set_digest(user_id, new.digest_hour, new.digest_due)
+            tx.user_settings.set_digest(user_id, new.digest_hour, new.digest_due)
             # News of ended games held for the digest follows it: to the next one, or out now.
             for held in await held_for_digest(self.store, user_id):
-                tx.due_again(held.id, now if new.digest_due is None else new.digest_due + DIGEST_HOLD)
+                tx.deliveries.due_again(held.id, now if new.digest_due is None else new.digest_due + DIGEST_HOLD)
         await self.store.write(tx)
-        self.deliveries_waiting.set()
-        self.timers_changed.set()  # a digest may be due sooner
+        self.core.deliveries_waiting.set()
+        self.core.timers_changed.set()  # a digest may be due sooner
         if clock_changed:
             await self._retime(user_id, old, new)
         return new
@@ -172,11 +178,11 @@ class SettingsOps(ServiceBase):
         """The player used a game command: if they were on vacation, they are back (their
         clocks run again from now). True if they were away."""
         old = await self.settings(user_id)
-        if not _away(old, self.clock()):
+        if not _away(old, self.core.clock()):
             return False
         new = dataclasses.replace(old, away_from=None, away_until=None)
         tx = self.store.tx()
-        tx.set_away(user_id, None, None)
+        tx.user_settings.set_away(user_id, None, None)
         await self.store.write(tx)
         await self._retime(user_id, old, new)
         log.info("a player is back from vacation early")
@@ -196,39 +202,39 @@ class SettingsOps(ServiceBase):
         turn timers move (the running time used counts by the old clock, the rest runs by the
         new), and the turn post is owed an edit (the deadline, "away until")."""
         moved = False
-        for game_id in await self.store.game_ids_of_user(user_id):
-            async with self._lock(game_id):
-                row = await self.store.game(game_id)
+        for game_id in await self.store.games.ids_of_user(user_id):
+            async with self.core.lock(game_id):
+                row = await self.store.games.get(game_id)
                 if row is None or row.status not in ACTIVE:
                     continue
-                players = await self.store.players(game_id)
+                players = await self.store.games.players(game_id)
                 seat = next((p.seat for p in players if p.user_id == user_id), None)
                 if seat is None:
                     continue
-                now = self.clock()
+                now = self.core.clock()
                 before, after = clock_of(old, row.max_away_days), clock_of(new, row.max_away_days)
                 tx = self.store.tx()
                 timers = 0
-                for t in await self.store.pending_timers(game_id):
+                for t in await self.store.timers.pending(game_id):
                     if t.seat != seat or t.kind not in TURN_TIMERS:
                         continue
                     changed = retimed(records.timer(t).payload, before, after, now)
                     if changed is not None:
                         due, payload = changed
-                        tx.schedule_timer(game_id, t.kind, due, seat=seat, payload_json=canonical_json(payload))
+                        tx.timers.schedule(game_id, t.kind, due, seat=seat, payload_json=canonical_json(payload))
                         timers += 1
                 shown_away = away_until(old, row.max_away_days, now) != away_until(new, row.max_away_days, now)
                 if timers or shown_away:
-                    tx.owe(game_id, row.seq, POST, f"{POST}:clock:{row.seq}:{user_id}:{int(now * 1000)}",
-                           payload_json=canonical_json({"new_turn": False}))
+                    tx.deliveries.owe(game_id, row.seq, POST, f"{POST}:clock:{row.seq}:{user_id}:{int(now * 1000)}",
+                                      payload_json=canonical_json({"new_turn": False}))
                 if not tx.statements:
                     continue
                 await self.store.write(tx)
                 await self.loader.refresh(game_id)
                 moved = True
         if moved:
-            self.deliveries_waiting.set()
-            self.timers_changed.set()
+            self.core.deliveries_waiting.set()
+            self.core.timers_changed.set()
 
 
 def _away(mine: PlayerSettings, now: float) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
 
-from app.base import ServiceBase
+from app.core import ServiceCore
 from app.errors import ServiceError
 from app.models import Caller
 from app.ratings import Ratings, Standing, player_key
@@ -63,19 +63,19 @@ class PlayerCard:
     favourite_cities: tuple[tuple[str, int], ...]  # (city label, times reached)
 
 
-class StandingsOps(ServiceBase):
+class StandingsOps:
     """Leaderboards, seasons and player cards."""
 
-    _ratings: OrderedDict[tuple[int, int, str | None, bool], Ratings] | None = None
-
-    def _ratings_cache(self) -> OrderedDict[tuple[int, int, str | None, bool], Ratings]:
-        if self._ratings is None:
-            self._ratings = OrderedDict()
-        return self._ratings
+    def __init__(self, core: ServiceCore) -> None:
+        self.core = core
+        # The core's store and game cache, by their short names.
+        self.store = core.store
+        self.loader = core.loader
+        self._ratings: OrderedDict[tuple[int, int, str | None, bool], Ratings] = OrderedDict()
 
     async def season(self, guild_id: int, number: int | None = None) -> tuple[Season, int]:
         """A server's season (the current one when `number` is None) and how many it has had."""
-        seasons = await self.store.seasons(guild_id)
+        seasons = await self.store.standings.seasons(guild_id)
         if number is None:
             return seasons[-1], len(seasons)
         if not 1 <= number <= len(seasons):
@@ -86,12 +86,12 @@ class StandingsOps(ServiceBase):
     async def ratings(self, guild_id: int, season: Season, variant: str | None) -> Ratings:
         """The ratings of a season, brought up to date with the games finished since the
         cached ones."""
-        count_ai = await self.store.rate_ai_games(guild_id)
+        count_ai = await self.store.standings.rate_ai_games(guild_id)
         key = (guild_id, season.number, variant, count_ai)
-        cache = self._ratings_cache()
+        cache = self._ratings
         ratings = cache.pop(key, None) or Ratings(count_ai_games=count_ai)
-        rows = await self.store.results_of_guild(guild_id, since=season.started_at, until=season.ends_at,
-                                                 after=ratings.last, variant=variant)
+        rows = await self.store.standings.results_of_guild(guild_id, since=season.started_at, until=season.ends_at,
+                                                           after=ratings.last, variant=variant)
         ratings.add_results(rows)
         cache[key] = ratings
         while len(cache) > RATINGS_CACHE:
@@ -109,17 +109,17 @@ class StandingsOps(ServiceBase):
     async def start_season(self, guild_id: int, caller: Caller) -> Season:
         """End the current season and begin the next one now (server managers only)."""
         _must_manage(caller, "start a new season")
-        seasons = await self.store.seasons(guild_id)
+        seasons = await self.store.standings.seasons(guild_id)
         tx = self.store.tx()
-        tx.start_season(guild_id, len(seasons) + 1, caller.user_id)
+        tx.standings.start_season(guild_id, len(seasons) + 1, caller.user_id)
         await self.store.write(tx)
-        return (await self.store.seasons(guild_id))[-1]
+        return (await self.store.standings.seasons(guild_id))[-1]
 
     async def set_rate_ai_games(self, guild_id: int, on: bool, caller: Caller) -> None:
         """Whether games with AI seats count towards this server's ratings (server managers)."""
         _must_manage(caller, "choose whether games with AI players count")
         tx = self.store.tx()
-        tx.set_rate_ai_games(guild_id, on)
+        tx.standings.set_rate_ai_games(guild_id, on)
         await self.store.write(tx)
 
     async def player_card(self, guild_id: int, user_id: int, name: str) -> PlayerCard:
@@ -130,7 +130,7 @@ class StandingsOps(ServiceBase):
         key = f"user:{user_id}"
         rank = next((i for i, s in enumerate(ranking, 1) if s.key == key), None)
         mine = ratings.standings.get(key)
-        record = await self.store.results_of_user(user_id, guild_id, limit=1_000_000)
+        record = await self.store.results.of_user(user_id, guild_id, limit=1_000_000)
         rows = record[:CARD_GAMES]  # newest first
         routes: Counter[str] = Counter()
         cities: Counter[str] = Counter()

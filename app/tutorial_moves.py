@@ -1,5 +1,5 @@
 """A tutorial's moves: where its player stands (folded from the log), the move that does not
-fit their step (refused before it is applied), and the notices a commit owes (app.base).
+fit their step (refused before it is applied), and the notices a commit owes (app.core).
 Kept apart from app.tutorial_ops so that the commit can use it without the service's parts."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from store import Store
 
 async def own_moves(store: Store, loaded: Loaded, seat: int) -> list[Action]:
     """The moves the player at `seat` made themselves, in order (the AI's for them not)."""
-    rows = await store.actions(loaded.row.id)
+    rows = await store.log.actions(loaded.row.id)
     return [action_from_json(json.loads(r.action_json)) for r in rows
             if r.seq > 0 and r.actor == seat and r.user_id is not None]
 

@@ -2,7 +2,7 @@
 
 A tutorial is an ordinary stored game: a table for the player and one computer opponent,
 opened with the table options `tutorial` (the lesson) and `hints` (on), dealt from the
-lesson's seed so its situations come up, and unrated (app.base stores no result for it).
+lesson's seed so its situations come up, and unrated (app.core stores no result for it).
 Where the player stands is folded from the log (app.tutorial), and each step's text is a
 notice owed with the move that reached it, so nothing of a tutorial lives in memory.
 
@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from ai.hints import Hint, hint
 from ai.levels import decision_seed
 from app import tutorial
-from app.base import OPEN, ServiceBase
+from app.core import OPEN, ServiceCore
 from app.errors import LobbyError, NotAPlayer, ServiceError
+from app.lobby_ops import LobbyOps
 from app.models import Lobby, SubmitResult
 from app.tutorial_moves import own_moves, player_seat
 from engine.game import actors, legal_actions
@@ -50,8 +51,15 @@ class HintAnswer:
     hint: Hint
 
 
-class TutorialOps(ServiceBase):
+class TutorialOps:
     """Opening and resuming tutorials, checking their moves, and hints."""
+
+    def __init__(self, core: ServiceCore, tables: LobbyOps) -> None:
+        self.core = core
+        # The core's store and game cache, by their short names.
+        self.store = core.store
+        self.loader = core.loader
+        self.tables = tables
 
     async def open_tutorial(self, guild_id: int, channel_id: int, user_id: int, name: str, lesson_id: str,
                             language: str = tutorial.ENGLISH) -> Lobby:
@@ -63,30 +71,30 @@ class TutorialOps(ServiceBase):
             raise LobbyError(f"There is no lesson for {lesson_id[:20]!r}; choose one of "
                              f"{', '.join(tutorial.lessons())}.", "no_lesson")
         options = {**lesson.options, tutorial.TUTORIAL: lesson.id, tutorial.HINTS: True, tutorial.LANGUAGE: language}
-        lobby: Lobby = await self.create_lobby(guild_id, channel_id, user_id, name, lesson.variant, options,  # type: ignore[attr-defined]
+        lobby: Lobby = await self.tables.create_lobby(guild_id, channel_id, user_id, name, lesson.variant, options,
                                         seats_wanted=2, turn_hours=TUTORIAL_TURN_HOURS, max_away_days=0)
         if lobby.changed:
-            lobby = await self.add_ai(lobby.game_id, user_id, lesson.opponent, 1)  # type: ignore[attr-defined]
+            lobby = await self.tables.add_ai(lobby.game_id, user_id, lesson.opponent, 1)
         return lobby
 
     async def start_tutorial(self, game_id: int, user_id: int) -> SubmitResult:
         """Deal a tutorial from its lesson's seed (the same deal every time)."""
-        row = await self.store.game(game_id)
+        row = await self.store.games.get(game_id)
         lesson = tutorial.lesson_of(json.loads(row.options_json)) if row is not None else None
         if lesson is None:
             raise LobbyError("That table is not a tutorial.", "not_tutorial")
-        result: SubmitResult = await self.start(game_id, user_id, seed=lesson.seed)  # type: ignore[attr-defined]
+        result: SubmitResult = await self.tables.start(game_id, user_id, seed=lesson.seed)
         return result
 
     async def tutorial_of(self, guild_id: int | None, user_id: int) -> TutorialPlace | None:
         """The player's unfinished tutorial on this server, and their step in it (None: none)."""
-        for row, _seat in await self.store.seats_of_user(user_id, OPEN, guild_id):
+        for row, _seat in await self.store.games.seats_of_user(user_id, OPEN, guild_id):
             lesson = tutorial.lesson_of(json.loads(row.options_json))
             if lesson is None:
                 continue
             step = 0
             if row.status != "lobby":
-                async with self._lock(row.id):
+                async with self.core.lock(row.id):
                     loaded = await self.loader.load(row.id)
                 seat = player_seat(loaded)
                 mine = await own_moves(self.store, loaded, seat) if seat is not None else []
@@ -96,7 +104,7 @@ class TutorialOps(ServiceBase):
 
     async def tutorial_step(self, game_id: int) -> tuple[tutorial.Lesson, int] | None:
         """A tutorial's lesson and the step its player is at (None: not a tutorial)."""
-        async with self._lock(game_id):
+        async with self.core.lock(game_id):
             loaded = await self.loader.load(game_id)
         lesson = tutorial.lesson_of(loaded.state.options)
         seat = player_seat(loaded)
@@ -108,7 +116,7 @@ class TutorialOps(ServiceBase):
     async def hint(self, game_id: int, user_id: int) -> HintAnswer:
         """What the normal AI would do in the caller's place now, and why — from their own
         view only. Refused where the table gives no hints, or when it is not their move."""
-        async with self._lock(game_id):
+        async with self.core.lock(game_id):
             loaded = await self.loader.load(game_id)
             seat = next((s.seat for s in loaded.seats if s.user_id == user_id), None)
             if seat is None:

@@ -263,8 +263,8 @@ async def run(games: int, moves: int, think: float, seed: int, variant: str, war
                     await asyncio.sleep(rng.expovariate(1 / think))
                 seat = summary.waiting_for[0]
                 user = table.user_of(people[g], seat, summary)
-                view = await service.view(table.game_id, user.id)
-                legal = await service.legal_actions(table.game_id, user.id)
+                view = await service.reads.view(table.game_id, user.id)
+                legal = await service.reads.legal_actions(table.game_id, user.id)
                 its = await table.perform(user, table.ai.choose(view, legal), legal, summary.seq)
                 after = (await table.summary()).seq
                 shown = await fake.shown_at(table.thread_id, after)

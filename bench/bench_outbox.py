@@ -112,12 +112,12 @@ class Meter:
 
 
 class Counter:
-    """How many store reads (calls of `_fetch` and `_fetch_many`: one thread hop each on SQLite)."""
+    """How many store reads (calls of `reader.fetch` and `reader.fetch_many`: one thread hop each on SQLite)."""
 
     def __init__(self, store: Any) -> None:
         self.reads = 0
-        for name in ("_fetch", "_fetch_many"):
-            setattr(store, name, self._counted(getattr(store, name)))
+        for name in ("fetch", "fetch_many"):
+            setattr(store.reader, name, self._counted(getattr(store.reader, name)))
 
     def _counted(self, call: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
         async def counted(*args: Any, **kwargs: Any) -> Any:
@@ -129,23 +129,23 @@ class Counter:
 
 async def _table(service: GameService, g: int) -> int:
     host, other = 1000 + 2 * g, 1001 + 2 * g
-    lobby = await service.create_lobby(1, 1, host, f"A{g}", "europe", seats_wanted=2)
-    await service.join(lobby.game_id, other, f"B{g}")
-    await service.start(lobby.game_id, host)
-    await service.set_thread(lobby.game_id, 5 * 10**15 + lobby.game_id)
+    lobby = await service.tables.create_lobby(1, 1, host, f"A{g}", "europe", seats_wanted=2)
+    await service.tables.join(lobby.game_id, other, f"B{g}")
+    await service.tables.start(lobby.game_id, host)
+    await service.tables.set_thread(lobby.game_id, 5 * 10**15 + lobby.game_id)
     return lobby.game_id
 
 
 async def _move(service: GameService, game_id: int, rng: random.Random) -> bool:
     """The waiting player makes a move; False when the game is over."""
-    summary = await service.game(game_id)
+    summary = await service.reads.game(game_id)
     if summary.status not in ("setup", "playing") or not summary.waiting_for:
         return False
     user = summary.seats[summary.waiting_for[0]].user_id
     assert user is not None
-    legal = await service.legal_actions(game_id, user)
-    action = make_ai("random", rng.randrange(10**6)).choose(await service.view(game_id, user), legal)
-    await service.submit(game_id, Actor.user(user), action, summary.seq)
+    legal = await service.reads.legal_actions(game_id, user)
+    action = make_ai("random", rng.randrange(10**6)).choose(await service.reads.view(game_id, user), legal)
+    await service.moves.submit(game_id, Actor.user(user), action, summary.seq)
     return True
 
 
@@ -158,8 +158,9 @@ async def run(games: int, rounds: int, seed: int) -> dict[str, Any]:
     dispatcher._games = asyncio.Semaphore(1)  # one game at a time: a call's CPU is its own
     meter = Meter()
     for name in OUTBOX_CALLS:
-        if hasattr(service, name):
-            setattr(service, name, meter.wrap(getattr(service, name)))
+        part = service.reads if name == "game" else service.outbox
+        if hasattr(part, name):
+            setattr(part, name, meter.wrap(getattr(part, name)))
     try:
         ids = [await _table(service, g) for g in range(games)]
         await dispatcher.run_once()  # the opening posts and hands: not measured

@@ -103,10 +103,13 @@ class Worker:
         if self.args.json_writes:  # as before migration 32
             await json_writes(store)
         if self.args.ungrouped:  # as before store/pg_reads.py: each read its own round trip
-            from store.repository import Store as Shared
+            from store.games import GameReads
+            from store.plans import PlanReads
+            from store.user_settings import SettingsReads
 
-            for name in ("game_with_players", "plans", "user_settings"):
-                setattr(store, name, getattr(Shared, name).__get__(store))
+            store.games = GameReads(store.reader)
+            store.plans = PlanReads(store.reader)
+            store.user_settings = SettingsReads(store.reader)
         self.service = GameService(store, cache_size=self.args.games + 100, limits=UNLIMITED,
                                    random_bits=lambda _bits: self.seeds.pop(0))
         if self.args.json_writes:
@@ -138,8 +141,8 @@ class Worker:
                 say("stopped")
             elif command == "timers":
                 fired = stale = 0
-                while due := await self.service.due_timers(limit=50):
-                    for outcome in await asyncio.gather(*(self.service.fire_timer(t) for t in due)):
+                while due := await self.service.clocks.due_timers(limit=50):
+                    for outcome in await asyncio.gather(*(self.service.clocks.fire_timer(t) for t in due)):
                         fired += outcome == "fired"
                         stale += outcome == "stale"
                 say(f"t {fired} {stale}")
@@ -156,23 +159,24 @@ class Worker:
             async def lobby(i: int) -> tuple[int, int, int, Any]:
                 variant, players, seed, actions = self.plans.records[i % len(self.plans.records)]
                 channel = base + i
-                made = await self.service.create_lobby(self.args.index + 1, channel, 1000 * channel, "p0", variant,
+                made = await self.service.tables.create_lobby(self.args.index + 1, channel, 1000 * channel, "p0",
+                                                              variant,
                                                        seats_wanted=players)
                 for seat in range(1, players):
-                    await self.service.join(made.game_id, 1000 * channel + seat, f"p{seat}")
+                    await self.service.tables.join(made.game_id, 1000 * channel + seat, f"p{seat}")
                 return made.game_id, channel, seed, actions
 
             made = await asyncio.gather(*(lobby(i) for i in range(start, min(start + 50, self.args.games))))
             for game_id, channel, seed, actions in made:  # one by one: the seeds go in start order
                 self.seeds.append(seed)
-                await self.service.start(game_id, 1000 * channel)
+                await self.service.tables.start(game_id, 1000 * channel)
                 self.games[game_id] = (channel, actions)
                 self.cursor[game_id] = 0
 
     async def find_games(self) -> None:
         """After a restart: this worker's games are those of its guild; the plan is in the channel."""
         base = CHANNELS * (self.args.index + 1)
-        rows = await self.service.store._fetch(
+        rows = await self.service.store.reader.fetch(
             "SELECT id, channel_id, seq FROM games WHERE guild_id = ? AND status IN ('setup', 'playing', 'over')",
             (self.args.index + 1,))
         for game_id, channel, seq in rows:
@@ -185,7 +189,8 @@ class Worker:
         while self.playing.is_set() and self.cursor[game_id] < len(actions):
             k = self.cursor[game_id]
             began = time.perf_counter()
-            done = await self.service.submit(game_id, Actor.user(1000 * channel + actions[k].player), actions[k], k)
+            done = await self.service.moves.submit(game_id, Actor.user(1000 * channel + actions[k].player), actions[k],
+                                                   k)
             self.latencies.append(1000 * (time.perf_counter() - began))
             self.cursor[game_id] = done.seq
             self.count += 1
@@ -224,7 +229,7 @@ def stale_rows(service: GameService) -> None:
     """As before (for --before): a commit leaves the cached game's row as it was read, so the
     next use's check on PostgreSQL finds its status changed (setup → playing) and loads the
     game again."""
-    commit = service._commit
+    commit = service.core.commit
 
     async def commit_leaving_the_row(loaded: Any, *args: Any, **kwargs: Any) -> Any:
         row = loaded.row
@@ -233,7 +238,7 @@ def stale_rows(service: GameService) -> None:
         finally:
             loaded.row = row
 
-    service._commit = commit_leaving_the_row  # type: ignore[method-assign]
+    service.core.commit = commit_leaving_the_row  # type: ignore[method-assign]
 
 
 # --------------------------------------------------------------------------------------------
@@ -354,11 +359,11 @@ async def single_submits(db: str, plans: Plans, moves: int, check: bool = True) 
         for i in range(8):
             variant, players, seed, actions = plans.records[i]
             channel = 9_000_000 + i + (0 if check else 100)
-            lobby = await service.create_lobby(99, channel, 1000 * channel, "p0", variant, seats_wanted=players)
+            lobby = await service.tables.create_lobby(99, channel, 1000 * channel, "p0", variant, seats_wanted=players)
             for seat in range(1, players):
-                await service.join(lobby.game_id, 1000 * channel + seat, f"p{seat}")
+                await service.tables.join(lobby.game_id, 1000 * channel + seat, f"p{seat}")
             seeds.append(seed)
-            await service.start(lobby.game_id, 1000 * channel)
+            await service.tables.start(lobby.game_id, 1000 * channel)
             games.append((lobby.game_id, channel, actions))
         times = []
         cursor = dict.fromkeys(range(len(games)), 0)
@@ -369,7 +374,7 @@ async def single_submits(db: str, plans: Plans, moves: int, check: bool = True) 
             if k >= len(actions):
                 continue
             began = time.perf_counter()
-            await service.submit(game_id, Actor.user(1000 * channel + actions[k].player), actions[k], k)
+            await service.moves.submit(game_id, Actor.user(1000 * channel + actions[k].player), actions[k], k)
             times.append(1000 * (time.perf_counter() - began))
             cursor[i] = k + 1
         return statistics.median(times), pct(times, 95)
@@ -381,10 +386,10 @@ async def create_timers(db: str, count: int) -> int:
     """`count` timers due now, one per game, of a kind the service fires without a move."""
     service = await GameService.open(db, limits=UNLIMITED)
     try:
-        game_ids = (await service.active_game_ids())[:count]
+        game_ids = (await service.reads.active_game_ids())[:count]
         tx = service.store.tx()
         for game_id in game_ids:
-            tx.schedule_timer(game_id, "bench", tx.now - 1)
+            tx.timers.schedule(game_id, "bench", tx.now - 1)
         await service.store.write(tx)
         return len(game_ids)
     finally:
@@ -396,16 +401,16 @@ async def check_logs(db: str, plans: Plans, acked: dict[int, int]) -> tuple[int,
     (games, log entries) checked."""
     store = await Store.open(db)
     try:
-        games = await store._fetch("SELECT id, guild_id, channel_id, seq FROM games WHERE guild_id IN (1, 2)")
+        games = await store.reader.fetch("SELECT id, guild_id, channel_id, seq FROM games WHERE guild_id IN (1, 2)")
         entries = 0
         for game_id, guild, channel, seq in games:
             actions = plans.records[(channel - CHANNELS * guild) % len(plans.records)][3]
-            log = await store.actions(game_id)
+            log = await store.log.actions(game_id)
             assert [a.seq for a in log] == list(range(seq + 1)), f"game {game_id}: log and seq disagree"
             assert seq >= acked.get(game_id, 0), f"game {game_id}: acknowledged seq {acked[game_id]} lost"
             for row in log[1:]:
                 assert row.action_json == canonical_json(actions[row.seq - 1].to_json()), f"game {game_id}"
-            snapshot = await store.snapshot(game_id)
+            snapshot = await store.log.snapshot(game_id)
             assert snapshot is not None and snapshot.seq <= seq and snapshot.intact
             entries += len(log)
         return len(games), entries
@@ -553,8 +558,8 @@ def parent(args: argparse.Namespace) -> None:
 async def count_timers(db: str) -> tuple[int, int]:
     store = await Store.open(db)
     try:
-        rows = await store._fetch("SELECT count(fired_at), count(*) - count(fired_at) - count(cancelled_at)"
-                                  " FROM timers WHERE kind = 'bench'")
+        rows = await store.reader.fetch("SELECT count(fired_at), count(*) - count(fired_at) - count(cancelled_at)"
+                                        " FROM timers WHERE kind = 'bench'")
         return int(rows[0][0]), int(rows[0][1])
     finally:
         await store.close()

@@ -172,29 +172,30 @@ async def commit_cost(moves: int, rounds: int) -> None:
     that begins a turn and with it switched off, in alternating rounds of one process."""
     import tempfile
 
-    import app.base
+    import app.core
     from app import Actor, GameService, Limits
 
-    real = app.base.planned_turns
+    real = app.core.planned_turns
 
     async def none(*args: object, **kwargs: object) -> None:
         return None
 
     async def play(svc: GameService) -> tuple[float, int]:
-        lobby = await svc.create_lobby(guild_id=1, channel_id=1, host_user_id=1, host_name="a", variant="usa",
+        lobby = await svc.tables.create_lobby(guild_id=1, channel_id=1, host_user_id=1, host_name="a", variant="usa",
                                        seats_wanted=2)
-        await svc.join(lobby.game_id, 2, "b")
-        g = (await svc.start(lobby.game_id, 1)).game_id
+        await svc.tables.join(lobby.game_id, 2, "b")
+        g = (await svc.tables.start(lobby.game_id, 1)).game_id
         for user in (1, 2):
-            await svc.submit(g, Actor.user(user), (await svc.legal_actions(g, user))[0], (await svc.game(g)).seq)
+            await svc.moves.submit(g, Actor.user(user), (await svc.reads.legal_actions(g, user))[0],
+                                   (await svc.reads.game(g)).seq)
         start, done = time.process_time(), 0
         while done < moves:
-            summary = await svc.game(g)
-            if summary.status != "playing" or (await svc.view(g, None)).deck < 4:
+            summary = await svc.reads.game(g)
+            if summary.status != "playing" or (await svc.reads.view(g, None)).deck < 4:
                 break
             user = summary.seats[summary.waiting_for[0]].user_id
             assert user is not None
-            await svc.submit(g, Actor.user(user), {"type": "draw_card", "slot": None}, summary.seq)
+            await svc.moves.submit(g, Actor.user(user), {"type": "draw_card", "slot": None}, summary.seq)
             done += 1
         return time.process_time() - start, done
 
@@ -204,11 +205,11 @@ async def commit_cost(moves: int, rounds: int) -> None:
         try:
             for _ in range(rounds):
                 for label, hook in (("with the plans' look-up", real), ("without", none)):
-                    app.base.planned_turns = hook  # type: ignore[assignment]
+                    app.core.planned_turns = hook  # type: ignore[assignment]
                     seconds, done = await play(svc)
                     figures[label].append(1000 * seconds / done)
         finally:
-            app.base.planned_turns = real
+            app.core.planned_turns = real
             await svc.close()
     for label, ms in figures.items():
         print(f"CPU per stored move ({label}): median {statistics.median(ms):.3f} ms over {rounds} rounds "

@@ -54,13 +54,13 @@ async def finished_games(service: Any, guild_id: int, channel_id: int, n: int) -
     """`n` all-AI games played to the end through the service (no thread: nothing posted)."""
     out = []
     for k in range(n):
-        lobby = await service.create_lobby(guild_id, channel_id, HOST + k, f"host {k}", ("usa", "europe")[k % 2],
+        lobby = await service.tables.create_lobby(guild_id, channel_id, HOST + k, f"host {k}", ("usa", "europe")[k % 2],
                                            seats_wanted=4, host_plays=False)
         for seat in range(4):
-            await service.add_ai(lobby.game_id, HOST + k, "greedy", expected_seats=seat)
-        await service.start(lobby.game_id, HOST + k)
-        while (await service.game(lobby.game_id)).status != "over":
-            await service.play_bots(lobby.game_id)
+            await service.tables.add_ai(lobby.game_id, HOST + k, "greedy", expected_seats=seat)
+        await service.tables.start(lobby.game_id, HOST + k)
+        while (await service.reads.game(lobby.game_id)).status != "over":
+            await service.moves.play_bots(lobby.game_id)
         out.append(lobby.game_id)
     return out
 
@@ -93,8 +93,8 @@ class Players:
             if self.think > 0:
                 await asyncio.sleep(self.rngs[g].expovariate(1 / self.think))
             user = table.user_of(self.people[g], summary.waiting_for[0], summary)
-            view = await service.view(table.game_id, user.id)
-            legal = await service.legal_actions(table.game_id, user.id)
+            view = await service.reads.view(table.game_id, user.id)
+            legal = await service.reads.legal_actions(table.game_id, user.id)
             its = await table.perform(user, table.ai.choose(view, legal), legal, summary.seq)
             after = (await table.summary()).seq
             shown = await fake.shown_at(table.thread_id, after)

@@ -177,7 +177,7 @@ async def single_submits(folder: Path, plans: Plans, seeds: FixedSeeds, moves: i
             fsyncs.append(fsync())
             alone.append(raw(i + 1))
             t0 = time.perf_counter()
-            await service.submit(gid, Actor.user(1000 * channel + action.player), action, k)
+            await service.moves.submit(gid, Actor.user(1000 * channel + action.player), action, k)
             whole.append(1000 * (time.perf_counter() - t0))
             cursor[gid] = k + 1
         durable = persist[-len(whole):]  # the last ones: the set-up wrote too
@@ -197,7 +197,7 @@ async def single_submits(folder: Path, plans: Plans, seeds: FixedSeeds, moves: i
             if k >= len(actions):
                 continue
             t0 = time.perf_counter()
-            await service.submit(gid, Actor.user(1000 * channel + actions[k].player), actions[k], k)
+            await service.moves.submit(gid, Actor.user(1000 * channel + actions[k].player), actions[k], k)
             whole.append(1000 * (time.perf_counter() - t0))
             cursor[gid] = k + 1
         print(line("Store.write, fsync off (software)", persist))
@@ -250,7 +250,7 @@ async def sustained(folder: Path, plans: Plans, seeds: FixedSeeds, n_games: int,
                     while cursor[gid] < len(actions) and time.perf_counter() < stop_at:
                         k = cursor[gid]
                         a = time.perf_counter()
-                        await service.submit(gid, Actor.user(1000 * channel + actions[k].player), actions[k], k)
+                        await service.moves.submit(gid, Actor.user(1000 * channel + actions[k].player), actions[k], k)
                         latencies[label].append(1000 * (time.perf_counter() - a))
                         cursor[gid] = k + 1
                         count += 1
@@ -293,16 +293,16 @@ async def create_many(service: GameService, plans: Plans, seeds: FixedSeeds, sta
     async def lobby(i: int) -> tuple[int, int, Any]:
         variant, players, seed, actions = plans.records[i % len(plans)]
         channel = 10_000 + i
-        made = await service.create_lobby(1, channel, 1000 * channel, "p0", variant, seats_wanted=players)
+        made = await service.tables.create_lobby(1, channel, 1000 * channel, "p0", variant, seats_wanted=players)
         for seat in range(1, players):
-            await service.join(made.game_id, 1000 * channel + seat, f"p{seat}")
+            await service.tables.join(made.game_id, 1000 * channel + seat, f"p{seat}")
         return made.game_id, channel, (seed, actions)
 
     made = await asyncio.gather(*(lobby(start + i) for i in range(count)))
     out = []
     for gid, channel, (seed, actions) in made:
         seeds.next.append(seed)
-        await service.start(gid, 1000 * channel)
+        await service.tables.start(gid, 1000 * channel)
         out.append((gid, (channel, actions)))
     return out
 
@@ -313,7 +313,7 @@ async def cold_loads(path: Path, game_ids: list[int]) -> None:
         times = []
         for gid in game_ids:
             t0 = time.perf_counter()
-            await service.view(gid)
+            await service.reads.view(gid)
             times.append(1000 * (time.perf_counter() - t0))
         print(line("cold load (read + replay + check)", times))
     finally:
@@ -325,12 +325,12 @@ async def cache_memory(path: Path, game_ids: list[int]) -> int:
     tracemalloc: `game_ids` loaded into the cache of a service just opened."""
     service = await GameService.open(path, cache_size=len(game_ids) + 10, limits=UNLIMITED)
     try:
-        await service.view(game_ids[0])  # the first load builds the rule sets and their maps
+        await service.reads.view(game_ids[0])  # the first load builds the rule sets and their maps
         gc.collect()
         tracemalloc.start()
         base, _ = tracemalloc.get_traced_memory()
         for gid in game_ids[1:]:
-            await service.view(gid)
+            await service.reads.view(gid)
         gc.collect()
         held, _ = tracemalloc.get_traced_memory()
         tracemalloc.stop()
@@ -394,7 +394,7 @@ class Clients:
         self.busy.add(gid)
         try:
             a = time.perf_counter()
-            await self.service.submit(gid, Actor.user(1000 * channel + actions[k].player), actions[k], k)
+            await self.service.moves.submit(gid, Actor.user(1000 * channel + actions[k].player), actions[k], k)
             self.latencies.append(1000 * (time.perf_counter() - a))
         finally:
             self.busy.discard(gid)

@@ -180,14 +180,14 @@ class _Demo:
     async def play(self, variant: str, players: int, seed: int, levels: list[str], options: dict[str, Any],
                    quiet: bool) -> dict[str, Any]:
         service = self.service
-        lobby = await service.create_lobby(0, 0, 0, "demo", variant, options=options, seats_wanted=players,
+        lobby = await service.tables.create_lobby(0, 0, 0, "demo", variant, options=options, seats_wanted=players,
                                            host_plays=False)
         g = self.game = lobby.game_id
         self.words = table_language(options)
         for i in range(players):
-            await service.add_ai(g, 0, levels[i] if len(levels) == players else levels[0], expected_seats=i)
-        result = await service.start(g, 0)
-        names = [s.name for s in (await service.game(g)).seats]
+            await service.tables.add_ai(g, 0, levels[i] if len(levels) == players else levels[0], expected_seats=i)
+        result = await service.tables.start(g, 0)
+        names = [s.name for s in (await service.reads.game(g)).seats]
         self.dms = {seat: [] for seat in range(players)}
         actions: list[dict[str, Any]] = []
         pending: list[Event] = list(result.public_events)
@@ -198,7 +198,7 @@ class _Demo:
         while not result.ended:
             state = (await service.loader.load(g)).state
             before = {seat: engine_view(state, seat) for seat in actors(state)}
-            step = await service.play_ai(g, result.seq)
+            step = await service.moves.play_ai(g, result.seq)
             if step is None:
                 break
             result = step
@@ -220,10 +220,10 @@ class _Demo:
         """The turn post (or the final results) the bot would make now, as text, with the
         board it carries."""
         loaded = await self.service.loader.load(self.game)
-        summary = await self.service.game(self.game)
+        summary = await self.service.reads.game(self.game)
         waiting = summary.waiting_for
         legal = tuple(legal_actions(loaded.state, waiting[0])) if len(waiting) == 1 and not result.ended else ()
-        replay = await self.service.replay_timeline(self.game) if result.ended else ()
+        replay = await self.service.replays.replay_timeline(self.game) if result.ended else ()
         data = PostData(summary=summary, view=result.view(None).at(result.seq, self.game), events=tuple(events),
                         from_seq=from_seq, new_turn=True, notes=(), deliveries=(), legal=legal,
                         final=result.ended, replay=replay)
@@ -275,7 +275,7 @@ class _Demo:
         owed = owed_by_commit(last_seq=result.seq, events=everything,
                               mover=seats[mover] if mover is not None else None, after=loaded.state,
                               waiting=list(result.waiting_for), seats=seats)
-        summary = await self.service.game(self.game)
+        summary = await self.service.reads.game(self.game)
         for o in owed:
             if o.kind == GAME_OVER:
                 seat = int(o.payload["seat"])

@@ -56,11 +56,11 @@ class AdminCog(TtrCog):
     @admin.command(name="kick", description="Hand a player's seat to the AI until they come back")
     async def kick(self, interaction: discord.Interaction, player: discord.User, game: Game | None = None) -> None:
         g = await resolve_game(interaction, game)
-        seat = await self.desk.service.seat_of(g, player.id)
+        seat = await self.desk.service.reads.seat_of(g, player.id)
         if seat is None:
             raise Refusal(f"{player.display_name} is not playing in game #{g}.")
         await self.desk.answers.defer(interaction)
-        await self.desk.service.kick(g, seat, _caller(interaction))
+        await self.desk.service.clocks.kick(g, seat, _caller(interaction))
         await interaction.followup.send(f"The AI now plays for {player.display_name} in game #{g} until they "
                                         "come back with any game command.", ephemeral=True)
 
@@ -68,7 +68,7 @@ class AdminCog(TtrCog):
     async def season(self, interaction: discord.Interaction) -> None:
         if interaction.guild_id is None:
             raise Refusal("Seasons belong to a server: use this there.")
-        started = await self.desk.service.start_season(interaction.guild_id, _caller(interaction))
+        started = await self.desk.service.standings.start_season(interaction.guild_id, _caller(interaction))
         await self.desk.answers.say(interaction, f"🏁 Season {started.number} has begun: every rating starts "
                                     f"afresh. /ttr results leaderboard season:{started.number - 1} keeps the "
                                     "last one.",
@@ -79,7 +79,7 @@ class AdminCog(TtrCog):
     async def ratings(self, interaction: discord.Interaction, ai_games: bool) -> None:
         if interaction.guild_id is None:
             raise Refusal("Leaderboards belong to a server: use this there.")
-        await self.desk.service.set_rate_ai_games(interaction.guild_id, ai_games, _caller(interaction))
+        await self.desk.service.standings.set_rate_ai_games(interaction.guild_id, ai_games, _caller(interaction))
         counted = "count" if ai_games else "no longer count"
         await self.desk.answers.say(interaction, f"Games with AI players now {counted} on this server's "
                                     "leaderboard (ratings are recomputed from the results).", ephemeral=False)
@@ -87,7 +87,7 @@ class AdminCog(TtrCog):
     @admin.command(name="pause", description="Stop the game's clocks")
     async def pause(self, interaction: discord.Interaction, game: Game | None = None) -> None:
         g = await resolve_game(interaction, game)
-        if not await self.desk.service.pause(g, _caller(interaction)):
+        if not await self.desk.service.clocks.pause(g, _caller(interaction)):
             raise Refusal(f"Game #{g} is already paused.")
         await self.desk.answers.say(interaction, f"⏸️ Game #{g} is paused: no reminders and no time limits "
                                     "until /ttr admin resume.", ephemeral=False)
@@ -95,7 +95,7 @@ class AdminCog(TtrCog):
     @admin.command(name="resume", description="Start the game's clocks again (and retry what Discord refused)")
     async def resume(self, interaction: discord.Interaction, game: Game | None = None) -> None:
         g = await resolve_game(interaction, game)
-        if not await self.desk.service.resume(g, _caller(interaction)):
+        if not await self.desk.service.clocks.resume(g, _caller(interaction)):
             raise Refusal(f"Game #{g} is not paused.")
         await self.desk.answers.say(interaction, f"▶️ Game #{g} is running again; the current turn's clock "
                                     "starts now.", ephemeral=False)
@@ -112,12 +112,12 @@ class AdminCog(TtrCog):
             raise Refusal(f"{new.display_name} is not a member of this server.")
         if new.bot:
             raise Refusal("A bot cannot take a seat; /ttr admin kick hands a seat to the AI.")
-        summary = await self.desk.service.game(g)
+        summary = await self.desk.service.reads.game(g)
         seat = _seat_named(summary.seats, player)
         if seat is None:
             raise Refusal(f"Game #{g} has no seat {excerpt(player, 20)}; pick one from the list.")
         before = summary.seats[seat]
-        await self.desk.service.replace(g, seat, new.id, new.display_name, _caller(interaction))
+        await self.desk.service.seats.replace(g, seat, new.id, new.display_name, _caller(interaction))
         was = "the AI's seat" if before.is_ai else f"{before.name}'s seat"
         await self.desk.answers.say(interaction, f"🔁 {new.display_name} now plays {was} (seat {seat + 1}) in "
                                     f"game #{g}; their hand goes to them privately.")
@@ -131,7 +131,7 @@ class AdminCog(TtrCog):
                 await reach(interaction, g)
             else:
                 g = await resolve_game(interaction, None)
-            summary = await desk_of(interaction).service.game(g)
+            summary = await desk_of(interaction).service.reads.game(g)
         except (Refusal, ServiceError):
             return []
         key = fold(current or "")

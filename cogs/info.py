@@ -54,9 +54,9 @@ class InfoCog(TtrCog):
         g = await resolve_game(interaction, game)
         if zoom is not None and zoom.strip():
             return await zoom_on_name(self.desk, interaction, g, zoom)
-        panel = await self.desk.service.panel(g, None)  # public only
+        panel = await self.desk.service.reads.panel(g, None)  # public only
         await self.desk.answers.defer(interaction, ephemeral=False)
-        marks = await self.desk.service.table_colorblind(s.user_id for s in panel.summary.seats)
+        marks = await self.desk.service.settings.table_colorblind(s.user_id for s in panel.summary.seats)
         png = await self.desk.renderer.board(panel.public, colorblind=marks)
         await interaction.followup.send(f"**Game #{g}**\n{text.status_block(panel.public)}",
                                         file=discord.File(io.BytesIO(png), "board.png"))
@@ -68,7 +68,7 @@ class InfoCog(TtrCog):
     @app_commands.command(name="status", description="Scores and whose turn it is (public)")
     async def status(self, interaction: discord.Interaction, game: Game | None = None) -> None:
         g = await resolve_game(interaction, game)
-        panel = await self.desk.service.panel(g, None)
+        panel = await self.desk.service.reads.panel(g, None)
         summary = panel.summary
         names = {s.seat: s.name for s in summary.seats}
         waiting = ", ".join(names[s] for s in summary.waiting_for) or "nobody"
@@ -82,8 +82,8 @@ class InfoCog(TtrCog):
     @app_commands.command(name="log", description="The last moves (public)")
     async def log_(self, interaction: discord.Interaction, game: Game | None = None) -> None:
         g = await resolve_game(interaction, game)
-        panel = await self.desk.service.panel(g, None)
-        entries = await self.desk.service.recent_log(g, 15, None)  # public events only
+        panel = await self.desk.service.reads.panel(g, None)
+        entries = await self.desk.service.reads.recent_log(g, 15, None)  # public events only
         lines = [line for e in entries if (line := text.short_log_line(e.seq, e.events, panel.public))]
         await self.desk.answers.say(interaction, f"**Game #{g} — recent moves**\n" + ("\n".join(lines)
                                                                                     or "nothing yet"),
@@ -92,7 +92,7 @@ class InfoCog(TtrCog):
     @keeps_vacation
     @app_commands.command(name="games", description="Your games and whose turn each is waiting on")
     async def games(self, interaction: discord.Interaction) -> None:
-        mine = await self.desk.service.games_of(interaction.user.id, interaction.guild_id)
+        mine = await self.desk.service.reads.games_of(interaction.user.id, interaction.guild_id)
         await self.desk.answers.say(interaction, games_text(mine))
 
     @keeps_vacation
@@ -137,7 +137,7 @@ class InfoCog(TtrCog):
                 g = await resolve_game(interaction, None)
         if g is None:
             return DEFAULT_VARIANT, game_rules_options({}, dice), None, reader().t("rules.base_game")
-        seen = await self.desk.service.view(g, None)
+        seen = await self.desk.service.reads.view(g, None)
         options = game_rules_options(seen.options, dice)
         note = reader().t("rules.this_game", game=str(g), note=options_note(options))
         return seen.variant, options, len(seen.players), note
@@ -176,7 +176,7 @@ class InfoCog(TtrCog):
 
     async def _away(self, summary: GameSummary) -> str:
         """"Away until" for each player of the game on vacation."""
-        mine = await self.desk.service.settings_of(s.user_id for s in summary.seats)
+        mine = await self.desk.service.settings.settings_of(s.user_id for s in summary.seats)
         now = self.desk.clock()
         lines = [f"\n🏖️ **{s.name}** is away until <t:{int(until)}:f>: their clock is stopped."
                  for s in summary.seats if s.user_id is not None and s.user_id in mine

@@ -66,7 +66,7 @@ async def suggestions(interaction: discord.Interaction, current: str) -> list[tu
     out: list[tuple[str, str]] = []
     if not current.strip():
         try:
-            claims = await desk_of(interaction).service.plan_claims(panel.summary.game_id, interaction.user.id)
+            claims = await desk_of(interaction).service.plans.plan_claims(panel.summary.game_id, interaction.user.id)
         except ServiceError:
             claims = []
         seen: set[str] = set()

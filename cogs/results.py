@@ -44,7 +44,7 @@ class ResultsCog(TtrCog):
         if interaction.guild_id is None and who.id != interaction.user.id:
             raise Refusal(after_game.STATS_IN_DM)
         await self.desk.answers.defer(interaction, ephemeral=False)  # the card reads the latest games
-        record = await self.desk.service.player_record(who.id, interaction.guild_id, who.display_name)
+        record = await self.desk.service.records.player_record(who.id, interaction.guild_id, who.display_name)
         if not record.stats.games:
             await self.desk.answers.say(interaction, after_game.no_stats(who.display_name), ephemeral=False)
             return
@@ -63,7 +63,8 @@ class ResultsCog(TtrCog):
         if interaction.guild_id is None:
             await self.desk.answers.say(interaction, reader().t("standings.not_here"))
             return
-        board = await self.desk.service.leaderboard(interaction.guild_id, variant.value if variant else None,
+        board = await self.desk.service.standings.leaderboard(interaction.guild_id,
+                                                              variant.value if variant else None,
                                                     season)
         await self.desk.answers.say(interaction, leaderboard_text(board, you=interaction.user.id),
                                     ephemeral=False)
@@ -72,7 +73,7 @@ class ResultsCog(TtrCog):
     async def replay(self, interaction: discord.Interaction, game: Game | None = None) -> None:
         g = game if game is not None else await _thread_game(interaction)
         self.replays.check(interaction.user.id, g)  # before any work: bounded, one at a time each
-        await self.desk.service.check_replay(g)  # refuses a game still played
+        await self.desk.service.replays.check_replay(g)  # refuses a game still played
         here = interaction.channel_id
         shown = self.replays.shown_in(g, here)
         if shown is not None:  # the channel has it (or is getting it): no second copy

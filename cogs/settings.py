@@ -51,17 +51,17 @@ class SettingsCog(TtrCog):
         service = self.desk.service
         user = interaction.user.id
         marks, picture = _flag(colorblind), _flag(hand_picture)
-        before = await service.settings(user)
-        mine = await service.change_settings(
+        before = await service.settings.settings(user)
+        mine = await service.settings.change_settings(
             user, colorblind=marks, hand_picture=picture, timezone=timezone, quiet_hours=quiet_hours,
             away_days=vacation_days if isinstance(vacation_days, int) else None, digest=digest,
             language=language if language in (AUTO_LANGUAGE, *codes()) else None)
         lines = []
         if dms is True:
-            await service.dms_open(user)
+            await service.outbox.dms_open(user)
             lines.append("📬 I will send your hand by direct message again.")
         elif dms is False:
-            await service.dms_closed(user)
+            await service.outbox.dms_closed(user)
             lines.append("📪 I will not DM you; use **My hand** or /ttr hand in each game.")
         if marks is not None:
             lines.append("🔤 Colour-blind marks are on: every colour in your pictures carries a letter, and so "
@@ -75,7 +75,7 @@ class SettingsCog(TtrCog):
             hear(interaction.locale, mine.language)  # this answer already in the new language
             lines.append("🗣️ " + reader().t("settings.language", language=reader().t(f"language.{reader().code}")))
         if dms is not None:
-            mine = await service.settings(user)
+            mine = await service.settings.settings(user)
         lines.append(settings_text(mine, self.desk.clock()))
         await self.desk.answers.say(interaction, "\n".join(lines))
 
@@ -113,7 +113,7 @@ class SettingsCog(TtrCog):
         if mine.away_from is None or mine.away_until is None:
             return ""
         days = (mine.away_until - mine.away_from) / 86400
-        short = [f"#{s.game_id} ({s.max_away_days:g} days)" for s in await self.desk.service.games_of(user)
+        short = [f"#{s.game_id} ({s.max_away_days:g} days)" for s in await self.desk.service.reads.games_of(user)
                  if s.status != "lobby" and s.max_away_days < days]
         return f" Some tables count less of it: {', '.join(short)}." if short else ""
 

@@ -42,7 +42,7 @@ class TurnsCog(TtrCog):
         g = await resolve_game(interaction, game)
         seat = None
         if player is not None:
-            seat = await self.desk.service.seat_of(g, player.id)
+            seat = await self.desk.service.reads.seat_of(g, player.id)
             if seat is None:
                 raise Refusal(f"{player.display_name} is not playing in game #{g}.")
         await vote(self.desk, interaction, g, seat)

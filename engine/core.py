@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.actions import Action, Pass
 from engine.cards import Cards
+from engine.decisions import Decision
 from engine.errors import IllegalAction
 from engine.events import HIDDEN, PRIVATE, PUBLIC, Event, Payload, absent
 from engine.rng import Rng
@@ -31,6 +32,14 @@ if TYPE_CHECKING:
 
 
 T = TypeVar("T")
+
+
+# --- the core's own decision ----------------------------------------------------------------
+@dataclass(frozen=True)
+class Turn(Decision):
+    """The current player takes their turn."""
+
+    kind = "turn"
 
 
 # --- the core's own events (engine/rules/module.py CORE_EVENTS) ---------------------------------
@@ -102,6 +111,10 @@ class MoveUndone(Payload):
     kind = "move_undone"
     player: int
     turn: int
+
+
+# The kinds the core emits itself whatever the rule set (engine/undo.py's too): those declared here.
+CORE_EVENTS: tuple[str, ...] = tuple(k for k, cls in Payload.registry.items() if cls.__module__ == __name__)
 
 
 class Game:

@@ -20,10 +20,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from engine import undo
 from engine.actions import Action, Pass, Undo, action_from_json
 from engine.core import Game, GameStarted
+from engine.decisions import decision_of
 from engine.errors import IllegalAction
 from engine.events import Event
 from engine.rng import seed_state
-from engine.rules.tickets import completed_tickets
+from engine.rules.tickets import ChooseTickets, completed_tickets
 from engine.rulesets import build_ruleset, ruleset_for
 from engine.state import RULES_VERSION, GameState, PlayerState, copy_data
 from engine.view import PendingView, PlayerView, View
@@ -276,6 +277,21 @@ def view(state: GameState, seat: int | None, *, rules: RuleSet | None = None) ->
                     if (part := module.view_part(state, seat, game_map)) is not None),
         can_undo=seat is not None and undo.can_undo(state, seat),
     )
+
+
+def opening(state: GameState) -> bool:
+    """Whether the game waits for the opening choice of tickets (the setup)."""
+    decision = decision_of(state.pending)
+    return isinstance(decision, ChooseTickets) and decision.setup
+
+
+def offered(state: GameState, seat: int) -> Any:
+    """What `seat` is offered to choose from in the decision the game waits for: a list of
+    tickets, or lists by kind (Alsace's tourist cards); None when nothing is."""
+    decision = decision_of(state.pending)
+    if not isinstance(decision, ChooseTickets) or not 0 <= seat < len(decision.offers):
+        return None
+    return decision.offers[seat]
 
 
 def _offer_size(offer: list[str] | Mapping[str, list[str]]) -> int:

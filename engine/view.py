@@ -17,6 +17,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from engine.decisions import Decision, decision_of
+from engine.state import copy_data
+
 T = TypeVar("T")
 
 
@@ -54,6 +57,23 @@ class PendingView:
     setup: bool = False
     offers: tuple[SeenOffer, ...] | None = None
     data: Mapping[str, Any] = field(default_factory=dict)
+    # The same decision typed (engine/decisions.py): what readers outside the engine match on.
+    decision: Decision | None = field(init=False, default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "decision", None if self.kind is None else decision_of(self.shown()))
+
+    def shown(self) -> dict[str, Any]:
+        """The decision as a state's pending dict, as far as the viewer sees it (another seat's
+        offer is its size): what a sampler rebuilds a state from."""
+        out: dict[str, Any] = {"kind": self.kind} if self.kind else {}
+        if self.setup:
+            out["setup"] = True
+        for k, v in self.data.items():
+            out[k] = copy_data(v)
+        if self.offers is not None:
+            out["offers"] = list(self.offers)
+        return out
 
     def offer_of(self, seat: int | None) -> list[str]:
         """The tickets offered to `seat` (only the viewer's own are known), as one list."""

@@ -2,14 +2,17 @@
 asyncpg (`TTR_DATABASE=postgresql://…`), and nothing about the rules.
 
 - `repository`: `Store` (typed reads, `write(tx)`, `Store.open` picks the back end) and `Tx`
-  (typed writes), written once for both back ends;
-- `deliveries`: the outbox's statements and reads (mixed into `Tx` and `Store`);
+  (typed writes), written once for both back ends, each made of parts by job: `games`,
+  `game_log` (the log, snapshots, results), `timers`, `deliveries` (the outbox),
+  `user_settings`, `seat_changes`, `standings`, `plans`, `rematches`, all reading through a
+  `reader.Reader`;
 - `migrations`: ONE numbered list of SQL files in store/migrations/ for both, recorded in
   `schema_version` (PostgreSQL's spelling where the two differ);
 - `sqlite_store`: the SQLite back end — `db` (connections with WAL, synchronous=FULL),
   `startup` (the checks before a file is used), `writer` (the one writer, group commit),
   `commits` (the lost -wal checks), online backup;
-- `postgres`: the PostgreSQL back end — a connection pool, leases for several processes.
+- `postgres`: the PostgreSQL back end — a connection pool, leases for several processes
+  (`pg_parts`: its parts that read differently, `pg_reads`: reads grouped across moves).
 
 The application service (app/service.py) is the only code that should change a game.
 """

@@ -75,7 +75,7 @@ async def rows_in(store: Store) -> dict[str, int]:
     """How many rows each data table holds."""
     out = {}
     for table in DATA_TABLES:
-        rows = await store._fetch(f"SELECT count(*) FROM {table}")
+        rows = await store.reader.fetch(f"SELECT count(*) FROM {table}")
         out[table] = int(rows[0][0])
     return out
 
@@ -86,7 +86,7 @@ async def game_rows(store: Store, game_id: int) -> list[TableRows]:
     out = []
     for table, columns, order in GAME_TABLES:
         key = "id" if table == "games" else "game_id"
-        raw = await store._fetch(f"SELECT {columns} FROM {table} WHERE {key} = ? ORDER BY {order}", (game_id,))
+        raw = await store.reader.fetch(f"SELECT {columns} FROM {table} WHERE {key} = ? ORDER BY {order}", (game_id,))
         names = tuple(c.strip() for c in columns.split(","))
         rows = []
         for row in raw:
@@ -103,7 +103,7 @@ async def game_rows(store: Store, game_id: int) -> list[TableRows]:
 
 
 async def bot_state_rows(store: Store) -> tuple[tuple[object, ...], ...]:
-    raw = await store._fetch(f"SELECT {BOT_STATE_COLUMNS} FROM bot_state ORDER BY key")
+    raw = await store.reader.fetch(f"SELECT {BOT_STATE_COLUMNS} FROM bot_state ORDER BY key")
     return tuple(tuple(decode_row(r, ("key", "value", "changed_at"))[0]) for r in raw)
 
 
@@ -126,7 +126,7 @@ async def write_bot_state(target: Store, rows: tuple[tuple[object, ...], ...]) -
 
 async def user_settings_rows(store: Store) -> tuple[tuple[object, ...], ...]:
     """Every user's preferences (migration 7), by user."""
-    raw = await store._fetch(f"SELECT {USER_SETTINGS_COLUMNS} FROM user_settings ORDER BY user_id")
+    raw = await store.reader.fetch(f"SELECT {USER_SETTINGS_COLUMNS} FROM user_settings ORDER BY user_id")
     names = tuple(c.strip() for c in USER_SETTINGS_COLUMNS.split(","))
     return tuple(tuple(decode_row(r, names)[0]) for r in raw)
 
@@ -143,7 +143,7 @@ async def server_rows(store: Store) -> list[TableRows]:
     """Every server's leaderboard rows (seasons, guild_settings), table by table, decoded."""
     out = []
     for table, columns, order in SERVER_TABLES:
-        raw = await store._fetch(f"SELECT {columns} FROM {table} ORDER BY {order}")
+        raw = await store.reader.fetch(f"SELECT {columns} FROM {table} ORDER BY {order}")
         names = tuple(c.strip() for c in columns.split(","))
         out.append(TableRows(table, columns, tuple(tuple(decode_row(r, names)[0]) for r in raw)))
     return out

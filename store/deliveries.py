@@ -1,19 +1,20 @@
 """The delivery outbox in the store: what moves owe the players, until it is delivered.
 
-`DeliveryWrites` adds its statements to a transaction (`Tx`), so a move and what it owes are
-one commit; `DeliveryReads` finds what is due, and reads at once all that one game's due
-deliveries need (`outbox_read`: one call, one thread hop). Nothing here knows what a delivery
-says: the application decides what is owed (app/), the Discord layer renders and sends it
-(bot_app/). Each user's DM channel with the bot is kept here too (migration 12): a DM is sent
-straight to it, without asking Discord to open it first.
+`DeliveryWrites` is a transaction's part (`tx.deliveries`), so a move and what it owes are
+one commit; `DeliveryReads` is the store's (`store.deliveries`): it finds what is due, and
+reads at once all that one game's due deliveries need (`outbox_read`: one call, one thread
+hop). Nothing here knows what a delivery says: the application decides what is owed (app/),
+the Discord layer renders and sends it (bot_app/). Each user's DM channel with the bot is kept
+here too (migration 12): a DM is sent straight to it, without asking Discord to open it first.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from store.reader import Reader
 from store.records import (
     ACTION_COLUMNS,
     DELIVERY_COLUMNS,
@@ -24,6 +25,9 @@ from store.records import (
 )
 from store.user_settings import USER_SETTINGS_COLUMNS, UserSettingsRow
 
+if TYPE_CHECKING:
+    from store.repository import Tx
+
 PENDING = "pending"
 SENT = "sent"
 DROPPED = "dropped"
@@ -32,7 +36,7 @@ FAILED = "failed"
 
 @dataclass(frozen=True, slots=True)
 class OutboxRead:
-    """What one game's due deliveries need, read at one moment (`DeliveryReads.outbox_read`)."""
+    """What one game's due deliveries need, read at one moment (`store.deliveries.outbox_read`)."""
 
     pending: list[DeliveryRow]  # the game's pending deliveries, in the order they were owed
     actions: list[ActionRow]  # its log from the entry asked for on
@@ -42,35 +46,37 @@ class OutboxRead:
 
 
 class DeliveryWrites:
-    """Statements on deliveries, the turn post and per-seat flags (mixed into `Tx`)."""
+    """Statements on deliveries and users' DM channels (`tx.deliveries`)."""
 
-    now: float
-    add: Callable[..., int]  # Tx.add
+    __slots__ = ("_tx",)
+
+    def __init__(self, tx: Tx) -> None:
+        self._tx = tx
 
     def owe(self, game_id: int, seq: int, kind: str, key: str, *, user_id: int | None = None,
             payload_json: str = "{}", due_at: float | None = None) -> None:
         """Store something owed. Owing the same `key` twice stores it once."""
-        self.add(
+        self._tx.add(
             "INSERT INTO deliveries (game_id, seq, kind, key, user_id, payload, status, due_at, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?) ON CONFLICT (game_id, key) DO NOTHING",
-            (game_id, seq, kind, key, user_id, payload_json, self.now if due_at is None else due_at, self.now),
+            (game_id, seq, kind, key, user_id, payload_json, self._tx.now if due_at is None else due_at, self._tx.now),
         )
 
     def delivered(self, delivery_id: int, message_id: int | None, status: str = SENT,
                   error: str | None = None) -> None:
         """A delivery is done: sent (with the message it made), dropped or failed for good.
         Only a pending one can end, so a delivery ends once."""
-        self.add(
+        self._tx.add(
             "UPDATE deliveries SET status = ?, message_id = coalesce(?, message_id), last_error = ?, done_at = ?,"
             " attempts = attempts + 1 WHERE id = ? AND status = 'pending'",
-            (status, message_id, error, self.now, delivery_id),
+            (status, message_id, error, self._tx.now, delivery_id),
             expect_rows=1,
             conflict="That delivery has already been made.",
         )
 
-    def retry_delivery(self, delivery_id: int, due_at: float, error: str) -> None:
+    def retry(self, delivery_id: int, due_at: float, error: str) -> None:
         """A delivery failed for now: try again at `due_at`."""
-        self.add(
+        self._tx.add(
             "UPDATE deliveries SET attempts = attempts + 1, due_at = ?, last_error = ?, claimed_by = NULL,"
             " claimed_until = NULL WHERE id = ? AND status = 'pending'",
             (due_at, error[:500], delivery_id),
@@ -78,23 +84,23 @@ class DeliveryWrites:
 
     def note_message(self, delivery_id: int, message_id: int) -> None:
         """Remember the message a delivery made before it is done (a retry then edits it)."""
-        self.add("UPDATE deliveries SET message_id = ? WHERE id = ?", (message_id, delivery_id))
+        self._tx.add("UPDATE deliveries SET message_id = ? WHERE id = ?", (message_id, delivery_id))
 
-    def retry_failed_deliveries(self, game_id: int) -> None:
+    def retry_failed(self, game_id: int) -> None:
         """Give a game's failed deliveries another go, now (after `/ttr admin resume`)."""
-        self.add(
+        self._tx.add(
             "UPDATE deliveries SET status = 'pending', due_at = ?, done_at = NULL"
             " WHERE game_id = ? AND status = 'failed'",
-            (self.now, game_id),
+            (self._tx.now, game_id),
         )
 
     def drop_pending(self, game_id: int, kinds: Sequence[str]) -> None:
         """Pending deliveries of these kinds are no longer owed (a newer one replaces them)."""
         marks = ", ".join("?" for _ in kinds)
-        self.add(
+        self._tx.add(
             f"UPDATE deliveries SET status = 'dropped', done_at = ? WHERE game_id = ? AND status = 'pending'"
             f" AND kind IN ({marks})",
-            (self.now, game_id, *kinds),
+            (self._tx.now, game_id, *kinds),
         )
 
     def carried(self, delivery_ids: Sequence[int], note: str) -> None:
@@ -103,66 +109,47 @@ class DeliveryWrites:
         if not delivery_ids:
             return
         marks = ", ".join("?" for _ in delivery_ids)
-        self.add(
+        self._tx.add(
             f"UPDATE deliveries SET status = 'sent', last_error = ?, done_at = ?, attempts = attempts + 1"
             f" WHERE id IN ({marks}) AND status = 'pending'",
-            (note, self.now, *delivery_ids),
+            (note, self._tx.now, *delivery_ids),
         )
 
     def due_again(self, delivery_id: int, due_at: float) -> None:
         """A pending delivery falls due at `due_at` instead (news held for a digest that moved)."""
-        self.add("UPDATE deliveries SET due_at = ? WHERE id = ? AND status = 'pending'", (due_at, delivery_id))
+        self._tx.add("UPDATE deliveries SET due_at = ? WHERE id = ? AND status = 'pending'", (due_at, delivery_id))
 
     def settle_sent(self, delivery_id: int, message_id: int | None, note: str | None = None) -> None:
         """A pending delivery was sent (making `message_id`) — or, with `note`, dropped as no
         longer needed — among others settled in the same transaction: one already settled
         stays as it was and does not undo the others (unlike `delivered`'s guard)."""
-        self.add(
+        self._tx.add(
             "UPDATE deliveries SET status = ?, message_id = coalesce(?, message_id), last_error = ?, done_at = ?,"
             " attempts = attempts + 1 WHERE id = ? AND status = 'pending'",
-            (SENT if note is None else DROPPED, message_id, note, self.now, delivery_id),
+            (SENT if note is None else DROPPED, message_id, note, self._tx.now, delivery_id),
         )
 
     def remember_dm_channel(self, user_id: int, channel_id: int) -> None:
         """The id of a user's DM channel with the bot (Discord gave it when it was opened)."""
-        self.add("INSERT INTO dm_channels (user_id, channel_id, updated_at) VALUES (?, ?, ?)"
-                 " ON CONFLICT (user_id) DO UPDATE SET channel_id = excluded.channel_id,"
-                 " updated_at = excluded.updated_at",
-                 (user_id, channel_id, self.now))
+        self._tx.add("INSERT INTO dm_channels (user_id, channel_id, updated_at) VALUES (?, ?, ?)"
+                     " ON CONFLICT (user_id) DO UPDATE SET channel_id = excluded.channel_id,"
+                     " updated_at = excluded.updated_at",
+                     (user_id, channel_id, self._tx.now))
 
     def forget_dm_channel(self, user_id: int, channel_id: int) -> None:
         """Discord says that DM channel is gone: the next DM opens one again (a newer id
         stored meanwhile stays)."""
-        self.add("DELETE FROM dm_channels WHERE user_id = ? AND channel_id = ?", (user_id, channel_id))
-
-    def set_turn_post(self, game_id: int, message_id: int | None, seq: int | None) -> None:
-        """The message in the game's thread that shows the current turn (and the seq it shows)."""
-        self.add("UPDATE games SET turn_post_id = ?, turn_post_seq = ? WHERE id = ?", (message_id, seq, game_id))
-
-    def set_paused(self, game_id: int, reason: str | None) -> None:
-        """Stop a game's clocks with a reason, or (None) start them again."""
-        self.add("UPDATE games SET paused_reason = ?, updated_at = ? WHERE id = ?", (reason, self.now, game_id))
-
-    def set_dm_closed(self, game_id: int, seat: int, closed: bool) -> None:
-        self.add("UPDATE players SET dm_closed = ? WHERE game_id = ? AND seat = ?", (int(closed), game_id, seat))
-
-    def set_dm_closed_for_user(self, user_id: int, closed: bool) -> None:
-        """A user's DMs are closed (or open again) in every game they play."""
-        self.add("UPDATE players SET dm_closed = ? WHERE user_id = ?", (int(closed), user_id))
-
-    def set_absence(self, game_id: int, seat: int, absent_turns: int, stand_in: str | None) -> None:
-        """How many turns in a row the AI has played for a seat, and which AI holds it now."""
-        self.add("UPDATE players SET absent_turns = ?, stand_in = ? WHERE game_id = ? AND seat = ?",
-                 (absent_turns, stand_in, game_id, seat))
+        self._tx.add("DELETE FROM dm_channels WHERE user_id = ? AND channel_id = ?", (user_id, channel_id))
 
 
 class DeliveryReads:
-    """Reads of the outbox (mixed into `Store`)."""
+    """Reads of the outbox (`store.deliveries`). One process alone claims nothing: every due
+    delivery is its own (`claim`); PostgreSQL leases them (store/pg_parts.py)."""
 
-    _fetch: Callable[..., Awaitable[list[Any]]]  # Store._fetch
-    _fetch_many: Callable[..., Awaitable[list[list[Any]]]]  # Store._fetch_many
-    _any: str
-    _list: Callable[[Iterable[Any]], Any]  # Store._list
+    __slots__ = ("_read",)
+
+    def __init__(self, reader: Reader) -> None:
+        self._read = reader
 
     async def outbox_read(self, game_id: int, *, after_seq: int, user_ids: Iterable[int],
                           dm_users: Iterable[int] = ()) -> OutboxRead:
@@ -170,14 +157,15 @@ class DeliveryReads:
         thread hop): its pending deliveries, its log after `after_seq`, its pending timers,
         the preferences of `user_ids` and the DM channels of `dm_users`."""
         users, dms = sorted(set(user_ids)), sorted(set(dm_users))
-        pending, actions, timers, settings, channels = await self._fetch_many((
+        pending, actions, timers, settings, channels = await self._read.fetch_many((
             (f"SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE game_id = ? AND status = 'pending' ORDER BY seq, id",
              (game_id,)),
             (f"SELECT {ACTION_COLUMNS} FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, after_seq)),
             (f"SELECT {TIMER_COLUMNS} FROM timers WHERE game_id = ? AND fired_at IS NULL AND cancelled_at IS NULL"
              " ORDER BY due_at, id", (game_id,)),
-            (f"SELECT {USER_SETTINGS_COLUMNS} FROM user_settings WHERE user_id {self._any}", (self._list(users),)),
-            (f"SELECT user_id, channel_id FROM dm_channels WHERE user_id {self._any}", (self._list(dms),)),
+            (f"SELECT {USER_SETTINGS_COLUMNS} FROM user_settings WHERE user_id {self._read.any}",
+             (self._read.as_list(users),)),
+            (f"SELECT user_id, channel_id FROM dm_channels WHERE user_id {self._read.any}", (self._read.as_list(dms),)),
         ))
         return OutboxRead(
             pending=[DeliveryRow.from_row(r) for r in pending], actions=[ActionRow.from_row(r) for r in actions],
@@ -190,16 +178,16 @@ class DeliveryReads:
         ids = sorted(set(user_ids))
         if not ids:
             return {}
-        rows = await self._fetch(f"SELECT user_id, channel_id FROM dm_channels WHERE user_id {self._any}",
-                                 (self._list(ids),))
+        rows = await self._read.fetch(f"SELECT user_id, channel_id FROM dm_channels WHERE user_id {self._read.any}",
+                                      (self._read.as_list(ids),))
         return {int(r[0]): int(r[1]) for r in rows}
 
-    async def due_deliveries(self, now: float, limit: int = 100, *, always: Sequence[str] = ()) -> list[DeliveryRow]:
+    async def due(self, now: float, limit: int = 100, *, always: Sequence[str] = ()) -> list[DeliveryRow]:
         """Pending deliveries due at or before `now`, oldest first — leaving out those of a game
         where a delivery failed for good (it is on hold until retried), except the kinds in
         `always` (telling the host about it)."""
         marks = ", ".join("?" for _ in always) or "NULL"
-        rows = await self._fetch(
+        rows = await self._read.fetch(
             f"SELECT {DELIVERY_COLUMNS} FROM deliveries AS d WHERE status = 'pending' AND due_at <= ?"
             f" AND (kind IN ({marks}) OR NOT EXISTS (SELECT 1 FROM deliveries AS f"
             "   WHERE f.game_id = d.game_id AND f.status = 'failed'))"
@@ -208,39 +196,49 @@ class DeliveryReads:
         )
         return [DeliveryRow.from_row(r) for r in rows]
 
-    async def next_delivery_due(self, *, always: Sequence[str] = ()) -> float | None:
-        """When the next pending delivery that `due_deliveries` would return falls due (a game
+    async def next_due(self, *, always: Sequence[str] = ()) -> float | None:
+        """When the next pending delivery that `due` would return falls due (a game
         on hold is left out but for the kinds in `always`: its deliveries wait for a resume,
         and counting them would wake the dispatcher at once, again and again)."""
         marks = ", ".join("?" for _ in always) or "NULL"
-        rows = await self._fetch(
+        rows = await self._read.fetch(
             f"SELECT min(due_at) FROM deliveries AS d WHERE status = 'pending' AND (kind IN ({marks}) OR NOT EXISTS ("
             "SELECT 1 FROM deliveries AS f WHERE f.game_id = d.game_id AND f.status = 'failed'))", tuple(always))
         return rows[0][0] if rows else None
 
-    async def deliveries_of(self, game_id: int, status: str | None = None) -> list[DeliveryRow]:
+    async def of_game(self, game_id: int, status: str | None = None) -> list[DeliveryRow]:
         """A game's deliveries (of one status, or all), in the order they were owed."""
         sql = f"SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE game_id = ?"
         params: list[Any] = [game_id]
         if status is not None:
             sql += " AND status = ?"
             params.append(status)
-        rows = await self._fetch(sql + " ORDER BY seq, id", params)
+        rows = await self._read.fetch(sql + " ORDER BY seq, id", params)
         return [DeliveryRow.from_row(r) for r in rows]
 
-    async def delivery_by_key(self, game_id: int, key: str) -> DeliveryRow | None:
+    async def by_key(self, game_id: int, key: str) -> DeliveryRow | None:
         """The game's delivery owed under `key` (keys are unique per game), if any."""
-        rows = await self._fetch(f"SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE game_id = ? AND key = ?",
-                                 (game_id, key))
+        rows = await self._read.fetch(f"SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE game_id = ? AND key = ?",
+                                      (game_id, key))
         return DeliveryRow.from_row(rows[0]) if rows else None
 
     async def pending_of_user(self, user_id: int, kind: str) -> list[DeliveryRow]:
         """A user's pending deliveries of one kind, in every game, oldest first."""
-        rows = await self._fetch(
+        rows = await self._read.fetch(
             f"SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE user_id = ? AND kind = ? AND status = 'pending'"
             " ORDER BY created_at, id", (user_id, kind))
         return [DeliveryRow.from_row(r) for r in rows]
 
-    async def delivery(self, delivery_id: int) -> DeliveryRow | None:
-        rows = await self._fetch(f"SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE id = ?", (delivery_id,))
+    async def get(self, delivery_id: int) -> DeliveryRow | None:
+        rows = await self._read.fetch(f"SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE id = ?", (delivery_id,))
         return DeliveryRow.from_row(rows[0]) if rows else None
+
+    async def claim(self, now: float, limit: int, *, always: Sequence[str], owner: str,
+                    lease: float) -> list[DeliveryRow]:
+        """The deliveries due now that this process (`owner`) is to send: one process alone
+        claims nothing, so it is every due delivery."""
+        return await self.due(now, limit, always=always)
+
+    async def next_claimable(self, now: float, owner: str, *, always: Sequence[str] = ()) -> float | None:
+        """When a delivery this process could claim falls due (for the dispatcher's sleep)."""
+        return await self.next_due(always=always)

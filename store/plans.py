@@ -1,20 +1,19 @@
 """Each seat's planned moves (migration 11), as text: the store keeps them, app/plan_ops.py
 knows what they mean.
 
-`PlanWrites` adds its statements to a transaction (`Tx`), `PlanReads` reads them (both mixed
-into the store's classes).
+`PlanWrites` is a transaction's part (`tx.plans`), `PlanReads` the store's (`store.plans`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from store.reader import Reader
 from store.records import utf8_or_none
 
 if TYPE_CHECKING:
-    from store.read_cache import ReadCache
+    from store.repository import Tx
 
 PLAN_COLUMNS = "game_id, seat, user_id, plans, revision, updated_at"
 CHANGED = "The plan changed meanwhile."
@@ -39,62 +38,66 @@ class PlanRow:
 
 
 class PlanWrites:
-    """Statements on plans (mixed into `Tx`). Each is keyed by its game (`Tx.keys`), so that
-    the store forgets only that game's plans (store/read_cache.py)."""
+    """Statements on plans (`tx.plans`), each keyed by its game (`Tx.keys`: store/read_cache.py)."""
 
-    now: float
-    add: Callable[..., int]  # Tx.add
-    keys: dict[int, int]  # Tx.keys
+    __slots__ = ("_tx",)
 
-    def put_plans(self, game_id: int, seat: int, user_id: int, plans_json: str) -> None:
+    def __init__(self, tx: Tx) -> None:
+        self._tx = tx
+
+    def put(self, game_id: int, seat: int, user_id: int, plans_json: str) -> None:
         """Store `seat`'s plans, replacing any it had."""
-        self.keys[self.add(
+        self._tx.keys[self._tx.add(
             "INSERT INTO plans (game_id, seat, user_id, plans, revision, updated_at) VALUES (?, ?, ?, ?, 1, ?)"
             " ON CONFLICT (game_id, seat) DO UPDATE SET user_id = excluded.user_id, plans = excluded.plans,"
             " revision = plans.revision + 1, updated_at = excluded.updated_at",
-            (game_id, seat, user_id, plans_json, self.now),
+            (game_id, seat, user_id, plans_json, self._tx.now),
         )] = game_id
 
-    def take_plan(self, game_id: int, seat: int, revision: int, rest_json: str | None) -> None:
+    def take(self, game_id: int, seat: int, revision: int, rest_json: str | None) -> None:
         """A plan ran (or was dropped) in this transaction: the row as read at `revision` is
         deleted, or keeps only `rest_json` (the plans after it). Guarded by the revision."""
         if rest_json is None:
-            self.keys[self.add("DELETE FROM plans WHERE game_id = ? AND seat = ? AND revision = ?",
-                               (game_id, seat, revision), expect_rows=1, conflict=CHANGED)] = game_id
+            self._tx.keys[self._tx.add("DELETE FROM plans WHERE game_id = ? AND seat = ? AND revision = ?",
+                                       (game_id, seat, revision), expect_rows=1, conflict=CHANGED)] = game_id
             return
-        self.keys[self.add("UPDATE plans SET plans = ?, revision = revision + 1, updated_at = ?"
-                           " WHERE game_id = ? AND seat = ? AND revision = ?",
-                           (rest_json, self.now, game_id, seat, revision), expect_rows=1, conflict=CHANGED)] = game_id
+        self._tx.keys[self._tx.add("UPDATE plans SET plans = ?, revision = revision + 1, updated_at = ?"
+                                   " WHERE game_id = ? AND seat = ? AND revision = ?",
+                                   (rest_json, self._tx.now, game_id, seat, revision), expect_rows=1,
+                                   conflict=CHANGED)] = game_id
 
-    def drop_plans(self, game_id: int, seat: int | None = None) -> None:
+    def drop(self, game_id: int, seat: int | None = None) -> None:
         """Forget a seat's plans (cancelled, the seat handed over), or every seat's (None: the
         game ended)."""
         if seat is None:
-            self.keys[self.add("DELETE FROM plans WHERE game_id = ?", (game_id,))] = game_id
+            self._tx.keys[self._tx.add("DELETE FROM plans WHERE game_id = ?", (game_id,))] = game_id
         else:
-            self.keys[self.add("DELETE FROM plans WHERE game_id = ? AND seat = ?", (game_id, seat))] = game_id
+            self._tx.keys[self._tx.add("DELETE FROM plans WHERE game_id = ? AND seat = ?", (game_id, seat))] = game_id
 
 
 class PlanReads:
-    """Reads of plans (mixed into `Store`)."""
+    """Reads of plans (`store.plans`)."""
 
-    _fetch: Callable[..., Awaitable[list[Any]]]  # Store._fetch
-    _read_cache: ReadCache | None  # Store._read_cache
+    __slots__ = ("_read",)
 
-    async def plans(self, game_id: int, seat: int | None = None) -> list[PlanRow]:
+    def __init__(self, reader: Reader) -> None:
+        self._read = reader
+
+    async def get(self, game_id: int, seat: int | None = None) -> list[PlanRow]:
         """The stored plans of a game (of one seat), by seat."""
-        cache = self._read_cache
+        cache = self._read.cache
         if cache is not None:  # a whole game's plans, read once (store/read_cache.py)
             found = cache.plans.get(game_id)
             if found is None:
                 generation = cache.generation
-                found = [PlanRow.from_row(r) for r in await self._fetch(
+                found = [PlanRow.from_row(r) for r in await self._read.fetch(
                     f"SELECT {PLAN_COLUMNS} FROM plans WHERE game_id = ? ORDER BY seat", (game_id,))]
                 cache.keep_plans(generation, game_id, found)
             return list(found) if seat is None else [r for r in found if r.seat == seat]
         if seat is None:
-            rows = await self._fetch(f"SELECT {PLAN_COLUMNS} FROM plans WHERE game_id = ? ORDER BY seat", (game_id,))
+            rows = await self._read.fetch(f"SELECT {PLAN_COLUMNS} FROM plans WHERE game_id = ? ORDER BY seat",
+                                          (game_id,))
         else:
-            rows = await self._fetch(f"SELECT {PLAN_COLUMNS} FROM plans WHERE game_id = ? AND seat = ?",
-                                     (game_id, seat))
+            rows = await self._read.fetch(f"SELECT {PLAN_COLUMNS} FROM plans WHERE game_id = ? AND seat = ?",
+                                          (game_id, seat))
         return [PlanRow.from_row(r) for r in rows]

@@ -20,8 +20,9 @@ The statements and reads are the shared ones of store/repository.py; this module
   refuses UPDATE, DELETE and TRUNCATE on `actions`, owed deliveries are `ON CONFLICT DO
   NOTHING`, a timer fires once through its guarded UPDATE;
 - several processes may share the database: deliveries and timers are claimed with a lease
-  (`claim_deliveries`, `claim_timers`: migration 5), and `shared` tells the service to check a
-  cached game against the stored one before each use (app/loader.py);
+  (`store.deliveries.claim`, `store.timers.claim`: migration 5, store/pg_parts.py), and
+  `shared` tells the service to check a cached game against the stored one before each use
+  (app/loader.py);
 - errors never carry PostgreSQL's DETAIL, which quotes the row (a hand, the deck).
 
 SQLite's file checks, WAL pragmas and lost-wal detection have no meaning here; backups are
@@ -33,7 +34,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -49,25 +50,22 @@ from store.errors import (
     WriteConflict,
 )
 from store.migrations import POSTGRES, load_migrations, to_apply
+from store.pg_parts import PG_ANY, PgDeliveryReads, PgGameReads, PgPlanReads, PgSettingsReads, PgTimerReads, pg_list
 from store.pg_reads import GroupedReads
-from store.plans import PlanRow
 from store.postgres_writer import PgWriter, to_postgres
 from store.postgres_writer import inline as inline  # re-exported: the shared SQL with its values in
 from store.postgres_writer import literal as literal
 from store.postgres_writer import words as _words
-from store.presence import Holder, Presence, live, new_owner
+from store.presence import Holder, Presence, new_owner
 from store.rate_limit import RateBudget
-from store.records import DELIVERY_COLUMNS, TIMER_COLUMNS, DeliveryRow, GameRow, PlayerRow, TimerRow
+from store.reader import Reader
 from store.repository import Clock, Store, Target, Tx
-from store.user_settings import UserSettingsRow
 from store.writer import TxResult
 
 log = logging.getLogger(__name__)
 
-# Advisory lock keys (any two distinct numbers): one migration run at a time across processes;
-# one delivery claim at a time (so two processes never both take a game's deliveries).
+# Advisory lock key (any number but CLAIM_LOCK's): one migration run at a time across processes.
 MIGRATION_LOCK = 0x77_72_01
-CLAIM_LOCK = 0x77_72_02
 # What a process that stops cleanly lets go of ($1: its name in claims).
 RELEASE = (
     "UPDATE deliveries SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = $1 AND status = 'pending'",
@@ -107,7 +105,6 @@ def _rowcount(status: str) -> int:
 class PgStore(Store):
     """The PostgreSQL game store: a write pool behind `PgWriter`, a read pool."""
 
-    _any = "= ANY(?)"
     shared = True
 
     def __init__(self, url: str, read_pool: asyncpg.Pool, write_pool: asyncpg.Pool, clock: Clock, version: int,
@@ -125,7 +122,14 @@ class PgStore(Store):
         # Discord's global rate limit, shared with the other processes (store/rate_limit.py).
         self.rate_budget = RateBudget(read_pool)
         # The reads every move makes, grouped across games (store/pg_reads.py).
-        self.grouped = GroupedReads(self._fetch, self._any, self._list)
+        self.grouped = GroupedReads(self._fetch, PG_ANY, pg_list)
+        self._make_parts(Reader(self._fetch, self._fetch_many, PG_ANY, pg_list))
+        # The parts that read differently here: grouped reads, and claims with a lease.
+        self.games = PgGameReads(self.reader, self.grouped)
+        self.plans = PgPlanReads(self.reader, self.grouped)
+        self.user_settings = PgSettingsReads(self.reader, self.grouped)
+        self.deliveries = PgDeliveryReads(self.reader, write_pool)
+        self.timers = PgTimerReads(self.reader, write_pool)
 
     @classmethod
     async def open_url(cls, url: str, *, clock: Clock = time.time, max_batch: int | None = None,
@@ -210,18 +214,6 @@ class PgStore(Store):
     async def room(self) -> None:
         await self._writer.bound.room()
 
-    async def game_with_players(self, game_id: int) -> tuple[GameRow | None, list[PlayerRow]]:
-        found = await self.grouped.games.get(game_id)
-        return (None, []) if found is None else (found[0], list(found[1]))
-
-    async def plans(self, game_id: int, seat: int | None = None) -> list[PlanRow]:
-        if seat is not None:
-            return await super().plans(game_id, seat)
-        return list(await self.grouped.plans.get(game_id) or [])
-
-    async def user_settings(self, user_ids: Iterable[int]) -> dict[int, UserSettingsRow]:
-        return await self.grouped.settings.get_many(sorted({int(u) for u in user_ids}))
-
     async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         async with self._read_pool.acquire() as conn:
             rows = await conn.fetch(to_postgres(sql), *params)
@@ -232,9 +224,6 @@ class PgStore(Store):
         see the database at the same moment, even while other processes commit."""
         async with self._read_pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
             return [[tuple(r) for r in await conn.fetch(to_postgres(sql), *params)] for sql, params in reads]
-
-    def _list(self, values: Any) -> Any:
-        return list(values)
 
     async def backup(self, dest: Target) -> Path:
         raise StoreError(
@@ -249,77 +238,6 @@ class PgStore(Store):
                 await conn.execute(
                     f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), coalesce(max(id), 0) + 1, false)"
                     f" FROM {table}")
-
-    # --- several processes ------------------------------------------------------------
-
-    async def claim_deliveries(self, now: float, limit: int, *, always: Sequence[str], owner: str,
-                               lease: float) -> list[DeliveryRow]:
-        """Claim the due deliveries of games no other process holds, for `lease` seconds, and
-        return them (oldest first). A game's deliveries are held by one process at a time —
-        its turn post must not be sent twice — so claims are made one at a time (an advisory
-        lock) and skip every game where another process holds a live claim."""
-        cols = ", ".join(f"d.{c.strip()}" for c in DELIVERY_COLUMNS.split(","))
-        async with self._write_pool.acquire() as conn, conn.transaction():
-            await conn.execute("SELECT pg_advisory_xact_lock($1)", CLAIM_LOCK)
-            rows = await conn.fetch(
-                f"UPDATE deliveries AS d SET claimed_by = $2, claimed_until = $3 WHERE d.id IN ("
-                "  SELECT c.id FROM deliveries AS c"
-                "   WHERE c.status = 'pending' AND c.due_at <= $1"
-                "     AND (c.kind = ANY($5) OR NOT EXISTS (SELECT 1 FROM deliveries AS f"
-                "           WHERE f.game_id = c.game_id AND f.status = 'failed'))"
-                "     AND NOT EXISTS (SELECT 1 FROM deliveries AS o WHERE o.game_id = c.game_id"
-                "           AND o.status = 'pending' AND o.claimed_by <> $2 AND o.claimed_until > $1"
-                f"          AND {live('o.claimed_by')})"
-                f"   ORDER BY c.due_at, c.id LIMIT $4) RETURNING {cols}",
-                now, owner, now + lease, limit, list(always),
-            )
-        out = [DeliveryRow.from_row(tuple(r)) for r in rows]
-        return sorted(out, key=lambda d: (d.due_at, d.id))
-
-    async def next_claimable_delivery(self, now: float, owner: str, *, always: Sequence[str] = ()) -> float | None:
-        """When a delivery this process could claim falls due: a game another process holds
-        counts from the end of its claim (so a waiting dispatcher does not spin)."""
-        rows = await self._fetch(
-            "SELECT min(CASE WHEN l.until IS NULL OR l.until < d.due_at THEN d.due_at ELSE l.until END)"
-            "  FROM deliveries AS d LEFT JOIN (SELECT game_id, max(claimed_until) AS until FROM deliveries"
-            f"   WHERE status = 'pending' AND claimed_by <> ? AND claimed_until > ? AND {live('claimed_by')}"
-            "   GROUP BY game_id) AS l"
-            "   ON l.game_id = d.game_id"
-            " WHERE d.status = 'pending' AND (d.kind = ANY(?) OR NOT EXISTS (SELECT 1 FROM deliveries AS f"
-            "   WHERE f.game_id = d.game_id AND f.status = 'failed'))",
-            (owner, now, list(always)),
-        )
-        return rows[0][0] if rows else None
-
-    async def claim_timers(self, now: float, limit: int, *, owner: str, lease: float) -> list[TimerRow]:
-        """Claim due timers no other process holds, for `lease` seconds. The timer still fires
-        once through its guarded UPDATE; the claim only keeps two processes from both loading
-        the game and playing the turn for nothing."""
-        cols = ", ".join(f"t.{c.strip()}" for c in TIMER_COLUMNS.split(","))
-        async with self._write_pool.acquire() as conn, conn.transaction():
-            rows = await conn.fetch(
-                f"UPDATE timers AS t SET claimed_by = $2, claimed_until = $3 WHERE t.id IN ("
-                "  SELECT c.id FROM timers AS c JOIN games AS g ON g.id = c.game_id"
-                "   WHERE c.due_at <= $1 AND c.fired_at IS NULL AND c.cancelled_at IS NULL"
-                "     AND (c.for_seq IS NULL OR c.for_seq = g.seq) AND g.status IN ('lobby', 'setup', 'playing')"
-                "     AND (c.claimed_until IS NULL OR c.claimed_until <= $1 OR c.claimed_by = $2"
-                f"          OR NOT {live('c.claimed_by')})"
-                "   ORDER BY c.due_at, c.id LIMIT $4 FOR UPDATE OF c SKIP LOCKED)"
-                f" RETURNING {cols}",
-                now, owner, now + lease, limit,
-            )
-        out = [TimerRow.from_row(tuple(r)) for r in rows]
-        return sorted(out, key=lambda t: (t.due_at, t.id))
-
-    async def next_claimable_timer(self, now: float, owner: str) -> float | None:
-        """When a pending timer this process could claim falls due."""
-        rows = await self._fetch(
-            "SELECT min(CASE WHEN claimed_by <> ? AND claimed_until > ? AND claimed_until > due_at"
-            f" AND {live('claimed_by')}"
-            " THEN claimed_until ELSE due_at END) FROM timers WHERE fired_at IS NULL AND cancelled_at IS NULL",
-            (owner, now),
-        )
-        return rows[0][0] if rows else None
 
 
 async def check_connections(pool: asyncpg.Pool, label: str, writes: int) -> int:

@@ -4,7 +4,7 @@ Writes go through the group-commit writer (store/writer.py) on one connection; r
 own connection, so they never wait behind a commit's fsync and never see a transaction that is
 not committed yet. Opening a file runs the checks of store/startup.py first and the lost-wal
 checks of store/commits.py; `backup` is SQLite's online backup. The statements and reads
-themselves are shared with PostgreSQL (store/repository.py).
+themselves, in their parts, are shared with PostgreSQL (store/repository.py).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from store.errors import StoreError
 from store.file_lock import DatabaseLock, lock_path
 from store.migrations import migrate
 from store.read_cache import ReadCache
+from store.reader import Reader
 from store.repository import Clock, Store, Target, Tx
 from store.startup import (
     READ_FAILURES,
@@ -66,6 +67,7 @@ class SqliteStore(Store):
         # One process holds the file, and every write goes through `write`: plans and settings
         # read once are kept until a write touches them (store/read_cache.py).
         self._read_cache = ReadCache()
+        self._make_parts(Reader(self._fetch, self._fetch_many, cache=self._read_cache))
 
     @classmethod
     async def open_file(cls, path: Path, *, clock: Clock = time.time, max_batch: int = 128,
@@ -163,7 +165,6 @@ class SqliteStore(Store):
             return await self._writer.run(tx.statements)
         finally:
             # Also when it failed: it may have been written (a cancel, an I/O error).
-            assert self._read_cache is not None
             self._read_cache.wrote(tx.statements, tx.keys)
 
     async def room(self) -> None:

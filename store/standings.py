@@ -1,4 +1,4 @@
-"""Leaderboard seasons and server settings in the store (mixed into `Tx` and `Store`).
+"""Leaderboard seasons and server settings in the store (`tx.standings`, `store.standings`).
 
 Ratings themselves are never stored (app/ratings.py computes them from `results`); the store
 keeps when each season began and whether a server counts games with AI seats.
@@ -6,11 +6,14 @@ keeps when each season began and whether a server counts games with AI seats.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from store.reader import Reader
 from store.records import RESULT_COLUMNS, ResultRow
+
+if TYPE_CHECKING:
+    from store.repository import Tx
 
 
 @dataclass(frozen=True)
@@ -23,39 +26,44 @@ class Season:
 
 
 class StandingsWrites:
-    """Statements on seasons and server settings (mixed into `Tx`)."""
+    """Statements on seasons and server settings (`tx.standings`)."""
 
-    now: float
-    add: Callable[..., int]  # Tx.add
+    __slots__ = ("_tx",)
+
+    def __init__(self, tx: Tx) -> None:
+        self._tx = tx
 
     def start_season(self, guild_id: int, number: int, by_user_id: int | None) -> None:
         """Begin season `number` now. Two managers starting one at once: one of them wins."""
-        self.add(
+        self._tx.add(
             "INSERT INTO seasons (guild_id, number, started_at, started_by) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (guild_id, number) DO NOTHING",
-            (guild_id, number, self.now, by_user_id),
+            (guild_id, number, self._tx.now, by_user_id),
             expect_rows=1,
             conflict="Someone has just started a new season.",
         )
 
     def set_rate_ai_games(self, guild_id: int, on: bool) -> None:
         """Whether games with AI seats count towards this server's ratings."""
-        self.add(
+        self._tx.add(
             "INSERT INTO guild_settings (guild_id, rate_ai_games, updated_at) VALUES (?, ?, ?)"
             " ON CONFLICT (guild_id) DO UPDATE SET rate_ai_games = excluded.rate_ai_games,"
             " updated_at = excluded.updated_at",
-            (guild_id, int(on), self.now),
+            (guild_id, int(on), self._tx.now),
         )
 
 
 class StandingsReads:
-    """Reads of seasons, server settings and a server's results (mixed into `Store`)."""
+    """Reads of seasons, server settings and a server's results (`store.standings`)."""
 
-    _fetch: Callable[..., Awaitable[list[Any]]]  # Store._fetch
+    __slots__ = ("_read",)
+
+    def __init__(self, reader: Reader) -> None:
+        self._read = reader
 
     async def seasons(self, guild_id: int) -> list[Season]:
         """Every season of a server, first to current (season 1 always exists)."""
-        rows = await self._fetch(
+        rows = await self._read.fetch(
             "SELECT number, started_at FROM seasons WHERE guild_id = ? ORDER BY number", (guild_id,)
         )
         starts = [(1, float("-inf")), *((int(n), float(t)) for n, t in rows)]
@@ -63,7 +71,7 @@ class StandingsReads:
                 for i, (number, start) in enumerate(starts)]
 
     async def rate_ai_games(self, guild_id: int) -> bool:
-        rows = await self._fetch("SELECT rate_ai_games FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        rows = await self._read.fetch("SELECT rate_ai_games FROM guild_settings WHERE guild_id = ?", (guild_id,))
         return bool(rows[0][0]) if rows else True
 
     async def results_of_guild(self, guild_id: int, *, since: float, until: float | None,
@@ -85,5 +93,5 @@ class StandingsReads:
         if after is not None and after[0] != float("-inf"):
             sql += " AND (finished_at > ? OR (finished_at = ? AND game_id > ?))"
             params.extend((after[0], after[0], after[1]))
-        rows = await self._fetch(sql + " ORDER BY finished_at, game_id, seat LIMIT ?", (*params, limit))
+        rows = await self._read.fetch(sql + " ORDER BY finished_at, game_id, seat LIMIT ?", (*params, limit))
         return [ResultRow.from_row(r) for r in rows]

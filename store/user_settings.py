@@ -1,20 +1,22 @@
 """Each player's own preferences (migrations 7 and 8, table `user_settings`): one row per
 Discord user, for every game they play. A user without a row has the defaults.
 
-`SettingsWrites` adds its statements to a transaction (`Tx`); `SettingsReads` reads the rows
-(both mixed into the store's classes, like the outbox's). Nothing here knows what a setting
+`SettingsWrites` is a transaction's part (`tx.user_settings`), `SettingsReads` the store's
+(`store.user_settings`). Nothing here knows what a setting
 does: the application reads them (app/settings_ops.py, app/player_clock.py) and the Discord
 layer draws with them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from store.reader import Reader
+
 if TYPE_CHECKING:
-    from store.read_cache import ReadCache
+    from store.repository import Tx
 
 USER_SETTINGS_COLUMNS = ("user_id, colorblind, hand_picture, updated_at, timezone, quiet_start, quiet_end, away_from,"
                          " away_until, digest_hour, digest_due, language")
@@ -63,14 +65,15 @@ def _float(value: Any) -> float | None:
 
 
 class SettingsWrites:
-    """The statements that change a user's preferences (mixed into `Tx`). Each is keyed by its
+    """The statements that change a user's preferences (`tx.user_settings`). Each is keyed by its
     user (`Tx.keys`), so that the store forgets only that user's settings (store/read_cache.py)."""
 
-    now: float
-    add: Callable[..., int]  # Tx.add
-    keys: dict[int, int]  # Tx.keys
+    __slots__ = ("_tx",)
 
-    def set_user_flag(self, user_id: int, name: str, value: bool) -> None:
+    def __init__(self, tx: Tx) -> None:
+        self._tx = tx
+
+    def set_flag(self, user_id: int, name: str, value: bool) -> None:
         """Set one preference of a user (creating their row with the defaults for the rest)."""
         if name not in USER_FLAGS:  # the column name goes into the SQL: only known ones
             raise ValueError(f"there is no user setting {name!r}")
@@ -100,31 +103,31 @@ class SettingsWrites:
     def advance_digest(self, user_id: int, was_due: float, due: float) -> None:
         """Move a user's digest on to `due`, if it is still due at `was_due`; else the whole
         transaction fails (WriteConflict): a digest goes out once, even with two processes."""
-        self.keys[self.add("UPDATE user_settings SET digest_due = ? WHERE user_id = ? AND digest_due = ?",
-                           (due, user_id, was_due), expect_rows=1,
-                           conflict="That digest has already been sent.")] = user_id
+        self._tx.keys[self._tx.add("UPDATE user_settings SET digest_due = ? WHERE user_id = ? AND digest_due = ?",
+                                   (due, user_id, was_due), expect_rows=1,
+                                   conflict="That digest has already been sent.")] = user_id
 
     def _upsert(self, user_id: int, values: dict[str, Any]) -> None:
         cols = list(values)  # only the names written here, never user input
-        self.keys[self.add(_UPSERT.format(cols=", ".join(cols), marks=", ".join("?" for _ in cols),
-                                          sets=", ".join(f"{c} = excluded.{c}" for c in cols)),
-                           (user_id, *values.values(), self.now))] = user_id
+        sql = _UPSERT.format(cols=", ".join(cols), marks=", ".join("?" for _ in cols),
+                             sets=", ".join(f"{c} = excluded.{c}" for c in cols))
+        self._tx.keys[self._tx.add(sql, (user_id, *values.values(), self._tx.now))] = user_id
 
 
 class SettingsReads:
-    """Reading users' preferences (mixed into `Store`)."""
+    """Reading users' preferences (`store.user_settings`)."""
 
-    _any: str
-    _fetch: Callable[..., Awaitable[list[Any]]]  # Store._fetch
-    _list: Callable[[Iterable[Any]], Any]  # Store._list
-    _read_cache: ReadCache | None  # Store._read_cache
+    __slots__ = ("_read",)
 
-    async def user_settings(self, user_ids: Iterable[int]) -> dict[int, UserSettingsRow]:
+    def __init__(self, reader: Reader) -> None:
+        self._read = reader
+
+    async def get(self, user_ids: Iterable[int]) -> dict[int, UserSettingsRow]:
         """The stored preferences of these users; a user with none stored is left out."""
         ids = sorted({int(u) for u in user_ids})
         if not ids:
             return {}
-        cache = self._read_cache
+        cache = self._read.cache
         if cache is not None:  # what was read before, until a write changes it (store/read_cache.py)
             known = cache.settings
             missing = [u for u in ids if u not in known]
@@ -139,18 +142,19 @@ class SettingsReads:
         return await self._read_settings(ids)
 
     async def _read_settings(self, ids: list[int]) -> dict[int, UserSettingsRow]:
-        rows = await self._fetch(
-            f"SELECT {USER_SETTINGS_COLUMNS} FROM user_settings WHERE user_id {self._any}", (self._list(ids),))
+        rows = await self._read.fetch(
+            f"SELECT {USER_SETTINGS_COLUMNS} FROM user_settings WHERE user_id {self._read.any}",
+            (self._read.as_list(ids),))
         return {int(r[0]): UserSettingsRow.from_row(r) for r in rows}
 
     async def due_digests(self, now: float, limit: int = 100) -> list[UserSettingsRow]:
         """The users whose daily digest is due at `now`, earliest first."""
-        rows = await self._fetch(
+        rows = await self._read.fetch(
             f"SELECT {USER_SETTINGS_COLUMNS} FROM user_settings WHERE digest_due IS NOT NULL AND digest_due <= ?"
             " ORDER BY digest_due, user_id LIMIT ?", (now, limit))
         return [UserSettingsRow.from_row(r) for r in rows]
 
     async def next_digest_due(self) -> float | None:
         """When the next daily digest falls due (for the timer loop's sleep)."""
-        rows = await self._fetch("SELECT min(digest_due) FROM user_settings WHERE digest_due IS NOT NULL")
+        rows = await self._read.fetch("SELECT min(digest_due) FROM user_settings WHERE digest_due IS NOT NULL")
         return float(rows[0][0]) if rows and rows[0][0] is not None else None

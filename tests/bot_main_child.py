@@ -36,7 +36,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import app.base  # noqa: E402
+import app.service  # noqa: E402
 import bot  # noqa: E402
 import bot_app.adapter.client  # noqa: E402
 from tests.bot_child import die, say  # noqa: E402
@@ -76,13 +76,13 @@ def patch(args: argparse.Namespace, ready: list[bool]) -> None:
     bot_app.adapter.client.make_bot = made  # bot.py imports it when it starts the bot
     if args.seed is not None:  # the same deals at every run
         bits = random.Random(args.seed).getrandbits
-        init = app.base.ServiceBase.__init__
+        init = app.service.GameService.__init__
 
         def seeded(self: Any, *a: Any, **kwargs: Any) -> None:
             kwargs.setdefault("random_bits", bits)
             init(self, *a, **kwargs)
 
-        app.base.ServiceBase.__init__ = seeded  # type: ignore[method-assign]
+        app.service.GameService.__init__ = seeded  # type: ignore[method-assign]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,4 +1,5 @@
-"""The two back ends for the store and service tests (the conformance suite).
+"""The fixtures every folder of tests/ shares: the two back ends for the store and service tests
+(the conformance suite), the clock the test moves and the service on them.
 
 A test that takes `database` runs twice: on a new SQLite file, and on a new PostgreSQL
 database of a throwaway server that the session starts in a temporary folder (tests/pg_cluster.py)
@@ -16,15 +17,20 @@ import asyncio
 import itertools
 import os
 import queue
+import secrets
 import threading
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from tests.clock import Clock
 from tests.databases import BACKENDS, Database
 from tests.pg_cluster import Cluster, NoServer
+
+if TYPE_CHECKING:
+    from app import GameService
 
 REQUIRE_POSTGRES = os.environ.get("TTR_REQUIRE_POSTGRES", "") not in ("", "0")
 _skipped_because: list[str] = []
@@ -133,6 +139,36 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Database:
 def other_database(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
     """A maker of more empty databases (`other_database("postgres")`), for copies between back ends."""
     return lambda kind, name="other": new_database(request, kind, tmp_path, name)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "clock_at(when): the `clock` fixture starts at these Unix seconds")
+
+
+@pytest.fixture
+def clock(request: pytest.FixtureRequest) -> Clock:
+    """A clock the test moves by hand, at 1,700,000,000 (November 2023) unless the test or its
+    file is marked `@pytest.mark.clock_at(when)`."""
+    mark = request.node.get_closest_marker("clock_at")
+    return Clock(*mark.args) if mark else Clock()
+
+
+@pytest.fixture
+def random_bits() -> Callable[[int], int]:
+    """Where the `service` fixture's deals and AIs draw their chance: real secrets, as in the
+    bot. A file whose tests need the same deals every run overrides it with a seeded one."""
+    return secrets.randbits
+
+
+@pytest.fixture
+async def service(database: Database, clock: Clock, random_bits: Callable[[int], int]) -> AsyncIterator[GameService]:
+    """The game service on a fresh database of each back end, on `clock`, with no caps on what
+    one user may open (tests/app/test_limits.py tests the caps)."""
+    from app import GameService, Limits  # here: the engine's and the store's tests need no service
+
+    svc = await GameService.open(database.target, clock=clock, limits=Limits.unlimited(), random_bits=random_bits)
+    yield svc
+    await svc.close()
 
 
 # The suite runs in two processes (pytest-xdist, `-n 2 --dist loadfile` in pyproject.toml): each

@@ -36,11 +36,12 @@ def say(line: str) -> None:
 
 
 async def new_game(service: GameService) -> int:
-    lobby = await service.create_lobby(guild_id=1, channel_id=1, host_user_id=ANN, host_name="ann", variant="usa",
+    lobby = await service.tables.create_lobby(guild_id=1, channel_id=1, host_user_id=ANN, host_name="ann",
+                                              variant="usa",
                                        options={"first_player": 0}, seats_wanted=2)
     if len(lobby.seats) < 2:  # a lobby an earlier kill left half-made is taken over
-        await service.join(lobby.game_id, BEN, "ben")
-    g = (await service.start(lobby.game_id, ANN)).game_id
+        await service.tables.join(lobby.game_id, BEN, "ben")
+    g = (await service.tables.start(lobby.game_id, ANN)).game_id
     await opening(service, g)
     say(f"game {g}")
     return g
@@ -49,32 +50,32 @@ async def new_game(service: GameService) -> int:
 async def opening(service: GameService, g: int) -> None:
     """Everyone keeps the first choice of opening tickets offered."""
     for user in (ANN, BEN):
-        legal = await service.legal_actions(g, user)
+        legal = await service.reads.legal_actions(g, user)
         if legal:
-            await service.submit(g, Actor.user(user), legal[0], (await service.game(g)).seq)
+            await service.moves.submit(g, Actor.user(user), legal[0], (await service.reads.game(g)).seq)
 
 
 async def main(db: str) -> None:
     service = await GameService.open(db, limits=Limits.unlimited())
     say("ready")
-    active = await service.active_game_ids()
+    active = await service.reads.active_game_ids()
     g = active[-1] if active else await new_game(service)
     while True:
-        summary = await service.game(g)
+        summary = await service.reads.game(g)
         if summary.status == "setup":
             await opening(service, g)
             continue
         if summary.status != "playing":
             g = await new_game(service)
             continue
-        if not (await service.plans_of(g, BEN)).plans:
-            await service.set_plans(g, BEN, PLAN)
+        if not (await service.plans.plans_of(g, BEN)).plans:
+            await service.plans.set_plans(g, BEN, PLAN)
             say(f"planned {g} {summary.seq}")
-        if (await service.view(g, ANN)).deck < LOW_DECK:
+        if (await service.reads.view(g, ANN)).deck < LOW_DECK:
             g = await new_game(service)
             continue
         assert summary.waiting_for == (0,), f"the game waits for {summary.waiting_for}: Ben's turn did not play"
-        result = await service.submit(g, Actor.user(ANN), {"type": "draw_card", "slot": None}, summary.seq)
+        result = await service.moves.submit(g, Actor.user(ANN), {"type": "draw_card", "slot": None}, summary.seq)
         say(f"done {g} {result.seq}")
 
 

@@ -38,11 +38,11 @@ def say(line: str) -> None:
 
 async def new_table(service: GameService, worker: int) -> int:
     """An all-AI game. A lobby left half-made by an earlier kill is simply taken over."""
-    lobby = await service.create_lobby(guild_id=1, channel_id=worker, host_user_id=HOST, host_name="host",
+    lobby = await service.tables.create_lobby(guild_id=1, channel_id=worker, host_user_id=HOST, host_name="host",
                                        variant="europe" if worker % 2 else "usa", seats_wanted=2, host_plays=False)
     while len(lobby.seats) < 2:
-        lobby = await service.add_ai(lobby.game_id, HOST, "random", len(lobby.seats))
-    started = await service.start(lobby.game_id, HOST)
+        lobby = await service.tables.add_ai(lobby.game_id, HOST, "random", len(lobby.seats))
+    started = await service.tables.start(lobby.game_id, HOST)
     say(f"started {started.game_id}")
     return started.game_id
 
@@ -50,11 +50,11 @@ async def new_table(service: GameService, worker: int) -> int:
 async def play(service: GameService, worker: int, game_id: int | None, rng: random.Random) -> None:
     if game_id is None:
         game_id = await new_table(service, worker)
-    seq = (await service.game(game_id)).seq
+    seq = (await service.reads.game(game_id)).seq
     while True:
         # Now and then the same move is asked for twice at once, as a double click would.
         tries = 2 if rng.random() < 0.1 else 1
-        outcomes = await asyncio.gather(*(service.play_ai(game_id, seq) for _ in range(tries)),
+        outcomes = await asyncio.gather(*(service.moves.play_ai(game_id, seq) for _ in range(tries)),
                                         return_exceptions=True)
         done = [o for o in outcomes if not isinstance(o, BaseException)]
         for o in outcomes:
@@ -77,7 +77,7 @@ async def main(db: str, seed: int, workers: int) -> None:
     service = await GameService.open(db, limits=Limits.unlimited())
     say("ready")
     rng = random.Random(seed)
-    active = await service.active_game_ids()
+    active = await service.reads.active_game_ids()
     await asyncio.gather(*(
         play(service, w, active[w] if w < len(active) else None, random.Random(rng.random())) for w in range(workers)
     ))

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from ai.advice import Advice, Decision
 from engine.actions import Action
+from engine.core import Turn
 from engine.rules import burn_five
 from engine.rules.burn_five import BurnFive
 
@@ -20,7 +21,8 @@ class BurnFiveAdvice(Advice):
 
     def instead_of_drawing(self, ai: GreedyAI, decision: Decision, wanted: set[str]) -> Action | None:
         view, game_map, seat = decision.view, decision.game_map, decision.seat
-        if "burn_five" not in decision.kinds or view.pending.kind != "turn" or view.players[seat].hand_size < 24:
+        if "burn_five" not in decision.kinds or not isinstance(view.pending.decision, Turn) \
+                or view.players[seat].hand_size < 24:
             return None
         needed = {game_map.routes[r].color for r in wanted}
         burns = [a for a in decision.legal if isinstance(a, BurnFive)

@@ -34,6 +34,10 @@ from engine.rules.dice import (
     tokens,
     tunnels,
 )
+from engine.rules.dice.discard import DiceDiscard
+from engine.rules.dice.roll import ChooseReroll, DiceAction
+from engine.rules.dice.tokens import DiceToken
+from engine.rules.dice.tunnels import DiceTunnel
 from engine.view import View
 
 if TYPE_CHECKING:
@@ -94,7 +98,7 @@ class DiceTurnAdvice(Advice):
     searchable = False
 
     def decide(self, ai: GreedyAI, decision: Decision) -> Action | None:
-        if decision.view.pending.kind not in ("dice_roll", "dice_action"):
+        if not isinstance(decision.view.pending.decision, ChooseReroll | DiceAction):
             return None
         view, game_map, legal, seat = decision.view, decision.game_map, decision.legal, decision.seat
         wanted = ai.wanted_routes(view, game_map, seat)
@@ -143,7 +147,7 @@ class DiceTunnelsAdvice(Advice):
     actions = (PayTunnel, GiveUpTunnel)
 
     def decide(self, ai: GreedyAI, decision: Decision) -> Action | None:
-        if decision.view.pending.kind != "dice_tunnel":
+        if not isinstance(decision.view.pending.decision, DiceTunnel):
             return None
         pays = [a for a in decision.legal if isinstance(a, PayTunnel)]
         if pays:
@@ -158,7 +162,7 @@ class DiceTokensAdvice(Advice):
     actions = (BuyToken, Pass)
 
     def decide(self, ai: GreedyAI, decision: Decision) -> Action | None:
-        if decision.view.pending.kind != "dice_token":
+        if not isinstance(decision.view.pending.decision, DiceToken):
             return None
         wanted = ai.wanted_routes(decision.view, decision.game_map, decision.seat)
         buys = [a for a in decision.legal if isinstance(a, BuyToken)]
@@ -174,7 +178,7 @@ class DiceDiscardAdvice(Advice):
     actions = (Pass,)
 
     def decide(self, ai: GreedyAI, decision: Decision) -> Action | None:
-        if decision.view.pending.kind != discard.END_OF_TURN:
+        if not isinstance(decision.view.pending.decision, DiceDiscard):
             return None
         # A token kept is a space paid later: never throw one away.
         return next(a for a in decision.legal if isinstance(a, Pass))

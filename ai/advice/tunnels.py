@@ -12,8 +12,10 @@ from ai.advice import Advice, Decision, rules_of_view
 from ai.costs import card_cost
 from engine.actions import Action, ClaimRoute, GiveUpTunnel, PayTunnel
 from engine.cards import LOCO
+from engine.decisions import decision_of
 from engine.maps import GameMap
 from engine.rules import tunnels
+from engine.rules.tunnels import Tunnel
 from engine.view import View
 
 if TYPE_CHECKING:
@@ -40,7 +42,7 @@ class TunnelsAdvice(Advice):
         return spare_cards(me.hand, action.payment) < rules_of_view(view).payment.tunnel_reveal
 
     def playout(self, policy: RolloutPolicy, state: GameState, seat: int, legal: Sequence[Action]) -> Action | None:
-        if state.pending.get("kind") != "tunnel":
+        if not isinstance(decision_of(state.pending), Tunnel):
             return None
         return _pay_or_give_up(legal)
 

@@ -17,6 +17,8 @@ from ai.blunders import sensible
 from ai.greedy import GreedyAI
 from engine.actions import Action, ClaimRoute, DrawCard, DrawTickets, KeepTickets
 from engine.cards import GRAY, LOCO, Cards
+from engine.core import Turn
+from engine.rules.train_cards import SecondCard
 from engine.view import View
 
 
@@ -107,7 +109,7 @@ def plain_turn(view: View) -> bool:
     """A turn of the base game's kind (not a dice turn, not a variant's own decision): what
     a baseline plays in its own style; a move it does not make there (a station, the USSR
     Controller, Alsace's burn 5) is left to the greedy AI and the rules' advice."""
-    return view.pending.kind in ("turn", "second_card")
+    return isinstance(view.pending.decision, Turn | SecondCard)
 
 
 def plain_keep(view: View, legal: Sequence[Action]) -> list[KeepTickets]:

@@ -15,6 +15,7 @@ from ai.agents.baseline import BaselineAI, TurnChoices, cheapest_payment, draw_c
 from ai.agents.planning import Plan, closed_groups, colour_needs, deficits, plan_network
 from ai.greedy import advised_wanted
 from engine.actions import Action, KeepTickets
+from engine.core import Turn
 from engine.maps import GameMap
 from engine.view import View
 
@@ -62,7 +63,7 @@ class DestinationHungryAI(BaselineAI):
         me = view.players[seat]
         hand = dict(me.hand or {})
         plan = self._plan(view)
-        if view.pending.kind == "turn":
+        if isinstance(view.pending.decision, Turn):
             if (choices.tickets is not None and me.trains >= HUNGRY_TRAINS
                     and plan.trains < HUNGRY_SHARE * me.trains):
                 return choices.tickets

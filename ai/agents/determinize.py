@@ -18,7 +18,6 @@ the view, and that rule's advice rebuilds it (`Advice.part`, `Advice.sample`: ai
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from ai.advice import advice_of_view
 from ai.agents.planning import MapInfo, shortest_path
@@ -27,6 +26,7 @@ from engine.game import new_game
 from engine.maps import GameMap
 from engine.rng import Rng
 from engine.rules.train_cards import TrainCardDraw
+from engine.rules.tunnels import Tunnel
 from engine.rulesets import build_ruleset
 from engine.state import GameState, copy_data
 from engine.view import Offer, View
@@ -132,21 +132,18 @@ def sample_state(view: View, rng: Rng, info: MapInfo) -> GameState:
         p.route_points = pv.route_points
 
     # --- pending decision: public data as shown; offers sampled below
-    pending: dict[str, Any] = {"kind": view.pending.kind} if view.pending.kind else {}
-    if view.pending.setup:
-        pending["setup"] = True
-    for k, v in view.pending.data.items():
-        pending[k] = copy_data(v)
+    pending = view.pending.shown()
+    pending.pop("offers", None)  # sampled below
 
     # --- train cards
     pool = _deck_cards(view)
     if pool:
         _remove(pool, me.hand or {})
         _remove(pool, [c for c in view.display if c is not None])
-        tunnel = view.pending.data if view.pending.kind == "tunnel" else {}
-        if tunnel:
-            _remove(pool, tunnel.get("payment", {}))
-            _remove(pool, tunnel.get("revealed", []))
+        tunnel = view.pending.decision
+        if isinstance(tunnel, Tunnel):
+            _remove(pool, tunnel.payment)
+            _remove(pool, tunnel.revealed)
         rng.shuffle(pool)
     for p, pv in zip(state.players, view.players, strict=True):
         if pv.seat == seat:

@@ -15,6 +15,7 @@ from ai.agents.baseline import BaselineAI, TurnChoices, cheapest_payment, draw_c
 from ai.agents.planning import MapInfo, closed_groups, plan_network
 from ai.greedy import advised_wanted
 from engine.actions import Action, KeepTickets
+from engine.core import Turn
 from engine.maps import GameMap
 from engine.view import View
 
@@ -65,7 +66,7 @@ class LongRouteAI(BaselineAI):
         me = view.players[seat]
         hand = dict(me.hand or {})
         wanted = sorted(self._routes(view), key=lambda r: (-info.lengths[r], r))
-        if view.pending.kind == "turn" and choices.claims:
+        if isinstance(view.pending.decision, Turn) and choices.claims:
             longest = max(choices.claims, key=lambda r: (info.lengths[r], r in wanted, r))
             if info.lengths[longest] >= LONG:
                 return cheapest_payment(choices.claims[longest], hand)

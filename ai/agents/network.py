@@ -29,6 +29,7 @@ from ai.greedy import advised_wanted
 from engine.actions import Action, ClaimRoute, DrawCard, DrawTickets
 from engine.cards import Cards
 from engine.maps import GameMap, Ticket
+from engine.rules.train_cards import SecondCard
 from engine.view import View
 
 # The trains a player lays per turn, on average over a game (a claim of ~2.5 every other turn).
@@ -103,7 +104,7 @@ class NetworkAI(PlannerAI):
             elif isinstance(a, DrawTickets) and tickets is None:
                 tickets = a
         seen.can_draw_tickets = tickets is not None
-        second = view.pending.kind == "second_card"
+        second = isinstance(view.pending.decision, SecondCard)
         plan = best_plan(seen)
         seat = view.you or 0
         if not second and seen.final_turns_left is None:

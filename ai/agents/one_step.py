@@ -15,6 +15,7 @@ from ai.agents.baseline import BaselineAI, TurnChoices, info_of, ticket_path
 from ai.agents.planning import Connectivity, MapInfo, colour_needs, deficits, payment_cost, route_points
 from engine.actions import Action, ClaimRoute
 from engine.cards import LOCO
+from engine.core import Turn
 from engine.view import View
 
 # What a card in hand is worth (paid out when it is spent), and what drawing one is worth.
@@ -46,13 +47,13 @@ class OneStepAI(BaselineAI):
         for slot, action in choices.slots.items():
             card = view.display[slot]
             if card == LOCO:
-                value = LOCO_CARD if view.pending.kind == "turn" and short else 0.0
+                value = LOCO_CARD if isinstance(view.pending.decision, Turn) and short else 0.0
             else:
                 value = WANTED_CARD if card in short else 0.3
             scored.append((value, f"draw {slot}", action))
         if choices.blind is not None:
             scored.append((BLIND_CARD, "draw blind", choices.blind))
-        if view.pending.kind == "turn":
+        if isinstance(view.pending.decision, Turn):
             for rid, options in choices.claims.items():
                 pay = min(options, key=lambda a: (payment_cost(a.payment, {}, hand), a.payment))
                 scored.append((self._claim_value(view, info, rid, pay, open_tickets, paths, links), rid, pay))

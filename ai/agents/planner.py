@@ -35,7 +35,9 @@ from ai.blunders import repair, sensible
 from ai.greedy import GreedyAI, advised_wanted
 from engine.actions import Action, ClaimRoute, DrawCard, DrawTickets, KeepTickets, Pass
 from engine.cards import LOCO, Cards
+from engine.core import Turn
 from engine.maps import GameMap, load_map
+from engine.rules.train_cards import SecondCard
 from engine.view import View
 
 # Take more tickets only with this many trains left, and while every other player has this many.
@@ -253,8 +255,7 @@ class PlannerAI(GreedyAI):
         assert view is not None and view.you is not None, "the planner reads its own view"
         legal = sensible(view, legal)
         kinds = {a.TYPE for a in legal}
-        kind = view.pending.kind
-        if kind in ("turn", "second_card") and not _advised(view, legal):
+        if isinstance(view.pending.decision, Turn | SecondCard) and not _advised(view, legal):
             return self.turn(view, legal)
         if "keep_tickets" in kinds and isinstance(view.pending.offers[view.you] if view.pending.offers else None,
                                                   list):
@@ -265,7 +266,7 @@ class PlannerAI(GreedyAI):
         return super().choose(view, legal)
 
     def turn(self, view: View, legal: Sequence[Action]) -> Action:
-        if view.pending.kind == "turn":
+        if isinstance(view.pending.decision, Turn):
             decision = Decision(view, load_map(view.map_id), legal, view.you or 0)
             for rule in advice_of_view(view):
                 action = rule.before_turn(self, decision)
@@ -287,7 +288,7 @@ class PlannerAI(GreedyAI):
                 else:
                     slots.append(a.slot)
         seen.can_draw_tickets = any(isinstance(a, DrawTickets) for a in legal)
-        intent = decide_turn(seen, claims, slots, blind, second=view.pending.kind == "second_card")
+        intent = decide_turn(seen, claims, slots, blind, second=isinstance(view.pending.decision, SecondCard))
         return intent_action(intent, view.you or 0, legal)
 
     # The greedy AI's variant decisions ask for the routes wanted: the plan's (and those the

@@ -29,9 +29,11 @@ from engine.actions import (
     Pass,
 )
 from engine.cards import LOCO, Cards
+from engine.core import Turn
+from engine.decisions import decision_of
 from engine.errors import IllegalAction
-from engine.game import actors, apply, legal_actions, legal_actions_of
-from engine.rules.train_cards import TrainCardDraw
+from engine.game import actors, apply, legal_actions, legal_actions_of, offered, opening
+from engine.rules.train_cards import SecondCard, TrainCardDraw
 from engine.ruleset import RuleSet
 from engine.rulesets import ruleset_for
 from engine.state import GameState
@@ -85,10 +87,10 @@ class RolloutPolicy:
 
     # --- moves ---------------------------------------------------------------------------
     def choose(self, state: GameState, seat: int) -> Action:
-        kind = state.pending.get("kind")
-        if kind == "turn":
+        decision = decision_of(state.pending)
+        if isinstance(decision, Turn):
             return self.turn(state, seat, second=False)
-        if kind == "second_card":
+        if isinstance(decision, SecondCard):
             return self.turn(state, seat, second=True)
         return self.other(state, seat)
 
@@ -142,7 +144,7 @@ class RolloutPolicy:
         if any(isinstance(a, KeepTickets) for a in legal):
             return self.keep(state, seat, [a for a in legal if isinstance(a, KeepTickets)])
         if isinstance(first, DrawTickets):  # an announced mix: mostly short tickets
-            want_long = 1 if state.pending.get("setup") else 0
+            want_long = 1 if opening(state) else 0
             return max((a for a in legal if isinstance(a, DrawTickets)),
                        key=lambda a: (-abs(dict(a.mix).get("long", 0) - want_long), dict(a.mix).get("short", 0)))
         return first
@@ -151,7 +153,7 @@ class RolloutPolicy:
         """Keep the offered tickets whose extra trains (beyond the plan) cost less than their
         points, within the trains left; the legal choice nearest to that."""
         p = state.players[seat]
-        offer = state.pending["offers"][seat]
+        offer = offered(state, seat)
         tickets = list(offer.get("tickets", [])) if isinstance(offer, dict) else list(offer)
         plan = self.plan(state, seat)
         closed = closed_groups(self.info, state.route_owner, seat, self.doubles_open)

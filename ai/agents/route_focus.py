@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from ai.agents.baseline import BaselineAI, TurnChoices, cheapest_payment, draw_colour, info_of, route_colours
 from engine.actions import Action
+from engine.core import Turn
 from engine.view import View
 
 # New tickets only with this many trains left.
@@ -30,7 +31,7 @@ class RouteFocusAI(BaselineAI):
         wanted = self._wanted_routes(view, info.game_map, seat)
         # The focus: the longest route still to claim (ties by id, for a steady choice).
         focus = sorted(wanted, key=lambda r: (-info.lengths[r], r))
-        if view.pending.kind == "turn":
+        if isinstance(view.pending.decision, Turn):
             claimable = [r for r in focus if r in choices.claims]
             if claimable:
                 return cheapest_payment(choices.claims[claimable[0]], hand)

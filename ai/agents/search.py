@@ -32,9 +32,11 @@ from ai.agents.rollout import new_policy, play_out
 from ai.blunders import repair, sensible
 from ai.sampling import CannotSample
 from engine.actions import Action, ClaimRoute, DrawCard, DrawTickets, KeepTickets
+from engine.core import Turn
 from engine.errors import IllegalAction
 from engine.game import apply
 from engine.rng import Rng, seed_state
+from engine.rules.tickets import ChooseTickets
 from engine.state import GameState
 from engine.view import View
 
@@ -105,12 +107,12 @@ class SearchAI(PlannerAI):
         """The moves worth comparing. The search runs where a choice shapes the rest of the
         game: which tickets to keep, and whether to take more tickets once the plan is done.
         Elsewhere the planner's move stands."""
-        kind = view.pending.kind
+        decision = view.pending.decision
         if not can_search(view):  # a rule whose games a sample cannot go on (the dice)
             return [default]
-        if kind == "turn":
+        if isinstance(decision, Turn):
             return self._turn_candidates(view, legal, default)
-        if kind == "choose_tickets" and isinstance(default, KeepTickets):
+        if isinstance(decision, ChooseTickets) and isinstance(default, KeepTickets):
             offers = view.pending.offers
             seat = view.you
             if offers is None or seat is None or not isinstance(offers[seat], list):

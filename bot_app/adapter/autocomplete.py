@@ -43,7 +43,7 @@ async def _panel(interaction: discord.Interaction) -> Panel | None:
             await reach(interaction, game_id)
         else:
             game_id = await resolve_game(interaction, None)
-        return await desk_of(interaction).service.panel(game_id, interaction.user.id)
+        return await desk_of(interaction).service.reads.panel(game_id, interaction.user.id)
     except (Refusal, ServiceError, IllegalAction):
         return None
 

@@ -69,7 +69,7 @@ class HandButton(_Family, template=ids.template(("hand", "dmon"))):
 
     async def handle(self, desk: Desk, interaction: discord.Interaction, values: list[str]) -> None:
         if self.cid.verb == "dmon":
-            await desk.service.dms_open(interaction.user.id)
+            await desk.service.outbox.dms_open(interaction.user.id)
             await desk.answers.say(interaction, "👍 I will send your hand by direct message again.")
         from bot_app.presentation.hands import show_hand
 

@@ -93,7 +93,7 @@ class TtrBot(commands.Bot):
             return
         with self.desk.handling():
             try:
-                await self.service.end_away(interaction.user.id)
+                await self.service.settings.end_away(interaction.user.id)
             except Exception:
                 log.exception("could not end a vacation")
 
@@ -136,7 +136,7 @@ class TtrBot(commands.Bot):
         errors, left = 0, None
         while True:
             try:
-                todo = await self.service.games_waiting_for_bots(self.serves)
+                todo = await self.service.reads.games_waiting_for_bots(self.serves)
             except Exception as exc:
                 errors += 1
                 log.warning("could not look for games to resume (%s); trying again", type(exc).__name__)
@@ -146,7 +146,7 @@ class TtrBot(commands.Bot):
             failed = []
             for game_id in left:
                 try:
-                    await self.service.play_bots(game_id)
+                    await self.service.moves.play_bots(game_id)
                 except ServiceError:
                     log.exception("game %d: could not resume", game_id)
                 except Exception as exc:  # the database, most likely: again soon

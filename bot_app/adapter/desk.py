@@ -66,4 +66,4 @@ class Desk:
     async def after_move(self, game_id: int) -> None:
         """After a person's move: the bot plays its seats' turns (each stored with what it
         owes); the dispatcher then posts the newest board once."""
-        await self.service.play_bots(game_id)
+        await self.service.moves.play_bots(game_id)

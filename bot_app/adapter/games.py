@@ -38,7 +38,7 @@ async def reach(interaction: discord.Interaction, game_id: int) -> GameSummary:
     """The game if the caller may reach it from here — else the same refusal whether or not
     the game exists elsewhere."""
     try:
-        return await desk_of(interaction).service.game_for(game_id, guild_id=interaction.guild_id,
+        return await desk_of(interaction).service.reads.game_for(game_id, guild_id=interaction.guild_id,
                                                          user_id=interaction.user.id)
     except GameNotFound:
         raise OtherServer(game_id) from None
@@ -66,7 +66,7 @@ async def resolve_game(interaction: discord.Interaction, game: int | None) -> in
             summary = None
         if summary is not None and summary.thread_id == channel.id:
             return summary.game_id
-    mine = await desk_of(interaction).service.games_of(interaction.user.id, interaction.guild_id)
+    mine = await desk_of(interaction).service.reads.games_of(interaction.user.id, interaction.guild_id)
     if len(mine) == 1:
         return mine[0].game_id
     if not mine:
@@ -95,7 +95,7 @@ class GameOption(app_commands.Transformer):
                            ) -> list[app_commands.Choice[int | float | str]]:
         service = desk_of(interaction).service
         out: list[app_commands.Choice[int | float | str]] = []
-        for s in await service.games_of(interaction.user.id, interaction.guild_id):
+        for s in await service.reads.games_of(interaction.user.id, interaction.guild_id):
             waiting = ", ".join(x.name for x in s.seats if x.seat in s.waiting_for)
             state = "lobby" if s.status == "lobby" else ("your turn" if s.your_turn else f"waiting for {waiting}")
             label = f"#{s.game_id} · {text.variant_title(s.variant)} · {state}"

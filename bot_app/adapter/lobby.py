@@ -107,7 +107,7 @@ async def open_table(desk: Desk, interaction: discord.Interaction, variant: str,
     code = language or lang.code_for(interaction.guild_locale)
     if code != lang.ENGLISH:  # kept with the table's options, so a restart keeps it
         options[lang.LANGUAGE_OPTION] = code
-    lobby = await desk.service.create_lobby(
+    lobby = await desk.service.tables.create_lobby(
         interaction.guild_id, interaction.channel.id, interaction.user.id, interaction.user.display_name,
         variant, options, seats_wanted=seats, turn_hours=turn_hours or desk.default_turn_hours,
         max_away_days=away_days)
@@ -122,15 +122,15 @@ async def open_table(desk: Desk, interaction: discord.Interaction, variant: str,
     except discord.HTTPException as exc:
         # No thread, no game: close the table and say which permission is missing.
         log.warning("game %d: could not open a thread (%s %s)", lobby.game_id, exc.status, exc.code)
-        closed = await desk.service.cancel_lobby(lobby.game_id, interaction.user.id)
+        closed = await desk.service.tables.cancel_lobby(lobby.game_id, interaction.user.id)
         await message.edit(content=lobby_text(closed, desk.default_turn_hours), view=lobby_view(closed))
         await interaction.followup.send(
             said.t("lobby.no_thread", permissions=said.t("lobby.thread_permissions"),
                    channel=f"<#{interaction.channel.id}>"),
             ephemeral=True)
         return
-    await desk.service.set_thread(lobby.game_id, thread.id)
-    lobby = await desk.service.lobby(lobby.game_id)
+    await desk.service.tables.set_thread(lobby.game_id, thread.id)
+    lobby = await desk.service.tables.lobby(lobby.game_id)
     words = lang.table_language(lobby.options)
     await thread.send(words.t("lobby.thread_intro", game=f"#{lobby.game_id}", button=words.t("button.join")))
     await message.edit(content=lobby_text(lobby, desk.default_turn_hours), view=lobby_view(lobby))
@@ -143,26 +143,26 @@ async def lobby_action(desk: Desk, interaction: discord.Interaction, game_id: in
     svc = desk.service
     said = lang.reader()
     if verb == "join":
-        lobby = await svc.join(game_id, user.id, user.display_name)
+        lobby = await svc.tables.join(game_id, user.id, user.display_name)
         note = said.t("lobby.seated" if lobby.changed else "lobby.already_seated")
     elif verb == "leave":
-        lobby = await svc.leave(game_id, user.id)
+        lobby = await svc.tables.leave(game_id, user.id)
         note = said.t("lobby.left" if lobby.changed else "lobby.not_seated")
     elif verb == "addai":
         if level not in AI_LEVELS:
             raise Refusal(said.t("lobby.refusal.ai_level", given=excerpt(level, 20), known=", ".join(OFFERED_LEVELS)))
-        expected = (int(arg) if is_number(arg) else -1) if arg else len((await svc.lobby(game_id)).seats)
-        lobby = await svc.add_ai(game_id, user.id, level, expected)
+        expected = (int(arg) if is_number(arg) else -1) if arg else len((await svc.tables.lobby(game_id)).seats)
+        lobby = await svc.tables.add_ai(game_id, user.id, level, expected)
         note = said.t("lobby.ai_seated")
     elif verb == "cancel":
-        lobby = await svc.cancel_lobby(game_id, user.id)
+        lobby = await svc.tables.cancel_lobby(game_id, user.id)
         note = said.t("lobby.cancelled")
     elif verb == "start":
-        before = await svc.lobby(game_id)
+        before = await svc.tables.lobby(game_id)
         if before.status == "lobby" and before.thread_id is None:
             raise Refusal(said.t("lobby.refusal.no_thread"))
-        await svc.start(game_id, user.id)
-        lobby = await svc.lobby(game_id)
+        await svc.tables.start(game_id, user.id)
+        lobby = await svc.tables.lobby(game_id)
         await _answer(desk, interaction, lobby, said.t("lobby.game_started"), from_button)
         await desk.after_move(game_id)
         return

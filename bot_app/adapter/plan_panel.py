@@ -35,9 +35,9 @@ MENU_SIZE = 25
 async def show(desk: Desk, interaction: discord.Interaction, game_id: int, said: str = "") -> None:
     """The caller's plan, privately, with the one-press plans."""
     user = interaction.user.id
-    book = await desk.service.plans_of(game_id, user)
-    view = await desk.service.view(game_id, user)
-    claims = await desk.service.plan_claims(game_id, user)
+    book = await desk.service.plans.plans_of(game_id, user)
+    view = await desk.service.reads.view(game_id, user)
+    claims = await desk.service.plans.plan_claims(game_id, user)
     gmap = text.game_map(view)
     words = lang.reader()
     c = plan_words._ctx(view)
@@ -70,7 +70,7 @@ async def show(desk: Desk, interaction: discord.Interaction, game_id: int, said:
 
 async def set_typed(desk: Desk, interaction: discord.Interaction, game_id: int, typed: str) -> None:
     """`/ttr plan set`: read the typed plan and store it."""
-    view = await desk.service.view(game_id, interaction.user.id)
+    view = await desk.service.reads.view(game_id, interaction.user.id)
     if view.you is None:
         raise Refusal(lang.reader().t("plan.refusal.not_playing", game=f"#{game_id}"))
     book = plan_syntax.parse(typed, text.game_map(view))
@@ -78,12 +78,12 @@ async def set_typed(desk: Desk, interaction: discord.Interaction, game_id: int, 
 
 
 async def store(desk: Desk, interaction: discord.Interaction, game_id: int, book: PlanBook) -> None:
-    await desk.service.set_plans(game_id, interaction.user.id, book)
+    await desk.service.plans.set_plans(game_id, interaction.user.id, book)
     await show(desk, interaction, game_id, lang.reader().t("plan.saved"))
 
 
 async def cancel(desk: Desk, interaction: discord.Interaction, game_id: int) -> None:
-    had = await desk.service.cancel_plans(game_id, interaction.user.id)
+    had = await desk.service.plans.cancel_plans(game_id, interaction.user.id)
     words = lang.reader()
     if interaction.message is not None and interaction.message.flags.ephemeral:
         await show(desk, interaction, game_id, words.t("plan.cancelled" if had else "plan.had_none"))
@@ -118,7 +118,7 @@ class PlanButton(_Family, template=ids.template(PLAN_VERBS)):
         elif verb == "pcancel":
             await cancel(desk, interaction, g)
         elif verb == "pblind":
-            dice = bool((await desk.service.view(g, interaction.user.id)).options.get("dice"))
+            dice = bool((await desk.service.reads.view(g, interaction.user.id)).options.get("dice"))
             await store(desk, interaction, g, PlanBook((Plan((), NO_ACTION if dice else BLIND_TWICE),)))
         elif verb == "ptix":
             await store(desk, interaction, g, PlanBook((Plan((), (PlanMove({"type": "draw_tickets"}),)),)))

@@ -37,12 +37,12 @@ async def press(desk: Desk, interaction: discord.Interaction, game_id: int) -> N
     """The caller presses Rematch under game `game_id`'s final post."""
     svc = desk.service
     try:
-        result = await svc.press_rematch(game_id, interaction.user.id)
+        result = await svc.rematch.press_rematch(game_id, interaction.user.id)
     except ServiceError as exc:
-        new = await svc.rematch_of(game_id) if exc.code == "rematch_opened" else None
+        new = await svc.rematch.rematch_of(game_id) if exc.code == "rematch_opened" else None
         if new is None:
             raise
-        table = await svc.lobby(new)
+        table = await svc.tables.lobby(new)
         if table.status != "lobby":  # open and started: the button has done its work
             where = f" (<#{table.thread_id}>)" if table.thread_id else ""
             raise Refusal(reader().t("rematch.refusal.had", game=f"#{game_id}", new=f"#{new}", where=where)) from None
@@ -50,13 +50,13 @@ async def press(desk: Desk, interaction: discord.Interaction, game_id: int) -> N
         await _finish(desk, interaction, game_id, table)  # the bot stopped halfway: finish it
         return
     if result.new_game_id is None:  # said in the thread, in the table's language
-        words = table_language((await svc.lobby(game_id)).options)
+        words = table_language((await svc.tables.lobby(game_id)).options)
         said = words.t("rematch.pressed", game=f"#{game_id}", pressed=_names(result.pressed),
                        waiting=_names(result.waiting))
         await desk.answers.say(interaction, said, ephemeral=False)
         return
     await desk.answers.defer(interaction, ephemeral=False)
-    await _finish(desk, interaction, game_id, await svc.lobby(result.new_game_id))
+    await _finish(desk, interaction, game_id, await svc.tables.lobby(result.new_game_id))
 
 
 async def _finish(desk: Desk, interaction: discord.Interaction, game_id: int, table: Lobby) -> None:
@@ -71,14 +71,14 @@ async def _finish(desk: Desk, interaction: discord.Interaction, game_id: int, ta
             lobby_text(table, desk.default_turn_hours), view=lobby_view(table))
         thread = await message.create_thread(name=text.thread_name(table.game_id, table.variant),
                                              auto_archive_duration=10080)
-        await svc.set_thread(table.game_id, thread.id)
+        await svc.tables.set_thread(table.game_id, thread.id)
         await thread.send(table_language(table.options).t("rematch.thread_intro", new=f"#{table.game_id}",
                                                           game=f"#{game_id}"))
-        table = await svc.lobby(table.game_id)
+        table = await svc.tables.lobby(table.game_id)
     else:
         message = desk.client.get_partial_messageable(table.channel_id).get_partial_message(table.thread_id)
-    await svc.start(table.game_id, table.host_user_id)
-    table = await svc.lobby(table.game_id)
+    await svc.tables.start(table.game_id, table.host_user_id)
+    table = await svc.tables.lobby(table.game_id)
     try:
         await message.edit(content=lobby_text(table, desk.default_turn_hours), view=lobby_view(table))
     except discord.HTTPException:  # cosmetic: the lobby message still names the table

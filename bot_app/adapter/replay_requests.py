@@ -143,7 +143,7 @@ class ReplayRequests(Generic[T]):
 async def draw_replay(desk: Desk, game_id: int) -> Replay:
     """A finished game's replay: its public timeline rebuilt from the stored seed and moves,
     drawn as a GIF in the render pool's slow lane."""
-    steps = await desk.service.replay_timeline(game_id)
+    steps = await desk.service.replays.replay_timeline(game_id)
     gif = await desk.renderer.replay(steps)
     view = steps[-1].view
     return Replay(gif, len(steps), text.variant_title(view.variant, view.options))

@@ -122,7 +122,7 @@ async def sync_commands(bot: TtrBot, *, force: bool = False) -> bool:
     does not see every command twice. Returns whether it synced."""
     target = f"guild:{bot.guild_id}" if bot.guild_id else "global"
     wanted = digest(await translated_payload(bot.tree), target)
-    if not force and await bot.service.bot_state("commands") == wanted:
+    if not force and await bot.service.reads.bot_state("commands") == wanted:
         log.info("slash commands unchanged since the last sync; not syncing")
         return False
     if bot.guild_id:
@@ -133,6 +133,6 @@ async def sync_commands(bot: TtrBot, *, force: bool = False) -> bool:
         await bot.tree.sync()  # clears the global copies
     else:
         await bot.tree.sync()
-    await bot.service.set_bot_state("commands", wanted)
+    await bot.service.reads.set_bot_state("commands", wanted)
     log.info("slash commands synced (%s)", target)
     return True

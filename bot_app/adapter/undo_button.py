@@ -26,7 +26,7 @@ async def undo_move(desk: Desk, interaction: discord.Interaction, game_id: int, 
     """The caller takes back their last move (`seq`: the point of the game the button was made
     at; None from the command). Answered privately, with their turn's buttons again."""
     user = interaction.user.id
-    panel = await desk.service.panel(game_id, user)
+    panel = await desk.service.reads.panel(game_id, user)
     if panel.seat is None:
         raise Refusal(f"You are not playing in game #{game_id}.")
     if seq is not None and seq != panel.summary.seq:
@@ -34,10 +34,10 @@ async def undo_move(desk: Desk, interaction: discord.Interaction, game_id: int, 
     if not panel.view.can_undo:
         raise Refusal(NOTHING_TO_UNDO)
     try:
-        result = await desk.service.submit(game_id, Actor.user(user), {"type": UNDO}, panel.summary.seq)
+        result = await desk.service.moves.submit(game_id, Actor.user(user), {"type": UNDO}, panel.summary.seq)
     except StaleAction:
         raise Refusal("That already happened: the game has moved on, so that move stays.") from None
-    after = await desk.service.panel(game_id, user)
+    after = await desk.service.reads.panel(game_id, user)
     follow = action_buttons(game_id, result.seq, list(after.legal), after.view) if after.legal else None
     await desk.answers.update_panel(interaction, "↩️ Taken back: the board is as it was, and it's your turn again.",
                                     follow)

@@ -22,7 +22,7 @@ from bot_app.presentation.player_posts import VOTE
 async def vote(desk: Desk, interaction: discord.Interaction, game_id: int, seat: int | None) -> None:
     """The caller votes to hand `seat`'s turn (None: the one player the game waits for) to the
     AI now; they are told where the vote stands."""
-    result = await desk.service.vote_skip(game_id, interaction.user.id, seat)
+    result = await desk.service.seats.vote_skip(game_id, interaction.user.id, seat)
     words = lang.reader()
     if result.played:
         said = words.t("notice.skipped", who=result.name)
@@ -38,7 +38,7 @@ class VoteButton(_Family, template=ids.template((VOTE,))):
 
     async def handle(self, desk: Desk, interaction: discord.Interaction, values: list[str]) -> None:
         cid = self.cid
-        summary = await desk.service.game(cid.game)
+        summary = await desk.service.reads.game(cid.game)
         words = lang.reader()
         if cid.seq is None or not is_number(cid.arg):
             raise Refusal(words.t("lobby.refusal.unknown_button"))

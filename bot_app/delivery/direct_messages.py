@@ -33,7 +33,7 @@ class DirectMessages:
         (and stored); a stored channel Discord says is gone is replaced by a new one. True when
         it went out; False when the player's DMs are closed (the service was told)."""
         if known is None:
-            known = await self.service.dm_channels([user_id])
+            known = await self.service.outbox.dm_channels([user_id])
         stored = settlement.opened.get(user_id) or known.get(user_id)
         try:
             channel = await self.channel(user_id, stored, settlement)
@@ -50,7 +50,7 @@ class DirectMessages:
                 await channel.send(extra, nonce=nonce(d.id, i))
         except discord.Forbidden as exc:
             if exc.code == CLOSED_DMS:
-                await self.service.dm_refused(d)
+                await self.service.outbox.dm_refused(d)
                 return False
             raise classify(exc, None) from exc
         settlement.sent.append((d.id, sent.id))

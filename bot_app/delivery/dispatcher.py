@@ -112,7 +112,7 @@ class Dispatcher:
         while True:
             try:
                 await self.run_once()
-                nxt, errors = await self.service.next_delivery_due(), 0
+                nxt, errors = await self.service.outbox.next_delivery_due(), 0
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -145,7 +145,7 @@ class Dispatcher:
         try:
             while True:
                 self.service.deliveries_waiting.clear()
-                due = await self.service.due_deliveries(self.clock(), limit=200)
+                due = await self.service.outbox.due_deliveries(self.clock(), limit=200)
                 by_game: dict[int, list[Delivery]] = {}
                 behind: set[int] = set()  # busy games with more due: their lanes go round again
                 for d in due:
@@ -215,7 +215,7 @@ class Dispatcher:
 
     async def _settle(self, settlement: Settlement) -> None:
         if settlement:
-            await self.service.settle(settlement)
+            await self.service.outbox.settle(settlement)
 
     async def _outbox_data(self, game_id: int, posts: list[Delivery], dms: list[Delivery]) -> OutboxData | None:
         """What the post and the DMs of the turn need, in one read; None when it could not be
@@ -223,11 +223,11 @@ class Dispatcher:
         if not posts and not dms:
             return OutboxData()
         try:
-            return await self.service.outbox_data(game_id, dms)
+            return await self.service.outbox.outbox_data(game_id, dms)
         except Exception as exc:  # the database failed: log it, and do not retry in a tight loop
             log.exception("game %d: its deliveries could not be read", game_id)
             for d in [*posts, *dms]:
-                await self.service.retry_later(d, type(exc).__name__)
+                await self.service.outbox.retry_later(d, type(exc).__name__)
             return None
 
     async def _attempt(self, game_id: int, group: list[Delivery], work: Awaitable[None]) -> bool:
@@ -237,18 +237,18 @@ class Dispatcher:
             await work
             return True
         except Refused as exc:
-            await self.service.delivery_refused(first, exc.reason)
+            await self.service.outbox.delivery_refused(first, exc.reason)
         except ServiceError as exc:  # the game is gone or broken: nothing to deliver
             log.info("game %d: delivery %d dropped (%s)", game_id, first.id, exc.code)
             for d in group:
-                await self.service.delivered(d.id, dropped=True, note=exc.code)
+                await self.service.outbox.delivered(d.id, dropped=True, note=exc.code)
         except (TimeoutError, discord.HTTPException, aiohttp.ClientError, OSError) as exc:
             for d in group:
-                await self.service.retry_later(d, describe(exc))
+                await self.service.outbox.retry_later(d, describe(exc))
         except Exception as exc:  # a bug: log it, and do not retry in a tight loop
             log.exception("game %d: delivery %d (%s) failed", game_id, first.id, first.kind)
             for d in group:
-                await self.service.retry_later(d, type(exc).__name__)
+                await self.service.outbox.retry_later(d, type(exc).__name__)
         return False
 
     # --- the turn post ------------------------------------------------------------------------
@@ -310,9 +310,10 @@ class Dispatcher:
         if d.kind == GAME_OVER:
             await self._game_over(d, settlement)
             return
-        summary = await self.service.game(d.game_id)
+        summary = await self.service.reads.game(d.game_id)
         if d.kind == REMINDER and not summary.still_waits_for(d.payload.get("seat"), d.user_id):
-            await self.service.delivered(d.id, dropped=True, note="no longer their turn")  # sent late: not true now
+            await self.service.outbox.delivered(d.id, dropped=True,
+                                                note="no longer their turn")  # sent late: not true now
             return
         message = tutorial.notice(d, summary) or player_posts.notice(d, summary) or posts.notice(d, summary)
         if d.kind == HOST_NOTICE:
@@ -323,9 +324,9 @@ class Dispatcher:
             sent = await refusals(summary.thread_id, thread.send(
                 message.content, view=message.view or discord.utils.MISSING, nonce=nonce(d.id)))
             self.sent += 1
-            await self.service.delivered(d.id, sent.id)
+            await self.service.outbox.delivered(d.id, sent.id)
             return
-        await self.service.delivered(d.id, dropped=True, note="nowhere to send it")
+        await self.service.outbox.delivered(d.id, dropped=True, note="nowhere to send it")
 
     async def _dm(self, d: Delivery, outbox: OutboxData, settlement: Settlement) -> None:
         hand = outbox.hands.get(d.id)
@@ -333,7 +334,7 @@ class Dispatcher:
             settlement.dropped.append((d.id, outbox.dropped or "no longer needed"))
             return
         if hand.summary.seats[hand.seat].dm_closed:
-            await self.service.dm_refused(d)  # closed meanwhile: the thread's notice covers it
+            await self.service.outbox.dm_refused(d)  # closed meanwhile: the thread's notice covers it
             return
         if d.kind == TURN_DM and hand.seat not in hand.summary.waiting_for:
             # Held until the player's quiet hours ended, and they moved meanwhile.
@@ -350,32 +351,32 @@ class Dispatcher:
     async def _taken_back(self, d: Delivery, settlement: Settlement) -> None:
         """The word that a turn this player was pinged for was taken back; dropped when the ping
         never went out. After that turn DM in the game's lane, so its fate is settled by now."""
-        summary = await self.service.taken_back_data(d)
+        summary = await self.service.outbox.taken_back_data(d)
         if summary is None or d.user_id is None:
-            await self.service.delivered(d.id, dropped=True, note="not pinged")
+            await self.service.outbox.delivered(d.id, dropped=True, note="not pinged")
             return
         table = lang.language(summary.language)
-        with lang.reading(lang.for_reader(await self.service.user_language(d.user_id), table)):
+        with lang.reading(lang.for_reader(await self.service.settings.user_language(d.user_id), table)):
             message = player_posts.taken_back(d, summary)
         await self._send_dm(d, d.user_id, message, settlement)
 
     async def _digest(self, d: Delivery, settlement: Settlement) -> None:
         """A player's daily digest, listing the games waiting for them as it is sent, and the
         news of the games of theirs that ended since the last one."""
-        waiting = await self.service.digest_data(d)
-        news = await self.service.digest_news(d)
+        waiting = await self.service.outbox.digest_data(d)
+        news = await self.service.outbox.digest_news(d)
         if not (waiting or news) or d.user_id is None:
-            await self.service.delivered(d.id, dropped=True, note="no game waits")
+            await self.service.outbox.delivered(d.id, dropped=True, note="no game waits")
             return
-        if await self.service.dms_known_closed(d.user_id):
+        if await self.service.outbox.dms_known_closed(d.user_id):
             if news:  # the news still reaches them: a mention in each game's thread
-                await self.service.dm_refused(d)
+                await self.service.outbox.dm_refused(d)
             else:
-                await self.service.delivered(d.id, dropped=True, note="DMs closed")
+                await self.service.outbox.delivered(d.id, dropped=True, note="DMs closed")
             return
         # In the player's own language, else the language of the first game it lists.
         table = lang.language(waiting[0][0].language) if waiting else lang.english()
-        with lang.reading(lang.for_reader(await self.service.user_language(d.user_id), table)):
+        with lang.reading(lang.for_reader(await self.service.settings.user_language(d.user_id), table)):
             lines = [game_over_news.digest_line(n) for n in news]
             message = player_posts.digest(d, waiting, lines)
         await self._send_dm(d, d.user_id, message, settlement)
@@ -383,14 +384,14 @@ class Dispatcher:
     async def _game_over(self, d: Delivery, settlement: Settlement) -> None:
         """The news of a game's end to one player: by DM, or a mention in the thread where
         their DMs are closed (a DM Discord refuses with 50007 becomes that mention too)."""
-        news = await self.service.hand_data(d)
+        news = await self.service.outbox.hand_data(d)
         if news is None or d.user_id is None:
-            await self.service.delivered(d.id, dropped=True, note="no longer seated")
+            await self.service.outbox.delivered(d.id, dropped=True, note="no longer seated")
             return
         if d.payload.get("mention") or news.summary.seats[news.seat].dm_closed:
             thread_id = news.summary.thread_id
             if thread_id is None:
-                await self.service.delivered(d.id, dropped=True, note="no thread")
+                await self.service.outbox.delivered(d.id, dropped=True, note="no thread")
                 return
             message = game_over_news.mention(d.user_id, news)
             thread = self.client.get_partial_messageable(thread_id, type=discord.ChannelType.public_thread)
@@ -398,7 +399,7 @@ class Dispatcher:
             sent = await refusals(thread_id, thread.send(message.content, nonce=nonce(d.id),
                                                           allowed_mentions=only_them))
             self.sent += 1
-            await self.service.delivered(d.id, sent.id)
+            await self.service.outbox.delivered(d.id, sent.id)
             return
         await self._send_dm(d, d.user_id, game_over_news.direct_message(news), settlement)
 
@@ -420,7 +421,7 @@ class Dispatcher:
                 sent = await dm.send(message.content, nonce=nonce(d.id))
             except discord.Forbidden:
                 log.warning("game %d: could not tell the host that the game is paused", d.game_id)
-                await self.service.delivered(d.id, dropped=True, note="host unreachable")
+                await self.service.outbox.delivered(d.id, dropped=True, note="host unreachable")
                 return
         self.sent += 1
-        await self.service.delivered(d.id, sent.id)
+        await self.service.outbox.delivered(d.id, sent.id)

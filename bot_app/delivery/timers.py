@@ -37,16 +37,16 @@ class TimerLoop:
 
     async def run_once(self) -> int:
         """Act on every timer due now; returns how many were looked at."""
-        due = await self.service.due_timers(self.clock())
+        due = await self.service.clocks.due_timers(self.clock())
         for timer in due:
             try:
-                await self.service.fire_timer(timer)
+                await self.service.clocks.fire_timer(timer)
             except Exception:
                 log.exception("game %d: timer %d (%s) failed", timer.game_id, timer.id, timer.kind)
                 with contextlib.suppress(Exception):
-                    await self.service.mark_timer_fired(timer.id)
+                    await self.service.clocks.mark_timer_fired(timer.id)
         try:
-            digests = await self.service.fire_digests(self.clock())
+            digests = await self.service.clocks.fire_digests(self.clock())
         except Exception:
             log.exception("the daily digests failed; they will be tried again")
             digests = 0
@@ -58,7 +58,7 @@ class TimerLoop:
         while True:
             try:
                 await self.run_once()
-                nxt = await self.service.next_timer_due()
+                nxt = await self.service.clocks.next_timer_due()
                 errors = 0
             except asyncio.CancelledError:
                 raise

@@ -187,7 +187,7 @@ async def hear_user(service: Any, interaction: Any) -> None:
     """`hear` for an interaction: its user's stored choice, else their client's locale (a
     choice that cannot be read now does not stop the answer)."""
     try:
-        chosen = await service.user_language(interaction.user.id)
+        chosen = await service.settings.user_language(interaction.user.id)
     except Exception:  # the database: the client's language will do for this answer
         chosen = None
     hear(interaction.locale, chosen)

@@ -24,14 +24,14 @@ if TYPE_CHECKING:
 
 
 async def show_hand(desk: Desk, interaction: discord.Interaction, game_id: int) -> None:
-    panel = await desk.service.panel(game_id, interaction.user.id)
+    panel = await desk.service.reads.panel(game_id, interaction.user.id)
     if panel.seat is None:
         raise Refusal(f"You are not playing in game #{game_id}.")
     await desk.answers.defer(interaction)
     me = panel.summary.seats[panel.seat]
     if me.absent_turns or me.stand_in is not None:
-        await desk.service.player_seen(game_id, interaction.user.id)
-    mine = await desk.service.settings(interaction.user.id)
+        await desk.service.clocks.player_seen(game_id, interaction.user.id)
+    mine = await desk.service.settings.settings(interaction.user.id)
     first, *more = text.split([text.hand_text(panel.view, game_id)])  # a long hand is split, never cut
     # Where the table gives hints, the hand offers one while it is the player's move.
     extra: dict[str, Any] = {"view": view_of(hint_button(game_id))} if panel.your_turn and panel.view.options.get(

@@ -26,6 +26,7 @@ from bot_app.presentation.undo_offer import with_undo
 from bot_app.presentation.words import wording
 from engine.actions import ACTION_TYPES, Action, BuildStation, ClaimRoute, DrawCard, KeepTickets
 from engine.maps import GameMap
+from engine.rules.tickets import ChooseTickets
 from engine.view import View
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ EACH_MAX = 4
 async def turn_panel(desk: Desk, game_id: int, user_id: int, seq: int | None) -> Panel:
     """The caller's panel, if the game waits for them (and `seq` is current); else a refusal.
     Any game command brings an absent player back."""
-    panel = await desk.service.panel(game_id, user_id)
+    panel = await desk.service.reads.panel(game_id, user_id)
     summary = panel.summary
     if summary.status in ("over", "cancelled", "broken"):
         raise Refusal(f"Game #{game_id} is {'over' if summary.status == 'over' else 'closed'}.")
@@ -60,8 +61,8 @@ async def turn_panel(desk: Desk, game_id: int, user_id: int, seq: int | None) ->
         raise Refusal("That already happened: the game has moved on since this was posted.")
     me = summary.seats[panel.seat]
     if me.absent_turns or me.stand_in is not None:
-        await desk.service.player_seen(game_id, user_id)
-        panel = await desk.service.panel(game_id, user_id)
+        await desk.service.clocks.player_seen(game_id, user_id)
+        panel = await desk.service.reads.panel(game_id, user_id)
     if not panel.legal:
         who = ", ".join(s.name for s in summary.seats if s.seat in summary.waiting_for) or "nobody"
         raise Refusal(f"It's not your turn in game #{game_id}; it is waiting for {who}.",
@@ -224,7 +225,7 @@ async def keep_panel(desk: Desk, interaction: discord.Interaction, game_id: int)
     keeps = [a for a in panel.legal if isinstance(a, KeepTickets)]
     if not keeps:
         before = [a for a in panel.legal if not isinstance(a, KeepTickets)]
-        if before and panel.view.pending.kind == "choose_tickets":
+        if before and isinstance(panel.view.pending.decision, ChooseTickets):
             await choose_or_confirm(desk, interaction, panel, before)
             if offer:  # dealt already, and asked about first (Alsace's Lucky Devil)
                 await show_offer(desk, interaction, panel)
@@ -258,7 +259,7 @@ async def offer_picture(desk: Desk, user_id: int, panel: Panel) -> discord.File 
     """The offered tickets on the map (the letters of the menu), for this player only; none
     when they turned pictures off in /ttr settings, or when it cannot be drawn (the choice
     works without it)."""
-    if not (await desk.service.settings(user_id)).hand_picture:
+    if not (await desk.service.settings.settings(user_id)).hand_picture:
         return None
     try:
         png = await desk.renderer.offer(panel.view)
@@ -334,7 +335,7 @@ async def submit_from_panel(desk: Desk, interaction: discord.Interaction, g: int
     """Make the move, answer the mover privately (with what comes next for them); the bot's
     seats then play, and the dispatcher posts what the moves stored."""
     try:
-        result = await desk.service.submit(g, Actor.user(interaction.user.id), action, seq)
+        result = await desk.service.moves.submit(g, Actor.user(interaction.user.id), action, seq)
     except StaleAction:
         raise Refusal("That already happened: the game has moved on.") from None
     content, follow = await _after_move_panel(desk, interaction.user.id, result, action)
@@ -351,12 +352,12 @@ async def _after_move_panel(desk: Desk, user_id: int, result: SubmitResult, acti
     lines = [f"✅ {said[0]}", *said[1:]] if said else ["✅ Done."]
     follow: discord.ui.View | None = None
     if me in result.waiting_for and not result.ended:
-        legal = (await desk.service.panel(result.game_id, user_id)).legal
+        legal = (await desk.service.reads.panel(result.game_id, user_id)).legal
         kinds = {a.TYPE for a in legal}
         if kinds == {"draw_card"}:
             lines.append("Take your second card:")
             follow = view_of(*draw_buttons(result.game_id, result.seq, legal, view))
-        elif "keep_tickets" in kinds or view.pending.kind == "choose_tickets":
+        elif "keep_tickets" in kinds or isinstance(view.pending.decision, ChooseTickets):
             lines.append("Now choose what to keep:")
             follow = view_of(button("Choose tickets", ids.make(result.game_id, None, "kt"),
                                     discord.ButtonStyle.primary, "🎫"))

@@ -74,7 +74,7 @@ async def tutorial(desk: Desk, interaction: discord.Interaction, board: str | No
     if interaction.guild_id is None or interaction.channel is None:
         raise Refusal(lang.reader().t("tutorial.refusal.in_server"))
     svc = desk.service
-    place = await svc.tutorial_of(interaction.guild_id, interaction.user.id)
+    place = await svc.tutorial.tutorial_of(interaction.guild_id, interaction.user.id)
     if place is not None and place.status != "lobby":
         await _resume(desk, interaction, place)
         return
@@ -90,11 +90,11 @@ async def tutorial(desk: Desk, interaction: discord.Interaction, board: str | No
     if place is not None:  # a table left before its start (the bot stopped): deal it now
         game_id = place.game_id
     else:
-        lobby = await svc.open_tutorial(interaction.guild_id, channel.id, interaction.user.id,
+        lobby = await svc.tutorial.open_tutorial(interaction.guild_id, channel.id, interaction.user.id,
                                         interaction.user.display_name, lesson_id, words.code)
         game_id = lobby.game_id
     where = await _place_to_play(desk, interaction, channel, game_id, known[lesson_id])
-    await svc.start_tutorial(game_id, interaction.user.id)
+    await svc.tutorial.start_tutorial(game_id, interaction.user.id)
     await interaction.followup.send(
         words.t("tutorial.ready", game=str(game_id), title=known[lesson_id].title, where=where), ephemeral=True)
     await desk.after_move(game_id)
@@ -104,7 +104,7 @@ async def _place_to_play(desk: Desk, interaction: discord.Interaction, channel: 
                          lesson: Lesson) -> str:
     """A private thread for the tutorial, with the player in it; their DMs when the bot may
     not make one. Returns how to name it in a message."""
-    summary = await desk.service.game(game_id)
+    summary = await desk.service.reads.game(game_id)
     if summary.thread_id is not None:
         return f"<#{summary.thread_id}>"
     try:
@@ -112,12 +112,12 @@ async def _place_to_play(desk: Desk, interaction: discord.Interaction, channel: 
                                              type=discord.ChannelType.private_thread, invitable=False,
                                              auto_archive_duration=10080)
         await thread.add_user(interaction.user)
-        await desk.service.set_thread(game_id, thread.id)
+        await desk.service.tables.set_thread(game_id, thread.id)
         return f"<#{thread.id}>"
     except (discord.HTTPException, AttributeError) as exc:
         log.info("game %d: no private thread for the tutorial (%s); playing in DMs", game_id, exc)
     dm = await interaction.user.create_dm()
-    await desk.service.set_thread(game_id, dm.id)
+    await desk.service.tables.set_thread(game_id, dm.id)
     return lang.reader().t("tutorial.your_dms")
 
 
@@ -134,6 +134,6 @@ async def _resume(desk: Desk, interaction: discord.Interaction, place: TutorialP
 
 async def show_hint(desk: Desk, interaction: discord.Interaction, game_id: int) -> None:
     """A hint, privately: the normal AI's move in the caller's place and one line of why."""
-    answer = await desk.service.hint(game_id, interaction.user.id)
+    answer = await desk.service.tutorial.hint(game_id, interaction.user.id)
     move = text.describe_action(answer.hint.action, answer.view)
     await desk.answers.say(interaction, lang.reader().t("tutorial.hint", move=move, why=answer.hint.why))

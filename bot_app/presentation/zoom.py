@@ -49,7 +49,7 @@ def zoom_button(game_id: int, gmap: GameMap, routes: tuple[str, ...], cities: tu
 async def zoom_on_button(desk: Desk, interaction: discord.Interaction, game_id: int, arg: str) -> None:
     """The Zoom button: the area it names, the move marked, for the presser only."""
     kind, _, key = arg.partition(".")
-    panel = await desk.service.panel(game_id, None)  # public only
+    panel = await desk.service.reads.panel(game_id, None)  # public only
     gmap = text.game_map(panel.public)
     if kind == ROUTE and key in gmap.routes:
         await _send(desk, interaction, game_id, route=key, public=False, marked=((key,), ()))
@@ -61,7 +61,7 @@ async def zoom_on_button(desk: Desk, interaction: discord.Interaction, game_id: 
 
 async def zoom_on_name(desk: Desk, interaction: discord.Interaction, game_id: int, typed: str) -> None:
     """`/ttr board zoom:` — the board around the city (or country) typed, in the channel."""
-    panel = await desk.service.panel(game_id, None)
+    panel = await desk.service.reads.panel(game_id, None)
     gmap = text.game_map(panel.public)
     city = names.find_city(gmap, typed)
     if city is None:
@@ -72,10 +72,10 @@ async def zoom_on_name(desk: Desk, interaction: discord.Interaction, game_id: in
 async def _send(desk: Desk, interaction: discord.Interaction, game_id: int, *, city: str | None = None,
                 route: str | None = None, public: bool, marked: tuple[tuple[str, ...], tuple[str, ...]]) -> None:
     await desk.answers.defer(interaction, ephemeral=not public)
-    panel = await desk.service.panel(game_id, None)
+    panel = await desk.service.reads.panel(game_id, None)
     view = panel.public
     gmap = text.game_map(view)
-    marks = await desk.service.table_colorblind(s.user_id for s in panel.summary.seats)
+    marks = await desk.service.settings.table_colorblind(s.user_id for s in panel.summary.seats)
     png = await desk.renderer.zoom(view, city=city, route=route, routes=marked[0], cities=marked[1],
                                    colorblind=marks)
     where = text.route_label(gmap, route) if route is not None else gmap.city_label(city or "")

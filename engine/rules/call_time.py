@@ -13,18 +13,31 @@ caller; later calls are ignored (X5). In a final turn a player may pass (X4).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.actions import Action, Pass, register
 from engine.core import Passed
+from engine.decisions import Decision
 from engine.errors import IllegalAction
 from engine.events import Payload
 from engine.rules.module import RuleModule
 
 if TYPE_CHECKING:
     from engine.core import Game
+
+
+# --- the decisions this rule opens -----------------------------------------------------------
+@dataclass(frozen=True)
+class ChooseCallTime(Decision):
+    """Alsace: the player who may call time says whether they do."""
+
+    kind = "call_time"
+    offers: Sequence[Any]
+    caller: int
+    resume: dict[str, Any]  # the decision to come back to
+
 
 
 # --- the events this rule emits --------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from engine import core
 from engine.actions import Action
 
 if TYPE_CHECKING:
@@ -12,9 +13,9 @@ if TYPE_CHECKING:
     from engine.maps import GameMap
     from engine.state import GameState
 
-# The event kinds the core (engine/core.py, engine/undo.py) emits itself, whatever the rule set.
-CORE_EVENTS: tuple[str, ...] = ("game_started", "turn_started", "deck_reshuffled", "shuffle", "final_round",
-                                "game_over", "passed", "deadlock", "move_undone")
+# The event kinds the core (engine/core.py, engine/undo.py) emits itself, whatever the rule set:
+# the payloads engine/core.py declares.
+CORE_EVENTS: tuple[str, ...] = core.CORE_EVENTS
 
 
 class RuleModule:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from engine.actions import Action, register
 from engine.cards import card_word
 from engine.core import Shuffle
+from engine.decisions import Decision
 from engine.errors import IllegalAction
 from engine.events import Payload
 from engine.rules.module import RuleModule
@@ -35,6 +36,17 @@ if TYPE_CHECKING:
     from engine.core import Game
     from engine.maps import GameMap
     from engine.state import GameState
+
+
+# --- the decisions this rule opens -----------------------------------------------------------
+@dataclass(frozen=True)
+class ChoosePassenger(Decision):
+    """The claimer chooses which passenger to take in each city where there is a choice."""
+
+    kind = "choose_passenger"
+    route: str
+    cities: list[str]  # the cities at the route's ends where a colour is still to choose
+
 
 
 # --- the events this rule emits --------------------------------------------------------------

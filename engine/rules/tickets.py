@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.actions import Action, DrawTickets, KeepTickets
 from engine.core import Shuffle
+from engine.decisions import Decision
 from engine.errors import IllegalAction, excerpt
 from engine.events import Payload, absent
 from engine.graph import TicketOutcome, best_ticket_outcomes, connectivity
@@ -19,6 +20,18 @@ from engine.state import copy_data
 if TYPE_CHECKING:
     from engine.core import Game
     from engine.maps import GameMap
+
+
+# --- the decisions this rule opens -----------------------------------------------------------
+@dataclass(frozen=True)
+class ChooseTickets(Decision):
+    """Seats choose which of the tickets offered to keep."""
+
+    kind = "choose_tickets"
+    offers: Sequence[Any]  # per seat: the tickets offered (in a view, a count for another seat), or None
+    setup: bool = False  # the opening choice
+    announce: list[bool] | None = None  # Germany's opening: who still has to announce a mix
+
 
 
 # --- the events this rule emits --------------------------------------------------------------

@@ -9,12 +9,22 @@ from typing import TYPE_CHECKING, ClassVar
 from engine.actions import Action, DrawCard
 from engine.cards import COLOURS, LOCO
 from engine.core import Shuffle
+from engine.decisions import Decision
 from engine.errors import IllegalAction
 from engine.events import Payload, absent
 from engine.rules.module import RuleModule
 
 if TYPE_CHECKING:
     from engine.core import Game
+
+
+# --- the decisions this rule opens -----------------------------------------------------------
+@dataclass(frozen=True)
+class SecondCard(Decision):
+    """The current player drew one card and may draw a second."""
+
+    kind = "second_card"
+
 
 
 # --- the events this rule emits --------------------------------------------------------------

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from engine.actions import Action, GiveUpTunnel, PayTunnel
 from engine.cards import Cards, cards, describe
+from engine.decisions import Decision
 from engine.events import Payload, absent
 from engine.maps import Route
 from engine.rules.module import RuleModule
@@ -16,6 +17,21 @@ from engine.rules.routes import complete_claim, route_name
 
 if TYPE_CHECKING:
     from engine.core import Game
+
+
+# --- the decisions this rule opens -----------------------------------------------------------
+@dataclass(frozen=True)
+class Tunnel(Decision):
+    """The claimer pays the extra cards the reveal asks for, or gives the tunnel up."""
+
+    kind = "tunnel"
+    route: str
+    payment: dict[str, int]  # laid down
+    revealed: list[str]
+    colour: str | None
+    extra: int
+    locos_only: int
+
 
 
 # --- the events this rule emits --------------------------------------------------------------

@@ -24,15 +24,15 @@ HOST, BOB, CAROL = 100, 101, 102
 
 async def _finish(service: GameService, g: int) -> None:
     ai = make_ai("greedy", 2)
-    while (summary := await service.game(g)).status != "over":
+    while (summary := await service.reads.game(g)).status != "over":
         seat = summary.waiting_for[0]
         user = summary.seats[seat].user_id
         if user is None:
-            await service.play_bots(g)
+            await service.moves.play_bots(g)
             continue
-        view = await service.view(g, user)
-        legal = await service.legal_actions(g, user)
-        await service.submit(g, Actor.user(user), ai.choose(view, legal), summary.seq)
+        view = await service.reads.view(g, user)
+        legal = await service.reads.legal_actions(g, user)
+        await service.moves.submit(g, Actor.user(user), ai.choose(view, legal), summary.seq)
 
 
 async def test_the_final_move_owes_each_person_the_news_held_for_quiet_hours_and_the_digest(database: Database):
@@ -40,30 +40,30 @@ async def test_the_final_move_owes_each_person_the_news_held_for_quiet_hours_and
     service = await GameService.open(database.target, clock=clock, limits=Limits.unlimited(),
                                      random_bits=random.Random(4).getrandbits)
     try:
-        await service.change_settings(BOB, timezone=BERLIN, quiet_hours="23:00-08:00")
-        await service.change_settings(CAROL, timezone=BERLIN, digest="9")
-        lobby = await service.create_lobby(1, 1, HOST, "Host", "usa", seats_wanted=4)
-        await service.join(lobby.game_id, BOB, "Bob")
-        await service.join(lobby.game_id, CAROL, "Carol")
-        await service.add_ai(lobby.game_id, HOST, "greedy", 3)
-        g = (await service.start(lobby.game_id, HOST)).game_id
+        await service.settings.change_settings(BOB, timezone=BERLIN, quiet_hours="23:00-08:00")
+        await service.settings.change_settings(CAROL, timezone=BERLIN, digest="9")
+        lobby = await service.tables.create_lobby(1, 1, HOST, "Host", "usa", seats_wanted=4)
+        await service.tables.join(lobby.game_id, BOB, "Bob")
+        await service.tables.join(lobby.game_id, CAROL, "Carol")
+        await service.tables.add_ai(lobby.game_id, HOST, "greedy", 3)
+        g = (await service.tables.start(lobby.game_id, HOST)).game_id
         await _finish(service, g)
-        news = {d.user_id: d for d in await service.deliveries(g, "pending") if d.kind == GAME_OVER}
+        news = {d.user_id: d for d in await service.outbox.deliveries(g, "pending") if d.kind == GAME_OVER}
         assert set(news) == {HOST, BOB, CAROL}  # the AI seat hears nothing
-        final_seq = (await service.game(g)).seq
+        final_seq = (await service.reads.game(g)).seq
         assert {d.seq for d in news.values()} == {final_seq}  # owed by the final move itself
-        due = {u: (await service.store.delivery(d.id)).due_at for u, d in news.items()}
+        due = {u: (await service.store.deliveries.get(d.id)).due_at for u, d in news.items()}
         assert due[HOST] == clock.now
         assert due[BOB] == at(2024, 6, 4, 8, 0)  # when his quiet hours end
         assert due[CAROL] == at(2024, 6, 4, 9, 0) + DIGEST_HOLD and news[CAROL].payload["digest"] is True
 
         # Carol's digest at 09:00 carries the news: settled with it, listed in its payload.
         clock.now = at(2024, 6, 4, 9, 0)
-        assert await service.fire_digests() == 1
-        digests = [d for d in await service.deliveries(g) if d.kind == DIGEST and d.user_id == CAROL]
+        assert await service.clocks.fire_digests() == 1
+        digests = [d for d in await service.outbox.deliveries(g) if d.kind == DIGEST and d.user_id == CAROL]
         assert len(digests) == 1 and digests[0].payload["news"] == [news[CAROL].id]
-        assert CAROL not in {d.user_id for d in await service.deliveries(g, "pending") if d.kind == GAME_OVER}
-        carried = await service.digest_news(digests[0])
+        assert CAROL not in {d.user_id for d in await service.outbox.deliveries(g, "pending") if d.kind == GAME_OVER}
+        carried = await service.outbox.digest_news(digests[0])
         assert [n.seat for n in carried] == [news[CAROL].payload["seat"]] and carried[0].view.result
     finally:
         await service.close()
@@ -74,17 +74,18 @@ async def test_turning_the_digest_off_releases_the_news_it_held(database: Databa
     service = await GameService.open(database.target, clock=clock, limits=Limits.unlimited(),
                                      random_bits=random.Random(5).getrandbits)
     try:
-        await service.change_settings(BOB, timezone=BERLIN, digest="9")
-        lobby = await service.create_lobby(1, 1, HOST, "Host", "usa", seats_wanted=2)
-        await service.join(lobby.game_id, BOB, "Bob")
-        g = (await service.start(lobby.game_id, HOST)).game_id
+        await service.settings.change_settings(BOB, timezone=BERLIN, digest="9")
+        lobby = await service.tables.create_lobby(1, 1, HOST, "Host", "usa", seats_wanted=2)
+        await service.tables.join(lobby.game_id, BOB, "Bob")
+        g = (await service.tables.start(lobby.game_id, HOST)).game_id
         await _finish(service, g)
-        held = next(d for d in await service.deliveries(g, "pending") if d.kind == GAME_OVER and d.user_id == BOB)
-        assert (await service.store.delivery(held.id)).due_at > clock.now + DIGEST_HOLD / 2
+        held = next(d for d in await service.outbox.deliveries(g,
+                                                               "pending") if d.kind == GAME_OVER and d.user_id == BOB)
+        assert (await service.store.deliveries.get(held.id)).due_at > clock.now + DIGEST_HOLD / 2
         clock.advance(60)
-        await service.change_settings(BOB, digest="turn")
-        assert (await service.store.delivery(held.id)).due_at == clock.now
-        assert held.id in {d.id for d in await service.due_deliveries(clock.now, limit=10_000)}
+        await service.settings.change_settings(BOB, digest="turn")
+        assert (await service.store.deliveries.get(held.id)).due_at == clock.now
+        assert held.id in {d.id for d in await service.outbox.due_deliveries(clock.now, limit=10_000)}
     finally:
         await service.close()
 

@@ -20,11 +20,11 @@ async def _service(database: Database, limits: Limits, clock: Clock) -> GameServ
 
 
 async def _lobby(service: GameService, channel: int, host: int = HOST, guild: int = 1):
-    return await service.create_lobby(guild, channel, host, f"user{host}", "usa", seats_wanted=2)
+    return await service.tables.create_lobby(guild, channel, host, f"user{host}", "usa", seats_wanted=2)
 
 
 async def _count(service: GameService) -> int:
-    rows = await service.store._fetch("SELECT COUNT(*) FROM games")
+    rows = await service.store.reader.fetch("SELECT COUNT(*) FROM games")
     return rows[0][0]
 
 
@@ -80,14 +80,14 @@ async def test_seats_per_user_count_tables_and_running_games(database: Database)
         a = await _lobby(service, channel=1, host=OTHER)
         b = await _lobby(service, channel=2, host=OTHER + 1)
         c = await _lobby(service, channel=3, host=OTHER + 2)
-        await service.join(a.game_id, HOST, "host")
-        await service.start(a.game_id, OTHER)  # a running game still counts
-        await service.join(b.game_id, HOST, "host")
+        await service.tables.join(a.game_id, HOST, "host")
+        await service.tables.start(a.game_id, OTHER)  # a running game still counts
+        await service.tables.join(b.game_id, HOST, "host")
         with pytest.raises(LimitReached, match="already sit at 2 tables and games"):
-            await service.join(c.game_id, HOST, "host")
+            await service.tables.join(c.game_id, HOST, "host")
         with pytest.raises(LimitReached, match="already sit at 2"):
             await _lobby(service, channel=4)
-        assert len((await service.lobby(c.game_id)).seats) == 1
+        assert len((await service.tables.lobby(c.game_id)).seats) == 1
     finally:
         await service.close()
 
@@ -98,11 +98,11 @@ async def test_running_games_per_server(database: Database):
         a = await _lobby(service, channel=1)
         b = await _lobby(service, channel=2, host=OTHER)
         for lobby, host in ((a, HOST), (b, OTHER)):
-            await service.add_ai(lobby.game_id, host, "random", 1)
-        await service.start(a.game_id, HOST)
+            await service.tables.add_ai(lobby.game_id, host, "random", 1)
+        await service.tables.start(a.game_id, HOST)
         with pytest.raises(LimitReached, match="already has 1 games running"):
-            await service.start(b.game_id, OTHER)
-        assert (await service.lobby(b.game_id)).status == "lobby"
+            await service.tables.start(b.game_id, OTHER)
+        assert (await service.tables.lobby(b.game_id)).status == "lobby"
     finally:
         await service.close()
 

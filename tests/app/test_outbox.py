@@ -9,41 +9,28 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from ai.levels import make_ai
-from app import Actor, Caller, GameService, Limits, ServiceError
+from app import Actor, Caller, GameService, ServiceError
 from app.delivery_ops import backoff
 from store import Store
 from store.db import connect
 from store.migrations import migrate
 from tests.clock import Clock
-from tests.databases import Database
 
 HOST, BOB = 100, 101
 
 
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-async def service(database: Database, clock: Clock) -> AsyncIterator[GameService]:
-    svc = await GameService.open(database.target, clock=clock, limits=Limits.unlimited())
-    yield svc
-    await svc.close()
-
-
 async def _game(service: GameService, ais: int = 0, channel: int = 1) -> int:
-    lobby = await service.create_lobby(1, channel, HOST, "Host", "usa", seats_wanted=2 + ais)
-    await service.join(lobby.game_id, BOB, "Bob")
+    lobby = await service.tables.create_lobby(1, channel, HOST, "Host", "usa", seats_wanted=2 + ais)
+    await service.tables.join(lobby.game_id, BOB, "Bob")
     for _ in range(ais):
-        lobby = await service.add_ai(lobby.game_id, HOST, "random", len((await service.lobby(lobby.game_id)).seats))
-    await service.start(lobby.game_id, HOST)
+        lobby = await service.tables.add_ai(lobby.game_id, HOST, "random",
+                                            len((await service.tables.lobby(lobby.game_id)).seats))
+    await service.tables.start(lobby.game_id, HOST)
     return lobby.game_id
 
 
@@ -53,23 +40,23 @@ def _kinds(deliveries) -> list[tuple[str, str]]:
 
 async def _move(service: GameService, game_id: int, kind: str | None = None, **fields: object) -> None:
     """The waiting person makes a move (of `kind`, with these fields, if given)."""
-    summary = await service.game(game_id)
+    summary = await service.reads.game(game_id)
     user = summary.seats[summary.waiting_for[0]].user_id
     assert user is not None
-    legal = await service.legal_actions(game_id, user)
+    legal = await service.reads.legal_actions(game_id, user)
     choices = [a for a in legal if (kind is None or kind == a.TYPE)
                and all(a.to_json().get(k) == v for k, v in fields.items())] or legal
-    action = make_ai("greedy", 1).choose(await service.view(game_id, user), choices)
-    await service.submit(game_id, Actor.user(user), action, summary.seq)
+    action = make_ai("greedy", 1).choose(await service.reads.view(game_id, user), choices)
+    await service.moves.submit(game_id, Actor.user(user), action, summary.seq)
 
 
 async def test_the_start_owes_the_first_post_each_hand_and_the_turn_timers(service: GameService):
     g = await _game(service)
-    owed = await service.deliveries(g)
+    owed = await service.outbox.deliveries(g)
     assert _kinds(owed) == [("post", "post:0"), ("turn", "turn:0:0"), ("turn", "turn:0:1")]
     assert owed[0].payload == {"new_turn": True}
     assert {d.user_id for d in owed[1:]} == {HOST, BOB}
-    timers = sorted((t.kind, t.seat) for t in await service.pending_timers(g))
+    timers = sorted((t.kind, t.seat) for t in await service.clocks.pending_timers(g))
     assert timers == [("limit", 0), ("limit", 1), ("reminder", 0), ("reminder", 1)]
     assert service.deliveries_waiting.is_set()
 
@@ -78,12 +65,12 @@ async def test_a_draw_owes_an_edit_and_the_drawer_a_dm(service: GameService):
     g = await _game(service)
     await _move(service, g, "keep_tickets")
     await _move(service, g, "keep_tickets")
-    before = len(await service.deliveries(g))
-    summary = await service.game(g)
+    before = len(await service.outbox.deliveries(g))
+    summary = await service.reads.game(g)
     mover = summary.waiting_for[0]
     await _move(service, g, "draw_card", slot=None)  # a blind first card: the same turn goes on
-    new = (await service.deliveries(g))[before:]
-    seq = (await service.game(g)).seq
+    new = (await service.outbox.deliveries(g))[before:]
+    seq = (await service.reads.game(g)).seq
     post = [d for d in new if d.kind == "post"]
     assert len(post) == 1 and post[0].payload == {"new_turn": False}
     dms = [d for d in new if d.kind == "dm"]
@@ -96,100 +83,100 @@ async def test_a_draw_owes_an_edit_and_the_drawer_a_dm(service: GameService):
 async def test_a_delivery_is_owed_once_and_settled_once(service: GameService):
     g = await _game(service)
     tx = service.store.tx()
-    tx.owe(g, 0, "post", "post:0", payload_json="{}")  # the same key again
+    tx.deliveries.owe(g, 0, "post", "post:0", payload_json="{}")  # the same key again
     await service.store.write(tx)
-    assert len([d for d in await service.deliveries(g) if d.key == "post:0"]) == 1
-    first = (await service.deliveries(g))[0]
-    await service.delivered(first.id, 555)
-    await service.delivered(first.id, 666)  # a second settlement changes nothing
-    row = await service.store.delivery(first.id)
+    assert len([d for d in await service.outbox.deliveries(g) if d.key == "post:0"]) == 1
+    first = (await service.outbox.deliveries(g))[0]
+    await service.outbox.delivered(first.id, 555)
+    await service.outbox.delivered(first.id, 666)  # a second settlement changes nothing
+    row = await service.store.deliveries.get(first.id)
     assert row is not None and (row.status, row.message_id, row.attempts) == ("sent", 555, 1)
 
 
 async def test_a_turn_post_settles_every_pending_post_of_the_game(service: GameService):
     g = await _game(service, ais=1)
-    await service.play_bots(g)
+    await service.moves.play_bots(g)
     for _ in range(4):
         await _move(service, g)
-        await service.play_bots(g)
-    data = await service.post_data(g)
+        await service.moves.play_bots(g)
+    data = await service.outbox.post_data(g)
     assert data is not None and len(data.deliveries) > 1
     assert data.from_seq == 0 and data.new_turn
     assert data.view.you is None  # the public view
-    await service.posted(g, data.deliveries, 777, data.summary.seq)
-    assert await service.post_data(g) is None
-    summary = await service.game(g)
+    await service.outbox.posted(g, data.deliveries, 777, data.summary.seq)
+    assert await service.outbox.post_data(g) is None
+    summary = await service.reads.game(g)
     assert (summary.turn_post_id, summary.turn_post_seq) == (777, summary.seq)
 
 
 async def test_a_failed_delivery_waits_longer_each_time(service: GameService, clock: Clock):
     g = await _game(service)
-    d = (await service.deliveries(g))[1]
+    d = (await service.outbox.deliveries(g))[1]
     assert [backoff(n) for n in range(10)] == [2, 4, 8, 16, 32, 64, 128, 256, 300, 300]
-    due = await service.retry_later(d, "HTTP 503")
+    due = await service.outbox.retry_later(d, "HTTP 503")
     assert due == clock.now + 2
-    assert d.id not in [x.id for x in await service.due_deliveries()]
+    assert d.id not in [x.id for x in await service.outbox.due_deliveries()]
     clock.now += 2
-    again = next(x for x in await service.due_deliveries() if x.id == d.id)
+    again = next(x for x in await service.outbox.due_deliveries() if x.id == d.id)
     assert again.attempts == 1
-    assert await service.retry_later(again, "HTTP 503") == clock.now + 4
+    assert await service.outbox.retry_later(again, "HTTP 503") == clock.now + 4
 
 
 async def test_a_refusal_for_good_pauses_the_game_and_tells_the_host(service: GameService):
     g = await _game(service)
-    post = (await service.deliveries(g))[0]
-    await service.delivery_refused(post, "I am missing a permission there")
-    summary = await service.game(g)
+    post = (await service.outbox.deliveries(g))[0]
+    await service.outbox.delivery_refused(post, "I am missing a permission there")
+    summary = await service.reads.game(g)
     assert summary.paused_reason and "missing a permission" in summary.paused_reason
-    assert not [t for t in await service.pending_timers(g) if t.kind in ("reminder", "limit")]
-    due = await service.due_deliveries()
+    assert not [t for t in await service.clocks.pending_timers(g) if t.kind in ("reminder", "limit")]
+    due = await service.outbox.due_deliveries()
     assert [d.kind for d in due] == ["host_notice"]  # the rest of the game waits
     assert due[0].payload["reason"] == "I am missing a permission there"
     # Only the host (or a manager) may resume; resuming retries what was refused.
     with pytest.raises(ServiceError, match="host"):
-        await service.resume(g, Caller(BOB))
-    assert await service.resume(g, Caller(HOST))
-    assert (await service.game(g)).paused_reason is None
-    retried = {d.id for d in await service.due_deliveries()}
+        await service.clocks.resume(g, Caller(BOB))
+    assert await service.clocks.resume(g, Caller(HOST))
+    assert (await service.reads.game(g)).paused_reason is None
+    retried = {d.id for d in await service.outbox.due_deliveries()}
     assert post.id in retried and len(retried) >= 3
-    assert {t.kind for t in await service.pending_timers(g)} == {"reminder", "limit"}
+    assert {t.kind for t in await service.clocks.pending_timers(g)} == {"reminder", "limit"}
 
 
 async def test_closed_dms_are_remembered_in_every_game_until_the_player_asks(service: GameService):
     g1 = await _game(service, channel=1)
     g2 = await _game(service, channel=2)
-    dm = next(d for d in await service.deliveries(g1) if d.user_id == BOB and d.kind == "turn")
-    await service.dm_refused(dm)
+    dm = next(d for d in await service.outbox.deliveries(g1) if d.user_id == BOB and d.kind == "turn")
+    await service.outbox.dm_refused(dm)
     for g in (g1, g2):
-        assert (await service.game(g)).seats[1].dm_closed
-    notices = [d for d in await service.deliveries(g1) if d.kind == "dm_closed"]
+        assert (await service.reads.game(g)).seats[1].dm_closed
+    notices = [d for d in await service.outbox.deliveries(g1) if d.kind == "dm_closed"]
     assert [(d.key, d.user_id) for d in notices] == [(f"dm_closed:{BOB}", BOB)]
     # While closed, a new turn owes Bob a notice (once per game), not a DM.
     await _move(service, g2, "keep_tickets")
     await _move(service, g2, "keep_tickets")
-    owed = await service.deliveries(g2)
+    owed = await service.outbox.deliveries(g2)
     assert not [d for d in owed if d.user_id == BOB and d.kind in ("turn", "dm") and d.seq > 0]
-    assert await service.dms_known_closed(BOB)
-    await service.dms_open(BOB)
-    assert not await service.dms_known_closed(BOB)
-    assert not (await service.game(g1)).seats[1].dm_closed
+    assert await service.outbox.dms_known_closed(BOB)
+    await service.outbox.dms_open(BOB)
+    assert not await service.outbox.dms_known_closed(BOB)
+    assert not (await service.reads.game(g1)).seats[1].dm_closed
 
 
 async def test_kick_pause_resume_need_the_host_or_a_manager(service: GameService):
     g = await _game(service)
-    for call in (service.pause(g, Caller(BOB)), service.kick(g, 0, Caller(BOB))):
+    for call in (service.clocks.pause(g, Caller(BOB)), service.clocks.kick(g, 0, Caller(BOB))):
         with pytest.raises(ServiceError, match="host or a server manager"):
             await call
-    assert await service.pause(g, Caller(BOB, manages_server=True))
-    assert not await service.pause(g, Caller(HOST))  # already paused
-    await service.kick(g, 1, Caller(HOST))
-    summary = await service.game(g)
+    assert await service.clocks.pause(g, Caller(BOB, manages_server=True))
+    assert not await service.clocks.pause(g, Caller(HOST))  # already paused
+    await service.clocks.kick(g, 1, Caller(HOST))
+    summary = await service.reads.game(g)
     assert summary.seats[1].stand_in == "greedy" and summary.seats[1].absent_turns == 3
     assert 1 not in summary.waiting_for  # the AI chose Bob's opening tickets at once
-    assert [d.payload for d in await service.deliveries(g) if d.kind == "notice"] == [
+    assert [d.payload for d in await service.outbox.deliveries(g) if d.kind == "notice"] == [
         {"notice": "stand_in", "seat": 1}]
-    await service.player_seen(g, BOB)
-    assert (await service.game(g)).seats[1].stand_in is None
+    await service.clocks.player_seen(g, BOB)
+    assert (await service.reads.game(g)).seats[1].stand_in is None
 
 
 async def test_migration_4_turns_marker_timers_into_columns(tmp_path: Path):
@@ -209,11 +196,11 @@ async def test_migration_4_turns_marker_timers_into_columns(tmp_path: Path):
                    (far, far, json.dumps({"misses": 3})))
     store = await Store.open(path)
     try:
-        game = await store.game(7)
-        players = await store.players(7)
+        game = await store.games.get(7)
+        players = await store.games.players(7)
         assert game is not None and game.paused_reason == "paused by the host"
         assert [(p.absent_turns, p.stand_in) for p in players] == [(0, None), (3, "greedy")]
-        assert [t.kind for t in await store.pending_timers(7)] == ["reminder"]
+        assert [t.kind for t in await store.timers.pending(7)] == ["reminder"]
     finally:
         await store.close()
 
@@ -221,8 +208,8 @@ async def test_migration_4_turns_marker_timers_into_columns(tmp_path: Path):
 async def test_a_restart_moves_on_only_the_games_waiting_for_the_bot(service: GameService):
     human_turn = await _game(service, channel=1)
     bots_turn = await _game(service, ais=1, channel=2)  # the AI has not chosen its tickets yet
-    assert await service.games_waiting_for_bots() == [bots_turn]
-    await service.play_bots(bots_turn)
-    assert await service.games_waiting_for_bots() == []
-    await service.kick(human_turn, 1, Caller(HOST))  # the AI holds Bob's seat: played at once
-    assert await service.games_waiting_for_bots() == []
+    assert await service.reads.games_waiting_for_bots() == [bots_turn]
+    await service.moves.play_bots(bots_turn)
+    assert await service.reads.games_waiting_for_bots() == []
+    await service.clocks.kick(human_turn, 1, Caller(HOST))  # the AI holds Bob's seat: played at once
+    assert await service.reads.games_waiting_for_bots() == []

@@ -5,7 +5,6 @@ games with AI seats count. Each service test runs on SQLite and on PostgreSQL.""
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator
 
 import pytest
 from openskill.models import PlackettLuce
@@ -23,17 +22,7 @@ ANN, BEN, CAT, DON = 11, 12, 13, 14
 CHANNELS = itertools.count(100)
 MANAGER = Caller(ANN, manages_server=True)
 
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock(1_800_000_000.0)
-
-
-@pytest.fixture
-async def service(database: Database, clock: Clock) -> AsyncIterator[GameService]:
-    svc = await GameService.open(database.target, clock=clock, limits=Limits.unlimited())
-    yield svc
-    await svc.close()
+pytestmark = pytest.mark.clock_at(1_800_000_000.0)
 
 
 def row(game_id: int, seat: int, who: int | None, place: int, *, score: int = 100, variant: str = "usa",
@@ -48,13 +37,13 @@ async def finished_game(service: GameService, clock: Clock, places: dict[int | N
                         guild: int = GUILD, ai_level: str = "greedy") -> list[ResultRow]:
     """Store the results of one game (a lobby row stands for the game) finishing now."""
     # A table per channel: opening a second one where one is open would give back the first.
-    lobby = await service.create_lobby(guild_id=guild, channel_id=next(CHANNELS), host_user_id=ANN,
+    lobby = await service.tables.create_lobby(guild_id=guild, channel_id=next(CHANNELS), host_user_id=ANN,
                                        host_name="ann", variant=variant, seats_wanted=len(places))
     rows = [row(lobby.game_id, seat, who, place, variant=variant, finished_at=clock.now, guild=guild,
                 ai_level=None if who else ai_level)
             for seat, (who, place) in enumerate(places.items())]
     tx = service.store.tx()
-    tx.add_results(rows)
+    tx.results.add(rows)
     await service.store.write(tx)
     clock.now += 60
     return rows
@@ -129,7 +118,7 @@ async def test_the_leaderboard_is_the_ratings_of_the_servers_results(service: Ga
     stored += await finished_game(service, clock, {ANN: 1, BEN: 2, CAT: 3})
     stored += await finished_game(service, clock, {BEN: 1, ANN: 2})
     await finished_game(service, clock, {DON: 1, BEN: 2}, guild=OTHER_GUILD)  # another server's
-    board = await service.leaderboard(GUILD)
+    board = await service.standings.leaderboard(GUILD)
     assert board.season.number == 1 and board.games == 2
     assert [s.key for s in board.standings] == [s.key for s in rate(stored).ranking()]
     assert f"user:{DON}" not in {s.key for s in board.standings}
@@ -139,22 +128,22 @@ async def test_recomputing_a_season_gives_the_ratings_the_updates_gave(service: 
     stored = []
     for places in ({ANN: 1, BEN: 2}, {BEN: 1, CAT: 2, ANN: 3}, {CAT: 1, ANN: 2}, {ANN: 1, CAT: 1, BEN: 3}):
         stored += await finished_game(service, clock, places)
-        await service.leaderboard(GUILD)  # the cached ratings fold in one game at a time
-    updated = await service.leaderboard(GUILD)
+        await service.standings.leaderboard(GUILD)  # the cached ratings fold in one game at a time
+    updated = await service.standings.leaderboard(GUILD)
     fresh = rate(stored)
     assert [(s.key, s.mu, s.sigma, s.games, s.wins) for s in updated.standings] == \
            [(s.key, s.mu, s.sigma, s.games, s.wins) for s in fresh.ranking()]
     restarted = GameService(service.store, clock=clock)  # an empty cache: computed from scratch
-    assert [(s.key, s.mu) for s in (await restarted.leaderboard(GUILD)).standings] == \
+    assert [(s.key, s.mu) for s in (await restarted.standings.leaderboard(GUILD)).standings] == \
            [(s.key, s.mu) for s in updated.standings]
 
 
 async def test_a_leaderboard_per_variant_and_overall(service: GameService, clock: Clock) -> None:
     await finished_game(service, clock, {ANN: 1, BEN: 2}, variant="usa")
     await finished_game(service, clock, {BEN: 1, CAT: 2}, variant="europe")
-    usa = await service.leaderboard(GUILD, variant="usa")
-    europe = await service.leaderboard(GUILD, variant="europe")
-    overall = await service.leaderboard(GUILD)
+    usa = await service.standings.leaderboard(GUILD, variant="usa")
+    europe = await service.standings.leaderboard(GUILD, variant="europe")
+    overall = await service.standings.leaderboard(GUILD)
     assert {s.key for s in usa.standings} == {f"user:{ANN}", f"user:{BEN}"}
     assert {s.key for s in europe.standings} == {f"user:{BEN}", f"user:{CAT}"}
     assert overall.games == 2 and len(overall.standings) == 3
@@ -163,68 +152,68 @@ async def test_a_leaderboard_per_variant_and_overall(service: GameService, clock
 async def test_a_new_season_starts_every_rating_afresh_and_old_seasons_stay(service: GameService,
                                                                             clock: Clock) -> None:
     first = await finished_game(service, clock, {ANN: 1, BEN: 2})
-    season = await service.start_season(GUILD, MANAGER)
+    season = await service.standings.start_season(GUILD, MANAGER)
     assert season.number == 2
     clock.now += 1
     second = await finished_game(service, clock, {BEN: 1, CAT: 2})
-    now = await service.leaderboard(GUILD)
+    now = await service.standings.leaderboard(GUILD)
     assert now.season.number == 2 and now.seasons == 2
     assert {s.key for s in now.standings} == {f"user:{BEN}", f"user:{CAT}"}
     assert now.standings[0].mu == rate(second).standings[f"user:{BEN}"].mu
-    old = await service.leaderboard(GUILD, season=1)
+    old = await service.standings.leaderboard(GUILD, season=1)
     assert {s.key for s in old.standings} == {f"user:{ANN}", f"user:{BEN}"}
     assert old.standings[0].mu == rate(first).standings[f"user:{ANN}"].mu
     with pytest.raises(SeasonError, match="has had 2 seasons; there is no season 3"):
-        await service.leaderboard(GUILD, season=3)
-    assert (await service.leaderboard(OTHER_GUILD)).season.number == 1  # seasons are per server
+        await service.standings.leaderboard(GUILD, season=3)
+    assert (await service.standings.leaderboard(OTHER_GUILD)).season.number == 1  # seasons are per server
     with pytest.raises(SeasonError, match="Only someone who can manage this server"):
-        await service.start_season(GUILD, Caller(BEN))
-    assert (await service.leaderboard(GUILD)).seasons == 2
+        await service.standings.start_season(GUILD, Caller(BEN))
+    assert (await service.standings.leaderboard(GUILD)).seasons == 2
 
 
 async def test_whether_ai_games_count_is_the_servers_choice(service: GameService, clock: Clock) -> None:
     await finished_game(service, clock, {ANN: 1, None: 2})
     await finished_game(service, clock, {BEN: 1, CAT: 2})
-    assert (await service.leaderboard(GUILD)).games == 2  # they count by default
-    await service.set_rate_ai_games(GUILD, False, MANAGER)
-    board = await service.leaderboard(GUILD)
+    assert (await service.standings.leaderboard(GUILD)).games == 2  # they count by default
+    await service.standings.set_rate_ai_games(GUILD, False, MANAGER)
+    board = await service.standings.leaderboard(GUILD)
     assert board.games == 1 and not board.rate_ai_games
     assert {s.key for s in board.standings} == {f"user:{BEN}", f"user:{CAT}"}
-    await service.set_rate_ai_games(GUILD, True, MANAGER)
-    assert (await service.leaderboard(GUILD)).games == 2
+    await service.standings.set_rate_ai_games(GUILD, True, MANAGER)
+    assert (await service.standings.leaderboard(GUILD)).games == 2
 
 
 async def test_a_players_card_after_a_real_game(service: GameService, clock: Clock) -> None:
-    lobby = await service.create_lobby(guild_id=GUILD, channel_id=5, host_user_id=ANN, host_name="ann",
+    lobby = await service.tables.create_lobby(guild_id=GUILD, channel_id=5, host_user_id=ANN, host_name="ann",
                                        variant="usa", seats_wanted=2)
-    await service.add_ai(lobby.game_id, ANN, "greedy", 1)
-    game_id = (await service.start(lobby.game_id, ANN)).game_id
+    await service.tables.add_ai(lobby.game_id, ANN, "greedy", 1)
+    game_id = (await service.tables.start(lobby.game_id, ANN)).game_id
     for _ in range(3000):
         done = await play_one(service, game_id)
         if done.ended:
             break
     assert done.ended
-    card = await service.player_card(GUILD, ANN, "ann")
+    card = await service.standings.player_card(GUILD, ANN, "ann")
     assert card.games == 1 and card.rank in (1, 2) and card.rating is not None
     assert card.favourite_routes and card.favourite_cities
     state = (await service.loader.load(game_id)).state
     assert len(state.players[0].routes) >= card.favourite_routes[0][1] >= 1
-    assert (await service.player_card(GUILD, DON, "don")).rating is None  # never played here
+    assert (await service.standings.player_card(GUILD, DON, "don")).rating is None  # never played here
 
 
 async def play_one(service: GameService, game_id: int) -> SubmitResult:
     """Whoever the game waits for moves: the AI seat by itself, ANN as the greedy AI would."""
-    summary = await service.game(game_id)
+    summary = await service.reads.game(game_id)
     seat = summary.seats[summary.waiting_for[0]]
     if seat.is_ai:
-        done = await service.play_ai(game_id, summary.seq)
+        done = await service.moves.play_ai(game_id, summary.seq)
         assert done is not None
         return done
     assert seat.user_id is not None
-    legal = await service.legal_actions(game_id, seat.user_id)
-    seen = await service.view(game_id, seat.user_id)
+    legal = await service.reads.legal_actions(game_id, seat.user_id)
+    seen = await service.reads.view(game_id, seat.user_id)
     action = make_ai("greedy", summary.seq).choose(seen, legal)
-    return await service.submit(game_id, Actor.user(seat.user_id), action, summary.seq)
+    return await service.moves.submit(game_id, Actor.user(seat.user_id), action, summary.seq)
 
 
 @pytest.mark.parametrize(("source", "target"), [("sqlite", "postgres"), ("postgres", "sqlite")])
@@ -234,11 +223,11 @@ async def test_copy_db_takes_each_servers_seasons_and_leaderboard_settings(other
     src: Database = other_database(source, "source")
     dst: Database = other_database(target, "target")
     async with await GameService.open(src.target, limits=Limits.unlimited()) as svc:
-        await svc.start_season(GUILD, MANAGER)
-        await svc.set_rate_ai_games(GUILD, False, MANAGER)
-        seasons = await svc.store.seasons(GUILD)
+        await svc.standings.start_season(GUILD, MANAGER)
+        await svc.standings.set_rate_ai_games(GUILD, False, MANAGER)
+        seasons = await svc.store.standings.seasons(GUILD)
     await copy_database(src.target, dst.target)
     async with await GameService.open(dst.target, limits=Limits.unlimited()) as copied:
-        assert await copied.store.seasons(GUILD) == seasons
+        assert await copied.store.standings.seasons(GUILD) == seasons
         assert [s.number for s in seasons][-1] == 2
-        assert await copied.store.rate_ai_games(GUILD) is False
+        assert await copied.store.standings.rate_ai_games(GUILD) is False

@@ -31,11 +31,6 @@ UNLIMITED = Limits.unlimited()
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
 async def pair(other_database: Any, clock: Clock) -> AsyncIterator[tuple[GameService, GameService, Database]]:
     """Two services (two "processes") on one new PostgreSQL database."""
     database: Database = other_database("postgres")
@@ -49,48 +44,48 @@ async def pair(other_database: Any, clock: Clock) -> AsyncIterator[tuple[GameSer
 
 
 async def game(service: GameService, channel: int = 1, guild: int = 1) -> int:
-    lobby = await service.create_lobby(guild, channel, HOST, "Host", "usa", seats_wanted=2)
-    await service.join(lobby.game_id, BOB, "Bob")
-    await service.start(lobby.game_id, HOST)
+    lobby = await service.tables.create_lobby(guild, channel, HOST, "Host", "usa", seats_wanted=2)
+    await service.tables.join(lobby.game_id, BOB, "Bob")
+    await service.tables.start(lobby.game_id, HOST)
     return lobby.game_id
 
 
 async def move(service: GameService, game_id: int) -> int:
     """The person the game waits for makes a legal move; returns the new seq."""
-    summary = await service.game(game_id)
+    summary = await service.reads.game(game_id)
     user = summary.seats[summary.waiting_for[0]].user_id
     assert user is not None
-    legal = await service.legal_actions(game_id, user)
-    action = make_ai("random", summary.seq).choose(await service.view(game_id, user), legal)
-    return (await service.submit(game_id, Actor.user(user), action, summary.seq)).seq
+    legal = await service.reads.legal_actions(game_id, user)
+    action = make_ai("random", summary.seq).choose(await service.reads.view(game_id, user), legal)
+    return (await service.moves.submit(game_id, Actor.user(user), action, summary.seq)).seq
 
 
 async def test_a_cached_game_is_checked_against_the_database_before_each_use(pair: Any) -> None:
     first, second, _ = pair
     g = await game(first)
-    assert (await first.view(g, HOST)).seq == 0  # cached in the first process now
+    assert (await first.reads.view(g, HOST)).seq == 0  # cached in the first process now
     await move(second, g)
     await move(second, g)
     # The first process serves the game as the second left it, and its next move is not stale.
-    assert (await first.view(g, HOST)).seq == 2
+    assert (await first.reads.view(g, HOST)).seq == 2
     assert await move(first, g) == 3
     # A change that does not move the seq (a pause) is seen too.
-    assert await second.pause(g, Caller(HOST))
-    assert (await first.panel(g, HOST)).summary.paused_reason == "paused by the host"
+    assert await second.clocks.pause(g, Caller(HOST))
+    assert (await first.reads.panel(g, HOST)).summary.paused_reason == "paused by the host"
 
 
 async def test_two_processes_submitting_the_same_move_apply_it_once(pair: Any) -> None:
     first, second, database = pair
     g = await game(first)
-    await second.view(g, HOST)
-    legal = await first.legal_actions(g, HOST)
+    await second.reads.view(g, HOST)
+    legal = await first.reads.legal_actions(g, HOST)
     for _ in range(3):  # and again once each has reloaded
-        seq = (await first.game(g)).seq
-        user = (await first.game(g)).seats[(await first.game(g)).waiting_for[0]].user_id
+        seq = (await first.reads.game(g)).seq
+        user = (await first.reads.game(g)).seats[(await first.reads.game(g)).waiting_for[0]].user_id
         assert user is not None
-        legal = await first.legal_actions(g, user)
-        outcomes = await asyncio.gather(first.submit(g, Actor.user(user), legal[0], seq),
-                                        second.submit(g, Actor.user(user), legal[0], seq), return_exceptions=True)
+        legal = await first.reads.legal_actions(g, user)
+        outcomes = await asyncio.gather(first.moves.submit(g, Actor.user(user), legal[0], seq),
+                                        second.moves.submit(g, Actor.user(user), legal[0], seq), return_exceptions=True)
         assert sorted(type(o).__name__ for o in outcomes) == ["StaleAction", "SubmitResult"], outcomes
     assert database.fetchone("SELECT count(*), max(seq) FROM actions WHERE game_id = ?", g) == (4, 3)
 
@@ -99,7 +94,7 @@ async def test_each_delivery_goes_to_one_process_and_a_game_to_one_at_a_time(pai
     first, second, _ = pair
     games = [await game(first, channel=c) for c in range(1, 7)]
     # Each asks for 9 at most (3 games' worth), at the same moment.
-    a, b = await asyncio.gather(first.due_deliveries(limit=9), second.due_deliveries(limit=9))
+    a, b = await asyncio.gather(first.outbox.due_deliveries(limit=9), second.outbox.due_deliveries(limit=9))
     ids_a, ids_b = {d.id for d in a}, {d.id for d in b}
     assert ids_a and not ids_a & ids_b
     games_a, games_b = {d.game_id for d in a}, {d.game_id for d in b}
@@ -108,31 +103,31 @@ async def test_each_delivery_goes_to_one_process_and_a_game_to_one_at_a_time(pai
     # A move owes more for a game the first process holds: the second leaves it alone, and
     # does not wake up for it before the claim runs out.
     for d in b:  # the second process sends what it claimed
-        await second.delivered(d.id, 2000 + d.id)
+        await second.outbox.delivered(d.id, 2000 + d.id)
     held = next(iter(games_a))
     await move(second, held)
-    assert held not in {d.game_id for d in await second.due_deliveries()}
-    assert await second.next_delivery_due() == clock.now + CLAIM_SECONDS
-    mine = [d for d in await first.due_deliveries() if d.game_id == held]
+    assert held not in {d.game_id for d in await second.outbox.due_deliveries()}
+    assert await second.outbox.next_delivery_due() == clock.now + CLAIM_SECONDS
+    mine = [d for d in await first.outbox.due_deliveries() if d.game_id == held]
     assert len(mine) > len([d for d in a if d.game_id == held])  # the new ones come to the holder
     # Settled ones are never handed out again; a process that died lets go when its claim runs out.
     for d in mine:
-        await first.delivered(d.id, 1000 + d.id)
+        await first.outbox.delivered(d.id, 1000 + d.id)
     clock.now += CLAIM_SECONDS + 1
-    taken_over = {d.id for d in await second.due_deliveries()}
+    taken_over = {d.id for d in await second.outbox.due_deliveries()}
     assert taken_over == ids_a - {d.id for d in mine}
 
 
 async def test_a_delivery_failed_for_now_can_be_retried_by_either_process(pair: Any, clock: Clock) -> None:
     first, second, _ = pair
     g = await game(first)
-    claimed = await first.due_deliveries()
-    await first.retry_later(claimed[0], "HTTP 503")
+    claimed = await first.outbox.due_deliveries()
+    await first.outbox.retry_later(claimed[0], "HTTP 503")
     clock.now += 10
-    assert claimed[0].id not in {d.id for d in await second.due_deliveries()}  # the game is still held
+    assert claimed[0].id not in {d.id for d in await second.outbox.due_deliveries()}  # the game is still held
     for d in claimed[1:]:
-        await first.delivered(d.id, 5)
-    assert [d.id for d in await second.due_deliveries() if d.game_id == g] == [claimed[0].id]
+        await first.outbox.delivered(d.id, 5)
+    assert [d.id for d in await second.outbox.due_deliveries() if d.game_id == g] == [claimed[0].id]
 
 
 async def test_every_timer_acts_once_across_processes(pair: Any, clock: Clock) -> None:
@@ -144,9 +139,9 @@ async def test_every_timer_acts_once_across_processes(pair: Any, clock: Clock) -
 
     async def loop(service: GameService) -> tuple[list[int], list[str]]:
         handed, outcomes = [], []
-        while due := await service.due_timers(limit=3):
+        while due := await service.clocks.due_timers(limit=3):
             handed += [t.id for t in due]
-            outcomes += await asyncio.gather(*(service.fire_timer(t) for t in due))
+            outcomes += await asyncio.gather(*(service.clocks.fire_timer(t) for t in due))
         return handed, outcomes
 
     (ids_a, a), (ids_b, b) = await asyncio.gather(loop(first), loop(second))
@@ -168,12 +163,12 @@ async def test_every_timer_acts_once_across_processes(pair: Any, clock: Clock) -
 async def test_a_process_that_dies_lets_go_of_its_deliveries_at_once(pair: Any) -> None:
     first, second, database = pair
     games = [await game(first, channel=c) for c in (1, 2)]
-    held = {d.id for d in await first.due_deliveries()}
-    assert {d.game_id for d in await first.due_deliveries()} == set(games)
-    assert not await second.due_deliveries()  # the first holds both games
+    held = {d.id for d in await first.outbox.due_deliveries()}
+    assert {d.game_id for d in await first.outbox.due_deliveries()} == set(games)
+    assert not await second.outbox.due_deliveries()  # the first holds both games
     first.store.presence.kill()  # as a SIGKILL: its connection drops, nothing is let go of cleanly
     for _ in range(100):  # the server ends the dead session's lock as it notices the socket close
-        taken = {d.id for d in await second.due_deliveries()}
+        taken = {d.id for d in await second.outbox.due_deliveries()}
         if taken:
             break
         await asyncio.sleep(0.02)
@@ -186,45 +181,45 @@ async def test_a_clean_stop_lets_go_of_every_claim_and_wakes_the_others(pair: An
     first, second, database = pair
     g = await game(first)
     clock.now += 49 * 3600
-    await first.due_deliveries()
-    assert await first.due_timers()  # the first holds the game's turn timers too
-    assert not await second.due_timers() and not await second.due_deliveries()
+    await first.outbox.due_deliveries()
+    assert await first.clocks.due_timers()  # the first holds the game's turn timers too
+    assert not await second.clocks.due_timers() and not await second.outbox.due_deliveries()
     second.deliveries_waiting.clear()
     await first.close()
     assert database.fetch("SELECT count(*) FROM deliveries WHERE claimed_by IS NOT NULL AND status = 'pending'"
                           ) == [(0,)]
     await asyncio.wait_for(second.deliveries_waiting.wait(), 10)  # told at once (NOTIFY), not polled
-    assert {d.game_id for d in await second.due_deliveries()} == {g}
-    assert {t.game_id for t in await second.due_timers()} == {g}
-    first.store = second.store  # the fixture closes it again: let that be a no-op on the live one
-    first.loader = second.loader
+    assert {d.game_id for d in await second.outbox.due_deliveries()} == {g}
+    assert {t.game_id for t in await second.clocks.due_timers()} == {g}
+    first.core.store = second.store  # the fixture closes it again: let that be a no-op on the live one
+    first.core.loader = second.loader
 
 
 async def test_a_process_that_died_holds_no_timer(pair: Any, clock: Clock) -> None:
     first, second, _ = pair
     g = await game(first)
     clock.now += 49 * 3600
-    timers = {t.id for t in await first.due_timers()}
-    assert timers and not await second.due_timers()
+    timers = {t.id for t in await first.clocks.due_timers()}
+    assert timers and not await second.clocks.due_timers()
     first.store.presence.kill()
     for _ in range(100):
-        taken = {t.id for t in await second.due_timers()}
+        taken = {t.id for t in await second.clocks.due_timers()}
         if taken:
             break
         await asyncio.sleep(0.02)
-    assert taken == timers and {t.game_id for t in await second.pending_timers(g)} == {g}
+    assert taken == timers and {t.game_id for t in await second.clocks.pending_timers(g)} == {g}
 
 
 async def test_the_survivor_is_woken_when_another_process_dies(pair: Any) -> None:
     first, second, _ = pair
     await game(first)
-    await first.due_deliveries()
+    await first.outbox.due_deliveries()
     second.deliveries_waiting.clear()
     second.timers_changed.clear()
     first.store.presence.kill()
     await asyncio.wait_for(second.deliveries_waiting.wait(), 10)  # its watcher saw the lock go
     assert second.timers_changed.is_set()
-    assert await second.due_deliveries()
+    assert await second.outbox.due_deliveries()
 
 
 async def test_a_write_conflict_from_another_process_reloads_the_game(pair: Any) -> None:
@@ -234,12 +229,12 @@ async def test_a_write_conflict_from_another_process_reloads_the_game(pair: Any)
     await move(second, g)
     first.store.shared = False  # as if the check had been skipped: the seq guard still holds
     try:
-        legal = await first.legal_actions(g, HOST)  # from the stale copy: both choose tickets at seq 0
+        legal = await first.reads.legal_actions(g, HOST)  # from the stale copy: both choose tickets at seq 0
         with pytest.raises(StaleAction):
-            await first.submit(g, Actor.user(HOST), legal[0], 0)
+            await first.moves.submit(g, Actor.user(HOST), legal[0], 0)
     finally:
         first.store.shared = True
-    assert (await first.view(g, HOST)).seq == 1
+    assert (await first.reads.view(g, HOST)).seq == 1
 
 
 # --- configuration ----------------------------------------------------------------------
@@ -289,18 +284,18 @@ async def test_the_bot_is_sharded_only_when_configured(tmp_path: Path) -> None:
 
 async def some_games(service: GameService) -> list[int]:
     """Games in every state: a lobby, a cancelled one, two being played, one finished."""
-    await service.create_lobby(1, 50, HOST, "Host", "europe", seats_wanted=3)
-    cancelled = await service.create_lobby(1, 51, HOST, "Host", "usa", seats_wanted=2)
-    await service.leave(cancelled.game_id, HOST)
+    await service.tables.create_lobby(1, 50, HOST, "Host", "europe", seats_wanted=3)
+    cancelled = await service.tables.create_lobby(1, 51, HOST, "Host", "usa", seats_wanted=2)
+    await service.tables.leave(cancelled.game_id, HOST)
     played = [await game(service, channel=c) for c in (52, 53)]
     for _ in range(7):
         await move(service, played[0])
-    over = await service.create_lobby(1, 54, HOST, "Host", "usa", seats_wanted=2, host_plays=False)
+    over = await service.tables.create_lobby(1, 54, HOST, "Host", "usa", seats_wanted=2, host_plays=False)
     for _ in range(2):
-        await service.add_ai(over.game_id, HOST, "random", len((await service.lobby(over.game_id)).seats))
-    await service.start(over.game_id, HOST)
-    await service.play_bots(over.game_id)
-    await service.set_bot_state("commands", "digest")
+        await service.tables.add_ai(over.game_id, HOST, "random", len((await service.tables.lobby(over.game_id)).seats))
+    await service.tables.start(over.game_id, HOST)
+    await service.moves.play_bots(over.game_id)
+    await service.reads.set_bot_state("commands", "digest")
     return [*played, over.game_id]
 
 
@@ -312,7 +307,7 @@ async def test_copy_db_moves_every_game_and_checks_each_by_replay(other_database
     service = await GameService.open(src.target, limits=UNLIMITED)
     try:
         played = await some_games(service)
-        views = {g: await service.view(g, HOST) for g in played}
+        views = {g: await service.reads.view(g, HOST) for g in played}
     finally:
         await service.close()
     report = await copy_database(src.target, dst.target)
@@ -321,8 +316,8 @@ async def test_copy_db_moves_every_game_and_checks_each_by_replay(other_database
     # The copy is a working database: the same games, the same numbers, and new ones go on from there.
     copied = await GameService.open(dst.target, limits=UNLIMITED)
     try:
-        assert {g: await copied.view(g, HOST) for g in played} == views
-        assert await copied.bot_state("commands") == "digest"
+        assert {g: await copied.reads.view(g, HOST) for g in played} == views
+        assert await copied.reads.bot_state("commands") == "digest"
         assert await move(copied, played[1]) >= 1
         newer = await game(copied, channel=99)
         assert newer > max(played)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 
 import pytest
 
@@ -40,11 +40,9 @@ class Seeds:
 
 
 @pytest.fixture
-async def service(database: Database) -> AsyncIterator[GameService]:
-    """A service whose games are all dealt with seed 0 (so `play_game(..., 0)` plans them)."""
-    svc = GameService(await Store.open(database.target), limits=UNLIMITED, random_bits=Seeds([0] * 100))
-    yield svc
-    await svc.close()
+def random_bits() -> Seeds:
+    """Every game the service deals is dealt with seed 0 (so `play_game(..., 0)` plans it)."""
+    return Seeds([0] * 100)
 
 
 def user(game: int, seat: int) -> int:
@@ -53,10 +51,10 @@ def user(game: int, seat: int) -> int:
 
 async def deal(service: GameService, game: int, variant: str, options: dict, players: int = 3) -> int:
     """A started table of `players` people in channel `game` (seat n is user(game, n))."""
-    lobby = await service.create_lobby(1, game, user(game, 0), "p0", variant, options, seats_wanted=players)
+    lobby = await service.tables.create_lobby(1, game, user(game, 0), "p0", variant, options, seats_wanted=players)
     for seat in range(1, players):
-        await service.join(lobby.game_id, user(game, seat), f"p{seat}")
-    return (await service.start(lobby.game_id, user(game, 0))).game_id
+        await service.tables.join(lobby.game_id, user(game, seat), f"p{seat}")
+    return (await service.tables.start(lobby.game_id, user(game, 0))).game_id
 
 
 def stored_replay(database: Database, game_id: int, upto: int | None = None) -> GameState:
@@ -70,12 +68,12 @@ def stored_replay(database: Database, game_id: int, upto: int | None = None) -> 
 
 async def played(service: GameService, game_id: int, moves: int, seed: int = 0) -> None:
     """`moves` more moves of the planned random game dealt with `seed`."""
-    summary = await service.game(game_id)
+    summary = await service.reads.game(game_id)
     plan = play_game(summary.variant, len(summary.seats), seed).actions
     for k in range(summary.seq, summary.seq + moves):
         mover = summary.seats[plan[k].player].user_id
         assert mover is not None
-        await service.submit(game_id, Actor.user(mover), plan[k], k)
+        await service.moves.submit(game_id, Actor.user(mover), plan[k], k)
 
 
 # --- loading is a full replay, bit for bit ------------------------------------------------
@@ -104,7 +102,7 @@ async def test_every_variant_loaded_from_its_snapshot_and_the_log_after_it_is_it
                 loaded = await service.loader.load(game_id)
                 assert loaded.seq == k and loaded.snapshot_seq == k - k % 5
                 assert loaded.state.to_canonical() == reference.to_canonical(), f"{variant} {options} at {k}"
-                await service.submit(game_id, Actor.user(user(i, action.player)), action, k)
+                await service.moves.submit(game_id, Actor.user(user(i, action.player)), action, k)
                 reference, _ = apply(reference, action)
             assert reference.status == "over"
 
@@ -132,7 +130,7 @@ async def test_a_snapshot_is_written_every_n_moves_in_the_moves_own_transaction(
     plan = play_game("usa", 2, 0).actions
     seen = []
     for k in range(10):
-        done = await service.submit(game_id, Actor.user(user(0, plan[k].player)), plan[k], k)
+        done = await service.moves.submit(game_id, Actor.user(user(0, plan[k].player)), plan[k], k)
         snapshot_seq, state, digest = database.fetchone(
             "SELECT seq, state, digest FROM snapshots WHERE game_id = ?", game_id) or ()
         seen.append(snapshot_seq)
@@ -148,7 +146,7 @@ async def test_a_clean_close_brings_every_snapshot_to_the_end_of_its_log(databas
     plan = play_game("usa", 2, 0).actions
     for i, game_id in enumerate(games):
         for k in range(3 + 4 * i):
-            await service.submit(game_id, Actor.user(user(i, plan[k].player)), plan[k], k)
+            await service.moves.submit(game_id, Actor.user(user(i, plan[k].player)), plan[k], k)
     service.loader.forget(games[1])  # in the cache or not
     assert database.fetch("SELECT seq FROM snapshots ORDER BY game_id") == [(0,), (0,)]
     await service.close()
@@ -168,7 +166,7 @@ async def a_game_with_a_snapshot_at(database: Database, moves: int) -> tuple[int
     game_id = await deal(service, 0, "usa", {}, players=2)
     plan = play_game("usa", 2, 0).actions
     for k in range(moves):
-        await service.submit(game_id, Actor.user(user(0, plan[k].player)), plan[k], k)
+        await service.moves.submit(game_id, Actor.user(user(0, plan[k].player)), plan[k], k)
     await service.close()
     assert database.fetchone("SELECT seq FROM snapshots WHERE game_id = ?", game_id) == (moves,)
     return game_id, stored_replay(database, game_id)
@@ -303,7 +301,7 @@ async def test_the_writer_queue_is_bounded_and_the_rest_wait_their_turn(database
         tx = []
         for i in range(40):
             t = store.tx()
-            t.set_bot_state(f"k{i}", "v")
+            t.bot_state.set(f"k{i}", "v")
             tx.append(t)
         writes = [asyncio.create_task(store.write(t)) for t in tx]
         room = asyncio.create_task(store.room())
@@ -314,7 +312,7 @@ async def test_the_writer_queue_is_bounded_and_the_rest_wait_their_turn(database
         gate.set()
         await asyncio.gather(*writes, room)
         assert writer.bound.peak == 4 and writer.bound.held == 0
-        assert len(await store._fetch("SELECT key FROM bot_state")) == 40
+        assert len(await store.reader.fetch("SELECT key FROM bot_state")) == 40
 
 
 async def test_a_burst_of_moves_on_many_games_loads_a_bounded_number_at_once(database: Database) -> None:
@@ -327,7 +325,7 @@ async def test_a_burst_of_moves_on_many_games_loads_a_bounded_number_at_once(dat
         for game_id in games:
             service.loader.forget(game_id)
         results = await asyncio.gather(*(
-            service.submit(g, Actor.user(user(i, plan[0].player)), plan[0], 0) for i, g in enumerate(games)))
+            service.moves.submit(g, Actor.user(user(i, plan[0].player)), plan[0], 0) for i, g in enumerate(games)))
         assert [r.seq for r in results] == [1] * 60
         assert service.loader.loads_peak <= LOADS_AT_ONCE < 60
         assert service.store._writer.bound.peak <= 8  # type: ignore[attr-defined]

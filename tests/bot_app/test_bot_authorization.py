@@ -64,10 +64,10 @@ async def _state(running, fake: FakeDiscord, watched: list[int]) -> list[tuple]:
     out = []
     for gid in range(1, 50):
         try:
-            s = await running.service.game(gid)
+            s = await running.service.reads.game(gid)
         except Exception:
             break
-        timers = [(t.kind, t.seat, t.due_at) for t in await running.service.pending_timers(gid)]
+        timers = [(t.kind, t.seat, t.due_at) for t in await running.service.clocks.pending_timers(gid)]
         out.append((s.game_id, s.status, s.seq, s.seats, s.waiting_for, s.thread_id, timers))
     posted = tuple(len(fake.thread_messages(c)) for c in watched)
     return [*out, posted]

@@ -33,7 +33,7 @@ async def test_every_turn_posts_board_says_in_words_what_it_shows(tmp_path):
         described = 0
         for _ in range(14):
             for u in users:
-                seen = await running.service.view(table.game_id, u.id)
+                seen = await running.service.reads.view(table.game_id, u.id)
                 secrets.update(ticket_label(gmap, t) for t in list(seen.me.tickets or ())
                                + seen.pending.offer_of(seen.you))
             await table.play_one(users)
@@ -41,7 +41,7 @@ async def test_every_turn_posts_board_says_in_words_what_it_shows(tmp_path):
             (board,) = [a for a in post["attachments"] if a["filename"] == "board.png"]
             words = board["description"]
             summary = await table.summary()
-            public = (await running.service.panel(table.game_id, None)).public
+            public = (await running.service.reads.panel(table.game_id, None)).public
             assert len(words) <= MAX_DESCRIPTION
             assert words.startswith(f"Board of game #{table.game_id} (Europe), turn {public.turn + 1}.")
             for p in public.players:

@@ -42,12 +42,12 @@ async def test_whole_game_with_restart_closed_dms_and_refusals(tmp_path):
         table = await Table.open(fake, running.service, alice, [bob])
         table.desk = running.bot.desk
         g = table.game_id
-        gmap = load_map((await running.service.view(g, None)).map_id)
+        gmap = load_map((await running.service.reads.view(g, None)).map_id)
         secrets: set[str] = set()
 
         async def collect_secrets() -> None:
             for u in (alice, bob):
-                v = await running.service.view(g, u.id)
+                v = await running.service.reads.view(g, u.id)
                 assert v.me is not None
                 held = list(v.me.tickets or ()) + v.pending.offer_of(v.you)
                 for t in held:
@@ -163,18 +163,18 @@ async def test_a_dice_game_through_the_dice_panel(tmp_path):
         table = await Table.open(fake, running.service, alice, [bob], dice=True)
         table.desk = running.bot.desk
         g = table.game_id
-        gmap = load_map((await running.service.view(g, None)).map_id)
+        gmap = load_map((await running.service.reads.view(g, None)).map_id)
         secrets: set[str] = set()
         seen_buttons: set[str] = set()
         for _ in range(30):
             for u in (alice, bob):
-                v = await running.service.view(g, u.id)
+                v = await running.service.reads.view(g, u.id)
                 secrets.update(ticket_label(gmap, t) for t in list(v.me.tickets or ()) + v.pending.offer_of(v.you))
             post = table.latest_post()
             summary = await table.summary()
             if not summary.waiting_for:
                 break
-            v = await running.service.view(g, None)
+            v = await running.service.reads.view(g, None)
             if v.pending.kind == "dice_roll":
                 name = summary.seats[summary.waiting_for[0]].name
                 assert f"🎲 {name}'s dice: " in post["content"]
@@ -186,11 +186,11 @@ async def test_a_dice_game_through_the_dice_panel(tmp_path):
         assert not any("_" in label for label in seen_buttons)
         # The re-roll menu names the faces kept.
         for _ in range(10):
-            if (await running.service.view(g, None)).pending.kind == "dice_roll":
+            if (await running.service.reads.view(g, None)).pending.kind == "dice_roll":
                 break
             await table.play_one([alice, bob])
         summary = await table.summary()
-        v = await running.service.view(g, None)
+        v = await running.service.reads.view(g, None)
         assert v.pending.kind == "dice_roll"
         who = next(u for u in (alice, bob) if u.id == summary.seats[summary.waiting_for[0]].user_id)
         post = table.latest_post()

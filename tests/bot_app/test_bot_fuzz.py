@@ -86,7 +86,7 @@ async def test_fuzz_random_interactions(tmp_path):
             gid = 1
             while True:
                 try:
-                    s = await service.game(gid)
+                    s = await service.reads.game(gid)
                 except Exception:
                     break
                 # Leaving out absence — any game command, even a refused one, brings an absent
@@ -110,9 +110,9 @@ async def test_fuzz_random_interactions(tmp_path):
         clicked: set[str] = set()
         for _ in range(N):
             if (await table.summary()).status == "over":
-                for g in await service.games_of(alice.id):  # a fuzzed /ttr new may hold the channel
+                for g in await service.reads.games_of(alice.id):  # a fuzzed /ttr new may hold the channel
                     if g.status == "lobby" and g.seats and g.seats[0].user_id == alice.id:
-                        await service.cancel_lobby(g.game_id, alice.id)
+                        await service.tables.cancel_lobby(g.game_id, alice.id)
                 table = await Table.open(fake, service, alice, [bob])
                 table.desk = running.bot.desk
             if rng.random() < 0.04 and (await table.summary()).status in ("setup", "playing"):

@@ -39,13 +39,13 @@ async def _finish_offline(database, clock: Clock, game_id: int) -> dict[int, int
     service = await GameService.open(database.target, clock=clock)
     try:
         ai = make_ai("greedy", 5)
-        while (summary := await service.game(game_id)).status != "over":
+        while (summary := await service.reads.game(game_id)).status != "over":
             seat = summary.waiting_for[0]
             user = summary.seats[seat].user_id
-            view = await service.view(game_id, user)
-            legal = await service.legal_actions(game_id, user)
-            await service.submit(game_id, Actor.user(user), ai.choose(view, legal), summary.seq)
-        result = (await service.view(game_id, None)).result or {}
+            view = await service.reads.view(game_id, user)
+            legal = await service.reads.legal_actions(game_id, user)
+            await service.moves.submit(game_id, Actor.user(user), ai.choose(view, legal), summary.seq)
+        result = (await service.reads.view(game_id, None)).result or {}
         return {int(s["seat"]): int(s["total"]) for s in result["sheets"]}
     finally:
         await service.close()
@@ -88,7 +88,7 @@ async def test_every_player_hears_the_result_by_dm_mention_or_digest(database):
         await _idle(fake, running)
         await fake.wait_until(lambda: len(_mentions(fake, table)) == 2)
         await _idle(fake, running)
-        view = await running.service.view(g, None)
+        view = await running.service.reads.view(g, None)
         winners = set((view.result or {}).get("winners", []))
         link = f"https://discord.com/channels/{fake.guild_id}/{table.thread_id}/{final[0]['id']}"
 
@@ -116,9 +116,9 @@ async def test_every_player_hears_the_result_by_dm_mention_or_digest(database):
         assert fake.count("POST", r"/channels/\d+/messages") > dave_dm_posts
         # Carol takes a daily digest: her news waits for it, stored.
         assert not [m for m in fake.dms_to(carol) if "over" in m["content"] or "ended" in m["content"]]
-        held = [d for d in await running.service.deliveries(g, "pending") if d.kind == GAME_OVER]
+        held = [d for d in await running.service.outbox.deliveries(g, "pending") if d.kind == GAME_OVER]
         assert [d.user_id for d in held] == [carol.id] and held[0].payload.get("digest") is True
-        row = await running.service.store.delivery(held[0].id)
+        row = await running.service.store.deliveries.get(held[0].id)
         assert row is not None and row.due_at == at(2024, 6, 4, 9, 0) + DIGEST_HOLD
 
         # Her digest at 09:00 the next morning carries it; restarts send nothing more.
@@ -136,7 +136,7 @@ async def test_every_player_hears_the_result_by_dm_mention_or_digest(database):
         assert len([m for m in fake.dms_to(carol) if "ended" in m["content"]]) == 1
         assert len([m for m in fake.dms_to(alice) if "is over" in m["content"]]) == 1
         assert len(_mentions(fake, table)) == 2
-        assert [d for d in await running.service.deliveries(g, "pending") if d.kind == GAME_OVER] == []
+        assert [d for d in await running.service.outbox.deliveries(g, "pending") if d.kind == GAME_OVER] == []
         # Nothing secret reached a public message (the final post reveals the tickets on purpose).
         # (its text may run on in a second message): the news mentions are scanned like the rest.
         news_ids = {int(m["id"]) for m in _mentions(fake, table)}
@@ -154,6 +154,6 @@ def _mentions(fake: FakeDiscord, table: Table) -> list[dict]:
 
 async def _tickets_in_words(service, game_id: int, user_id: int) -> list[str]:
     """A player's tickets as words (their secret while the game is played)."""
-    view = await service.view(game_id, user_id)
+    view = await service.reads.view(game_id, user_id)
     game_map = load_map(view.map_id)
     return [ticket_label(game_map, t) for t in (view.me.tickets or ())] if view.me else []

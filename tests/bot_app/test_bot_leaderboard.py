@@ -17,10 +17,10 @@ def _reply(fake: FakeDiscord, it) -> dict:
 
 
 async def _results(service, guild_id: int, finished_at: float, places: dict[tuple[int | None, str], int]) -> None:
-    lobby = await service.create_lobby(guild_id=guild_id, channel_id=int(finished_at), host_user_id=1,
+    lobby = await service.tables.create_lobby(guild_id=guild_id, channel_id=int(finished_at), host_user_id=1,
                                        host_name="x", variant="europe", seats_wanted=len(places))
     tx = service.store.tx()
-    tx.add_results([ResultRow(game_id=lobby.game_id, seat=seat, user_id=who, is_ai=who is None,
+    tx.results.add([ResultRow(game_id=lobby.game_id, seat=seat, user_id=who, is_ai=who is None,
                               ai_level=None if who else "greedy", name=name, guild_id=guild_id, variant="europe",
                               score=120 - 10 * place, place=place, won=place == 1, tickets_completed=3,
                               tickets_failed=1, finished_at=finished_at)

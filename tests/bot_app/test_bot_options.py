@@ -24,7 +24,7 @@ def _module(rules: Any, kind: type) -> Any:
 
 
 async def _games(running: RunningBot) -> list[int]:
-    return await running.service.store.game_ids(ALL_STATUSES)
+    return await running.service.store.games.ids(ALL_STATUSES)
 
 
 async def _open(fake: FakeDiscord, host: Any, **options: Any) -> tuple[int, int]:
@@ -109,7 +109,7 @@ async def test_each_option_is_shown_on_the_lobby_post_and_reaches_the_game(tmp_p
         await fake.answered(await fake.click(bob, lobby, _cid(fake.messages[lobby], ":join")))
         assert "first player: seat 2 (Bob)" in fake.messages[lobby]["content"]
         await fake.answered(await fake.click(alice, lobby, _cid(fake.messages[lobby], ":start")))
-        view = await service.view(g, None)
+        view = await service.reads.view(g, None)
         assert view.first_player == 1 and view.names[1] == "Bob"
 
         # Without a choice the post says the first player is drawn at random.
@@ -167,10 +167,10 @@ async def test_a_refused_option_is_one_private_sentence_and_opens_nothing(tmp_pa
         said = await _refused(fake, await fake.click(alice, lobby, _cid(fake.messages[lobby], ":start")))
         assert said == ("Seat 3 was chosen to play first, but only 2 players sit at the table; fill seat 3 (Add AI) "
                         "before you start.")
-        assert (await running.service.lobby(g)).status == "lobby"
+        assert (await running.service.tables.lobby(g)).status == "lobby"
         await fake.answered(await fake.click(alice, lobby, _cid(fake.messages[lobby], ":addai")))
         await fake.answered(await fake.click(alice, lobby, _cid(fake.messages[lobby], ":start")))
-        assert (await running.service.view(g, None)).first_player == 2
+        assert (await running.service.reads.view(g, None)).first_player == 2
     finally:
         await running.stop()
         await fake.stop()

@@ -39,7 +39,7 @@ async def test_four_players_who_all_plan_play_without_pings(tmp_path):
                                                   plan="if raining: draw blind"))
         refusal = fake.reply_messages(it)[-1]
         assert refusal["flags"] & 64 and "can't read the condition" in refusal["content"]
-        assert (await running.service.plans_of(g, users[1].id)).plans == ()
+        assert (await running.service.plans.plans_of(g, users[1].id)).plans == ()
         secrets: set[str] = set()
         planned_turns = 0
         by_button = False
@@ -48,12 +48,12 @@ async def test_four_players_who_all_plan_play_without_pings(tmp_path):
             if summary.status != "playing":
                 break
             for u in users:
-                v = await running.service.view(g, u.id)
+                v = await running.service.reads.view(g, u.id)
                 secrets.update(ticket_label(gmap, t) for t in v.me.tickets or ())
             waiting = set(summary.waiting_for)
             for seat, s in enumerate(summary.seats):
                 user = next(u for u in users if u.id == s.user_id)
-                if seat in waiting or (await running.service.plans_of(g, user.id)).plans:
+                if seat in waiting or (await running.service.plans.plans_of(g, user.id)).plans:
                     continue
                 by_button = not by_button
                 if by_button:
@@ -72,17 +72,17 @@ async def test_four_players_who_all_plan_play_without_pings(tmp_path):
             before = summary.seq
             await table.play_one(users)
             await fake.wait_until(lambda: table.desk.busy == 0)
-            planned_turns += sum(1 for d in await running.service.deliveries(g)
+            planned_turns += sum(1 for d in await running.service.outbox.deliveries(g)
                                  if d.kind == "plan" and d.seq > before)
         assert planned_turns >= 6
-        deliveries = await running.service.deliveries(g)
+        deliveries = await running.service.outbox.deliveries(g)
         plan_lines = [d for d in deliveries if d.kind == "plan"]
         assert all(d.payload["step"] is not None for d in plan_lines)
         # No planned turn was pinged: no turn DM to a planner at the commit their plan ran in.
         pinged = {(d.seq, d.user_id) for d in deliveries if d.kind == "turn"}
         assert not any((d.seq, d.user_id) in pinged for d in plan_lines)
         # Their moves are theirs in the log (the AI made none), and each planner heard privately.
-        rows = await running.service.store.actions(g, after_seq=0)
+        rows = await running.service.store.log.actions(g, after_seq=0)
         assert all(r.user_id is not None for r in rows)
         heard = {u.name for u in users if any("your plan played your turn" in m["content"] for m in fake.dms_to(u))}
         assert len(heard) >= 3, heard
@@ -122,10 +122,10 @@ async def test_with_dice_the_panel_plans_no_action_and_the_plan_plays_it(tmp_pat
         assert "Plan saved" in saved["content"], saved["content"]
         before = summary.seq
         while planner.id not in {(await table.summary()).seats[s].user_id for s in (await table.summary()).waiting_for}:
-            if any(d.kind == "plan" for d in await running.service.deliveries(table.game_id) if d.seq > before):
+            if any(d.kind == "plan" for d in await running.service.outbox.deliveries(table.game_id) if d.seq > before):
                 break
             await table.play_one([alice, bob])
-        lines = [d for d in await running.service.deliveries(table.game_id) if d.kind == "plan"]
+        lines = [d for d in await running.service.outbox.deliveries(table.game_id) if d.kind == "plan"]
         assert lines and lines[0].payload["step"] == "fallback" and lines[0].payload["finished"]
         assert not fake.errors
     finally:

@@ -35,16 +35,16 @@ async def _finish(service, game_id: int) -> None:
     """The players (and the computer seat) play the greedy AI's moves to the end, through the
     service: this file is about what comes after the game."""
     ai = make_ai("greedy", 3)
-    while (summary := await service.game(game_id)).status != "over":
+    while (summary := await service.reads.game(game_id)).status != "over":
         seat = summary.waiting_for[0]
         user = summary.seats[seat].user_id
         if user is None:
-            await service.play_bots(game_id)
+            await service.moves.play_bots(game_id)
             continue
-        view = await service.view(game_id, user)
-        legal = await service.legal_actions(game_id, user)
+        view = await service.reads.view(game_id, user)
+        legal = await service.reads.legal_actions(game_id, user)
         try:
-            await service.submit(game_id, Actor.user(user), ai.choose(view, legal), summary.seq)
+            await service.moves.submit(game_id, Actor.user(user), ai.choose(view, legal), summary.seq)
         except StaleAction:  # the running bot moved the computer seat meanwhile: look again
             continue
 
@@ -71,7 +71,7 @@ async def test_rematch_opens_the_same_table_once_everyone_pressed(tmp_path):
         table = await Table.open(fake, running.service, alice, [bob], variant="alsace", ai_seats=1,
                                  first="3")
         g = table.game_id
-        before = await running.service.lobby(g)
+        before = await running.service.tables.lobby(g)
         await _finish(running.service, g)
         final = await fake.wait_until(lambda: next((m for m in fake.thread_messages(table.thread_id)
                                                     if "Final scores" in m["content"]), None))
@@ -91,11 +91,11 @@ async def test_rematch_opens_the_same_table_once_everyone_pressed(tmp_path):
         running = await start_bot(fake, db, renderer=StubRenderer(), seed=6)  # Alice's press was stored
         it = await fake.answered(await fake.click(bob, fid, rematch))
         await fake.wait_until(lambda: "Everyone is in" in _answer(fake, it)["content"])
-        new = await running.service.rematch_of(g)
+        new = await running.service.rematch.rematch_of(g)
         assert new is not None and new != g
         said = _answer(fake, it)["content"]
         assert said.startswith(f"🔁 Everyone is in: the rematch of game #{g} is game #{new} (<#")
-        old, fresh = await running.service.game(g), await running.service.lobby(new)
+        old, fresh = await running.service.reads.game(g), await running.service.tables.lobby(new)
         assert [(s.name, s.user_id, s.is_ai, s.ai_level) for s in fresh.seats] == \
             [(s.name, s.user_id, s.is_ai, s.ai_level) for s in before.seats]
         assert fresh.variant == "alsace" and fresh.turn_hours == before.turn_hours
@@ -104,13 +104,13 @@ async def test_rematch_opens_the_same_table_once_everyone_pressed(tmp_path):
         assert {k: v for k, v in fresh.options.items() if k != "first_player"} == \
             {k: v for k, v in before.options.items() if k != "first_player"}
         assert f"**{fresh.seats[0].name}** starts" in said
-        rows = {r.id: r for r in [await running.service.store.game(g), await running.service.store.game(new)]}
+        rows = {r.id: r for r in [await running.service.store.games.get(g), await running.service.store.games.get(new)]}
         assert rows[new].seed is not None and rows[new].seed != rows[g].seed
         assert json.loads(rows[new].options_json)["first_player"] == 0
         # The new table is played in a thread of its own, made from its lobby message.
         assert fresh.thread_id is not None and fresh.thread_id != old.thread_id
         assert fake.channels[fresh.thread_id]["parent_id"] == str(fake.channel_id)
-        summary = await running.service.game(new)
+        summary = await running.service.reads.game(new)
         assert summary.status in ("setup", "playing")
         await fake.wait_until(lambda: any("· move " in m["content"] for m in fake.thread_messages(fresh.thread_id)))
 
@@ -140,15 +140,15 @@ async def test_a_rematch_opened_while_the_bot_stopped_is_finished_by_the_next_pr
         final = await fake.wait_until(lambda: next((m for m in fake.thread_messages(table.thread_id)
                                                     if "Final scores" in m["content"]), None))
         (rematch,) = [c for label, c in custom_ids(final) if label == "Rematch"]
-        await running.service.press_rematch(g, alice.id)
-        opened = await running.service.press_rematch(g, bob.id)
+        await running.service.rematch.press_rematch(g, alice.id)
+        opened = await running.service.rematch.press_rematch(g, bob.id)
         assert opened.opened_now and opened.new_game_id is not None
         new = opened.new_game_id
-        assert (await running.service.lobby(new)).thread_id is None  # no thread yet: the bot "stopped"
+        assert (await running.service.tables.lobby(new)).thread_id is None  # no thread yet: the bot "stopped"
 
         it = await fake.answered(await fake.click(alice, int(final["id"]), rematch))
         await fake.wait_until(lambda: "Everyone is in" in _answer(fake, it)["content"])
-        fresh = await running.service.lobby(new)
+        fresh = await running.service.tables.lobby(new)
         assert fresh.thread_id is not None and fresh.status in ("setup", "playing")
         assert [s.user_id for s in fresh.seats] == [alice.id, bob.id]
         loaded = await running.service.loader.load(g)

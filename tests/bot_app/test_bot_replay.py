@@ -25,12 +25,12 @@ async def _finish(service, game_id: int) -> None:
     """Both players play the greedy AI's moves to the end (through the service: this file is
     about what comes after the game)."""
     ai = make_ai("greedy", 3)
-    while (summary := await service.game(game_id)).status != "over":
+    while (summary := await service.reads.game(game_id)).status != "over":
         seat = summary.waiting_for[0]
         user = summary.seats[seat].user_id
-        view = await service.view(game_id, user)
-        legal = await service.legal_actions(game_id, user)
-        await service.submit(game_id, Actor.user(user), ai.choose(view, legal), summary.seq)
+        view = await service.reads.view(game_id, user)
+        legal = await service.reads.legal_actions(game_id, user)
+        await service.moves.submit(game_id, Actor.user(user), ai.choose(view, legal), summary.seq)
 
 
 def _private(fake: FakeDiscord, it) -> str:
@@ -60,7 +60,7 @@ async def test_replay_in_the_final_post_and_on_demand(tmp_path) -> None:
         assert names == ["board.png", "replay.gif", "scores.png", "tickets.png"]
         assert "every ticket revealed" in "\n".join(m["content"] for m in fake.thread_messages(table.thread_id))
         assert f"/ttr results replay game:{g}" in "\n".join(m["content"] for m in fake.thread_messages(table.thread_id))
-        claims = len((await running.service.view(g, None)).route_owner)
+        claims = len((await running.service.reads.view(g, None)).route_owner)
         assert stub.replayed == [claims + 2]  # the empty board, each claim, the final board
         await running.stop()
 

@@ -42,11 +42,11 @@ async def test_a_spectator_sees_the_public_game_and_nothing_else(tmp_path) -> No
         table.desk = running.bot.desk
         g = table.game_id
         service = running.service
-        gmap = load_map((await service.view(g, None)).map_id)
+        gmap = load_map((await service.reads.view(g, None)).map_id)
         secrets: set[str] = set()
         for moves in range(MOVES):
             for u in (alice, bob):
-                v = await service.view(g, u.id)
+                v = await service.reads.view(g, u.id)
                 secrets.update(ticket_label(gmap, t) for t in list(v.me.tickets or ()) + v.pending.offer_of(v.you))
             if moves in (0, MOVES - 1):
                 seq = (await table.summary()).seq
@@ -56,7 +56,7 @@ async def test_a_spectator_sees_the_public_game_and_nothing_else(tmp_path) -> No
                 board = _public(fake, it)
                 assert f"**Game #{g}**" in board["content"]
                 png = dict(fake.files[int(board["id"])])["board.png"]
-                public = await service.view(g, None)
+                public = await service.reads.view(g, None)
                 assert png == png_bytes(render_board(public).image, render_board(public).base.palette)
                 # /ttr status by number, from the channel: scores and whose turn it is.
                 it = await fake.answered(await fake.slash(carol, "status", game=f"#{g}"))

@@ -57,7 +57,7 @@ async def test_ttr_tickets_short_long_matches_the_dice_draws_of_that_mix(tmp_pat
             summary = await table.summary()
             if summary.status == "playing":
                 mover = table.user_of([alice, bob], summary.waiting_for[0], summary)
-                legal = await running.service.legal_actions(table.game_id, mover.id)
+                legal = await running.service.reads.legal_actions(table.game_id, mover.id)
                 pairs = [a for a in legal if isinstance(a, DrawTicketsWithDice)
                          and sum(n for _, n in a.payment) == 2 and dict(a.mix) == {"long": 1, "short": 1}]
                 if pairs:
@@ -83,7 +83,7 @@ async def test_ttr_tickets_short_long_matches_the_dice_draws_of_that_mix(tmp_pat
                        if c.get("label") == "Confirm")
         await fake.answered(await fake.click(mover, int(panel["id"]), confirm))
         await fake.wait_until(lambda: running.bot.desk.busy == 0)
-        after = await running.service.view(table.game_id, mover.id)
+        after = await running.service.reads.view(table.game_id, mover.id)
         offer = after.pending.offer_of(after.you)
         gmap = wording(after).rules.game_map
         assert after.pending.kind == "choose_tickets"

@@ -85,7 +85,7 @@ async def test_the_opening_offer_comes_with_its_picture_and_the_menu_has_its_let
         assert post is not None
         panel = await _answer(fake, await fake.click(alice, int(post["id"]), _cid(post, ":kt")))
         panel = await _to_the_keep_menu(fake, running, table, alice, panel)
-        seen = await running.service.view(table.game_id, alice.id)
+        seen = await running.service.reads.view(table.game_id, alice.id)
         offer = seen.pending.offer_of(seen.you)
         # the picture, privately, added to the menu's message once drawn
         await fake.wait_until(lambda: running.bot.desk.busy == 0)
@@ -121,11 +121,11 @@ async def test_a_later_draw_shows_the_new_offer_in_the_panel_it_opens(tmp_path):
         secrets: set[str] = set()
         for _ in range(2):  # the opening choices
             for u in users:
-                secrets.update((await running.service.view(table.game_id, u.id)).pending.offer_of(0))
+                secrets.update((await running.service.reads.view(table.game_id, u.id)).pending.offer_of(0))
             await table.play_one(users)
         summary = await table.summary()
         mover = table.user_of(users, summary.waiting_for[0], summary)
-        legal = await running.service.legal_actions(table.game_id, mover.id)
+        legal = await running.service.reads.legal_actions(table.game_id, mover.id)
         draw = next(a for a in legal if isinstance(a, DrawTickets))
         post = table.latest_post()
         assert post is not None
@@ -146,7 +146,7 @@ async def test_a_later_draw_shows_the_new_offer_in_the_panel_it_opens(tmp_path):
         (name, png), = fake.files[int(keep["id"])]
         picture = Image.open(io.BytesIO(png))
         assert name == OFFER_FILE and picture.width >= 1000
-        seen = await running.service.view(table.game_id, mover.id)
+        seen = await running.service.reads.view(table.game_id, mover.id)
         secrets.update(seen.pending.offer_of(seen.you))
         assert set(_menu_marks(keep)) == set(seen.pending.offer_of(seen.you))
         # keep one through the menu: the choice works as before
@@ -156,9 +156,9 @@ async def test_a_later_draw_shows_the_new_offer_in_the_panel_it_opens(tmp_path):
         assert "A: " in confirm["content"]
         await _answer(fake, await fake.click(mover, int(confirm["id"]), _cid(confirm, ":keepok:")))
         await fake.wait_until(lambda: running.bot.desk.busy == 0)
-        after = await running.service.view(table.game_id, mover.id)
+        after = await running.service.reads.view(table.game_id, mover.id)
         assert first in (after.players[after.you].tickets or ())
-        assert not any(isinstance(a, KeepTickets) for a in await running.service.legal_actions(table.game_id,
+        assert not any(isinstance(a, KeepTickets) for a in await running.service.reads.legal_actions(table.game_id,
                                                                                                  mover.id))
         gmap = load_map(seen.map_id)
         assert public_leaks(fake, [ticket_label(gmap, s) for s in secrets]) == []

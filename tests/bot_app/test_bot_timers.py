@@ -74,7 +74,7 @@ async def test_reminder_limit_restart_absent_pause_resume(database):
         # from then on plays his turns at once, until he comes back with any game command.
         bob_seat = next(s.seat for s in summary.seats if s.user_id == bob.id)
         for _ in range(12):
-            if (await running.service.game(1)).seats[bob_seat].absent_turns >= 3:
+            if (await running.service.reads.game(1)).seats[bob_seat].absent_turns >= 3:
                 break
             now = await table.summary()
             if now.waiting_for[0] == bob_seat:
@@ -84,7 +84,7 @@ async def test_reminder_limit_restart_absent_pause_resume(database):
             else:
                 await table.play_one([alice, bob])
         assert any("keeps the seat" in t for t in _thread_texts(fake, table))
-        seats = (await running.service.game(1)).seats
+        seats = (await running.service.reads.game(1)).seats
         assert seats[bob_seat].absent_turns == 3 and seats[bob_seat].stand_in is not None
         before = await table.summary()
         await table.play_one([alice, bob]) if before.waiting_for[0] != bob_seat else None
@@ -94,20 +94,20 @@ async def test_reminder_limit_restart_absent_pause_resume(database):
         # Coming back with any game command resets it.
         await fake.answered(await fake.slash(bob, "hand", channel_id=table.thread_id))
         await fake.wait_until(lambda: running.bot.desk.busy == 0)
-        seats = (await running.service.game(1)).seats
+        seats = (await running.service.reads.game(1)).seats
         assert seats[bob_seat].absent_turns == 0 and seats[bob_seat].stand_in is None
 
         # Pause: no clocks; resume: a fresh clock for the current turn.
         await fake.answered(await fake.slash(alice, "admin pause", channel_id=table.thread_id))
-        pending = [t.kind for t in await running.service.pending_timers(1)]
+        pending = [t.kind for t in await running.service.clocks.pending_timers(1)]
         assert "limit" not in pending and "reminder" not in pending
-        assert (await running.service.game(1)).paused_reason == "paused by the host"
+        assert (await running.service.reads.game(1)).paused_reason == "paused by the host"
         # A non-host without Manage Server may not resume.
         it = await fake.answered(await fake.slash(bob, "admin resume", channel_id=table.thread_id))
         assert "host" in fake.reply_messages(it)[-1]["content"]
         await fake.answered(await fake.slash(alice, "admin resume", channel_id=table.thread_id))
-        pending = [t.kind for t in await running.service.pending_timers(1)]
-        assert (await running.service.game(1)).paused_reason is None
+        pending = [t.kind for t in await running.service.clocks.pending_timers(1)]
+        assert (await running.service.reads.game(1)).paused_reason is None
         if (await table.summary()).status == "playing":
             assert "limit" in pending
     finally:

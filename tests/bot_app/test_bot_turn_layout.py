@@ -41,7 +41,7 @@ def test_a_post_too_long_for_a_layout_keeps_todays_form():
 async def _secrets(service, game_id, users, gmap) -> set[str]:
     found: set[str] = set()
     for u in users:
-        seen = await service.view(game_id, u.id)
+        seen = await service.reads.view(game_id, u.id)
         found.update(ticket_label(gmap, t) for t in list(seen.me.tickets or ()) + seen.pending.offer_of(seen.you))
     return found
 
@@ -77,7 +77,7 @@ async def test_the_turn_post_is_one_container_with_described_board_and_working_b
                 assert item["description"] == board["description"]
             else:  # the last move goes first (the text above says it): the scores and whose turn stay
                 assert "Last move" not in item["description"] and "Waiting for" in item["description"]
-            public = (await running.service.panel(table.game_id, None)).public
+            public = (await running.service.reads.panel(table.game_id, None)).public
             for p in public.players:
                 said = f"{p.name} {plural(p.route_points, 'point')}, {plural(p.trains, 'train')} left"
                 assert said in item["description"]
@@ -113,7 +113,7 @@ async def test_a_post_refused_as_a_layout_goes_out_in_todays_form_and_its_edits_
         # The player to move takes a first card from the deck: the same turn, so the post is edited.
         summary = await table.summary()
         user = table.user_of(users, summary.waiting_for[0], summary)
-        legal = await running.service.legal_actions(table.game_id, user.id)
+        legal = await running.service.reads.legal_actions(table.game_id, user.id)
         deck = next(a for a in legal if a.TYPE == "draw_card" and a.to_json().get("slot") is None)
         await table.perform(user, deck, legal, summary.seq)
         await table.wait_posted()

@@ -66,7 +66,7 @@ async def test_a_tutorial_is_played_to_its_end_in_a_private_thread_and_survives_
         assert opened["flags"] & 64 and "Your tutorial" in opened["content"]
         thread_id = next(int(c["id"]) for c in fake.channels.values() if c["type"] == 12)
         assert fake.channels[thread_id]["members"] == [alice.id]  # a private thread, with the player in it
-        place = await running.service.tutorial_of(fake.guild_id, alice.id)
+        place = await running.service.tutorial.tutorial_of(fake.guild_id, alice.id)
         assert place is not None and place.step == 0
         table = Table(fake, running.service, place.game_id, thread_id, 0)
         table.desk = running.bot.desk
@@ -76,14 +76,14 @@ async def test_a_tutorial_is_played_to_its_end_in_a_private_thread_and_survives_
         lesson = place.lesson
         wrong_tried = restarted = hinted = False
         for _ in range(40):
-            place = await running.service.tutorial_of(fake.guild_id, alice.id)
+            place = await running.service.tutorial.tutorial_of(fake.guild_id, alice.id)
             assert place is not None
             if place.step >= len(lesson.steps):
                 break
             secrets |= await _secrets(running, place.game_id, gmap)
             step = lesson.steps[place.step]
             summary = await table.summary()
-            legal = await running.service.legal_actions(place.game_id, alice.id)
+            legal = await running.service.reads.legal_actions(place.game_id, alice.id)
             fitting = [a for a in legal if tutorial.fits(step, a, gmap)]
             if step.id == "draw" and not wrong_tried:
                 # a move off the step: one kind sentence, privately; nothing changes, the step repeats
@@ -109,7 +109,8 @@ async def test_a_tutorial_is_played_to_its_end_in_a_private_thread_and_survives_
                 answer = await _reply(fake, running, await fake.click(alice, int(notice["id"]), cid))
                 assert answer["flags"] & 64 and answer["content"].startswith("💡 I would")
                 hinted = True
-            action = fitting[0] if fitting else (await running.service.hint(place.game_id, alice.id)).hint.action
+            action = fitting[0] if fitting else (await running.service.tutorial.hint(place.game_id,
+                                                                                     alice.id)).hint.action
             await table.perform(alice, action, legal, summary.seq)
             await table.wait_posted()
             await fake.wait_until(_idle(running.bot.desk), timeout=20)
@@ -170,8 +171,8 @@ async def test_without_private_threads_the_tutorial_goes_on_in_dms(tmp_path):
         await fake.wait_until(lambda: any(STEP_MARK in m["content"] for m in fake.dms_to(alice)), timeout=20)
         assert any("· move" in m["content"] for m in fake.dms_to(alice))  # the turn post, in the DMs
         # a move typed in the DMs acts on the tutorial (the player's only game)
-        place = await running.service.tutorial_of(fake.guild_id, alice.id)
-        assert place is not None and (await running.service.game(place.game_id)).thread_id == dm
+        place = await running.service.tutorial.tutorial_of(fake.guild_id, alice.id)
+        assert place is not None and (await running.service.reads.game(place.game_id)).thread_id == dm
         assert not fake.errors
     finally:
         await running.stop()

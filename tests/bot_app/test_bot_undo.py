@@ -37,10 +37,10 @@ async def _until_a_claim(table: Table, users: list[User]) -> tuple[User, Any, li
     for _ in range(80):
         summary = await table.summary()
         user = table.user_of(users, summary.waiting_for[0], summary)
-        legal = await table.service.legal_actions(table.game_id, user.id)
+        legal = await table.service.reads.legal_actions(table.game_id, user.id)
         claims = [a for a in legal if a.TYPE == "claim_route"]
         if claims and all(a.TYPE != "draw_card" or summary.seq for a in legal):
-            view = await table.service.view(table.game_id, user.id)
+            view = await table.service.reads.view(table.game_id, user.id)
             if view.pending.kind not in ("second_card",):
                 return user, claims[0], legal, summary.seq
         draw = next(a for a in legal if a.TYPE == "draw_card" and a.to_json().get("slot") is None)
@@ -96,7 +96,7 @@ async def test_undo_puts_the_board_back_and_corrects_the_turn_post_in_place(tmp_
         assert _line_of(corrected, name) == numbers_before  # the numbers from before the claim
         assert f"<@{user.id}>" in corrected["content"]  # and it is the mover's turn again
         assert stub.calls.count("board") == boards + 1  # the board drawn again, for that post
-        assert claim.route not in (await running.service.view(g, None)).route_owner
+        assert claim.route not in (await running.service.reads.view(g, None)).route_owner
         summary = await table.summary()
         assert summary.waiting_for == (seat,) and summary.seq == seq + 2
         # The next player, pinged for the turn by DM, is told it was taken back — once.
@@ -113,7 +113,7 @@ async def test_undo_puts_the_board_back_and_corrects_the_turn_post_in_place(tmp_
         it = await fake.answered(await fake.slash(user, "turn undo", channel_id=table.thread_id))
         assert "no move of yours to take back" in _said(fake, it)
         # A draw cannot be taken back.
-        legal = await running.service.legal_actions(g, user.id)
+        legal = await running.service.reads.legal_actions(g, user.id)
         draw = next(a for a in legal if a.TYPE == "draw_card" and a.to_json().get("slot") is None)
         await table.perform(user, draw, legal, summary.seq)
         await _idle(fake, running)
@@ -128,7 +128,7 @@ async def test_undo_puts_the_board_back_and_corrects_the_turn_post_in_place(tmp_
         it = await fake.answered(await fake.slash(user, "turn undo", channel_id=table.thread_id))
         assert "Taken back" in _said(fake, it)
         await _idle(fake, running)
-        assert claim.route not in (await running.service.view(g, None)).route_owner
+        assert claim.route not in (await running.service.reads.view(g, None)).route_owner
         assert re.search(rf"· move {seq + 2}\b", table.latest_post()["content"])
 
         # Once the next player has acted, the move stays: the Undo button says so.
@@ -140,7 +140,7 @@ async def test_undo_puts_the_board_back_and_corrects_the_turn_post_in_place(tmp_
         await table.play_one(users)  # the next player draws
         it = await fake.answered(await fake.click(user, int(confirmation["id"]), _cid(confirmation, ":undo")))
         assert "already happened" in _said(fake, it)
-        assert claim.route in (await running.service.view(g, None)).route_owner
+        assert claim.route in (await running.service.reads.view(g, None)).route_owner
         assert not fake.errors
     finally:
         await running.stop()

@@ -251,7 +251,7 @@ async def test_resolve_game_prefers_the_option_then_the_thread():
     service = mock.AsyncMock()
     inter = _interaction()
     inter.client = mock.Mock(desk=Desk(service, mock.create_autospec(discord.Client, instance=True)))
-    service.game_for.return_value = mock.Mock(game_id=12, thread_id=555)
+    service.reads.game_for.return_value = mock.Mock(game_id=12, thread_id=555)
     assert parse_game("#12 · Europe · your turn") == 12
     assert await resolve_game(inter, 12) == 12  # the option, already checked by its transformer
     thread = mock.create_autospec(discord.Thread, instance=True)

@@ -160,7 +160,7 @@ async def test_a_vacation_stops_the_clock_the_others_see_it_and_a_game_command_e
         post = table.latest_post()
         assert "is away until" not in post["content"]
         assert _deadline(post) == int(clock.now + 3 * HOUR)
-        assert (await running.service.settings(bob.id)).away_until is None
+        assert (await running.service.settings.settings(bob.id)).away_until is None
     finally:
         await running.stop()
         await fake.stop()
@@ -212,12 +212,12 @@ async def test_a_substitute_gets_the_hand_privately_and_nothing_leaks(tmp_path):
     try:
         table = await _table(fake, running, alice, [bob])
         g = table.game_id
-        gmap = load_map((await running.service.view(g, None)).map_id)
+        gmap = load_map((await running.service.reads.view(g, None)).map_id)
         secrets: set[str] = set()
 
         async def collect(users: list[User]) -> None:
             for u in users:
-                v = await running.service.view(g, u.id)
+                v = await running.service.reads.view(g, u.id)
                 if v.me is not None:
                     secrets.update(ticket_label(gmap, t) for t in [*(v.me.tickets or ()), *v.pending.offer_of(v.you)])
 
@@ -264,9 +264,9 @@ async def test_a_substitute_gets_the_hand_privately_and_nothing_leaks(tmp_path):
         await _idle(fake, running)
         assert [m for m in fake.dms_to(dave) if "You now play seat 2" in m["content"]]
         assert any("now plays the AI's seat" in t for t in _texts(fake, other))
-        gmap2 = load_map((await running.service.view(other.game_id, None)).map_id)
+        gmap2 = load_map((await running.service.reads.view(other.game_id, None)).map_id)
         for u in (alice, dave):
-            v = await running.service.view(other.game_id, u.id)
+            v = await running.service.reads.view(other.game_id, u.id)
             if v.me is not None:
                 secrets.update(ticket_label(gmap2, t) for t in [*(v.me.tickets or ()), *v.pending.offer_of(v.you)])
 

@@ -54,7 +54,7 @@ async def test_board_zoom_shows_the_part_around_a_city_in_the_channel(tmp_path):
         assert "around Berlin" in answer["content"]
         assert "around Berlin" in answer["attachments"][0]["description"]  # for a screen reader
         (name, png), = fake.files[int(answer["id"])]
-        public = (await running.service.panel(table.game_id, None)).public
+        public = (await running.service.reads.panel(table.game_id, None)).public
         assert png == render_zoom(public, city="berlin").png
         picture = Image.open(io.BytesIO(png))
         assert max(picture.size) == WIDTH
@@ -90,7 +90,7 @@ async def test_the_turn_post_offers_the_last_moves_area_as_a_zoom(tmp_path):
         post = None
         for _ in range(40):  # until a post marks a claimed route
             for u in users:
-                seen = await running.service.view(table.game_id, u.id)
+                seen = await running.service.reads.view(table.game_id, u.id)
                 secrets.update(ticket_label(gmap, t) for t in list(seen.me.tickets or ())
                                + seen.pending.offer_of(seen.you))
             post = table.latest_post()
@@ -101,7 +101,7 @@ async def test_the_turn_post_offers_the_last_moves_area_as_a_zoom(tmp_path):
         else:
             raise AssertionError("no turn post marked a move")
         (label, cid), = zooms
-        public = (await running.service.panel(table.game_id, None)).public
+        public = (await running.service.reads.panel(table.game_id, None)).public
         route = cid.rsplit(":r.", 1)[1]
         assert route in public.route_owner  # the route just claimed
         assert label == f"Zoom: {gmap.route_label(route)}"

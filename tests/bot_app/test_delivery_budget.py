@@ -54,7 +54,7 @@ async def test_dms_go_to_the_stored_channel_without_opening_it_again(database):
         await _idle(fake, running)
         channels = {u.id: fake.dm_channel(u) for u in (alice, bob)}
         assert None not in channels.values()
-        assert await running.service.dm_channels([alice.id, bob.id]) == channels
+        assert await running.service.outbox.dm_channels([alice.id, bob.id]) == channels
         opened = fake.count("POST", OPENS)
         assert opened == 2  # one per player
     finally:
@@ -82,7 +82,7 @@ async def test_a_dm_channel_discord_says_is_gone_is_opened_again(database):
         await table.play_one([alice, bob])
         await _idle(fake, running)
         old = fake.dm_channel(bob)
-        assert old is not None and (await running.service.dm_channels([bob.id])) == {bob.id: old}
+        assert old is not None and (await running.service.outbox.dm_channels([bob.id])) == {bob.id: old}
         await fake.delete_channel(old)
         dms_before, sent_before = len(fake.dms_to(bob)), fake.count("POST", rf"/channels/{old}/messages")
 
@@ -93,8 +93,8 @@ async def test_a_dm_channel_discord_says_is_gone_is_opened_again(database):
         assert fake.count("POST", rf"/channels/{old}/messages", status=404) == 1
         assert fake.count("POST", rf"/channels/{old}/messages") == sent_before + 1
         assert [int(m["channel_id"]) for m in fake.dms_to(bob)[dms_before:]] == [new]
-        assert await running.service.dm_channels([bob.id]) == {bob.id: new}
-        pending = [d for d in await running.service.store.deliveries_of(table.game_id) if d.status == "pending"]
+        assert await running.service.outbox.dm_channels([bob.id]) == {bob.id: new}
+        pending = [d for d in await running.service.store.deliveries.of_game(table.game_id) if d.status == "pending"]
         assert pending == []
 
         await _until_dmed(fake, running, table, [alice, bob], bob)  # and the next goes to the new one at once
@@ -129,7 +129,7 @@ async def test_a_move_costs_two_transactions_its_own_and_its_deliveries(database
         assert running.service.store.writer_stats[0] - transactions == 4
         assert fake.count("*", rf"/channels/{table.thread_id}/messages(/\d+)?") - posts == 2
         assert (len(fake.dms_to(mover)) - dms[mover.id], len(fake.dms_to(other)) - dms[other.id]) == (2, 1)
-        rows = await running.service.store.deliveries_of(table.game_id)
+        rows = await running.service.store.deliveries.of_game(table.game_id)
         assert {d.status for d in rows} == {"sent"}
     finally:
         await running.stop()

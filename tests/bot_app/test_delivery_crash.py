@@ -3,7 +3,7 @@ move owed happens exactly once, and the game goes on.
 
 The real bot runs in a child process (tests/fake_discord/child.py) against the loopback fake
 Discord, which deduplicates a message by its nonce as Discord does. A move is stored with what
-it owes in one transaction (app/base.py `_commit`); the dispatcher (bot_app/delivery/dispatcher.py) then
+it owes in one transaction (app/core.py `commit`); the dispatcher (bot_app/delivery/dispatcher.py) then
 sends the turn post, then the direct messages, each settled in the database after Discord took
 it. The dispatcher reads what the post and the DMs of the turn need at once, sends the post, then
 the DMs, and settles them all in one transaction. The child is SIGKILLed at each point of that
@@ -28,7 +28,6 @@ import asyncio
 import re
 import signal
 import time
-from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -62,21 +61,13 @@ class Crash:
 
 DMS = "bot_app.delivery.direct_messages:DirectMessages"
 CRASHES = {
-    "a_after_the_commit": Crash("app.base:ServiceBase._commit:1", "after"),
+    "a_after_the_commit": Crash("app.core:ServiceCore.commit:1", "after"),
     "b_post_taken_not_recorded": Crash(f"{DMS}.channel:1", "before", post_requests=2),
     "c_first_dm_taken_not_recorded": Crash(f"{DMS}.send:1", "after", post_requests=2, hand_requests=2),
     "d_all_taken_not_recorded": Crash(f"{DELIVERY_OPS}.settle:1", "before", post_requests=2, hand_requests=2,
                                       mover_dm_requests=2),
     "e_everything_recorded": Crash(f"{DELIVERY_OPS}.settle:1", "after"),
 }
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    fake = FakeDiscord()
-    await fake.start()
-    yield fake
-    await fake.stop()
 
 
 async def start(fake: FakeDiscord, db: Path, **crash: Any) -> ChildBot:

@@ -50,7 +50,7 @@ def _public(fake: FakeDiscord, table: Table) -> list[dict]:
 
 async def _statuses(running, game_id: int) -> dict[str, int]:
     out: dict[str, int] = {}
-    for d in await running.service.store.deliveries_of(game_id):
+    for d in await running.service.store.deliveries.of_game(game_id):
         out[d.status] = out.get(d.status, 0) + 1
     return out
 
@@ -74,7 +74,7 @@ async def _refusal_for_good(database, break_it, fix_it, words: str) -> None:
         assert len(notices) == 1 and f"<@{alice.id}>" in notices[0]["content"] and words in notices[0]["content"]
         statuses = await _statuses(running, table.game_id)
         assert statuses.get("failed") == 1 and statuses.get("pending", 0) >= 1  # the rest waits
-        assert not [t for t in await running.service.pending_timers(table.game_id) if t.kind == "limit"]
+        assert not [t for t in await running.service.clocks.pending_timers(table.game_id) if t.kind == "limit"]
         # Fixed, then resumed by the host: everything that waited goes out, once.
         await fix_it(fake, table)
         await fake.answered(await fake.slash(alice, "admin resume", channel_id=fake.channel_id,
@@ -119,15 +119,15 @@ async def test_two_minutes_of_server_errors_delay_the_post_but_lose_nothing(data
         outage = fake.fail("*", r"/channels/.*", 503)
         summary = await table.summary()
         mover = table.user_of([alice, bob], summary.waiting_for[0], summary)
-        view = await running.service.view(table.game_id, mover.id)
-        legal = await running.service.legal_actions(table.game_id, mover.id)
+        view = await running.service.reads.view(table.game_id, mover.id)
+        legal = await running.service.reads.legal_actions(table.game_id, mover.id)
         await table.perform(mover, table.ai.choose(view, legal), legal, summary.seq)
         await _idle(fake, running)
         seq = (await table.summary()).seq
         for _ in range(12):  # two minutes of the bot's clock, Discord failing all along
             clock.advance(10)
             await running.bot.dispatcher.run_once()
-        pending = await running.service.store.deliveries_of(table.game_id, "pending")
+        pending = await running.service.store.deliveries.of_game(table.game_id, "pending")
         assert pending and max(d.attempts for d in pending) >= 4  # tried, with growing waits
         assert not _posts(fake, table, seq) and (await table.summary()).paused_reason is None
         outage.clear()
@@ -179,7 +179,7 @@ async def test_a_table_without_a_thread_is_closed_and_the_host_told_why(database
         assert "This table was closed." in lobby["content"] and not lobby["components"]
         told = [m["content"] for m in fake.reply_messages(it) if m["flags"] & 64]
         assert told and "Create Public Threads" in told[-1]
-        game = await running.service.game(1)
+        game = await running.service.reads.game(1)
         assert game.status == "cancelled" and game.thread_id is None
     finally:
         await running.stop()
@@ -231,7 +231,7 @@ async def test_turn_posts_show_the_deadline_as_a_discord_timestamp(database):
         await _idle(fake, running)
         post = table.latest_post()
         assert post is not None
-        limit = next(t.due_at for t in await running.service.pending_timers(table.game_id) if t.kind == "limit")
+        limit = next(t.due_at for t in await running.service.clocks.pending_timers(table.game_id) if t.kind == "limit")
         assert f"<t:{int(limit)}:R>" in post["content"]
     finally:
         await running.stop()

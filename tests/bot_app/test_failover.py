@@ -10,11 +10,8 @@ from __future__ import annotations
 import asyncio
 import signal
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from app import GameService, Limits
 from store.deliveries import PENDING, SENT
@@ -27,14 +24,6 @@ from tests.fake_discord.driver import Table
 TAKEOVER_SECONDS = 15.0
 
 
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    fake = FakeDiscord()
-    await fake.start()
-    yield fake
-    await fake.stop()
-
-
 async def _start(fake: FakeDiscord, url: str, logs: Path, **crash: Any) -> ChildBot:
     return await ChildBot.start(fake, url, run_timers=True, turn_hours=48, seed=SEED, logs=logs, **crash)
 
@@ -43,7 +32,7 @@ async def _settled(referee: GameService, game_id: int, bot: ChildBot, deadline: 
     """The game's deliveries once none is pending; fails if any still is at `deadline`
     (time.monotonic())."""
     while True:
-        rows = await referee.store.deliveries_of(game_id, None)
+        rows = await referee.store.deliveries.of_game(game_id, None)
         if not any(d.status == PENDING for d in rows):
             return rows
         if time.monotonic() > deadline:
@@ -77,8 +66,9 @@ async def test_a_process_killed_mid_delivery_is_taken_over_within_seconds_exactl
             await fake.slash(mover, "draw", channel_id=table.thread_id, card="deck")
             assert await crashing.wait_exit() == -signal.SIGKILL, crashing.output()
             killed = time.monotonic()
-        left = await referee.store._fetch("SELECT count(*) FROM deliveries WHERE game_id = ? AND status = 'pending'"
-                                          " AND claimed_until > ?", (g, time.time() + 60))
+        left = await referee.store.reader.fetch(
+            "SELECT count(*) FROM deliveries WHERE game_id = ? AND status = 'pending' AND claimed_until > ?",
+            (g, time.time() + 60))
         assert left[0][0] >= 2  # the DMs, left claimed (for minutes) by the dead process
 
         async with await _start(fake, url, tmp_path) as restarted:
@@ -89,7 +79,7 @@ async def test_a_process_killed_mid_delivery_is_taken_over_within_seconds_exactl
             await table.play_one(players)  # and the game goes on
             check_outbox(fake, table, await _settled(referee, g, restarted, time.monotonic() + 20), players)
         # Every request to Discord took its slot of the one budget all processes share.
-        assert await referee.store._fetch("SELECT name FROM rate_limit WHERE tat > 0") == [("discord",)]
+        assert await referee.store.reader.fetch("SELECT name FROM rate_limit WHERE tat > 0") == [("discord",)]
     finally:
         await referee.close()
     assert not fake.errors

@@ -22,7 +22,7 @@ import pytest
 
 from app import GameService, Limits
 from tests.bot_app.test_delivery_crash import check_outbox
-from tests.bot_app.test_failover import _settled, _start, fake  # noqa: F401  (fake: the fixture)
+from tests.bot_app.test_failover import _settled, _start
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.driver import Table
 
@@ -111,7 +111,7 @@ async def test_a_timer_due_during_an_outage_fires_within_seconds_of_its_end(
             # a second before it is due.
             tx = referee.store.tx()
             due = tx.now + LEAD
-            tx.schedule_timer(g, "outage", due)
+            tx.timers.schedule(g, "outage", due)
             await referee.store.write(tx)
             await table.play_one(players)  # the bot's own move: its timer loop looks again
             await _settled(referee, g, bot, time.monotonic() + 20)
@@ -124,8 +124,8 @@ async def test_a_timer_due_during_an_outage_fires_within_seconds_of_its_end(
             back = time.time()
             fired = None
             while fired is None and time.time() < back + BACK_WITHIN + 5:
-                rows = await referee.store._fetch("SELECT fired_at FROM timers WHERE game_id = ? AND kind = 'outage'",
-                                                  (g,))
+                rows = await referee.store.reader.fetch(
+                    "SELECT fired_at FROM timers WHERE game_id = ? AND kind = 'outage'", (g,))
                 fired = rows[0][0]
                 await asyncio.sleep(0.1)
             assert fired is not None and fired - back <= BACK_WITHIN, (fired, back, bot.output())

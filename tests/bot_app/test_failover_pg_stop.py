@@ -62,7 +62,7 @@ async def two(cluster: Cluster, tmp_path: Any) -> AsyncIterator[Two]:
 
 
 async def _fired(referee: GameService, game_ids: list[int]) -> list[float | None]:
-    rows = await referee.store._fetch(
+    rows = await referee.store.reader.fetch(
         f"SELECT fired_at FROM timers WHERE kind = 'outage' AND game_id IN ({', '.join(map(str, game_ids))})"
         " ORDER BY game_id", ())
     return [r[0] for r in rows]
@@ -80,7 +80,7 @@ async def test_timers_due_while_the_server_is_stopped_fire_within_seconds_of_its
     tx = two.referee.store.tx()
     due = tx.now + LEAD + 1.0
     for g in games:
-        tx.schedule_timer(g, "outage", due)
+        tx.timers.schedule(g, "outage", due)
     await two.referee.store.write(tx)
     await two.referee.close()  # the referee's connections would die with the server too
     await asyncio.sleep(max(0.0, due - 1.0 - time.time()))

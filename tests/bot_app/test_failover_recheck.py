@@ -15,7 +15,7 @@ from app.owed import REMINDER
 from engine.state import canonical_json
 from store.deliveries import DROPPED, SENT
 from tests.bot_app.test_delivery_crash import check_outbox, ids, posted_in
-from tests.bot_app.test_failover import _settled, _start, fake  # noqa: F401  (fake: the fixture)
+from tests.bot_app.test_failover import _settled, _start
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.driver import Table
 
@@ -39,17 +39,17 @@ async def test_a_reminder_owed_before_the_player_moved_is_dropped_and_a_true_one
         other_seat = 1 - mover_seat
         tx = referee.store.tx()
         for seat in (mover_seat, other_seat):
-            tx.owe(g, s.seq, REMINDER, f"{REMINDER}:test{seat}", user_id=s.seats[seat].user_id,
-                   payload_json=canonical_json({"seat": seat, "due_at": None}))
+            tx.deliveries.owe(g, s.seq, REMINDER, f"{REMINDER}:test{seat}", user_id=s.seats[seat].user_id,
+                              payload_json=canonical_json({"seat": seat, "due_at": None}))
         await referee.store.write(tx)
         mover = s.seats[mover_seat].user_id
         assert mover is not None
         now = s
         while tuple(now.waiting_for) == (mover_seat,):  # their whole turn (a draw may take two moves)
-            legal = await referee.legal_actions(g, mover)
-            action = make_ai("random", now.seq).choose(await referee.view(g, mover), legal)
-            await referee.submit(g, Actor.user(mover), action, now.seq)
-            now = await referee.game(g)
+            legal = await referee.reads.legal_actions(g, mover)
+            action = make_ai("random", now.seq).choose(await referee.reads.view(g, mover), legal)
+            await referee.moves.submit(g, Actor.user(mover), action, now.seq)
+            now = await referee.reads.game(g)
         assert tuple(now.waiting_for) == (other_seat,)
 
         async with await _start(fake, url, tmp_path) as second:

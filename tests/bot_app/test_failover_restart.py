@@ -13,7 +13,7 @@ from typing import Any
 from app import GameService, Limits
 from store.deliveries import PENDING
 from tests.bot_app.test_delivery_crash import check_outbox
-from tests.bot_app.test_failover import _settled, _start, fake  # noqa: F401  (fake: the fixture)
+from tests.bot_app.test_failover import _settled, _start
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.driver import Table
 
@@ -39,8 +39,8 @@ async def test_a_clean_stop_and_start_delays_no_delivery_by_more_than_seconds(
             await fake.answered(await fake.slash(mover, "draw", channel_id=table.thread_id, card="deck"))
             assert await first.stop() == 0, first.output()
         # A clean stop leaves no claim behind for the next process to wait out.
-        held = await referee.store._fetch("SELECT count(*) FROM deliveries WHERE game_id = ? AND status = ?"
-                                          " AND claimed_until > ?", (g, PENDING, time.time()))
+        held = await referee.store.reader.fetch("SELECT count(*) FROM deliveries WHERE game_id = ? AND status = ?"
+                                                " AND claimed_until > ?", (g, PENDING, time.time()))
         assert held == [(0,)]
 
         async with await _start(fake, url, tmp_path) as second:

@@ -25,12 +25,10 @@ from tests.fake_discord.renderer import StubRenderer
 
 
 @pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    fake = FakeDiscord()
-    await fake.start()
+def fake(fake: FakeDiscord) -> FakeDiscord:
+    """tests/bot_app/conftest.py's fake, with discord.py in this process pointed at it."""
     install(fake)
-    yield fake
-    await fake.stop()
+    return fake
 
 
 @pytest.fixture

@@ -5,22 +5,12 @@ and every later event of theirs — and DMs only on shard 0; one without a shard
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
-import pytest
 
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.server import on_shard
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    fake = FakeDiscord()
-    await fake.start()
-    yield fake
-    await fake.stop()
 
 
 async def _connect(session: aiohttp.ClientSession, fake: FakeDiscord, shard: list[int] | None

@@ -213,24 +213,24 @@ ENGLISH_WORDS = ("drew a card from the deck", "took the face-up", " claimed ", "
 
 async def _german_game(path: Path, moves: int) -> tuple[GameService, int, list[str], Any]:
     service = await GameService.open(path, limits=Limits.unlimited(), random_bits=random.Random(3).getrandbits)
-    lobby = await service.create_lobby(1, 1, HOST, "Host", "usa", {"language": "de"}, seats_wanted=2)
-    await service.add_ai(lobby.game_id, HOST, "greedy", 1)
-    g = (await service.start(lobby.game_id, HOST)).game_id
+    lobby = await service.tables.create_lobby(1, 1, HOST, "Host", "usa", {"language": "de"}, seats_wanted=2)
+    await service.tables.add_ai(lobby.game_id, HOST, "greedy", 1)
+    g = (await service.tables.start(lobby.game_id, HOST)).game_id
     ai = make_ai("greedy", 2)
     lines: list[str] = []
     result = None
     for _ in range(moves):
-        summary = await service.game(g)
+        summary = await service.reads.game(g)
         if summary.status == "over":
             break
         seat = summary.waiting_for[0]
         user = summary.seats[seat].user_id
         if user is None:
-            results = await service.play_bots(g)
+            results = await service.moves.play_bots(g)
         else:
-            view = await service.view(g, user)
-            results = [await service.submit(g, Actor.user(user), ai.choose(view, await service.legal_actions(g, user)),
-                                            summary.seq)]
+            view = await service.reads.view(g, user)
+            legal = await service.reads.legal_actions(g, user)
+            results = [await service.moves.submit(g, Actor.user(user), ai.choose(view, legal), summary.seq)]
         for result in results:
             lines += text.log_lines(result.public_events, result.view(None))
     return service, g, lines, result
@@ -245,7 +245,7 @@ async def test_a_game_at_a_german_table_speaks_german_and_keeps_it_after_a_resta
         assert any(" baute " in line for line in lines) or any("Zielkarte" in line for line in lines) or lines, said
         for words in ENGLISH_WORDS:
             assert words not in said, f"{words!r} in a German game:\n{said}"
-        public = await service.view(g, None)
+        public = await service.reads.view(g, None)
         status = text.status_block(public)
         assert "Offen:" in status and "Karten" in status and "Wagen" in status, status
     finally:
@@ -253,12 +253,12 @@ async def test_a_game_at_a_german_table_speaks_german_and_keeps_it_after_a_resta
     # A restart: the table's language is stored with the game.
     again = await GameService.open(db, limits=Limits.unlimited())
     try:
-        public = await again.view(g, None)
+        public = await again.reads.view(g, None)
         assert public.options.get("language") == "de"
         assert "Offen:" in text.status_block(public)
         # A private answer in the reader's language: a French reader of this German table.
         with lang.reading(lang.language("fr")):
-            me = await again.view(g, HOST)
+            me = await again.reads.view(g, HOST)
             assert text.hand_text(me, g).startswith(f"**Votre main dans la partie #{g}**")
         assert text.hand_text(me, g).startswith(f"**Deine Hand in Spiel #{g}**")  # a DM: the table's
     finally:
@@ -269,18 +269,19 @@ async def test_a_players_own_language_is_stored_and_auto_clears_it(tmp_path):
     db = tmp_path / "ttr.sqlite3"
     service = await GameService.open(db, limits=Limits.unlimited())
     try:
-        assert (await service.settings(HOST)).language is None and await service.user_language(HOST) is None
-        assert (await service.change_settings(HOST, language="sv")).language == "sv"
+        assert (await service.settings.settings(HOST)).language is None
+        assert await service.settings.user_language(HOST) is None
+        assert (await service.settings.change_settings(HOST, language="sv")).language == "sv"
         with pytest.raises(ServiceError):
-            await service.change_settings(HOST, language="no such language at all")
+            await service.settings.change_settings(HOST, language="no such language at all")
     finally:
         await service.close()
     again = await GameService.open(db, limits=Limits.unlimited())
     try:
-        assert await again.user_language(HOST) == "sv"  # after a restart
+        assert await again.settings.user_language(HOST) == "sv"  # after a restart
         assert lang.for_reader("sv", lang.english()).code == "sv"
         assert lang.for_reader(None, lang.language("de")).code == "de"  # none chosen: the table's
-        assert (await again.change_settings(HOST, language="auto")).language is None
+        assert (await again.settings.change_settings(HOST, language="auto")).language is None
     finally:
         await again.close()
 

@@ -26,6 +26,7 @@ class _Outage:
         self.looks = 0
         self.timers_changed = asyncio.Event()
         self.back = asyncio.Event()
+        self.clocks = self  # the timer loop asks the service's part `clocks`
 
     async def due_timers(self, now: float) -> list[Any]:
         self.looks += 1

@@ -8,7 +8,7 @@ tests/bot_app/test_bot_options.py."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -24,7 +24,6 @@ from engine.rules.dice.tunnels import DiceTunnels
 from engine.rules.stations import Stations
 from engine.ruleset import RuleSet
 from engine.rulesets import available_variants, build_ruleset, ruleset_for
-from tests.databases import Database
 
 HOST, BOB = 100, 101
 
@@ -180,67 +179,60 @@ def test_a_first_player_outside_the_table_is_refused_by_the_engine(value, shown)
 # --- through the service (SQLite and PostgreSQL) --------------------------------------------------
 
 
-@pytest.fixture
-async def service(database: Database) -> AsyncIterator[GameService]:
-    svc = await GameService.open(database.target, limits=Limits.unlimited())
-    yield svc
-    await svc.close()
-
-
 async def _started(service: GameService, variant: str, options: dict[str, Any], seats: int = 2,
                    channel: int = 1) -> int:
-    lobby = await service.create_lobby(1, channel, HOST, "Host", variant, options, seats_wanted=seats)
-    lobby = await service.join(lobby.game_id, BOB, "Bob")
+    lobby = await service.tables.create_lobby(1, channel, HOST, "Host", variant, options, seats_wanted=seats)
+    lobby = await service.tables.join(lobby.game_id, BOB, "Bob")
     for _ in range(seats - 2):
-        lobby = await service.add_ai(lobby.game_id, HOST, "random", len(lobby.seats))
-    await service.start(lobby.game_id, HOST)
+        lobby = await service.tables.add_ai(lobby.game_id, HOST, "random", len(lobby.seats))
+    await service.tables.start(lobby.game_id, HOST)
     return lobby.game_id
 
 
 async def test_every_option_reaches_the_game_and_its_rules(service):
     for channel, (variant, dice, name, value, _, rules) in enumerate(ACCEPTED, start=1):
         options = T.table_options(variant, dice, 2, {name: value})
-        lobby = await service.create_lobby(1, channel, HOST, "Host", variant, options, seats_wanted=2)
+        lobby = await service.tables.create_lobby(1, channel, HOST, "Host", variant, options, seats_wanted=2)
         options = {"undo": True, **options}  # the service opens every table with take-backs on
         assert dict(lobby.options) == options  # stored with the table
-        await service.join(lobby.game_id, BOB, "Bob")
-        await service.start(lobby.game_id, HOST)
+        await service.tables.join(lobby.game_id, BOB, "Bob")
+        await service.tables.start(lobby.game_id, HOST)
         loaded = await service.loader.load(lobby.game_id)
         assert loaded.state.options == options
         assert rules(ruleset_for(loaded.state)), (variant, name, value)
-        assert (await service.view(lobby.game_id, None)).options == options
+        assert (await service.reads.view(lobby.game_id, None)).options == options
 
 
 async def test_the_host_chosen_first_player_begins_and_survives_a_reload(database):
     service = await GameService.open(database.target, limits=Limits.unlimited())
     try:
         game_id = await _started(service, "usa", T.table_options("usa", False, 3, {}, "3"), seats=3)
-        view = await service.view(game_id, None)
+        view = await service.reads.view(game_id, None)
         assert view.first_player == 2 and view.current == 2
         # Loading the game again replays it from its seed and options: the same first player.
         service.loader.forget(game_id)
-        assert (await service.view(game_id, None)).first_player == 2
+        assert (await service.reads.view(game_id, None)).first_player == 2
     finally:
         await service.close()  # one process per SQLite file: the restart comes after
     reopened = await GameService.open(database.target, limits=Limits.unlimited())
     try:
-        assert (await reopened.view(game_id, None)).first_player == 2
+        assert (await reopened.reads.view(game_id, None)).first_player == 2
     finally:
         await reopened.close()
 
 
 async def test_a_first_seat_nobody_sits_in_stops_the_start_and_changes_nothing(service):
-    lobby = await service.create_lobby(1, 1, HOST, "Host", "usa", {"first_player": 2}, seats_wanted=3)
-    await service.join(lobby.game_id, BOB, "Bob")
+    lobby = await service.tables.create_lobby(1, 1, HOST, "Host", "usa", {"first_player": 2}, seats_wanted=3)
+    await service.tables.join(lobby.game_id, BOB, "Bob")
     with pytest.raises(LobbyError) as refused:
-        await service.start(lobby.game_id, HOST)
+        await service.tables.start(lobby.game_id, HOST)
     assert refused.value.message == ("Seat 3 was chosen to play first, but only 2 players sit at the table; fill seat "
                                      "3 (Add AI) before you start.")
-    after = await service.lobby(lobby.game_id)
+    after = await service.tables.lobby(lobby.game_id)
     assert after.status == "lobby" and len(after.seats) == 2
-    await service.add_ai(lobby.game_id, HOST, "random", 2)
-    await service.start(lobby.game_id, HOST)
-    assert (await service.view(lobby.game_id, None)).first_player == 2
+    await service.tables.add_ai(lobby.game_id, HOST, "random", 2)
+    await service.tables.start(lobby.game_id, HOST)
+    assert (await service.reads.view(lobby.game_id, None)).first_player == 2
 
 
 @pytest.mark.parametrize(("variant", "options", "sentence"), [
@@ -253,7 +245,7 @@ async def test_a_first_seat_nobody_sits_in_stops_the_start_and_changes_nothing(s
 ])
 async def test_an_option_the_engine_refuses_opens_no_table(service, database, variant, options, sentence):
     with pytest.raises(IllegalAction) as refused:
-        await service.create_lobby(1, 1, HOST, "Host", variant, options, seats_wanted=4)
+        await service.tables.create_lobby(1, 1, HOST, "Host", variant, options, seats_wanted=4)
     assert refused.value.message == sentence
     assert database.fetch("SELECT count(*) FROM games") == [(0,)]
 

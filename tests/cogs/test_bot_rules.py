@@ -43,7 +43,7 @@ async def test_rules_in_a_games_thread_follow_all_of_the_tables_options(tmp_path
                 reply = fake.reply_messages(it)[-1]["content"]
                 where = (variant, dice, key, value, topic)
                 assert fragment in reply, (where, reply)
-                view = await running.service.view(table.game_id, None)
+                view = await running.service.reads.view(table.game_id, None)
                 assert rules_for(variant, topic, view.options, len(view.players)) in reply, where
                 assert f"— game #{table.game_id}" in reply.splitlines()[0], where
                 assert f"{option.title}: {option.words(value)}" in reply.splitlines()[0], (where, reply)

@@ -1,6 +1,7 @@
-"""Typed events: every kind is one frozen payload class, declared beside the rule that emits it;
-its stored JSON is what it always was; nobody outside the engine reads an event by string key;
-and every kind has words."""
+"""Typed events and decisions: every event kind is one frozen payload class, declared beside the
+rule that emits it; its stored JSON is what it always was; every kind has words; the decision a
+game waits for reads as one frozen class per kind; and nobody outside the engine reads an event
+or a decision by string key."""
 
 from __future__ import annotations
 
@@ -16,8 +17,10 @@ import bot_app.presentation.words  # noqa: F401  (imports every module of words,
 import engine.rules
 from bot_app.presentation.words.base import Words
 from bot_app.presentation.words.core import CoreWords
-from engine.core import Shuffle
+from engine.core import Shuffle, Turn
+from engine.decisions import Decision, UntypedDecision, decision_of, kind_of
 from engine.events import PRIVATE, Event, Payload, Untyped
+from engine.game import view
 from engine.rules.module import CORE_EVENTS
 from engine.rules.routes import RouteClaimed
 from engine.rules.tickets import TicketsOffered
@@ -36,6 +39,7 @@ def _rule_modules() -> None:
 
 _rule_modules()
 KINDS = dict(Payload.registry)
+DECISIONS = dict(Decision.registry)
 
 
 def _words_classes(cls: type[Words] = Words) -> list[type[Words]]:
@@ -64,8 +68,9 @@ def test_a_kind_cannot_be_declared_twice():
             kind = "route_claimed"
 
 
-def test_the_core_kinds_are_the_cores():
-    assert {k for k, cls in KINDS.items() if cls.__module__ == "engine.core"} == set(CORE_EVENTS)
+def test_the_core_kinds_are_those_the_core_declares():
+    assert set(CORE_EVENTS) == {"game_started", "turn_started", "deck_reshuffled", "shuffle", "final_round",
+                                "game_over", "passed", "deadlock", "move_undone"}
 
 
 def test_the_stored_json_is_the_same_as_before_payloads_were_typed():
@@ -111,12 +116,52 @@ def test_every_kind_has_words():
     assert not missing, f"event kinds with no words: {missing}"
 
 
-# --- nobody outside the engine reads an event by string key ---------------------------------------
+# --- the decisions ------------------------------------------------------------------------------
+
+
+def test_every_decision_kind_is_one_frozen_dataclass_declared_beside_a_rule_or_the_core():
+    assert {"turn", "second_card", "choose_tickets", "tunnel", "choose_passenger", "call_time", "dice_roll",
+            "dice_action", "dice_token", "dice_discard", "dice_tunnel"} <= set(DECISIONS)
+    for kind, cls in DECISIONS.items():
+        assert cls.kind == kind
+        assert dataclasses.is_dataclass(cls) and cls.__dataclass_params__.frozen, cls  # type: ignore[attr-defined]
+        assert cls.__module__.startswith("engine.rules.") or cls.__module__ == "engine.core", cls
+
+
+def test_the_state_keeps_its_dict_and_readers_get_the_decision():
+    assert decision_of({}) is None and kind_of(None) == ""
+    assert decision_of({"kind": "turn"}) == Turn()
+    old = decision_of({"kind": "retired", "x": 1})
+    assert isinstance(old, UntypedDecision) and kind_of(old) == "retired"
+
+
+@pytest.mark.parametrize(("variant", "dice"), [("usa", False), ("europe", False), ("germany", False),
+                                               ("alsace", False), ("ussr", True), ("nordic", True)])
+def test_every_decision_of_a_game_is_typed_in_every_seats_view(variant, dice):
+    seen: set[str] = set()
+
+    def check(before, action, after, events):
+        for seat in (None, *range(len(after.players))):
+            decision = view(after, seat).pending.decision
+            assert not isinstance(decision, UntypedDecision), (after.pending, decision)
+            assert kind_of(decision) == after.pending.get("kind", "")
+            seen.add(kind_of(decision))
+
+    play_game(variant, 3 if variant != "nordic" else 2, 5, ("greedy",), {"dice": True} if dice else None, check)
+    assert {"turn", "choose_tickets"} & seen
+
+
+# --- nobody outside the engine reads an event or a decision by string key ---------------------------------------
+
+
+def _is_pending(node: ast.expr) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr == "pending"
 
 
 def _string_reads(path: Path) -> list[str]:
-    """Reads of event data by string key in one file: `data(e, "…")`, `x.data[…]`,
-    `x.data.get(…)`, `….to_json()["data"]`, and a `.kind` compared with an event kind's string."""
+    """Reads of an event or a decision by string key in one file: `data(e, "…")`, `x.data[…]`,
+    `x.data.get(…)`, `….to_json()["data"]`, a `.kind` compared with an event kind's string, and
+    any read of `….pending` but its typed parts (`.decision`, `.offers`, `.setup`, …)."""
     tree = ast.parse(path.read_text(), str(path))
     found = []
     for node in ast.walk(tree):
@@ -128,9 +173,11 @@ def _string_reads(path: Path) -> list[str]:
             base = node.value
             if isinstance(base, ast.Name) and base.id in NOT_EVENTS:
                 continue
-            if isinstance(base, ast.Attribute) and base.attr == "pending" or isinstance(base, ast.Name) \
-                    and base.id == "pending":
-                continue  # a decision's data: the decisions' own check
+            found.append(f"{where} {ast.unparse(node)}")
+        # The decision: `….pending.kind`, `….pending.data`, `….pending.get(…)`, `….pending[…]`.
+        if isinstance(node, ast.Attribute) and node.attr in ("kind", "data", "get") and _is_pending(node.value):
+            found.append(f"{where} {ast.unparse(node)}")
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and _is_pending(node.value):
             found.append(f"{where} {ast.unparse(node)}")
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value == "data" \
                 and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) \
@@ -146,14 +193,15 @@ def _string_reads(path: Path) -> list[str]:
     return found
 
 
-def test_no_event_field_is_read_by_string_key_outside_the_engine():
+def test_no_event_field_or_decision_is_read_by_string_key_outside_the_engine():
     files = [p for room in READERS for p in sorted((ROOT / room).rglob("*.py"))]
     assert len(files) > 100  # the walk really found the rooms
     found = [hit for p in files for hit in _string_reads(p)]
-    assert not found, "read the payload's fields instead:\n" + "\n".join(found)
+    assert not found, "read the payload's or the decision's fields instead:\n" + "\n".join(found)
 
 
 def test_the_check_sees_a_string_read(tmp_path):
     bad = tmp_path / "bad.py"
-    bad.write_text('def f(e):\n    return e.data["route"], data(e, "route"), e.kind == "route_claimed"\n')
-    assert len(_string_reads(bad)) == 3
+    bad.write_text('def f(e, v, s):\n    return e.data["route"], data(e, "route"), e.kind == "route_claimed", '
+                   'v.pending.kind == "turn", s.pending.get("kind"), s.pending["offers"]\n')
+    assert len(_string_reads(bad)) == 6

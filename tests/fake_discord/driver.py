@@ -60,7 +60,7 @@ class Table:
     # ---------------------------------------------------------------- state
 
     async def summary(self) -> Any:
-        return await self.service.game(self.game_id)
+        return await self.service.reads.game(self.game_id)
 
     def latest_post(self) -> dict[str, Any] | None:
         posts = [m for m in self.fake.thread_messages(self.thread_id) if f"· {self.move_word} " in m["content"]]
@@ -91,8 +91,8 @@ class Table:
         summary = await self.summary()
         seat = summary.waiting_for[0]
         user = self.user_of(users, seat, summary)
-        view = await self.service.view(self.game_id, user.id)
-        legal = await self.service.legal_actions(self.game_id, user.id)
+        view = await self.service.reads.view(self.game_id, user.id)
+        legal = await self.service.reads.legal_actions(self.game_id, user.id)
         action = self.ai.choose(view, legal)
         its = await self.perform(user, action, legal, summary.seq)
         await self.wait_posted()

@@ -46,6 +46,7 @@ class Referee:
 
     def __init__(self, db: Path) -> None:
         self.db = Path(db)
+        self.reads = self  # Table reads a service's part `reads`: game, view, legal_actions
 
     @contextlib.contextmanager
     def _reading(self) -> Iterator[sqlite3.Connection]:

@@ -11,22 +11,19 @@ from app import GameService, Limits
 from bot_app.presentation.after_game import stats_card, stats_words
 from render.stats import StatsCard, render_stats
 from render.text import preview_px
-from tests.app.test_store_service import HOST, Clock, step
+from tests.app.test_store_service import HOST, step
+from tests.clock import Clock
 from tests.databases import Database
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
 async def _finished(service: GameService, guild: int, variant: str) -> int:
-    lobby = await service.create_lobby(guild_id=guild, channel_id=guild * 10, host_user_id=HOST, host_name="Host",
+    lobby = await service.tables.create_lobby(guild_id=guild, channel_id=guild * 10, host_user_id=HOST,
+                                              host_name="Host",
                                        variant=variant, seats_wanted=2)
-    await service.add_ai(lobby.game_id, HOST, "greedy", 1)
-    game_id = (await service.start(lobby.game_id, HOST)).game_id
+    await service.tables.add_ai(lobby.game_id, HOST, "greedy", 1)
+    game_id = (await service.tables.start(lobby.game_id, HOST)).game_id
     for i in range(5000):
         if (await step(service, game_id, i)).status == "over":
             return game_id
@@ -38,17 +35,17 @@ async def test_a_record_counts_one_server_and_carries_its_rating(database: Datab
     try:
         here = [await _finished(service, 1, "usa"), await _finished(service, 1, "europe")]
         await _finished(service, 2, "usa")  # another server's game never counts here
-        record = await service.player_record(HOST, 1, "Host")
+        record = await service.records.player_record(HOST, 1, "Host")
         s = record.stats
         assert s.games == 2
-        results = [r for g in here for r in await service.results(g) if r.user_id == HOST]
+        results = [r for g in here for r in await service.reads.results(g) if r.user_id == HOST]
         assert s.wins == sum(r.won for r in results)
         assert s.best_score == max(r.score for r in results)
         assert s.tickets_completed == sum(r.tickets_completed for r in results)
         assert record.ticket_share == s.tickets_completed / (s.tickets_completed + s.tickets_failed)
         assert sorted(v for v, _, _ in record.variants) == ["europe", "usa"]
         # the ratings part's card: this season's rating and rank here, the favourites
-        card = await service.player_card(1, HOST, "Host")
+        card = await service.standings.player_card(1, HOST, "Host")
         assert record.card == card and card.games == 2
         assert record.routes == card.favourite_routes and record.cities == card.favourite_cities
         assert record.routes and record.cities
@@ -62,7 +59,7 @@ async def test_a_record_counts_one_server_and_carries_its_rating(database: Datab
         assert picture.routes[0][0] == record.routes[0][0].split(" (")[0]  # "A – B", without the track
         assert f"Rating {card.rating} (rank {card.rank}" in stats_words("Host", record)  # and in words
         # from a DM: the player's own results everywhere, without a server's rating
-        everywhere = await service.player_record(HOST, None, "Host")
+        everywhere = await service.records.player_record(HOST, None, "Host")
         assert everywhere.stats.games == 3 and everywhere.rating is None and everywhere.routes == ()
         assert "in all servers" in " ".join(t.text for t in render_stats(stats_card(
             "Host", everywhere, everywhere=True)).texts)

@@ -224,12 +224,12 @@ class HeldBoards(StubRenderer):
 
 async def _move(service, game_id: int) -> int:
     """The waiting player makes the greedy AI's move through the service; the new move number."""
-    summary = await service.game(game_id)
+    summary = await service.reads.game(game_id)
     user = summary.seats[summary.waiting_for[0]].user_id
-    legal = await service.legal_actions(game_id, user)
-    action = make_ai("greedy", 1).choose(await service.view(game_id, user), legal)
-    await service.submit(game_id, Actor.user(user), action, summary.seq)
-    return (await service.game(game_id)).seq
+    legal = await service.reads.legal_actions(game_id, user)
+    action = make_ai("greedy", 1).choose(await service.reads.view(game_id, user), legal)
+    await service.moves.submit(game_id, Actor.user(user), action, summary.seq)
+    return (await service.reads.game(game_id)).seq
 
 
 async def test_three_moves_made_while_a_board_is_drawn_get_one_more_board_and_every_post(tmp_path: Path):
@@ -257,7 +257,7 @@ async def test_three_moves_made_while_a_board_is_drawn_get_one_more_board_and_ev
         shown = [int(m) for p in fake.thread_messages(table.thread_id)
                  for m in re.findall(r"· move (\d+)\b", p["content"])]
         assert shown[-1] == queued[-1]
-        statuses = {d.status for d in await running.service.store.deliveries_of(table.game_id)}
+        statuses = {d.status for d in await running.service.store.deliveries.of_game(table.game_id)}
         assert statuses <= {"sent", "dropped"}, statuses  # every post and DM owed was settled
     finally:
         await running.stop()

@@ -10,8 +10,10 @@ from typing import Any
 import pytest
 
 from app import Actor, GameService, Limits
+from store.games import GameReads
 from store.pg_reads import KeyedReads
-from store.repository import Store
+from store.plans import PlanReads
+from store.user_settings import SettingsReads
 
 UNLIMITED = Limits.unlimited()
 GAMES = 6
@@ -19,19 +21,19 @@ GAMES = 6
 
 async def started(service: GameService, channel: int) -> int:
     host = 1000 * channel
-    lobby = await service.create_lobby(1, channel, host, "Host", "usa", seats_wanted=2)
-    await service.join(lobby.game_id, host + 1, "Bob")
-    await service.start(lobby.game_id, host)
+    lobby = await service.tables.create_lobby(1, channel, host, "Host", "usa", seats_wanted=2)
+    await service.tables.join(lobby.game_id, host + 1, "Bob")
+    await service.tables.start(lobby.game_id, host)
     return lobby.game_id
 
 
 async def first_move(service: GameService, game_id: int) -> int:
     """The player the game waits for takes their first legal action; returns the new seq."""
-    summary = await service.game(game_id)
+    summary = await service.reads.game(game_id)
     user = summary.seats[summary.waiting_for[0]].user_id
     assert user is not None
-    legal = await service.legal_actions(game_id, user)
-    return (await service.submit(game_id, Actor.user(user), legal[0], summary.seq)).seq
+    legal = await service.reads.legal_actions(game_id, user)
+    return (await service.moves.submit(game_id, Actor.user(user), legal[0], summary.seq)).seq
 
 
 async def test_moves_on_many_games_at_once_read_their_games_together(other_database: Any) -> None:
@@ -40,7 +42,7 @@ async def test_moves_on_many_games_at_once_read_their_games_together(other_datab
     try:
         games = [await started(service, c) for c in range(1, GAMES + 1)]
         for g in games:
-            await service.game(g)  # cached: each move now checks its copy against the database
+            await service.reads.game(g)  # cached: each move now checks its copy against the database
         reads = service.store.grouped.games
         asked, queries = reads.asked, reads.queries
         seqs = await asyncio.gather(*(first_move(service, g) for g in games))
@@ -59,17 +61,18 @@ async def test_a_grouped_read_gives_what_a_read_of_its_own_gives(other_database:
     try:
         games = [await started(service, c) for c in (1, 2)]
         tx = store.tx()
-        tx.put_plans(games[0], 0, 1000, "[]")
+        tx.plans.put(games[0], 0, 1000, "[]")
         await store.write(tx)
-        await service.change_settings(1000, colorblind=True)
-        alone = [await Store.game_with_players(store, g) for g in (*games, 999)]
-        together = await asyncio.gather(*(store.game_with_players(g) for g in (*games, 999)))
+        await service.settings.change_settings(1000, colorblind=True)
+        alone = [await GameReads.with_players(store.games, g) for g in (*games, 999)]
+        together = await asyncio.gather(*(store.games.with_players(g) for g in (*games, 999)))
         assert list(together) == alone
         assert together[2] == (None, [])  # no such game
-        assert await asyncio.gather(*(store.plans(g) for g in games)) == [
-            await Store.plans(store, g) for g in games]
-        assert await store.user_settings([1000, 1001, 2000]) == await Store.user_settings(store, [1000, 1001, 2000])
-        assert set(await store.user_settings([1000, 2000])) == {1000}  # only users with settings stored
+        assert await asyncio.gather(*(store.plans.get(g) for g in games)) == [
+            await PlanReads.get(store.plans, g) for g in games]
+        assert await store.user_settings.get([1000, 1001, 2000]) == await SettingsReads.get(
+            store.user_settings, [1000, 1001, 2000])
+        assert set(await store.user_settings.get([1000, 2000])) == {1000}  # only users with settings stored
     finally:
         await service.close()
 

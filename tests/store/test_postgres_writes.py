@@ -16,9 +16,9 @@ NAME = "UPDATE players SET name = ? WHERE game_id = ? AND seat = ?"
 
 async def lobby(store: Store, host: int) -> int:
     tx = store.tx()
-    tx.create_game(guild_id=1, channel_id=host, host_user_id=host, variant="usa", options_json="{}",
-                   seats_wanted=5, turn_hours=None)
-    tx.join_lobby(None, user_id=host, is_ai=False, ai_level=None, name="Host", seats_wanted=5)
+    tx.games.create(guild_id=1, channel_id=host, host_user_id=host, variant="usa", options_json="{}",
+                    seats_wanted=5, turn_hours=None)
+    tx.games.join_lobby(None, user_id=host, is_ai=False, ai_level=None, name="Host", seats_wanted=5)
     done = await store.write(tx)
     game_id = done.lastrowids[0]
     assert game_id is not None
@@ -88,7 +88,7 @@ async def test_a_key_written_twice_in_one_batch_is_written_once(other_database: 
 
         def entry() -> Any:
             tx = store.tx()
-            tx.append_action(game_id, 1, actor=0, user_id=100, action_json="{}", events_json="[]")
+            tx.log.append(game_id, 1, actor=0, user_id=100, action_json="{}", events_json="[]")
             return store.write(tx)
 
         outcomes = await asyncio.gather(entry(), entry(), return_exceptions=True)

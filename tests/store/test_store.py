@@ -80,9 +80,9 @@ async def migrate_to(database: Database | Path, version: int) -> None:
 
 async def new_lobby(store: Store, host: int = 1) -> int:
     tx = store.tx()
-    index = tx.create_game(guild_id=10, channel_id=20 + host, host_user_id=host, variant="usa", options_json="{}",
-                           seats_wanted=4, turn_hours=None)
-    tx.join_lobby(None, user_id=host, is_ai=False, ai_level=None, name=f"user{host}", seats_wanted=4)
+    index = tx.games.create(guild_id=10, channel_id=20 + host, host_user_id=host, variant="usa", options_json="{}",
+                            seats_wanted=4, turn_hours=None)
+    tx.games.join_lobby(None, user_id=host, is_ai=False, ai_level=None, name=f"user{host}", seats_wanted=4)
     done = await store.write(tx)
     game_id = done.lastrowids[index]
     assert game_id is not None
@@ -149,8 +149,8 @@ async def test_migration_2_fills_results_from_games_finished_under_version_1(tmp
         db.execute("INSERT INTO snapshots VALUES (7, 200, 1, ?, 20)", (json.dumps({"result": result}),))
         db.execute("INSERT INTO snapshots VALUES (8, 3, 1, ?, 20)", (json.dumps({"result": None}),))
     async with await Store.open(path) as store:
-        rows = await store.results_of_game(7)
-        assert await store.results_of_game(8) == []
+        rows = await store.results.of_game(7)
+        assert await store.results.of_game(8) == []
     assert [(r.seat, r.user_id, r.score, r.place, r.won, r.tickets_completed, r.tickets_failed) for r in rows] == [
         (0, 100, 80, 2, False, 1, 1),
         (1, 101, 95, 1, True, 1, 0),
@@ -203,7 +203,7 @@ async def test_migration_13_keeps_the_action_log_append_only_in_a_table_of_appen
         for seq in (2, 0, 1):
             db.execute("INSERT INTO actions VALUES (7, ?, 0, 100, ?, '[]', 10)", (seq, f'{{"n":{seq}}}'))
     async with await Store.open(path) as store:
-        log = await store.actions(7)
+        log = await store.log.actions(7)
     assert [(r.seq, r.action_json) for r in log] == [(0, '{"n":0}'), (1, '{"n":1}'), (2, '{"n":2}')]
     with sqlite3.connect(path) as db:
         (sql,) = db.execute("SELECT sql FROM sqlite_schema WHERE name = 'actions'").fetchone()
@@ -240,7 +240,7 @@ async def test_the_action_log_is_append_only(database: Database) -> None:
     async with await Store.open(database.target) as store:
         game_id = await new_lobby(store)
         tx = store.tx()
-        tx.append_action(game_id, 0, actor=None, user_id=1, action_json="{}", events_json="[]")
+        tx.log.append(game_id, 0, actor=None, user_id=1, action_json="{}", events_json="[]")
         await store.write(tx)
         refused = ["UPDATE actions SET action = '{\"x\":1}'", "DELETE FROM actions"]
         if database.is_postgres:
@@ -250,7 +250,7 @@ async def test_the_action_log_is_append_only(database: Database) -> None:
             tx.add(sql)
             with pytest.raises(StoreError, match="append-only"):
                 await store.write(tx)
-        assert len(await store.actions(game_id)) == 1
+        assert len(await store.log.actions(game_id)) == 1
 
 
 async def test_a_guarded_write_that_finds_the_game_moved_on_writes_nothing(database: Database) -> None:
@@ -260,12 +260,12 @@ async def test_a_guarded_write_that_finds_the_game_moved_on_writes_nothing(datab
         tx.add("UPDATE games SET status = 'playing' WHERE id = ?", (game_id,))
         await store.write(tx)
         tx = store.tx()
-        tx.append_action(game_id, 1, actor=0, user_id=1, action_json="{}", events_json="[]")
-        tx.advance_game(game_id, from_seq=5, to_seq=6, status="playing", waiting_json="[0]")
+        tx.log.append(game_id, 1, actor=0, user_id=1, action_json="{}", events_json="[]")
+        tx.games.advance(game_id, from_seq=5, to_seq=6, status="playing", waiting_json="[0]")
         with pytest.raises(WriteConflict, match="already happened"):
             await store.write(tx)
-        assert await store.actions(game_id) == []
-        game = await store.game(game_id)
+        assert await store.log.actions(game_id) == []
+        game = await store.games.get(game_id)
         assert game is not None and game.seq == 0
 
 
@@ -288,8 +288,8 @@ async def test_writes_waiting_together_share_a_commit_yet_each_stays_atomic(
 
         async def move(game_id: int, from_seq: int) -> None:
             tx = store.tx()
-            tx.advance_game(game_id, from_seq=from_seq, to_seq=from_seq + 1, status="playing", waiting_json="[0]")
-            tx.append_action(game_id, from_seq + 1, actor=0, user_id=None, action_json="{}", events_json="[]")
+            tx.games.advance(game_id, from_seq=from_seq, to_seq=from_seq + 1, status="playing", waiting_json="[0]")
+            tx.log.append(game_id, from_seq + 1, actor=0, user_id=None, action_json="{}", events_json="[]")
             await store.write(tx)
 
         before = store.writer_stats
@@ -312,25 +312,25 @@ async def test_writes_waiting_together_share_a_commit_yet_each_stays_atomic(
         assert failed == [5, 20] and isinstance(outcomes[5], WriteConflict)
         assert "append-only" in str(outcomes[20])
         for i, game_id in enumerate(game_ids):
-            assert [a.seq for a in await store.actions(game_id)] == ([1] if i == 5 else [1, 2])
+            assert [a.seq for a in await store.log.actions(game_id)] == ([1] if i == 5 else [1, 2])
 
 
 async def test_a_lobby_takes_one_seat_per_person_and_no_more_seats_than_wanted(database: Database) -> None:
     async with await Store.open(database.target) as store:
         game_id = await new_lobby(store)
         tx = store.tx()
-        tx.join_lobby(game_id, user_id=1, is_ai=False, ai_level=None, name="again", seats_wanted=4)
+        tx.games.join_lobby(game_id, user_id=1, is_ai=False, ai_level=None, name="again", seats_wanted=4)
         with pytest.raises(WriteConflict):
             await store.write(tx)
         for user in (2, 3, 4):
             tx = store.tx()
-            tx.join_lobby(game_id, user_id=user, is_ai=False, ai_level=None, name=f"u{user}", seats_wanted=4)
+            tx.games.join_lobby(game_id, user_id=user, is_ai=False, ai_level=None, name=f"u{user}", seats_wanted=4)
             await store.write(tx)
         tx = store.tx()
-        tx.join_lobby(game_id, user_id=None, is_ai=True, ai_level="random", name="bot", seats_wanted=4)
+        tx.games.join_lobby(game_id, user_id=None, is_ai=True, ai_level="random", name="bot", seats_wanted=4)
         with pytest.raises(WriteConflict):
             await store.write(tx)
-        assert [p.user_id for p in await store.players(game_id)] == [1, 2, 3, 4]
+        assert [p.user_id for p in await store.games.players(game_id)] == [1, 2, 3, 4]
 
 
 # --- backups ----------------------------------------------------------------------------
@@ -354,7 +354,7 @@ async def test_a_backup_of_the_live_database_is_a_complete_standalone_copy(tmp_p
         assert db.execute("SELECT max(version) FROM schema_version").fetchone() == (latest_version(),)
     assert set(ids) <= copied
     async with await Store.open(copy) as restored:
-        assert (await restored.game(ids[0])) is not None
+        assert (await restored.games.get(ids[0])) is not None
 
 
 def test_bot_backup_copies_the_database_named_by_the_environment(tmp_path: Path) -> None:
@@ -405,7 +405,7 @@ async def test_a_backup_never_overwrites_the_live_database_or_its_files(tmp_path
         assert not (tmp_path / "not-mounted").exists()
         with pytest.raises(BackupRefused, match="is a folder"):
             await store.backup(tmp_path)
-        assert [await store.game(i) is not None for i in ids] == [True, True, True]
+        assert [await store.games.get(i) is not None for i in ids] == [True, True, True]
         assert not Path(f"{live}.partial").exists()
     with sqlite3.connect(live) as db:
         assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
@@ -442,14 +442,14 @@ async def test_reads_do_not_see_a_transaction_until_it_commits(database: Databas
             other = await aiosqlite.connect(database.target, isolation_level=None)
             await other.execute("BEGIN IMMEDIATE")
             await other.execute("UPDATE games SET seats_wanted = 5 WHERE id = ?", (game_id,))
-        game = await store.game(game_id)
+        game = await store.games.get(game_id)
         assert game is not None and game.seats_wanted == 4
         if database.is_postgres:
             await change.commit()
         else:
             await other.execute("COMMIT")
         await other.close()
-        game = await store.game(game_id)
+        game = await store.games.get(game_id)
         assert game is not None and game.seats_wanted == 5
 
 
@@ -490,9 +490,9 @@ async def test_text_of_every_kind_survives_a_postgres_batch(other_database: obje
         game_id = await new_lobby(store)
         for user, name in enumerate(names, start=2):
             tx = store.tx()
-            tx.join_lobby(game_id, user_id=user, is_ai=False, ai_level=None, name=name, seats_wanted=99)
+            tx.games.join_lobby(game_id, user_id=user, is_ai=False, ai_level=None, name=name, seats_wanted=99)
             tx.add("UPDATE games SET turn_hours = ? WHERE id = ?", (0.1 + user / 3, game_id))
             await store.write(tx)
-        assert [p.name for p in await store.players(game_id)][1:] == names
-        game = await store.game(game_id)
+        assert [p.name for p in await store.games.players(game_id)][1:] == names
+        game = await store.games.get(game_id)
         assert game is not None and game.turn_hours == 0.1 + (len(names) + 1) / 3  # exactly, as a float

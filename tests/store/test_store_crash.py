@@ -167,7 +167,7 @@ def test_killed_at_random_moments_nothing_acknowledged_is_lost_or_doubled(
         service = await GameService.open(db.target, limits=Limits.unlimited())
         try:
             for game_id in sorted(started_games):
-                seen = await service.view(game_id)
+                seen = await service.reads.view(game_id)
                 reported = [s for g, s in acknowledged if g == game_id]
                 assert seen.seq is not None and seen.seq >= max(reported, default=0)
             await service.loader.checks_done()

@@ -33,7 +33,7 @@ async def main():
     store = await Store.open(sys.argv[1])
     for channel in range(5):
         tx = store.tx()
-        tx.create_game(guild_id=1, channel_id=channel, host_user_id=1, variant="usa", options_json="{}",
+        tx.games.create(guild_id=1, channel_id=channel, host_user_id=1, variant="usa", options_json="{}",
                        seats_wanted=2, turn_hours=None)
         await store.write(tx)
     print("ready", flush=True)
@@ -45,14 +45,14 @@ asyncio.run(main())
 
 async def lobby(store: Store, channel: int) -> None:
     tx = store.tx()
-    tx.create_game(guild_id=1, channel_id=channel, host_user_id=1, variant="usa", options_json="{}", seats_wanted=2,
-                   turn_hours=None)
+    tx.games.create(guild_id=1, channel_id=channel, host_user_id=1, variant="usa", options_json="{}", seats_wanted=2,
+                    turn_hours=None)
     await store.write(tx)
 
 
 async def lobbies(path: Path) -> int:
     async with await Store.open(path) as store:
-        return len(await store.game_ids(["lobby"]))
+        return len(await store.games.ids(["lobby"]))
 
 
 def copy(folder: Path, source: Path, *suffixes: str) -> Path:

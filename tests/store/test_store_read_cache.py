@@ -22,13 +22,13 @@ BOB, CAROL = 101, 102
 async def store(tmp_path: Path) -> AsyncIterator[Any]:
     opened = await Store.open(tmp_path / "ttr.sqlite3")
     reads: list[str] = []
-    fetch = opened._fetch
+    fetch = opened.reader.fetch
 
     async def counted(sql: str, params: Any = ()) -> Any:
         reads.append(sql)
         return await fetch(sql, params)
 
-    opened._fetch = counted
+    opened.reader.fetch = counted
     opened.reads = reads
     yield opened
     await opened.close()
@@ -36,8 +36,8 @@ async def store(tmp_path: Path) -> AsyncIterator[Any]:
 
 async def _game(store: Any) -> int:
     tx = store.tx()
-    index = tx.create_game(guild_id=1, channel_id=1, host_user_id=BOB, variant="usa", options_json="{}",
-                           seats_wanted=2, turn_hours=None)
+    index = tx.games.create(guild_id=1, channel_id=1, host_user_id=BOB, variant="usa", options_json="{}",
+                            seats_wanted=2, turn_hours=None)
     return int((await store.write(tx)).lastrowids[index])
 
 
@@ -48,59 +48,59 @@ async def _write(store: Any, build: Any) -> None:
 
 
 async def test_settings_read_twice_are_read_from_the_database_once(store):
-    await _write(store, lambda tx: tx.set_time_zone(BOB, "Europe/Paris"))
-    first = await store.user_settings([BOB, CAROL])
+    await _write(store, lambda tx: tx.user_settings.set_time_zone(BOB, "Europe/Paris"))
+    first = await store.user_settings.get([BOB, CAROL])
     reads = len(store.reads)
-    assert await store.user_settings([BOB, CAROL]) == first
+    assert await store.user_settings.get([BOB, CAROL]) == first
     assert first[BOB].timezone == "Europe/Paris" and CAROL not in first  # Carol has no row: the defaults
     assert len(store.reads) == reads
 
 
 async def test_a_change_of_settings_is_read_at_once(store):
-    await store.user_settings([BOB, CAROL])
-    await _write(store, lambda tx: tx.set_quiet_hours(CAROL, (22 * 60, 7 * 60)))
-    after = await store.user_settings([BOB, CAROL])
+    await store.user_settings.get([BOB, CAROL])
+    await _write(store, lambda tx: tx.user_settings.set_quiet_hours(CAROL, (22 * 60, 7 * 60)))
+    after = await store.user_settings.get([BOB, CAROL])
     assert (after[CAROL].quiet_start, after[CAROL].quiet_end) == (22 * 60, 7 * 60)
 
 
 async def test_a_plan_stored_or_taken_is_read_at_once(store):
     game = await _game(store)
-    assert await store.plans(game) == []
-    await _write(store, lambda tx: tx.put_plans(game, 1, BOB, "[]"))
-    (row,) = await store.plans(game)
+    assert await store.plans.get(game) == []
+    await _write(store, lambda tx: tx.plans.put(game, 1, BOB, "[]"))
+    (row,) = await store.plans.get(game)
     assert (row.seat, row.revision) == (1, 1)
     reads = len(store.reads)
-    assert await store.plans(game, 1) == [row] and await store.plans(game, 0) == []
+    assert await store.plans.get(game, 1) == [row] and await store.plans.get(game, 0) == []
     assert len(store.reads) == reads
-    await _write(store, lambda tx: tx.take_plan(game, 1, 1, None))
-    assert await store.plans(game) == []
+    await _write(store, lambda tx: tx.plans.take(game, 1, 1, None))
+    assert await store.plans.get(game) == []
 
 
 async def test_a_statement_without_a_key_forgets_the_whole_table(store):
     game = await _game(store)
-    await store.plans(game)
-    await store.user_settings([BOB])
+    await store.plans.get(game)
+    await store.user_settings.get([BOB])
     await _write(store, lambda tx: tx.add(
         "INSERT INTO plans (game_id, seat, user_id, plans, revision, updated_at) VALUES (?, 0, ?, '[]', 4, 0)",
         (game, CAROL)))
     await _write(store, lambda tx: tx.add("INSERT INTO user_settings (user_id, timezone, updated_at)"
                                           " VALUES (?, 'Asia/Tokyo', 0)", (BOB,)))
-    assert [r.revision for r in await store.plans(game)] == [4]
-    assert (await store.user_settings([BOB]))[BOB].timezone == "Asia/Tokyo"
+    assert [r.revision for r in await store.plans.get(game)] == [4]
+    assert (await store.user_settings.get([BOB]))[BOB].timezone == "Asia/Tokyo"
 
 
 async def test_a_failed_write_forgets_what_it_touched(store):
     game = await _game(store)
-    await store.user_settings([BOB])
+    await store.user_settings.get([BOB])
 
     def doomed(tx: Any) -> None:
-        tx.set_time_zone(BOB, "Europe/Oslo")
-        tx.set_status(game, "playing", "over")  # the game is in the lobby: the guard fails
+        tx.user_settings.set_time_zone(BOB, "Europe/Oslo")
+        tx.games.set_status(game, "playing", "over")  # the game is in the lobby: the guard fails
 
     with pytest.raises(WriteConflict):
         await _write(store, doomed)
-    assert store._read_cache.settings == {}
-    assert await store.user_settings([BOB]) == {}  # nothing was written
+    assert store.reader.cache.settings == {}
+    assert await store.user_settings.get([BOB]) == {}  # nothing was written
 
 
 def test_a_read_under_way_while_the_table_changed_is_not_kept():

@@ -43,8 +43,8 @@ def tables_of(path: Path) -> list[str]:
 
 async def new_lobby(store: Store, channel: int = 2) -> None:
     tx = store.tx()
-    tx.create_game(guild_id=1, channel_id=channel, host_user_id=3, variant="usa", options_json="{}", seats_wanted=2,
-                   turn_hours=None)
+    tx.games.create(guild_id=1, channel_id=channel, host_user_id=3, variant="usa", options_json="{}", seats_wanted=2,
+                    turn_hours=None)
     await store.write(tx)
 
 
@@ -104,10 +104,10 @@ async def test_an_empty_file_is_refused_unless_init_is_asked_for(tmp_path: Path)
         await new_lobby(store)
     async with await Store.open(path) as store:  # a game database now: no flag needed
         assert not store.created
-        assert await store.game_ids(["lobby"]) == [1]
+        assert await store.games.ids(["lobby"]) == [1]
     async with await Store.open(path, allow_init=True) as store:  # --init again changes nothing
         assert not store.created
-        assert await store.game_ids(["lobby"]) == [1]
+        assert await store.games.ids(["lobby"]) == [1]
 
 
 async def test_an_empty_file_whose_wal_holds_data_is_refused_even_with_init(tmp_path: Path) -> None:
@@ -279,7 +279,7 @@ async def test_a_stale_wal_beside_a_restored_backup_is_refused(tmp_path: Path) -
     assert digest(restored) == before
     restored.with_name("ttr.sqlite3-wal").unlink()
     async with await Store.open(restored) as store:
-        assert await store.game_ids(["lobby"]) == [1]
+        assert await store.games.ids(["lobby"]) == [1]
 
 
 async def test_a_new_database_appears_whole_or_not_at_all(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -429,7 +429,7 @@ async def test_a_second_process_on_one_sqlite_file_is_refused_in_words(tmp_path:
     finally:
         await store.close()
     async with await Store.open(path) as again:
-        assert await again.game_ids(("lobby",))
+        assert await again.games.ids(("lobby",))
 
     holder = subprocess.Popen([sys.executable, "-c", (
         "import asyncio, sys; from pathlib import Path; from store import Store\n"
@@ -446,7 +446,7 @@ async def test_a_second_process_on_one_sqlite_file_is_refused_in_words(tmp_path:
         holder.kill()
         holder.wait()
     async with await Store.open(path) as after_kill:  # the lock went with the killed process
-        assert await after_kill.game_ids(("lobby",))
+        assert await after_kill.games.ids(("lobby",))
 
 
 def test_only_the_default_database_path_is_the_default() -> None:

@@ -23,6 +23,7 @@ from engine.actions import Action, DrawTickets, KeepTickets
 from engine.rules.tickets import (
     BOX,
     SHUFFLE,
+    ChooseTickets,
     DestinationTickets,
     TicketsBoxed,
     TicketsChosen,
@@ -162,7 +163,7 @@ def keep_label(a: Action, c: Ctx) -> str:
 
 def _choose_waiting(c: Ctx, who: str) -> str:
     pending = c.v.pending
-    if pending.setup and pending.data.get("announce"):
+    if isinstance(pending.decision, ChooseTickets) and pending.decision.setup and pending.decision.announce:
         return c.t("waiting.announce_tickets", who=who)
     if pending.setup:
         return c.t("waiting.opening_tickets", who=who)

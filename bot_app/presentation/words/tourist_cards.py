@@ -19,7 +19,7 @@ from bot_app.presentation.words.base import (
 )
 from bot_app.presentation.words.tickets import TicketWords, tickets_boxed
 from engine.actions import Action, DrawTickets, KeepTickets
-from engine.rules.tickets import TicketsChosen, TicketsDrawn, TicketsKept, TicketsOffered
+from engine.rules.tickets import ChooseTickets, TicketsChosen, TicketsDrawn, TicketsKept, TicketsOffered
 from engine.rules.tourist_cards import LuckyDevilPlayed, LuckyDevilResolved, PlayLuckyDevil, TouristCards, TouristView
 
 
@@ -31,8 +31,8 @@ def _setup_now(c: Ctx, n_tickets: int) -> bool:
     """Whether an offer of this size is the opening one (the view says so while it waits)."""
     module = c.rules.module("tickets")
     assert isinstance(module, TouristCards)
-    if c.view is not None and c.view.pending.kind == "choose_tickets":
-        return c.view.pending.setup
+    if c.view is not None and isinstance(c.view.pending.decision, ChooseTickets):
+        return c.view.pending.decision.setup
     return n_tickets > sum(n for _, n in module.draw)
 
 

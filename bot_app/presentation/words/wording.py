@@ -14,6 +14,7 @@ from bot_app.lang import Language, reader, table_language
 from bot_app.presentation.words.base import Ctx, Doing, Said, Words, joined, signed, words_class
 from bot_app.presentation.words.core import CoreWords
 from engine.actions import Action
+from engine.decisions import kind_of
 from engine.events import HIDDEN, PRIVATE, PUBLIC, Event
 from engine.ruleset import RuleSet
 from engine.rulesets import build_ruleset
@@ -117,7 +118,7 @@ class Wording:
     def doing(self, action: Action, c: Ctx) -> Doing:
         """How this action is offered: by the module that handles it now, else the first that
         has words for its kind, else the core's."""
-        kind = c.view.pending.kind if c.view is not None else None
+        kind = kind_of(c.view.pending.decision) if c.view is not None else None
         module = self.rules.handler(kind, action) if kind else None
         if module is not None:
             words = self._of[id(module)]
@@ -138,7 +139,7 @@ class Wording:
         if not waiting:
             return ""
         who = c.joined(mentions.get(s) or f"**{c.name(s)}**" for s in waiting)
-        kind = c.v.pending.kind or "turn"
+        kind = kind_of(c.v.pending.decision) or "turn"
         handlers = [self._of[id(m)] for m in self.rules.modules_for(kind)]
         for words in [*handlers, *self.all]:
             said = words.waiting.get(kind)

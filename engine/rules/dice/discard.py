@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from engine.actions import Action, Pass, register
 from engine.cards import Cards, cards, count
+from engine.decisions import Decision
 from engine.errors import IllegalAction
 from engine.events import Payload
 from engine.rules.dice.faces import DOUBLE, SINGLE, TOKEN_TYPES
@@ -32,6 +33,15 @@ from engine.rules.module import RuleModule
 
 if TYPE_CHECKING:
     from engine.core import Game
+
+
+# --- the decisions this rule opens -----------------------------------------------------------
+@dataclass(frozen=True)
+class DiceDiscard(Decision):
+    """The turn is ending over the token cap: discard down to it."""
+
+    kind = "dice_discard"
+
 
 
 # --- the events this rule emits --------------------------------------------------------------

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from engine.actions import Action, register
 from engine.cards import card_word
+from engine.decisions import Decision
 from engine.errors import IllegalAction
 from engine.events import Payload
 from engine.rules.dice.faces import N_DICE, TOKEN_CAP, TOKEN_TYPES, TRAIN_FACES, face_counts
@@ -20,6 +21,22 @@ if TYPE_CHECKING:
     from engine.core import Game
     from engine.maps import GameMap
     from engine.state import GameState
+
+
+# --- the decisions this rule opens -----------------------------------------------------------
+@dataclass(frozen=True)
+class ChooseReroll(Decision):
+    """The dice are rolled: reroll some, or act."""
+
+    kind = "dice_roll"
+
+
+@dataclass(frozen=True)
+class DiceAction(Decision):
+    """The reroll is done: act with the dice."""
+
+    kind = "dice_action"
+
 
 
 # --- the events this rule emits --------------------------------------------------------------

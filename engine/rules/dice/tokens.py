@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from engine.actions import Action, Pass, register
 from engine.cards import Cards, cards, count
+from engine.decisions import Decision
 from engine.errors import IllegalAction
 from engine.events import Payload
 from engine.rules.dice.faces import DOUBLE, SINGLE, STATION, TOKEN_CAP, TOKEN_TYPES, WILD, face_counts
@@ -23,6 +24,15 @@ from engine.rules.module import RuleModule
 
 if TYPE_CHECKING:
     from engine.core import Game
+
+
+# --- the decisions this rule opens -----------------------------------------------------------
+@dataclass(frozen=True)
+class DiceToken(Decision):
+    """The turn's action is done: buy a token with two unused dice, or not."""
+
+    kind = "dice_token"
+
 
 
 # --- the events this rule emits --------------------------------------------------------------

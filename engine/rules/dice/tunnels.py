@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from engine.actions import Action, GiveUpTunnel, PayTunnel
 from engine.cards import Cards, count
+from engine.decisions import Decision
 from engine.errors import IllegalAction
 from engine.events import Payload
 from engine.maps import Route
@@ -34,6 +35,20 @@ from engine.rules.tunnels import TunnelAbandoned
 
 if TYPE_CHECKING:
     from engine.core import Game
+
+
+# --- the decisions this rule opens -----------------------------------------------------------
+@dataclass(frozen=True)
+class DiceTunnel(Decision):
+    """The tunnel dice asked for more: pay the extra, or give up."""
+
+    kind = "dice_tunnel"
+    route: str
+    payment: dict[str, int]
+    tunnel_dice: list[str]
+    extra: int
+    type: str  # the route's die type
+
 
 
 # --- the events this rule emits --------------------------------------------------------------

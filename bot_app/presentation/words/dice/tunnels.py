@@ -9,7 +9,7 @@ from bot_app.presentation.words.routes import points
 from bot_app.presentation.words.tunnels import tunnel_count
 from engine.actions import Action, PayTunnel
 from engine.rules.dice.faces import N_TUNNEL_DICE, tunnel_faces
-from engine.rules.dice.tunnels import DiceTunnels, TunnelExtraPaid
+from engine.rules.dice.tunnels import DiceTunnel, DiceTunnels, TunnelExtraPaid
 from engine.rules.routes import RouteClaimed
 
 TUNNEL_DIE_SIDES = len(tunnel_faces(0))
@@ -17,7 +17,8 @@ TUNNEL_DIE_SIDES = len(tunnel_faces(0))
 
 def pay_label(a: Action, c: Ctx) -> str:
     assert isinstance(a, PayTunnel)
-    route = c.view.pending.data.get("route") if c.view is not None else None
+    decision = c.view.pending.decision if c.view is not None else None
+    route = decision.route if isinstance(decision, DiceTunnel) else None
     return c.t("dice.label.pay", paid=faces_paid(a.payment, kind_of(c, route), c.lang))
 
 

@@ -1,12 +1,16 @@
-"""The core the service's parts share: the store, the game cache, per-game locks, and the one
-way a move is stored — with everything it owes the players, in one transaction.
+"""The core the service's parts share: the store, the clock, the game cache, per-game locks, and
+the one way a move is stored — with everything it owes the players, in one transaction.
 
-Every move goes through `_commit`:
+The parts (app/service.py lists them) each hold this core and use only its public surface:
+`store`, `loader`, `clock`, `limits`, `random_bits`, `owner`, `lock`, `commit`, `owe` and the two
+wake-ups (`deliveries_waiting`, `timers_changed`).
+
+Every move goes through `commit`:
 
 1. the caller holds the game's lock (moves of one game are serialised; other games go on);
 2. it loaded the game (app.loader), checked the `expected_seq`, and applied the moves with the
    engine (an illegal one raised the engine's IllegalAction);
-3. `_commit` writes the actions, their events, a snapshot when one is due (every few moves:
+3. `commit` writes the actions, their events, a snapshot when one is due (every few moves:
    app/loader.py), the game's new seq — guarded, so it writes nothing if the game moved on
    meanwhile, even from another process — and, in the same transaction, what the move owes
    (app.owed: posts, direct messages, turn timers) and any change to the seats' absence;
@@ -21,12 +25,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-import time
 import weakref
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
 from app import records
@@ -110,9 +111,10 @@ class MoverClock:
     restored: list[TurnTimer] | None = None
 
 
-class ServiceBase:
-    """Construction, locks and the commit. The service's parts (lobby, moves, clocks,
-    deliveries, reading) build on it; `app.service.GameService` puts them together."""
+class ServiceCore:
+    """What every part of the service shares: the store, the clock, the loaded-game cache,
+    per-game locks, and the commit — the write path of a move and what it owes. The parts hold
+    it (composition); `app.service.GameService` builds it and them."""
 
     def __init__(self, store: Store, *, clock: Callable[[], float] | None = None, cache_size: int | None = None,
                  limits: Limits | None = None, random_bits: Callable[[int], int] = secrets.randbits) -> None:
@@ -125,14 +127,9 @@ class ServiceBase:
         self.clock = clock or store.clock
         self.limits = limits or Limits()
         self.loader = GameLoader(store, games_for_memory(CACHE_MB) if cache_size is None else cache_size,
-                                 lock=self._lock)
-        # When each user last opened a table (the cooldown). Bounded; losing it in a restart
-        # only forgives one cooldown.
-        self._last_lobby: OrderedDict[int, float] = OrderedDict()
+                                 lock=self.lock)
         # A lock lives while someone holds or waits for it, so the dict does not grow for ever.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        # Opening a lobby is checked-then-written; this makes a double click see the first one.
-        self._create_lock = asyncio.Lock()
         # Set whenever a commit stored deliveries: the dispatcher waits on it.
         self.deliveries_waiting = asyncio.Event()
         # Set whenever timers were scheduled: the timer loop waits on it.
@@ -148,35 +145,13 @@ class ServiceBase:
         self.deliveries_waiting.set()
         self.timers_changed.set()
 
-    @classmethod
-    async def open(cls, path: str | Path | None = None, *, clock: Callable[[], float] = time.time,
-                   cache_size: int | None = None, limits: Limits | None = None,
-                   random_bits: Callable[[int], int] = secrets.randbits) -> Any:
-        """Open the store at `path` — an SQLite file, or a `postgresql://` URL (default:
-        $TTR_DATABASE, else data/ttr.sqlite3) — migrating it, and a service on it."""
-        return cls(await Store.open(path, clock=clock), clock=clock, cache_size=cache_size, limits=limits,
-                   random_bits=random_bits)
-
     async def close(self) -> None:
         """Stop the background checks, finish the queued writes and close the database."""
         await self.loader.close()
         await self.store.close()
 
-    async def __aenter__(self) -> Any:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
-
-    @property
-    def cache_size(self) -> int:
-        return self.loader.cache_size
-
-    @property
-    def cached_games(self) -> int:
-        return self.loader.cached_games
-
-    def _lock(self, game_id: int) -> asyncio.Lock:
+    def lock(self, game_id: int) -> asyncio.Lock:
+        """The game's lock: moves and reads of one game are serialised, other games go on."""
         lock = self._locks.get(game_id)
         if lock is None:
             lock = asyncio.Lock()
@@ -187,7 +162,7 @@ class ServiceBase:
     # The commit
     # --------------------------------------------------------------------------------------
 
-    async def _commit(self, loaded: Loaded, moves: Sequence[Move], after: GameState,
+    async def commit(self, loaded: Loaded, moves: Sequence[Move], after: GameState,
                       extras: CommitExtras | None = None) -> SubmitResult:
         """Store `moves` (applied in order to the loaded state, giving `after`) and what they
         owe, in one transaction. The caller holds the game's lock."""
@@ -209,40 +184,41 @@ class ServiceBase:
         clocks = await self._mover_clock(loaded, moves, events, after)
         tx = self.store.tx()
         waiting_json = canonical_json(actors(after))
-        tx.advance_game(game_id, from_seq=loaded.seq, to_seq=last, status=after.status,
-                        waiting_json=waiting_json, from_status=loaded.state.status)
+        tx.games.advance(game_id, from_seq=loaded.seq, to_seq=last, status=after.status,
+                         waiting_json=waiting_json, from_status=loaded.state.status)
         for offset, m in enumerate(moves, start=1):
-            tx.append_action(game_id, loaded.seq + offset, actor=m.seat, user_id=m.user_id,
-                             action_json=canonical_json(m.action.to_json()), events_json=records.events_json(m.events))
+            tx.log.append(game_id, loaded.seq + offset, actor=m.seat, user_id=m.user_id,
+                          action_json=canonical_json(m.action.to_json()), events_json=records.events_json(m.events))
         # A snapshot every few moves (app/loader.py): a load replays the entries after it.
         snapshot = None
         if self.loader.snapshot_due(loaded, last, after):
-            snapshot = tx.put_snapshot(game_id, last, rules_version=after.rules_version,
-                                       state_json=after.to_canonical())
+            snapshot = tx.log.put_snapshot(game_id, last, rules_version=after.rules_version,
+                                           state_json=after.to_canonical())
         if extras.timer_id is not None:
-            tx.fire_timer(extras.timer_id)  # before the cancels below would cancel it as out of date
-        tx.cancel_timers_before(game_id, last)
+            tx.timers.fire(extras.timer_id)  # before the cancels below would cancel it as out of date
+        tx.timers.cancel_before(game_id, last)
         for seat, change in extras.seat_changes.items():
-            tx.set_absence(game_id, seat, change.absent_turns, change.stand_in)
+            tx.seats.set_absence(game_id, seat, change.absent_turns, change.stand_in)
         if planned is not None:
             for seat, revision, rest in planned.taken:
-                tx.take_plan(game_id, seat, revision, rest)
+                tx.plans.take(game_id, seat, revision, rest)
         if after.status == "over":
-            tx.cancel_timers(game_id)
-            tx.drop_plans(game_id)  # plans for turns that will not come
+            tx.timers.cancel(game_id)
+            tx.plans.drop(game_id)  # plans for turns that will not come
             if not after.options.get("tutorial"):  # a tutorial is unrated: no result, no rating
-                tx.add_results(records.results(loaded, after, tx.now))
+                tx.results.add(records.results(loaded, after, tx.now))
         mover = seats[moves[0].seat] if moves[0].user_id is not None else None
-        self._owe(tx, loaded, last, events, mover, after, seats, extras.notes, infos, clocks)
+        self.owe(tx, loaded, last, events, mover, after, seats, extras.notes, infos, clocks)
         for o in [*extras.owed, *await tutorial_owed(self.store, loaded, [(m.seat, m.user_id, m.action) for m in moves],
                                                       after)]:
-            tx.owe(game_id, last, o.kind, o.key, user_id=o.user_id, payload_json=canonical_json(dict(o.payload)))
+            tx.deliveries.owe(game_id, last, o.kind, o.key, user_id=o.user_id,
+                              payload_json=canonical_json(dict(o.payload)))
         for o in planned.owed if planned is not None else ():
             # A planner's private line waits, like a turn DM, until their quiet hours end.
             info = next((i for i in infos or () if i.seat == o.payload.get("seat")), None)
             due = info.clock.resumes(tx.now) if info is not None and info.clock.stopped_at(tx.now) else None
-            tx.owe(game_id, last, o.kind, o.key, user_id=o.user_id, payload_json=canonical_json(dict(o.payload)),
-                   due_at=due)
+            tx.deliveries.owe(game_id, last, o.kind, o.key, user_id=o.user_id,
+                              payload_json=canonical_json(dict(o.payload)), due_at=due)
         try:
             await self.store.write(tx)
         except WriteConflict as exc:
@@ -280,7 +256,7 @@ class ServiceBase:
         seat = moves[0].seat
         if moves[0].user_id is None or not (move_undone(events) or turn_began(events) and can_undo(after, seat)):
             return MoverClock(seat)
-        pending = await self.store.pending_timers(loaded.row.id)
+        pending = await self.store.timers.pending(loaded.row.id)
         if not move_undone(events):
             timers = [(t.kind, t.seat, t.due_at, records.timer(t).payload) for t in pending]
             return MoverClock(seat, hold=held_clock(seat, loaded.state, timers))
@@ -292,7 +268,7 @@ class ServiceBase:
                                "so it stays.", "too_late") from None
         return MoverClock(seat, restored=restored)
 
-    def _owe(self, tx: Tx, loaded: Loaded, last: int, events: Sequence[Event], mover: Seat | None,
+    def owe(self, tx: Tx, loaded: Loaded, last: int, events: Sequence[Event], mover: Seat | None,
              after: GameState, seats: Sequence[Seat], notes: Sequence[Mapping[str, Any]] = (),
              infos: Sequence[SeatInfo] | None = None, clocks: MoverClock | None = None) -> None:
         """Add to `tx` what a commit (or the start) owes: deliveries and the new turn's timers.
@@ -306,24 +282,24 @@ class ServiceBase:
                                    after=after, waiting=waiting, seats=infos, now=tx.now,
                                    waiting_before=actors(loaded.state)):
             payload = dict(owed.payload, notes=list(notes)) if notes and owed.kind == "post" else dict(owed.payload)
-            tx.owe(game_id, last, owed.kind, owed.key, user_id=owed.user_id, payload_json=canonical_json(payload),
-                   due_at=owed.due_at)
+            tx.deliveries.owe(game_id, last, owed.kind, owed.key, user_id=owed.user_id,
+                              payload_json=canonical_json(payload), due_at=owed.due_at)
         if turn_restarts(events):
-            tx.cancel_timers(game_id, kind=REMINDER)
-            tx.cancel_timers(game_id, kind=LIMIT)
+            tx.timers.cancel(game_id, kind=REMINDER)
+            tx.timers.cancel(game_id, kind=LIMIT)
         if turn_began(events):
             # Votes are for one turn; those against a mover who may still take the move back
             # (their turn again) stay, and count again if they do.
             undoable = clocks is not None and clocks.hold is not None
-            tx.clear_skip_votes(game_id, keep_turn=canonical_json(turn_key(loaded.state)) if undoable else None)
+            tx.seats.clear_skip_votes(game_id, keep_turn=canonical_json(turn_key(loaded.state)) if undoable else None)
         restored = {clocks.seat: clocks.restored} if clocks is not None and clocks.restored is not None else None
         for t in turn_timers(events=events, after=after, waiting=waiting, seats=infos, now=tx.now,
                              turn_hours=loaded.row.turn_hours, paused=loaded.row.paused_reason is not None,
                              restored=restored):
-            tx.schedule_timer(game_id, t.kind, t.due_at, seat=t.seat, payload_json=canonical_json(dict(t.payload)))
+            tx.timers.schedule(game_id, t.kind, t.due_at, seat=t.seat, payload_json=canonical_json(dict(t.payload)))
         if clocks is not None and clocks.hold is not None:
-            tx.schedule_timer(game_id, HELD_CLOCK, NEVER, seat=clocks.seat, for_seq=last,
-                              payload_json=canonical_json(clocks.hold))
+            tx.timers.schedule(game_id, HELD_CLOCK, NEVER, seat=clocks.seat, for_seq=last,
+                               payload_json=canonical_json(clocks.hold))
 
     @staticmethod
     def _seats_after(seats: tuple[Seat, ...], changes: Mapping[int, SeatChange]) -> tuple[Seat, ...]:
