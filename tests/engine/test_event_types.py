@@ -21,7 +21,7 @@ from engine.core import Shuffle, Turn
 from engine.decisions import Decision, UntypedDecision, decision_of, kind_of
 from engine.events import PRIVATE, Event, Payload, Untyped
 from engine.game import view
-from engine.rules.module import CORE_EVENTS
+from engine.rules.module import CORE_EVENTS, RuleModule
 from engine.rules.routes import RouteClaimed
 from engine.rules.tickets import TicketsOffered
 from tools.selfplay import play_game
@@ -108,6 +108,19 @@ def test_every_event_of_a_game_reads_back_typed_to_the_same_json(variant, dice):
 
     play_game(variant, 3 if variant != "nordic" else 2, 5, ("greedy",), {"dice": True} if dice else None, check)
     assert {"game_started", "turn_started", "route_claimed"} <= seen
+
+
+def test_every_kind_a_rule_module_says_it_emits_is_a_declared_payload():
+    modules = []
+    stack = list(RuleModule.__subclasses__())
+    while stack:
+        cls = stack.pop()
+        modules.append(cls)
+        stack.extend(cls.__subclasses__())
+    assert len(modules) >= 20
+    for cls in modules:
+        unknown = sorted(set(cls.events) - set(KINDS))
+        assert not unknown, f"{cls.__name__} says it emits {unknown}, which no payload class declares"
 
 
 def test_every_kind_has_words():
