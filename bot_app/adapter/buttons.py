@@ -76,20 +76,20 @@ class HandButton(_Family, template=ids.template(("hand", "dmon"))):
         await show_hand(desk, interaction, self.cid.game)
 
 
-class TicketsButton(_Family, template=ids.template(("kt", "ksel", "kdo"))):
+class TicketsButton(_Family, template=ids.template(("kt", ids.KEEP_PICK, ids.KEEP_CONFIRM))):
     """Choosing tickets to keep: open the menu, pick, confirm."""
 
     async def handle(self, desk: Desk, interaction: discord.Interaction, values: list[str]) -> None:
         g, verb = self.cid.game, self.cid.verb
         if verb == "kt":
             await panels.keep_panel(desk, interaction, g)
-        elif verb == "ksel":
+        elif verb == ids.KEEP_PICK:
             await panels.keep_confirm(desk, interaction, g, values)
         else:
             await panels.keep_submit(desk, interaction, g, self.cid.arg)
 
 
-class TurnButton(_Family, template=ids.template(("draw", "claim", "stn", "tix", "xt", "grp"))):
+class TurnButton(_Family, template=ids.template(("draw", "claim", "stn", "tix", ids.RULE_MOVE, "grp"))):
     """The buttons of a turn post and of a turn panel: they open the private choices."""
 
     async def handle(self, desk: Desk, interaction: discord.Interaction, values: list[str]) -> None:
@@ -101,8 +101,8 @@ class TurnButton(_Family, template=ids.template(("draw", "claim", "stn", "tix", 
             "stn": lambda: panels.group_panel(desk, interaction, panel, "build_station", 0),
             "tix": lambda: panels.choose_or_confirm(desk, interaction, panel,
                                                     [a for a in panel.legal if a.TYPE == "draw_tickets"]),
-            "xt": lambda: panels.choose_or_confirm(desk, interaction, panel,
-                                                   [a for a in panel.legal if cid.arg == a.TYPE]),
+            ids.RULE_MOVE: lambda: panels.choose_or_confirm(desk, interaction, panel,
+                                                            [a for a in panel.legal if cid.arg == a.TYPE]),
         }
         if cid.verb == "grp":
             kind, _, page = cid.arg.partition(".")
@@ -111,7 +111,7 @@ class TurnButton(_Family, template=ids.template(("draw", "claim", "stn", "tix", 
             await opens[cid.verb]()
 
 
-class ChoiceItem(_Family, template=ids.template(("gsel", "asel", "ask", "do", "nope"))):
+class ChoiceItem(_Family, template=ids.template((ids.GROUP_PICK, ids.ACTION_PICK, "ask", "do", "nope"))):
     """Choices inside a private panel: which route, which payment, Confirm, Cancel."""
 
     async def handle(self, desk: Desk, interaction: discord.Interaction, values: list[str]) -> None:
@@ -120,13 +120,13 @@ class ChoiceItem(_Family, template=ids.template(("gsel", "asel", "ask", "do", "n
             await desk.answers.update_panel(interaction, "Cancelled — nothing was done.")
             return
         panel = await turn_panel(desk, cid.game, interaction.user.id, _seq(cid))
-        if cid.verb == "gsel":
+        if cid.verb == ids.GROUP_PICK:
             key = values[0] if values else ""
             chosen = [a for a in panel.legal if cid.arg == a.TYPE and group_key(a) == key]
             await panels.choose_or_confirm(desk, interaction, panel, chosen)
             return
-        action = pick(panel.legal, values[0] if cid.verb == "asel" and values else cid.arg)
-        if cid.verb in ("ask", "asel") and action.TYPE not in panels.NO_CONFIRM:
+        action = pick(panel.legal, values[0] if cid.verb == ids.ACTION_PICK and values else cid.arg)
+        if cid.verb in ("ask", ids.ACTION_PICK) and action.TYPE not in panels.NO_CONFIRM:
             await panels.confirm_panel(desk, interaction, panel, action)
             return
         await panels.submit_from_panel(desk, interaction, cid.game, panel.summary.seq, action)

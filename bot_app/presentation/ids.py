@@ -25,10 +25,23 @@ TEMPLATE = (
 )
 _RE = re.compile(TEMPLATE + r"\Z")
 
+# The verbs of the private panels' choices, named for what they do.
+KEEP_PICK = "keeppick"  # the menu of tickets to keep: which ones
+KEEP_CONFIRM = "keepok"  # its Confirm: keep those (the arg: which, as a mask)
+GROUP_PICK = "grouppick"  # a panel's menu of one group of moves (routes, cities): which one
+ACTION_PICK = "actionpick"  # a panel's menu of moves (payments, …): which one
+RULE_MOVE = "rulemove"  # a turn panel's button of a rule's own move (the arg: its type)
+# The short verbs that components posted before these names carry. Discord keeps a thread's old
+# posts and their buttons, so a click on one is read as its verb's new name and still works.
+FORMER: dict[str, str] = {"ksel": KEEP_PICK, "kdo": KEEP_CONFIRM, "gsel": GROUP_PICK, "asel": ACTION_PICK,
+                          "xt": RULE_MOVE}
+
 
 def template(verbs: tuple[str, ...]) -> str:
-    """The DynamicItem template of one family of components: the ids with these verbs."""
-    return TEMPLATE.replace(r"(?P<verb>[a-z]{1,10})", "(?P<verb>" + "|".join(map(re.escape, verbs)) + ")")
+    """The DynamicItem template of one family of components: the ids with these verbs (and
+    their former names, FORMER)."""
+    read = verbs + tuple(old for old, new in FORMER.items() if new in verbs)
+    return TEMPLATE.replace(r"(?P<verb>[a-z]{1,10})", "(?P<verb>" + "|".join(map(re.escape, read)) + ")")
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,10 +66,10 @@ def parse(text: str) -> Cid | None:
     m = _RE.match(text) if isinstance(text, str) else None
     if m is None:
         return None
-    seq = None if m["seq"] == ANY_SEQ else int(m["seq"])
-    return Cid(int(m["game"]), seq, m["verb"], m["arg"] or "")
+    return from_match(m)
 
 
 def from_match(m: re.Match[str]) -> Cid:
+    """The id a template matched, its verb by its present name (a former one is read as it)."""
     seq = None if m["seq"] == ANY_SEQ else int(m["seq"])
-    return Cid(int(m["game"]), seq, m["verb"], m["arg"] or "")
+    return Cid(int(m["game"]), seq, FORMER.get(m["verb"], m["verb"]), m["arg"] or "")

@@ -121,7 +121,7 @@ def action_buttons(g: int, seq: int, legal: Sequence[Action], view: View,
         elif k in OPENS:
             items.append(button(doing.button_in(c), ids.make(g, seq, OPENS[k]), style, doing.emoji))
         else:
-            items.append(button(doing.button_in(c), ids.make(g, seq, "xt", k), style, doing.emoji))
+            items.append(button(doing.button_in(c), ids.make(g, seq, ids.RULE_MOVE, k), style, doing.emoji))
     items = items[:19] + list(extra)[:4]
     items.append(button(c.t("button.my_hand"), ids.make(g, None, "hand"), discord.ButtonStyle.secondary, "✋"))
     return view_of(*items)
@@ -170,7 +170,7 @@ async def group_panel(desk: Desk, interaction: discord.Interaction, panel: Panel
     page = min(max(page, 0), pages - 1)
     shown = keys[page * MAX_OPTIONS:(page + 1) * MAX_OPTIONS]
     options = [(_group_label(panel, kind, k), k, _ways(len(groups[k]))) for k in shown]
-    items: list[Any] = [select(ids.make(g, seq, "gsel", kind), options,
+    items: list[Any] = [select(ids.make(g, seq, ids.GROUP_PICK, kind), options,
                                f"Pick {GROUPED.get(kind, 'one')} ({page + 1}/{pages})")]
     if page > 0:
         items.append(button("◀ Previous", ids.make(g, seq, "grp", f"{kind}.{page - 1}")))
@@ -196,7 +196,7 @@ async def choose_or_confirm(desk: Desk, interaction: discord.Interaction, panel:
     more = ("" if len(chosen) <= MAX_OPTIONS
             else f" (showing {MAX_OPTIONS} of {len(chosen)}; /ttr move lists them all)")
     await desk.answers.update_panel(interaction, _with_hand(panel, "Choose one" + more + ":"),
-                                    view_of(select(ids.make(g, seq, "asel"), options, "Choose…")))
+                                    view_of(select(ids.make(g, seq, ids.ACTION_PICK), options, "Choose…")))
 
 
 async def confirm_panel(desk: Desk, interaction: discord.Interaction, panel: Panel, action: Action) -> None:
@@ -238,7 +238,7 @@ async def keep_panel(desk: Desk, interaction: discord.Interaction, game_id: int)
     options = [(offer_label(gmap, marks, t), t, _card_kind(gmap, t)) for t in offer if _choosable(keeps, t)]
     least = min(len(a.keep) for a in keeps)
     await desk.answers.update_panel(interaction, _keep_prompt(panel, keeps),
-                                    view_of(select(ids.make(game_id, None, "ksel"), options, "Cards to keep",
+                                    view_of(select(ids.make(game_id, None, ids.KEEP_PICK), options, "Cards to keep",
                                                    min_values=least, max_values=len(options))))
     await show_offer(desk, interaction, panel)
 
@@ -310,7 +310,7 @@ async def keep_confirm(desk: Desk, interaction: discord.Interaction, game_id: in
     kept = "; ".join(offer_label(gmap, marks, t) for t in offer if t in set(values)) or "nothing"
     await desk.answers.update_panel(
         interaction, f"**Confirm:** keep {kept}?",
-        view_of(button("Confirm", ids.make(game_id, None, "kdo", str(mask)), discord.ButtonStyle.success),
+        view_of(button("Confirm", ids.make(game_id, None, ids.KEEP_CONFIRM, str(mask)), discord.ButtonStyle.success),
                 button("Cancel", ids.make(game_id, None, "nope"))))
 
 

@@ -28,10 +28,12 @@ GAME_COMMANDS: dict[str, dict[str, object]] = {
     "admin replace": {"player": "1"}, "turn vote": {}, "turn undo": {},  # replace's `new` filled in below
     "plan": {}, "plan ": {"what": "set", "plan": "else: draw blind"},  # view, and set (the same command)
 }
-# A custom id of each button family (verb), with the seq it needs (None: any point of the game).
+# A custom id of each button family (verb), with the seq it needs (None: any point of the game);
+# the former short verbs too, which posts from before their new names still carry.
 BUTTON_VERBS = ["join", "leave", "addai", "start", "cancel", "hand", "kt", "draw", "claim", "stn", "tix",
-                "xt", "grp", "gsel", "asel", "ask", "do", "nope", "ksel", "kdo", "vote", "undo",
-                "plan", "psel", "pblind", "ptix", "pcancel"]
+                "rulemove", "grp", "grouppick", "actionpick", "ask", "do", "nope", "keeppick", "keepok", "vote",
+                "undo", "plan", "psel", "pblind", "ptix", "pcancel", "xt", "gsel", "asel", "ksel", "kdo"]
+MENUS = ("sel", "pick")  # the verbs of select menus end so
 AUTOCOMPLETED = [("claim", "route"), ("claim", "payment"), ("station", "city"), ("draw", "card"),
                  ("move", "action"), ("plan", "plan")]
 
@@ -124,13 +126,14 @@ async def test_no_one_reaches_another_servers_games(tmp_path):
             for verb in BUTTON_VERBS:
                 for target in (game_a, lobby_a):
                     bound = verb not in ("join", "leave", "addai", "start", "cancel", "hand", "kt", "nope",
-                                         "ksel", "kdo", "plan", "psel", "pblind", "ptix", "pcancel")
+                                         "ksel", "kdo", "keeppick", "keepok", "plan", "psel", "pblind", "ptix",
+                                         "pcancel")
                     cid = f"ttr:v1:{target}:{seq if bound else 'x'}:{verb}"
-                    if verb in ("do", "ask", "asel"):
+                    if verb in ("do", "ask", "asel", "actionpick"):
                         cid += ":0.draw_card"
-                    planted = _plant(fake, channel_b, cid, select=verb.endswith("sel"))
+                    planted = _plant(fake, channel_b, cid, select=verb.endswith(MENUS))
                     it = await fake.answered(await fake.click(who, int(planted["id"]), cid,
-                                                              ["x"] if verb.endswith("sel") else None))
+                                                              ["x"] if verb.endswith(MENUS) else None))
                     await fake.wait_until(lambda: running.bot.desk.busy == 0)
                     text = _refusal(fake, it)
                     assert f"There is no game #{target} here." in text, (who.name, cid, text)

@@ -8,6 +8,7 @@ public."""
 from __future__ import annotations
 
 import io
+import json
 import re
 from typing import Any
 
@@ -47,14 +48,14 @@ async def _to_the_keep_menu(fake: FakeDiscord, running: Any, table: Table, user:
     """From a panel opened by Choose tickets, through what the rules ask before the keep (a
     mix to draw in Germany, a Lucky Devil in Alsace: the first choice), to the keep menu."""
     for _ in range(3):
-        if any("ksel" in c for _, c in custom_ids(panel)):
+        if any("keeppick" in c for _, c in custom_ids(panel)):
             return panel
         if select_options(panel):
             sel, value, _ = select_options(panel)[0]
             panel = await _answer(fake, await fake.click(user, int(panel["id"]), sel, [value]))
         panel = await _answer(fake, await fake.click(user, int(panel["id"]), _cid(panel, ":do:")))
         await fake.wait_until(lambda: running.bot.desk.busy == 0)
-        if not any("ksel" in c for _, c in custom_ids(panel)):  # "Now choose what to keep": press it
+        if not any("keeppick" in c for _, c in custom_ids(panel)):  # "Now choose what to keep": press it
             panel = await _answer(fake, await fake.click(user, int(panel["id"]), _cid(panel, ":kt")))
     raise AssertionError(f"no keep menu: {panel['content']!r}")
 
@@ -154,7 +155,7 @@ async def test_a_later_draw_shows_the_new_offer_in_the_panel_it_opens(tmp_path):
         first = seen.pending.offer_of(seen.you)[0]
         confirm = await _answer(fake, await fake.click(mover, int(keep["id"]), sel, [first]))
         assert "A: " in confirm["content"]
-        await _answer(fake, await fake.click(mover, int(confirm["id"]), _cid(confirm, ":kdo:")))
+        await _answer(fake, await fake.click(mover, int(confirm["id"]), _cid(confirm, ":keepok:")))
         await fake.wait_until(lambda: running.bot.desk.busy == 0)
         after = await running.service.reads.view(table.game_id, mover.id)
         assert first in (after.players[after.you].tickets or ())
@@ -167,3 +168,41 @@ async def test_a_later_draw_shows_the_new_offer_in_the_panel_it_opens(tmp_path):
         await running.stop()
         await fake.stop()
         pool.close()
+
+
+def _posted_before(fake: FakeDiscord, like: dict[str, Any], new: str, old: str) -> tuple[dict[str, Any], str]:
+    """`like`'s message as the bot posted it before verb `new` had its name: its components
+    carry the former verb `old` (Discord keeps such posts, and sends clicks on them)."""
+    components = json.loads(json.dumps(like["components"]).replace(f":{new}", f":{old}"))
+    message = fake._new_message(int(like["channel_id"]), {"content": like["content"], "components": components},
+                                [], flags=0)
+    return message, _cid(message, f":{old}")
+
+
+async def test_a_keep_menu_posted_before_its_verbs_had_names_still_keeps(tmp_path):
+    """The keep menu and its Confirm as posted before their verbs were named (`ksel`, `kdo`:
+    ids.FORMER) still choose and keep the tickets."""
+    fake = FakeDiscord()
+    await fake.start()
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+    running = await start_bot(fake, tmp_path / "old.sqlite3", renderer=StubRenderer(), seed=11)
+    try:
+        table = await Table.open(fake, running.service, alice, [bob], variant="usa")
+        post = table.latest_post()
+        assert post is not None
+        panel = await _answer(fake, await fake.click(alice, int(post["id"]), _cid(post, ":kt")))
+        keep = await _to_the_keep_menu(fake, running, table, alice, panel)
+        seen = await running.service.reads.view(table.game_id, alice.id)
+        offered = seen.pending.offer_of(seen.you)
+        menu, old_menu = _posted_before(fake, keep, "keeppick", "ksel")
+        confirm = await _answer(fake, await fake.click(alice, int(menu["id"]), old_menu, list(offered)))
+        assert "🚫" not in confirm["content"] and "A: " in confirm["content"]
+        button, old_confirm = _posted_before(fake, confirm, "keepok", "kdo")
+        done = await _answer(fake, await fake.click(alice, int(button["id"]), old_confirm))
+        assert "🚫" not in done["content"]
+        await fake.wait_until(lambda: running.bot.desk.busy == 0)
+        after = await running.service.reads.view(table.game_id, alice.id)
+        assert set(offered) <= set(after.players[after.you].tickets or ())
+    finally:
+        await running.stop()
+        await fake.stop()

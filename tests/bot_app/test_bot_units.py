@@ -11,6 +11,7 @@ import discord
 import pytest
 from discord import app_commands
 
+from bot_app.adapter.buttons import FAMILIES
 from bot_app.adapter.client import TtrBot
 from bot_app.adapter.desk import Desk
 from bot_app.adapter.games import parse_game, resolve_game
@@ -87,6 +88,20 @@ def test_custom_ids_round_trip_and_fit():
         assert ids.parse(bad) is None  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         ids.make(1, 1, "do", "x" * 90)
+
+
+def test_a_button_posted_with_a_former_verb_still_reaches_its_family():
+    """Discord keeps old posts: a click on a button whose id has a verb's former short name is
+    taken by the family of its new name, and read as the new name."""
+    def takers(custom_id: str) -> list[type]:
+        return [f for f in FAMILIES if f.__discord_ui_compiled_template__.fullmatch(custom_id)]
+
+    for old, new in ids.FORMER.items():
+        posted_before = f"ttr:v1:7:12:{old}:burn_five"
+        assert len(takers(posted_before)) == 1 and takers(posted_before) == takers(ids.make(7, 12, new, "burn_five"))
+        match = takers(posted_before)[0].__discord_ui_compiled_template__.fullmatch(posted_before)
+        assert match is not None and ids.from_match(match) == ids.Cid(7, 12, new, "burn_five")
+        assert ids.parse(posted_before) == ids.Cid(7, 12, new, "burn_five")
 
 
 def test_payments_as_option_values():

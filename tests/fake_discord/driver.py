@@ -120,7 +120,7 @@ class Table:
             panel = await go(await fake.click(user, int(post["id"]), _cid(post, ":kt")))
             sel, _, _ = select_options(panel)[0]
             panel = await go(await fake.click(user, int(panel["id"]), sel, list(action.to_json()["keep"])))
-            await go(await fake.click(user, int(panel["id"]), _cid(panel, ":kdo:")))
+            await go(await fake.click(user, int(panel["id"]), _cid(panel, ":keepok:")))
             return its
         if t == "draw_card":
             if self.use_commands:
@@ -163,7 +163,7 @@ class Table:
             await go(await fake.click(user, int(panel["id"]), _cid(panel, f":do:{token}")))
             return its
         # tickets and everything else: the button for its type, maybe a menu, then Confirm
-        verb = f":{seq}:tix" if t == "draw_tickets" else f":{seq}:xt:{t}"
+        verb = f":{seq}:tix" if t == "draw_tickets" else f":{seq}:rulemove:{t}"
         if t == "draw_tickets" and not any(c.endswith(verb) for _, c in custom_ids(post)):
             verb = ":kt"  # an announced opening deal (Germany): the mix is chosen under Choose tickets
         panel = await go(await fake.click(user, int(post["id"]), _cid(post, verb)))
