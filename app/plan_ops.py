@@ -20,6 +20,7 @@ from app.loaded import Loaded
 from app.plans import PlanBook, PlanError
 from app.plans.run import check_plan
 from engine.actions import ClaimRoute
+from engine.core import Turn
 from engine.game import legal_actions_of
 from engine.state import canonical_json
 
@@ -84,7 +85,7 @@ class PlanOps:
             if state.status != "playing" or state.options.get("dice"):
                 return []
             what_if = state.clone()
-            what_if.current, what_if.pending = seat, {"kind": "turn"}
+            what_if.current, what_if.pending = seat, Turn().to_pending()
             return legal_actions_of(what_if, seat, ClaimRoute)
 
     async def cancel_plans(self, game_id: int, user_id: int) -> bool:
