@@ -23,15 +23,18 @@ from collections.abc import Sequence
 from ai.advice import advice_of_view
 from ai.costs import card_cost
 from engine.actions import Action, ClaimRoute, DrawCard, DrawTickets
-from engine.core import Turn
 from engine.maps import GameMap, load_map
 from engine.paths import shortest_open_path
-from engine.rules.dice.roll import ChooseReroll, DiceAction
 from engine.view import View
 
-# The decisions of a player's turn proper (the base game's; the Dice Expansion's roll and
-# action): where a claim or a ticket draw is chosen.
-TURN_KINDS = (Turn, ChooseReroll, DiceAction)
+
+def is_turn(view: View) -> bool:
+    """Whether the viewer chooses their turn proper now (where a claim or a ticket draw is
+    chosen): the decision's rule says so (`Decision.is_turn`), no list of kinds here."""
+    decision = view.pending.decision
+    return decision is not None and decision.is_turn
+
+
 # More train cards than this in hand is hoarding while a needed route could be claimed.
 HOARD = 12
 # With this many trains, some ticket of the map can surely still be finished.
@@ -137,7 +140,7 @@ def sensible(view: View, legal: Sequence[Action]) -> Sequence[Action]:
     if view.you is None or view.me is None or view.me.hand is None:
         return legal
     game_map = load_map(view.map_id)
-    turn = isinstance(view.pending.decision, TURN_KINDS)
+    turn = is_turn(view)
     ticket_ok: bool | None = None
     out: list[Action] = []
     for a in legal:
@@ -155,7 +158,7 @@ def sensible(view: View, legal: Sequence[Action]) -> Sequence[Action]:
 def repair(view: View, legal: Sequence[Action], chosen: Action) -> Action:
     """`chosen`, unless it is a blunder of the list on a plain turn; then the claim a ticket
     needs instead (the longest, paid with the cheapest cards)."""
-    if not isinstance(view.pending.decision, TURN_KINDS) or view.you is None or view.me is None or view.me.hand is None:
+    if not is_turn(view) or view.you is None or view.me is None or view.me.hand is None:
         return chosen
     seat = view.you
     game_map = load_map(view.map_id)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ai.advice import Advice, Decision, advice_of_view
-from ai.blunders import TURN_KINDS, repair, sensible
+from ai.blunders import is_turn, repair, sensible
 from ai.costs import card_cost
 from engine.actions import Action, BuildStation, ClaimRoute, DrawCard, DrawTickets, KeepTickets
 from engine.cards import LOCO
@@ -47,7 +47,7 @@ class GreedyAI:
         assert seat is not None
         decision = Decision(view, game_map, legal, seat)
         advice = advice_of_view(view)
-        if isinstance(view.pending.decision, TURN_KINDS):
+        if is_turn(view):
             for rule in advice:
                 action = rule.before_turn(self, decision)
                 if action is not None:

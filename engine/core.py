@@ -40,6 +40,7 @@ class Turn(Decision):
     """The current player takes their turn."""
 
     kind = "turn"
+    is_turn = True
 
 
 # --- the core's own events (engine/rules/module.py CORE_EVENTS) ---------------------------------

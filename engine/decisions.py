@@ -22,6 +22,9 @@ class Decision:
     kind is declared once."""
 
     kind: ClassVar[str] = ""
+    # A turn proper: the player chooses what to do with their turn (claim, draw, tickets…), not
+    # a step inside an action already chosen. The computer players plan on these.
+    is_turn: ClassVar[bool] = False
     registry: ClassVar[dict[str, type[Decision]]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:

@@ -34,12 +34,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ai.advice.stations import joins
-from ai.blunders import HOARD, TURN_KINDS, contested, needed_claims, open_tickets, serves
+from ai.blunders import HOARD, contested, needed_claims, open_tickets, serves
 from engine.actions import Action, ClaimRoute, DrawCard, DrawTickets, GiveUpTunnel
+from engine.decisions import decision_of
 from engine.events import Event
 from engine.game import legal_actions_of, view
 from engine.maps import load_map
 from engine.paths import shortest_open_path
+from engine.rules.tunnels import Tunnel
 from engine.state import GameState
 
 BLUNDERS: tuple[str, ...] = ("tunnel_retry", "late_tickets", "hoarding", "station_lost", "aimless_claim")
@@ -60,11 +62,11 @@ class Judge:
         if action is None:
             return
         seat = action.player
-        kind = before.pending.get("kind")
-        if isinstance(action, GiveUpTunnel) and kind == "tunnel":
-            self._tunnel(seat, str(before.pending["route"]), after)
+        decision = decision_of(before.pending)
+        if isinstance(action, GiveUpTunnel) and isinstance(decision, Tunnel):
+            self._tunnel(seat, decision.route, after)
             return
-        if kind not in TURN_KINDS:
+        if decision is None or not decision.is_turn:
             return
         self._last_turn[seat] = before
         if isinstance(action, DrawTickets):

@@ -29,6 +29,7 @@ class ChooseReroll(Decision):
     """The dice are rolled: reroll some, or act."""
 
     kind = "dice_roll"
+    is_turn = True  # the Dice Expansion's turn: the claim or the ticket draw is chosen here
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,7 @@ class DiceAction(Decision):
     """The reroll is done: act with the dice."""
 
     kind = "dice_action"
+    is_turn = True
 
 
 
