@@ -4,6 +4,7 @@ players. The results of finished games are /ttr results (cogs/results.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
 from collections.abc import Iterable
@@ -155,7 +156,7 @@ class InfoCog(TtrCog):
         namespace = interaction.namespace
         variant = getattr(namespace, "variant", None)
         dice = getattr(namespace, "dice", None)
-        topics: Iterable[str] = every_topic()
+        topics: Iterable[str] | None = None
         if variant in available_variants():
             topics = topics_for(variant, game_rules_options({}, dice))
         elif variant is None:
@@ -168,6 +169,10 @@ class InfoCog(TtrCog):
                 chosen, options, players, _ = await self._rules_table(interaction, None, dice, game)
                 if players is not None:
                     topics = topics_for(chosen, options, players)
+        if topics is None:
+            # Every rule set's topics, read from their words once per process: the first time
+            # loads every board, so in a thread (the loop answers other clicks meanwhile).
+            topics = await asyncio.to_thread(every_topic)
         words = reader(for_locale(interaction.locale))
         named = [(topic_name(t, words), t) for t in (*topics, SETTINGS_TOPIC)]
         typed = current.lower()

@@ -1,4 +1,4 @@
-"""Fuzz: 3,000 random interactions (TTR_FUZZ_N for more) against a running game through the real client and the
+"""Fuzz: 2,000 random interactions (TTR_FUZZ_N for more) against a running game through the real client and the
 fake Discord — any command with garbage options, random users (players, a bystander),
 random channels, presses on any component ever posted (stale ones included) with random menu
 values, autocomplete (a tenth of the texts a Unicode digit or number where numbers go) — mixed
@@ -23,9 +23,9 @@ from tests.fake_discord.hostile import NUMBER_CHARACTERS, NUMBER_SHAPES, WHOLE_S
 from tests.fake_discord.renderer import StubRenderer
 from tests.fake_discord.server import walk
 
-# 3,000 reach every command, every option and every kind of component many times over (checked
+# 2,000 reach every command, every option and every kind of component many times over (checked
 # below); a deeper run is TTR_FUZZ_N=100000, not the suite's job.
-N = int(os.environ.get("TTR_FUZZ_N", "3000"))
+N = int(os.environ.get("TTR_FUZZ_N", "2000"))
 COMMANDS = {
     "new": ["variant", "dice", "seats", "turn_hours", "first", "stations", "controller_tunnel", "dice_tokens",
             "tunnel_dice", "nine_route"], "join": ["game"], "leave": ["game"],

@@ -1,7 +1,7 @@
 """Hostile input costs bounded work: no handler holds the event loop for more than 50 ms.
 
 Every text-taking option of `/ttr` (as a command, and through autocomplete where it has one)
-gets 3,000 hostile values (bench/bench_hostile.py sends 10,000 and more) up to Discord's limit
+gets 2,000 hostile values (bench/bench_hostile.py sends 10,000 and more) up to Discord's limit
 of 6,000 characters — the worst cases for name matching (every word a number or a colour,
 separators everywhere), long runs of accents, emoji and digits, and plain noise — against a
 running game, through the real discord.py client and the loopback fake (tests/fake_discord/hostile.py).
@@ -26,7 +26,7 @@ from tests.fake_discord.hostile import ErrorRecords, flood, number_values, text_
 from tests.fake_discord.renderer import StubRenderer
 from tests.fake_discord.steps import LoopSteps
 
-N = int(os.environ.get("TTR_HOSTILE_N", "3000"))
+N = int(os.environ.get("TTR_HOSTILE_N", "2000"))
 MAX_STEP_MS = 50.0
 
 

@@ -23,7 +23,7 @@ from tests.fork_server import ForkServer
 
 ROOT = Path(__file__).resolve().parents[2]
 CHILD = Path(__file__).resolve().parents[1] / "store_child.py"
-KILLS = 40  # kills per back end at random moments (more: bench-like depth, not the suite's)
+KILLS = 30  # kills per back end at random moments (more: bench-like depth, not the suite's)
 
 
 def wait_for_killed_sessions(db: Database) -> None:
