@@ -70,6 +70,7 @@ from ai.levels import AI_LEVELS
 from bot_app.config import DEFAULT_DATABASE, NO_TOKEN_HELP, ROOT, Config, load_dotenv
 from bot_app.lang import codes
 from engine.rulesets import available_variants
+from store.opening import open_store
 
 T = TypeVar("T")
 # The exit status when the game database cannot be used (it was left as it was).
@@ -164,7 +165,7 @@ def run_copy(target: str) -> int:
 def run_status() -> int:
     """Print each live bot process on the database and the shards it holds."""
     from bot_app.adapter.shards import status_lines
-    from store import Store, StoreError, default_target
+    from store import StoreError, default_target
 
     target = default_target()
     if not str(target).startswith(("postgresql://", "postgres://")):
@@ -173,7 +174,7 @@ def run_status() -> int:
 
     async def status() -> int:
         try:
-            store = await Store.open(target)
+            store = await open_store(target)
         except StoreError as exc:
             print(f"Could not read the status. {exc}", file=sys.stderr)
             return EXIT_DATABASE
@@ -189,10 +190,10 @@ def run_status() -> int:
 def run_init(path: Path | str) -> int:
     """Make a new, empty game database at `path` if there is none or the file is empty (for
     PostgreSQL: the game tables in an empty database)."""
-    from store import Store, StoreError
+    from store import StoreError
 
     async def init() -> tuple[bool, int, str]:
-        store = await Store.open(path, allow_init=True, create_folder=True)
+        store = await open_store(path, allow_init=True, create_folder=True)
         try:
             games = await store.games.ids(("lobby", "cancelled", "setup", "playing", "over", "broken"))
             return store.created, len(games), store.label  # a URL without its password
@@ -221,13 +222,13 @@ def run_bot(config: Config, force_sync: bool = False) -> int:
     from bot_app.adapter.client import make_bot
     from bot_app.adapter.shutdown import run_stopping_on_sigterm
     from bot_app.logs import configure_logging
-    from store import Store, StoreError
+    from store import StoreError
 
     async def serve() -> int:
         # data/ beside the bot may be made on a first start; a folder named in TTR_DATABASE
         # must exist, so that a typo there does not quietly start an empty database elsewhere.
         try:
-            store = await open_waiting(lambda: Store.open(config.database,
+            store = await open_waiting(lambda: open_store(config.database,
                                                           create_folder=is_default_database(config.database)))
         except StoreError as exc:
             print(f"The bot did not start. {exc}", file=sys.stderr)

@@ -28,6 +28,7 @@ from store.copy import (
     write_server_rows,
     write_user_settings,
 )
+from store.opening import open_store
 
 ALL_STATUSES = ("lobby", "cancelled", "setup", "playing", "over", "broken")
 PLAYED = ("setup", "playing", "over")
@@ -58,9 +59,9 @@ async def copy_database(source: str | Path, target: str | Path, *,
     or a DatabaseUnusable subclass (a database that cannot be opened)."""
     if isinstance(source, Path) and not source.exists():
         raise CopyRefused(f"There is no database at {source} to copy (set TTR_DATABASE to the one to copy).")
-    source_store = await Store.open(source)
+    source_store = await open_store(source)
     try:
-        target_store = await Store.open(target, allow_init=True)
+        target_store = await open_store(target, allow_init=True)
         try:
             return await _copy(source_store, target_store, progress)
         finally:

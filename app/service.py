@@ -53,6 +53,7 @@ from app.settings_ops import SettingsOps
 from app.standings import StandingsOps
 from app.tutorial_ops import TutorialOps
 from store import Store
+from store.opening import open_store
 
 
 class GameService:
@@ -85,7 +86,7 @@ class GameService:
                    random_bits: Callable[[int], int] = secrets.randbits) -> GameService:
         """Open the store at `path` — an SQLite file, or a `postgresql://` URL (default:
         $TTR_DATABASE, else data/ttr.sqlite3) — migrating it, and a service on it."""
-        return cls(await Store.open(path, clock=clock), clock=clock, cache_size=cache_size, limits=limits,
+        return cls(await open_store(path, clock=clock), clock=clock, cache_size=cache_size, limits=limits,
                    random_bits=random_bits)
 
     async def close(self) -> None:

@@ -53,7 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app import Actor, GameService, Limits  # noqa: E402
 from engine.state import canonical_json  # noqa: E402
-from store import Store  # noqa: E402
+from store.opening import open_store
 from tools.selfplay import play_game  # noqa: E402
 
 VARIANTS = ("usa", "europe")
@@ -99,7 +99,7 @@ class Worker:
         self.service: GameService
 
     async def run(self) -> None:
-        store = await Store.open(self.args.db, max_batch=self.args.batch or None)
+        store = await open_store(self.args.db, max_batch=self.args.batch or None)
         if self.args.json_writes:  # as before migration 32
             await json_writes(store)
         if self.args.ungrouped:  # as before store/pg_reads.py: each read its own round trip
@@ -399,7 +399,7 @@ async def create_timers(db: str, count: int) -> int:
 async def check_logs(db: str, plans: Plans, acked: dict[int, int]) -> tuple[int, int]:
     """Every acknowledged move is stored; every log is its plan's prefix; rows agree. Returns
     (games, log entries) checked."""
-    store = await Store.open(db)
+    store = await open_store(db)
     try:
         games = await store.reader.fetch("SELECT id, guild_id, channel_id, seq FROM games WHERE guild_id IN (1, 2)")
         entries = 0
@@ -556,7 +556,7 @@ def parent(args: argparse.Namespace) -> None:
 
 
 async def count_timers(db: str) -> tuple[int, int]:
-    store = await Store.open(db)
+    store = await open_store(db)
     try:
         rows = await store.reader.fetch("SELECT count(fired_at), count(*) - count(fired_at) - count(cancelled_at)"
                                         " FROM timers WHERE kind = 'bench'")

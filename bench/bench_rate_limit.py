@@ -28,6 +28,8 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from store.opening import open_store
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -48,13 +50,12 @@ async def child(url: str, base: str, channel: int, rate: float, seconds: float, 
     import discord.http
 
     from bot_app.adapter.rate_share import share_global_limit
-    from store import Store
     from tests.fake_discord.server import install_urls
 
     install_urls(base, base.replace("http", "ws") + "/gateway")
     http = discord.http.HTTPClient(asyncio.get_running_loop())
     await http.static_login("bench-token")
-    store = await Store.open(url)
+    store = await open_store(url)
     if shared:
         share_global_limit(SimpleNamespace(http=http), store.rate_slot)  # type: ignore[arg-type]
     route = discord.http.Route("POST", "/channels/{channel_id}/messages", channel_id=channel)
@@ -110,7 +111,6 @@ async def run(url: str, per_process: float, seconds: float, shared: bool) -> dic
 
 
 async def main(args: argparse.Namespace) -> None:
-    from store import Store
     from tests.databases import pg_admin
     from tests.pg_cluster import Cluster
 
@@ -118,7 +118,7 @@ async def main(args: argparse.Namespace) -> None:
     try:
         pg_admin(cluster, "CREATE DATABASE bench")
         url = cluster.url("bench")
-        store = await Store.open(url)  # migrated once, before the children
+        store = await open_store(url)  # migrated once, before the children
         await store.close()
         for shared in (False, True):
             r = await run(url, args.per_process, args.seconds, shared)

@@ -52,6 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app import Actor, GameService, Limits  # noqa: E402
 from engine.state import GameState  # noqa: E402
 from store import Store  # noqa: E402
+from store.opening import open_store
 from tools.selfplay import play_game  # noqa: E402
 
 VARIANTS = ("usa", "europe")
@@ -219,7 +220,7 @@ async def sustained(folder: Path, plans: Plans, seeds: FixedSeeds, n_games: int,
     """All games' players submit at once. The writer configurations take turns in short
     rounds on the same database, so that each sees the same disk and machine weather."""
     path = folder / "sustained.sqlite3"
-    store = await Store.open(path)
+    store = await open_store(path)
     writer = store._writer  # the bench switches the writer's configuration between rounds
     in_thread = writer._in_thread
     service = GameService(store, cache_size=max(2000, n_games), random_bits=seeds.randbits, limits=UNLIMITED)
@@ -603,7 +604,7 @@ async def active(folder: Path, plans: Plans, seeds: FixedSeeds, args: argparse.N
     once; then (with --restart) the same players for `seconds` on a service just restarted."""
     say = (lambda *a, **k: None) if args.json else print
     path = folder / "active.sqlite3"
-    store = await Store.open(path, max_batch=128)
+    store = await open_store(path, max_batch=128)
     if args.wal_autocheckpoint:
         await store._writer_db.execute_fetchall(  # type: ignore[attr-defined]
             f"PRAGMA wal_autocheckpoint = {int(args.wal_autocheckpoint)}")
@@ -702,7 +703,7 @@ async def active(folder: Path, plans: Plans, seeds: FixedSeeds, args: argparse.N
     if args.restart:
         # The same players on a service just started on this database: nothing in its cache,
         # no snapshot known good yet (each is checked in the background on first load).
-        store = await Store.open(path, max_batch=128)
+        store = await open_store(path, max_batch=128)
         row_bytes = count_row_bytes(store)
         service = GameService(store, cache_size=args.cache, limits=UNLIMITED)
         if args.snapshot_every and hasattr(service.loader, "snapshot_every"):

@@ -15,11 +15,12 @@ from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from engine.maps import GameMap
 from render import palette as P
-from render.geometry import BoardGeometry, BoardLayout, Point, bundles
+from render.geometry import BoardGeometry, Point, bundles
 from render.layout import Label
 from render.legend import draw_key
 from render.parts.base import KeyEntry
 from render.paste import paste
+from render.space_marks import loco_mark, tunnel_polys
 from render.sprites import rounded_rect
 from render.text import TextItem, draw_text, font, preview_px
 
@@ -190,7 +191,7 @@ def draw_base(
             else:
                 d.polygon([s(p) for p in space_poly], fill=fill, outline=P.SPACE_EDGE, width=edge_w)
             if sp.loco:
-                _loco_mark(d, s(sp.center), sp.width * 0.42 * SS)
+                loco_mark(d, s(sp.center), sp.width * 0.42 * SS)
 
     # --- border spaces and cities -----------------------------------------------------------
     for p in geom.border_points.values():
@@ -287,77 +288,3 @@ def paste_colour_tags(img: Image.Image, game_map: GameMap, spots: dict[str, Poin
             continue
         tag = colour_tag(game_map.routes[rid].color, px)
         paste(img, tag, (round(at[0] - tag.width / 2), round(at[1] - tag.height / 2)), tag)
-
-
-def _loco_mark(d: ImageDraw.ImageDraw, c: Point, r: float) -> None:
-    """A ferry's locomotive space: a white disc in a rainbow ring (the locomotive card's look)."""
-    x, y = c
-    n = len(P.LOCO_STRIPES)
-    for i, col in enumerate(P.LOCO_STRIPES):
-        d.pieslice((x - r, y - r, x + r, y + r), i * 360 / n - 90, (i + 1) * 360 / n - 90, fill=col)
-    ri = r * 0.55
-    d.ellipse((x - ri, y - ri, x + ri, y + ri), fill=(255, 255, 255))
-    rd = r * 0.22
-    d.ellipse((x - rd, y - rd, x + rd, y + rd), fill=P.INK)
-
-
-def tunnel_polys(center: Point, u: Point, length: float, width: float, k: float) -> list[list[Point]]:
-    """A tunnel space's dark frame: wider than an ordinary space, with two teeth along each
-    side (the printed boards' jagged tunnel outline), so that a tunnel stands out from an
-    ordinary route even in Discord's preview."""
-    cx, cy = center
-    ux, uy = u
-    nx, ny = -uy, ux
-    half_w = width / 2 + 2.4 * k
-    polys = [rounded_rect(center, u, length / 2 + 0.8 * k, half_w, 2.4 * k)]
-    tooth = max(1.5, 3.2 * k)
-    base = length * 0.17
-    for along in (-length * 0.22, length * 0.22):
-        for side in (-1, 1):
-            bx, by = cx + ux * along + nx * side * (half_w - 0.5), cy + uy * along + ny * side * (half_w - 0.5)
-            polys.append([(bx - ux * base, by - uy * base), (bx + ux * base, by + uy * base),
-                          (bx + nx * side * tooth, by + ny * side * tooth)])
-    return polys
-
-
-def draw_space_sample(img: Image.Image, layout: BoardLayout, kind: str, c: Point, sample_w: float) -> None:
-    """A key sample: a route space as the map draws it (tunnel, ferry, country border)."""
-    d = ImageDraw.Draw(img)
-    k = layout.dims.k
-    sw = layout.dims.space_w
-    half = sample_w / 2 - 4 * k
-    if kind == "tunnel":
-        for poly in tunnel_polys(c, (1.0, 0.0), half * 2, sw, k):
-            d.polygon(poly, fill=P.TUNNEL_EDGE)
-        d.polygon(rounded_rect(c, (1.0, 0.0), half - 1.2 * k, sw / 2 - 1.0 * k, 1.2 * k), fill=P.ROUTE_RGB["gray"])
-    elif kind == "ferry":
-        d.polygon(rounded_rect(c, (1.0, 0.0), half, sw / 2, 1.6 * k), fill=P.ROUTE_RGB["gray"], outline=P.SPACE_EDGE)
-        _loco_mark(d, c, sw * 0.42)
-    elif kind == "closed":
-        from render.sprites import hatched
-
-        polys = [rounded_rect((half + 2, sw / 2 + 2), (1.0, 0.0), half, sw / 2, 1.6 * k)]
-        size = (round(2 * half + 4), round(sw + 4))
-        patch = hatched(size, k)
-        mask = Image.new("L", size, 0)
-        ImageDraw.Draw(mask).polygon(polys[0], fill=255)
-        img.paste(patch, (round(c[0] - half - 2), round(c[1] - sw / 2 - 2)), mask)
-    elif kind == "country":
-        r = sw * 0.62
-        d.polygon(rounded_rect(c, (1.0, 0.0), r, r, r * 0.35), fill=P.COUNTRY_FILL, outline=P.COUNTRY_EDGE,
-                  width=max(1, round(1.6 * k)))
-
-
-def draw_glow_sample(img: Image.Image, layout: BoardLayout, c: Point, sample_w: float) -> None:
-    """A key sample of the last-move mark: a space with the red halo and ring."""
-    from render.sprites import last_move_ring
-
-    d = ImageDraw.Draw(img)
-    k = layout.dims.k
-    sw = layout.dims.space_w
-    half = sample_w / 2 - 8 * k
-    d.polygon(rounded_rect(c, (1.0, 0.0), half + 4 * k, sw / 2 + 4 * k, 5 * k), fill=P.HIGHLIGHT_EDGE)
-    d.polygon(rounded_rect(c, (1.0, 0.0), half, sw / 2, 1.6 * k), fill=P.INK_SOFT)
-    ring = last_move_ring(c, (1.0, 0.0), half * 2, sw * 1.6, k, small=True)
-    d.line(ring + ring[:1], fill=(255, 255, 255), width=max(2, round(5 * k)), joint="curve")
-    d.line(ring + ring[:1], fill=P.HIGHLIGHT_EDGE, width=max(1, round(3 * k)), joint="curve")

@@ -24,6 +24,7 @@ from render.geometry import BoardLayout
 from render.icons import die_kind, icon_width, paste_icon
 from render.parts.base import Badge, DiceRoll, KeyEntry, PicturePart
 from render.paste import paste, rounded_box
+from render.space_marks import draw_glow_sample, draw_space_sample
 from render.sprites import mark_mask
 from render.text import Font, TextItem, Writer, fit_text, font, preview_px
 from render.viewdata import scores
@@ -137,8 +138,6 @@ def draw_key(img: Image.Image, layout: BoardLayout, entries: Sequence[KeyEntry])
 def _key_rows(img: Image.Image, w: Writer, layout: BoardLayout, entries: Sequence[KeyEntry], at: tuple[int, int],
               rows: int, col_w: int) -> None:
     """Key entries from `at`, a sample and its words each, in columns of `rows`."""
-    from render.basemap import draw_glow_sample, draw_space_sample
-
     t = preview_px(layout.width)
     fnt = font(t, "regular")
     row = round(t * 1.3)

@@ -1,7 +1,7 @@
 """The durable game store: SQLite through aiosqlite (the default), or PostgreSQL through
 asyncpg (`TTR_DATABASE=postgresql://…`), and nothing about the rules.
 
-- `repository`: `Store` (typed reads, `write(tx)`, `Store.open` picks the back end) and `Tx`
+- `repository`: `Store` (typed reads, `write(tx)`, `open_store` in `opening` picks the back end) and `Tx`
   (typed writes), written once for both back ends, each made of parts by job: `games`,
   `game_log` (the log, snapshots, results), `timers`, `deliveries` (the outbox),
   `user_settings`, `seat_changes`, `standings`, `plans`, `rematches`, all reading through a

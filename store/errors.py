@@ -36,7 +36,7 @@ class DatabaseUnreachable(DatabaseNotWritable):
 
 class DatabaseNeedsInit(DatabaseUnusable):
     """The file is empty (0 bytes, or SQLite without any table): it holds no games. Only
-    `python bot.py --init` (Store.open(allow_init=True)) makes a new game database of it."""
+    `python bot.py --init` (open_store(allow_init=True)) makes a new game database of it."""
 
 
 class NotAGameDatabase(DatabaseUnusable):

@@ -1,4 +1,4 @@
-"""The PostgreSQL back end of the game store (`Store.open("postgresql://…")`), through asyncpg.
+"""The PostgreSQL back end of the game store (`open_store("postgresql://…")`), through asyncpg.
 
 The statements and reads are the shared ones of store/repository.py; this module runs them:
 

@@ -1,7 +1,7 @@
 """The game store's interface: `Tx` (the statements of one transaction) and `Store` (typed
 reads, `write(tx)`), the same for both back ends, each made of parts by job.
 
-    store = await Store.open("data/ttr.sqlite3")        # or "postgresql://ttr@/ttr"
+    store = await open_store("data/ttr.sqlite3")        # or "postgresql://ttr@/ttr"
     tx = store.tx()
     tx.games.advance(game_id, from_seq=4, to_seq=5, status="playing", waiting_json="[1]")
     tx.log.append(game_id, 5, actor=0, user_id=42, action_json=..., events_json=...)
@@ -14,7 +14,7 @@ standings, plans, rematches) hold no state of their own: a transaction's parts a
 statements to it (`Tx.add`), a store's parts read through its `Reader` (store/reader.py). A
 part never calls another part or anyone's privates, so each can be read, and changed, alone.
 
-`Store.open` picks the back end from its target: a path is an SQLite file
+`store.opening.open_store` picks the back end from its target: a path is an SQLite file
 (store/sqlite_store.py), a `postgresql://` URL a PostgreSQL database (store/postgres.py, whose
 parts that read differently are in store/pg_parts.py). The SQL is written once for both: `?`
 placeholders (PostgreSQL's store numbers them), typed parameters where PostgreSQL cannot infer
@@ -25,7 +25,6 @@ by each back end (`Reader.any`, `Reader.as_list`). Nothing here knows the rules 
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -97,7 +96,7 @@ class Store:
     """A game store: its reads in parts (`store.games`, `store.log`, `store.results`,
     `store.timers`, `store.deliveries`, `store.user_settings`, `store.seats`,
     `store.standings`, `store.plans`, `store.rematches`, `store.bot_state`) and `write(tx)`.
-    Open one with `Store.open` (which picks the back end) and close it with `close` (or
+    Open one with `open_store` (store/opening.py, which picks the back end) and close it with `close` (or
     `async with`). Subclasses supply `_fetch`, `write`, `close`, and call `_make_parts` with
     their `Reader`."""
 
@@ -138,27 +137,6 @@ class Store:
         self.plans = PlanReads(reader)
         self.rematches = RematchReads(reader)
         self.bot_state = BotStateReads(reader)
-
-    @classmethod
-    async def open(cls, target: Target | None = None, *, clock: Clock = time.time, max_batch: int | None = None,
-                   allow_init: bool = False, create_folder: bool = True) -> Store:
-        """Open and migrate the game database at `target`: a `postgresql://` URL, or an SQLite
-        file (default: $TTR_DATABASE, else data/ttr.sqlite3). Refuses a database it should
-        not use with a DatabaseUnusable subclass whose message says what is wrong and what to
-        do, having changed nothing (store/sqlite_store.py, store/postgres.py). `max_batch`:
-        transactions per commit at most (default: 128 for SQLite, 1 for PostgreSQL)."""
-        if target is None:
-            from store.db import default_target
-
-            target = default_target()
-        if is_database_url(target):
-            from store.postgres import PgStore
-
-            return await PgStore.open_url(str(target), clock=clock, max_batch=max_batch)
-        from store.sqlite_store import SqliteStore
-
-        return await SqliteStore.open_file(Path(target), clock=clock, max_batch=max_batch or 128,
-                                           allow_init=allow_init, create_folder=create_folder)
 
     async def close(self) -> None:
         raise NotImplementedError

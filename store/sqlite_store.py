@@ -1,4 +1,4 @@
-"""The SQLite back end of the game store (`Store.open` with a path): one file, one writer.
+"""The SQLite back end of the game store (`open_store` with a path): one file, one writer.
 
 Writes go through the group-commit writer (store/writer.py) on one connection; reads use their
 own connection, so they never wait behind a commit's fsync and never see a transaction that is
@@ -46,7 +46,7 @@ log = logging.getLogger(__name__)
 
 class SqliteStore(Store):
     """The SQLite game store: one write connection behind a group-commit writer, one read
-    connection. Open it with `Store.open(path)`, close it with `close` (or `async with`)."""
+    connection. Open it with `open_store(path)`, close it with `close` (or `async with`)."""
 
     def __init__(self, path: Path, writer_db: aiosqlite.Connection, reader_db: aiosqlite.Connection,
                  clock: Clock, version: int, max_batch: int, marker: CommitMarker | None = None,
@@ -256,7 +256,7 @@ async def backup_database(source: str | os.PathLike[str], dest: str | os.PathLik
 
 
 async def _abandon(db: aiosqlite.Connection, marker: CommitMarker | None, lock: DatabaseLock) -> None:
-    """Close what a failed `Store.open` had opened."""
+    """Close what a failed `open_store` had opened."""
     if marker is not None:
         marker.close()
     try:

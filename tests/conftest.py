@@ -3,7 +3,7 @@
 
 A test that takes `database` runs twice: on a new SQLite file, and on a new PostgreSQL
 database of a throwaway server that the session starts in a temporary folder (tests/pg_cluster.py)
-and stops at the end. `database.target` is what `Store.open` and `GameService.open` take;
+and stops at the end. `database.target` is what `open_store` and `GameService.open` take;
 `database.fetch`/`execute` read and change it from outside, as a hand edit or a disk fault
 would (`?` placeholders on both; tests/databases.py).
 

@@ -16,9 +16,9 @@ import pytest
 from ai.levels import make_ai
 from app import Actor, Caller, GameService, ServiceError
 from app.delivery_ops import backoff
-from store import Store
 from store.db import connect
 from store.migrations import migrate
+from store.opening import open_store
 from tests.clock import Clock
 
 HOST, BOB = 100, 101
@@ -194,7 +194,7 @@ async def test_migration_4_turns_marker_timers_into_columns(tmp_path: Path):
         db.execute("INSERT INTO timers (game_id, kind, seat, due_at, payload, created_at) VALUES"
                    " (7, 'paused', NULL, ?, '{}', 0), (7, 'absent', 1, ?, ?, 0), (7, 'reminder', 0, 5, '{}', 0)",
                    (far, far, json.dumps({"misses": 3})))
-    store = await Store.open(path)
+    store = await open_store(path)
     try:
         game = await store.games.get(7)
         players = await store.games.players(7)

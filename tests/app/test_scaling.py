@@ -20,8 +20,9 @@ from app import Actor, Caller, GameService, Limits, StaleAction
 from app.copying import copy_database
 from app.delivery_ops import CLAIM_SECONDS
 from bot_app.config import Config
-from store import Store, StoreError
+from store import StoreError
 from store.copy import CopyRefused
+from store.opening import open_store
 from tests.clock import Clock
 from tests.databases import Database
 
@@ -350,4 +351,4 @@ def test_bot_copy_db_says_what_it_did_and_refuses_a_full_target(other_database: 
 
 async def test_a_postgres_store_refuses_a_database_it_cannot_reach_in_words(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="Could not connect to the PostgreSQL database"):
-        await Store.open(f"postgresql://nobody@/none?host={tmp_path}")
+        await open_store(f"postgresql://nobody@/none?host={tmp_path}")

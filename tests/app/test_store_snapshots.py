@@ -18,8 +18,9 @@ from app.loader import LOADS_AT_ONCE
 from engine.game import apply, new_game, replay
 from engine.rulesets import available_variants
 from engine.state import GameState
-from store import SchemaTooNew, Store
+from store import SchemaTooNew
 from store.migrations import Migration, to_apply
+from store.opening import open_store
 from store.records import snapshot_digest
 from store.writer import QueueBound
 from tests.databases import SQLITE_ONLY, Database
@@ -88,7 +89,7 @@ async def test_every_variant_loaded_from_its_snapshot_and_the_log_after_it_is_it
     # each game is dropped from the cache and loaded again from the database.
     seeds = [100 + i for i in range(len(VARIANTS))]
     plans = [play_game(v, 3, seed, options=o) for (v, o), seed in zip(VARIANTS, seeds, strict=True)]
-    service = GameService(await Store.open(database.target), limits=UNLIMITED, random_bits=Seeds(seeds))
+    service = GameService(await open_store(database.target), limits=UNLIMITED, random_bits=Seeds(seeds))
     service.loader.snapshot_every = 5
     try:
         games = [await deal(service, i, v, o) for i, (v, o) in enumerate(VARIANTS)]
@@ -141,7 +142,7 @@ async def test_a_snapshot_is_written_every_n_moves_in_the_moves_own_transaction(
 
 
 async def test_a_clean_close_brings_every_snapshot_to_the_end_of_its_log(database: Database) -> None:
-    service = GameService(await Store.open(database.target), limits=UNLIMITED, random_bits=Seeds([0, 0]))
+    service = GameService(await open_store(database.target), limits=UNLIMITED, random_bits=Seeds([0, 0]))
     games = [await deal(service, i, "usa", {}, players=2) for i in range(2)]
     plan = play_game("usa", 2, 0).actions
     for i, game_id in enumerate(games):
@@ -162,7 +163,7 @@ async def test_a_clean_close_brings_every_snapshot_to_the_end_of_its_log(databas
 async def a_game_with_a_snapshot_at(database: Database, moves: int) -> tuple[int, GameState]:
     """A two-player game `moves` moves in, its snapshot at its end (a clean close), and the
     state a full replay gives."""
-    service = GameService(await Store.open(database.target), limits=UNLIMITED, random_bits=Seeds([0]))
+    service = GameService(await open_store(database.target), limits=UNLIMITED, random_bits=Seeds([0]))
     game_id = await deal(service, 0, "usa", {}, players=2)
     plan = play_game("usa", 2, 0).actions
     for k in range(moves):
@@ -287,7 +288,7 @@ async def test_a_game_loads_the_same_through_the_read_connections_fallback(servi
 
 
 async def test_the_writer_queue_is_bounded_and_the_rest_wait_their_turn(database: Database) -> None:
-    async with await Store.open(database.target) as store:
+    async with await open_store(database.target) as store:
         writer = store._writer  # type: ignore[attr-defined]
         writer.bound = QueueBound(4)
         gate = asyncio.Event()
@@ -316,7 +317,7 @@ async def test_the_writer_queue_is_bounded_and_the_rest_wait_their_turn(database
 
 
 async def test_a_burst_of_moves_on_many_games_loads_a_bounded_number_at_once(database: Database) -> None:
-    service = GameService(await Store.open(database.target), limits=UNLIMITED, cache_size=5,
+    service = GameService(await open_store(database.target), limits=UNLIMITED, cache_size=5,
                           random_bits=Seeds([0] * 60))
     try:
         service.store._writer.bound = QueueBound(8)  # type: ignore[attr-defined]

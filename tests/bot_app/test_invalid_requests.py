@@ -22,7 +22,7 @@ from bot_app.adapter.invalid_requests import (
     count_invalid_requests,
     shared_count,
 )
-from store import Store
+from store.opening import open_store
 
 
 class Clock:
@@ -82,7 +82,7 @@ def test_the_count_covers_the_last_ten_minutes_and_warns_once_at_a_tenth_of_the_
 
 async def test_two_processes_on_postgres_count_their_invalid_requests_together(other_database: Any) -> None:
     target = other_database("postgres").target
-    first, second = await Store.open(target), await Store.open(target)
+    first, second = await open_store(target), await open_store(target)
     try:
         counters = [InvalidRequests(shared=shared_count(store)) for store in (first, second)]
         for _ in range(3):
@@ -101,7 +101,7 @@ async def test_two_processes_on_postgres_count_their_invalid_requests_together(o
 
 
 async def test_one_process_alone_counts_only_its_own(tmp_path: Any) -> None:
-    async with await Store.open(tmp_path / "ttr.sqlite3") as store:
+    async with await open_store(tmp_path / "ttr.sqlite3") as store:
         assert shared_count(store) is None
 
 

@@ -307,7 +307,7 @@ def test_every_key_the_code_names_is_in_the_english_catalogue():
 
 
 def test_dice_and_tokens_read_in_the_readers_language():
-    from bot_app.presentation.words.dice.faces import faces_paid, roll_text, tokens_text
+    from bot_app.presentation.words.dice_faces import faces_paid, roll_text, tokens_text
 
     de, fr, ru = lang.language("de"), lang.language("fr"), lang.language("ru")
     assert faces_paid({"single": 2, "wild": 1}, None, de) == "2 Einzelwürfel und 1 Jokerwürfel"

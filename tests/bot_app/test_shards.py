@@ -12,14 +12,14 @@ from typing import Any
 import pytest
 
 from bot_app.adapter import shards
-from store import Store
+from store.opening import open_store
 
 
 @pytest.fixture
 async def two(other_database: Any) -> AsyncIterator[tuple[Any, Any]]:
     """Two processes' stores on one new PostgreSQL database."""
     target = other_database("postgres").target
-    first, second = await Store.open(target), await Store.open(target)
+    first, second = await open_store(target), await open_store(target)
     try:
         yield first, second
     finally:
@@ -82,7 +82,7 @@ async def test_a_running_process_takes_more_shards_when_they_become_free(two: An
 
 
 async def test_an_sqlite_process_runs_every_shard(tmp_path: Any) -> None:
-    async with await Store.open(tmp_path / "ttr.sqlite3") as store:
+    async with await open_store(tmp_path / "ttr.sqlite3") as store:
         assert await shards.take(store, None, 3) == ([0, 1, 2], None)
         assert await shards.take(store, [1], 3) == ([1], None)
 
@@ -98,7 +98,7 @@ def test_bot_status_says_who_runs_which_shard(other_database: Any, monkeypatch: 
     running: list[Any] = []
 
     async def hold() -> str:
-        store = await Store.open(target)
+        store = await open_store(target)
         running.append(store)
         await shards.take_named(store, [2, 0])
         return store.owner

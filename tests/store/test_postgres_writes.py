@@ -9,6 +9,7 @@ import asyncio
 from typing import Any
 
 from store import Store, WriteConflict
+from store.opening import open_store
 from store.postgres import PgStore
 
 NAME = "UPDATE players SET name = ? WHERE game_id = ? AND seat = ?"
@@ -40,7 +41,7 @@ def prepared(store: Store) -> int:
 async def test_a_statement_is_prepared_once_per_connection_however_often_it_is_written(
         other_database: Any) -> None:
     database = other_database("postgres")
-    async with await Store.open(database.target) as store:
+    async with await open_store(database.target) as store:
         game_id = await lobby(store, 100)
         await renamed(store, game_id, "first")
         after_one = prepared(store)
@@ -55,7 +56,7 @@ async def test_a_statement_is_prepared_once_per_connection_however_often_it_is_w
 
 async def test_a_statement_the_server_cannot_prepare_is_written_whole(other_database: Any) -> None:
     database = other_database("postgres")
-    async with await Store.open(database.target) as store:
+    async with await open_store(database.target) as store:
         game_id = await lobby(store, 100)
         tx = store.tx()
         # `? IS NULL` alone: PostgreSQL cannot tell the parameter's type, so it is not prepared.
@@ -69,7 +70,7 @@ async def test_a_statement_the_server_cannot_prepare_is_written_whole(other_data
 async def test_a_failing_transaction_of_a_batch_is_refused_alone_and_the_others_are_written(
         other_database: Any) -> None:
     database = other_database("postgres")
-    async with await Store.open(database.target) as store:
+    async with await open_store(database.target) as store:
         games = [await lobby(store, 100 + n) for n in range(5)]
         outcomes = await asyncio.gather(
             *(renamed(store, g if n != 2 else 999_999, f"player {n}", guard=1) for n, g in enumerate(games)),
@@ -83,7 +84,7 @@ async def test_a_failing_transaction_of_a_batch_is_refused_alone_and_the_others_
 
 async def test_a_key_written_twice_in_one_batch_is_written_once(other_database: Any) -> None:
     database = other_database("postgres")
-    async with await Store.open(database.target) as store:
+    async with await open_store(database.target) as store:
         game_id = await lobby(store, 100)
 
         def entry() -> Any:
@@ -98,7 +99,7 @@ async def test_a_key_written_twice_in_one_batch_is_written_once(other_database: 
 
 async def test_statements_the_server_forgot_are_prepared_again(other_database: Any) -> None:
     database = other_database("postgres")
-    async with await Store.open(database.target) as store:
+    async with await open_store(database.target) as store:
         game_id = await lobby(store, 100)
         await asyncio.gather(*(renamed(store, game_id, f"name {n}") for n in range(4)))
         assert isinstance(store, PgStore)
@@ -114,7 +115,7 @@ async def test_statements_the_server_forgot_are_prepared_again(other_database: A
 
 async def test_a_prepared_statement_reads_its_values_back_exactly(other_database: Any) -> None:
     database = other_database("postgres")
-    async with await Store.open(database.target) as store:
+    async with await open_store(database.target) as store:
         game_id = await lobby(store, 100)
         for value in (0.1 + 2 / 3, -1.5, 1e300, 2**62, -(2**62), 1700000000.1234567):
             for _ in range(2):  # the first time prepared, the second through the prepared statement
@@ -126,7 +127,7 @@ async def test_a_prepared_statement_reads_its_values_back_exactly(other_database
 
 async def test_a_connection_whose_book_was_dropped_prepares_again_under_new_names(other_database: Any) -> None:
     database = other_database("postgres")
-    async with await Store.open(database.target) as store:
+    async with await open_store(database.target) as store:
         game_id = await lobby(store, 100)
         await renamed(store, game_id, "first")
         assert isinstance(store, PgStore)

@@ -22,6 +22,7 @@ import pytest
 from store import BackupRefused, SchemaTooNew, Store, StoreError, WriteConflict, backup_database, latest_version
 from store.db import connect
 from store.migrations import MIGRATIONS_DIR, POSTGRES, load_migrations, migrate
+from store.opening import open_store
 from store.postgres import PgStore, migrate_postgres
 from tests.clock import Clock
 from tests.databases import Database
@@ -93,7 +94,7 @@ async def new_lobby(store: Store, host: int = 1) -> int:
 
 
 async def test_a_new_database_gets_every_migration_and_the_durable_settings(database: Database) -> None:
-    async with await Store.open(database.target) as store:
+    async with await open_store(database.target) as store:
         assert store.schema_version == latest_version() >= 5
         assert store.created
         settings = await store.settings()
@@ -105,7 +106,7 @@ async def test_a_new_database_gets_every_migration_and_the_durable_settings(data
         assert settings == {"journal_mode": "wal", "synchronous": 2, "busy_timeout": 5000, "foreign_keys": 1}
     versions = [row[0] for row in database.fetch("SELECT version FROM schema_version ORDER BY version")]
     assert versions == [m.version for m in load_migrations()]
-    async with await Store.open(database.target) as again:
+    async with await open_store(database.target) as again:
         assert not again.created
 
 
@@ -114,10 +115,10 @@ async def test_a_database_at_every_earlier_version_migrates_to_the_schema_of_a_n
     database: Database, other_database: object, start: int
 ) -> None:
     fresh: Database = other_database(database.kind, "fresh")  # type: ignore[operator]
-    async with await Store.open(fresh.target):
+    async with await open_store(fresh.target):
         pass
     await migrate_to(database, start)
-    async with await Store.open(database.target) as store:
+    async with await open_store(database.target) as store:
         assert store.schema_version == latest_version()
     assert schema(database) == schema(fresh)
 
@@ -148,7 +149,7 @@ async def test_migration_2_fills_results_from_games_finished_under_version_1(tmp
                        (seat, user, is_ai, "greedy" if is_ai else None, f"p{seat}"))
         db.execute("INSERT INTO snapshots VALUES (7, 200, 1, ?, 20)", (json.dumps({"result": result}),))
         db.execute("INSERT INTO snapshots VALUES (8, 3, 1, ?, 20)", (json.dumps({"result": None}),))
-    async with await Store.open(path) as store:
+    async with await open_store(path) as store:
         rows = await store.results.of_game(7)
         assert await store.results.of_game(8) == []
     assert [(r.seat, r.user_id, r.score, r.place, r.won, r.tickets_completed, r.tickets_failed) for r in rows] == [
@@ -161,7 +162,7 @@ async def test_migration_2_fills_results_from_games_finished_under_version_1(tmp
 
 
 async def test_a_database_from_a_newer_bot_is_refused_untouched(database: Database) -> None:
-    async with await Store.open(database.target):
+    async with await open_store(database.target):
         pass
     newer = latest_version() + 1
     database.execute(("INSERT INTO schema_version VALUES (?, 'from_the_future', 0)", (newer,)))
@@ -170,7 +171,7 @@ async def test_a_database_from_a_newer_bot_is_refused_untouched(database: Databa
     else:
         before = hashlib.sha256(Path(database.target).read_bytes()).hexdigest()
     with pytest.raises(SchemaTooNew) as caught:
-        await Store.open(database.target)
+        await open_store(database.target)
     message = str(caught.value)
     assert f"schema version {newer}" in message
     assert f"only knows versions up to {latest_version()}" in message
@@ -187,7 +188,7 @@ async def test_another_applications_database_is_left_alone(database: Database) -
     database.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY)")
     before = schema(database)
     with pytest.raises(StoreError, match="not a game database"):
-        await Store.open(database.target)
+        await open_store(database.target)
     assert schema(database) == before and len(before) >= 1
 
 
@@ -202,7 +203,7 @@ async def test_migration_13_keeps_the_action_log_append_only_in_a_table_of_appen
         )
         for seq in (2, 0, 1):
             db.execute("INSERT INTO actions VALUES (7, ?, 0, 100, ?, '[]', 10)", (seq, f'{{"n":{seq}}}'))
-    async with await Store.open(path) as store:
+    async with await open_store(path) as store:
         log = await store.log.actions(7)
     assert [(r.seq, r.action_json) for r in log] == [(0, '{"n":0}'), (1, '{"n":1}'), (2, '{"n":2}')]
     with sqlite3.connect(path) as db:
@@ -237,7 +238,7 @@ def test_migrations_are_numbered_in_order_and_each_back_end_has_its_text() -> No
 
 
 async def test_the_action_log_is_append_only(database: Database) -> None:
-    async with await Store.open(database.target) as store:
+    async with await open_store(database.target) as store:
         game_id = await new_lobby(store)
         tx = store.tx()
         tx.log.append(game_id, 0, actor=None, user_id=1, action_json="{}", events_json="[]")
@@ -254,7 +255,7 @@ async def test_the_action_log_is_append_only(database: Database) -> None:
 
 
 async def test_a_guarded_write_that_finds_the_game_moved_on_writes_nothing(database: Database) -> None:
-    async with await Store.open(database.target) as store:
+    async with await open_store(database.target) as store:
         game_id = await new_lobby(store)
         tx = store.tx()
         tx.add("UPDATE games SET status = 'playing' WHERE id = ?", (game_id,))
@@ -276,7 +277,7 @@ async def test_a_guarded_write_that_finds_the_game_moved_on_writes_nothing(datab
 async def test_writes_waiting_together_share_a_commit_yet_each_stays_atomic(
         other_database: object, kind: str, one_hop: bool | None, max_batch: int | None) -> None:
     database: Database = other_database(kind)  # type: ignore[operator]
-    async with await Store.open(database.target, max_batch=max_batch) as store:
+    async with await open_store(database.target, max_batch=max_batch) as store:
         if one_hop is False:
             store._writer._in_thread = None  # the writer's fallback when aiosqlite's internals change
         elif one_hop:
@@ -316,7 +317,7 @@ async def test_writes_waiting_together_share_a_commit_yet_each_stays_atomic(
 
 
 async def test_a_lobby_takes_one_seat_per_person_and_no_more_seats_than_wanted(database: Database) -> None:
-    async with await Store.open(database.target) as store:
+    async with await open_store(database.target) as store:
         game_id = await new_lobby(store)
         tx = store.tx()
         tx.games.join_lobby(game_id, user_id=1, is_ai=False, ai_level=None, name="again", seats_wanted=4)
@@ -340,7 +341,7 @@ async def test_a_backup_of_the_live_database_is_a_complete_standalone_copy(tmp_p
     live = tmp_path / "ttr.sqlite3"
     copy = tmp_path / "backups" / "copy.sqlite3"
     copy.parent.mkdir()
-    async with await Store.open(live) as store:
+    async with await open_store(live) as store:
         ids = [await new_lobby(store, host) for host in range(1, 6)]
         # Writes keep coming while the backup runs.
         writing = asyncio.gather(*(new_lobby(store, host) for host in range(6, 30)))
@@ -353,7 +354,7 @@ async def test_a_backup_of_the_live_database_is_a_complete_standalone_copy(tmp_p
         copied = {row[0] for row in db.execute("SELECT id FROM games")}
         assert db.execute("SELECT max(version) FROM schema_version").fetchone() == (latest_version(),)
     assert set(ids) <= copied
-    async with await Store.open(copy) as restored:
+    async with await open_store(copy) as restored:
         assert (await restored.games.get(ids[0])) is not None
 
 
@@ -361,7 +362,7 @@ def test_bot_backup_copies_the_database_named_by_the_environment(tmp_path: Path)
     live = tmp_path / "live.sqlite3"
 
     async def fill() -> None:
-        async with await Store.open(live) as store:
+        async with await open_store(live) as store:
             await new_lobby(store)
 
     asyncio.run(fill())
@@ -387,7 +388,7 @@ async def test_a_backup_never_overwrites_the_live_database_or_its_files(tmp_path
     (tmp_path / "link.sqlite3").symlink_to(live)
     (tmp_path / "linked-folder").symlink_to(live.parent)
     monkeypatch.chdir(tmp_path)
-    async with await Store.open(live) as store:
+    async with await open_store(live) as store:
         ids = [await new_lobby(store, host) for host in range(1, 4)]
         os.link(live, tmp_path / "hard.sqlite3")
         targets = [live, *(Path(f"{live}{s}") for s in ("-wal", "-shm", "-journal", "-lastcommit")),
@@ -414,7 +415,7 @@ async def test_a_backup_never_overwrites_the_live_database_or_its_files(tmp_path
 
 def test_bot_backup_refuses_the_live_database_in_words(tmp_path: Path) -> None:
     async def fill() -> None:
-        async with await Store.open(tmp_path / "live.sqlite3") as store:
+        async with await open_store(tmp_path / "live.sqlite3") as store:
             await new_lobby(store)
 
     asyncio.run(fill())
@@ -430,7 +431,7 @@ def test_bot_backup_refuses_the_live_database_in_words(tmp_path: Path) -> None:
 
 
 async def test_reads_do_not_see_a_transaction_until_it_commits(database: Database) -> None:
-    async with await Store.open(database.target) as store:
+    async with await open_store(database.target) as store:
         game_id = await new_lobby(store)
         # Another process holds the write lock with an uncommitted change.
         if database.is_postgres:
@@ -456,7 +457,7 @@ async def test_reads_do_not_see_a_transaction_until_it_commits(database: Databas
 async def test_a_postgres_database_is_backed_up_with_pg_dump_and_its_password_never_shown(
         other_database: object, tmp_path: Path) -> None:
     database: Database = other_database("postgres")  # type: ignore[operator]
-    async with await Store.open(database.target) as store:
+    async with await open_store(database.target) as store:
         assert isinstance(store, PgStore) and store.shared
         with pytest.raises(StoreError, match="pg_dump"):
             await store.backup(tmp_path / "copy.sqlite3")
@@ -467,7 +468,7 @@ async def test_a_postgres_database_is_backed_up_with_pg_dump_and_its_password_ne
     assert done.returncode == 1 and "pg_dump" in done.stderr
     # A server that is not there, with a password in the URL: refused in words, without it.
     with pytest.raises(StoreError) as caught:
-        await Store.open(f"postgresql://ttr:hunter2@/nothing?host={tmp_path}")
+        await open_store(f"postgresql://ttr:hunter2@/nothing?host={tmp_path}")
     assert "Could not connect" in str(caught.value) and "hunter2" not in str(caught.value)
     assert "ttr:***@" in str(caught.value)
 
@@ -486,7 +487,7 @@ async def test_text_of_every_kind_survives_a_postgres_batch(other_database: obje
     database: Database = other_database("postgres")  # type: ignore[operator]
     names = ["O'Brien", "back\\slash", "$1 $$ ?", "-- not a comment", "émoji 🚂", "tab\tnew\nline",
              "'; DROP TABLE games; --"]
-    async with await Store.open(database.target) as store:
+    async with await open_store(database.target) as store:
         game_id = await new_lobby(store)
         for user, name in enumerate(names, start=2):
             tx = store.tx()

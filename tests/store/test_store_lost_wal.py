@@ -19,6 +19,7 @@ import pytest
 
 from store import CommitsMissing, Store
 from store.commits import read_last_commit
+from store.opening import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 NAME = "ttr.sqlite3"
@@ -28,9 +29,10 @@ CHILD = """
 import asyncio, sys
 sys.path.insert(0, sys.argv[2])
 from store import Store
+from store.opening import open_store
 
 async def main():
-    store = await Store.open(sys.argv[1])
+    store = await open_store(sys.argv[1])
     for channel in range(5):
         tx = store.tx()
         tx.games.create(guild_id=1, channel_id=channel, host_user_id=1, variant="usa", options_json="{}",
@@ -51,7 +53,7 @@ async def lobby(store: Store, channel: int) -> None:
 
 
 async def lobbies(path: Path) -> int:
-    async with await Store.open(path) as store:
+    async with await open_store(path) as store:
         return len(await store.games.ids(["lobby"]))
 
 
@@ -73,7 +75,7 @@ def warnings_of(caplog: pytest.LogCaptureFixture) -> list[str]:
 
 async def test_every_commit_is_counted_in_the_database_and_beside_it(tmp_path: Path) -> None:
     path = tmp_path / NAME
-    async with await Store.open(path) as store:
+    async with await open_store(path) as store:
         for channel in range(7):
             await lobby(store, channel)
         rows = await store._reader.execute_fetchall("SELECT db_id, commits, running FROM store_state")
@@ -88,7 +90,7 @@ async def test_every_commit_is_counted_in_the_database_and_beside_it(tmp_path: P
 async def test_a_copy_taken_without_its_wal_while_the_bot_runs_is_noticed(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     live = tmp_path / "live" / NAME
-    async with await Store.open(live) as store:
+    async with await open_store(live) as store:
         for channel in range(5):
             await lobby(store, channel)
         alone = copy(tmp_path / "alone", live, "")
@@ -98,7 +100,7 @@ async def test_a_copy_taken_without_its_wal_while_the_bot_runs_is_noticed(
     # Copied with its -lastcommit file but not its -wal: provably short, refused untouched.
     before = digest(beside)
     with pytest.raises(CommitsMissing) as caught:
-        await Store.open(beside)
+        await open_store(beside)
     message = str(caught.value)
     assert f"The database {beside} holds 0 commits, but the bot had made 5 in it" in message
     assert f"put that {NAME}-wal file back" in message and "python bot.py --backup" in message
@@ -138,7 +140,7 @@ async def test_after_a_kill_only_a_missing_wal_is_reported(tmp_path: Path, caplo
     caplog.set_level(logging.INFO)
 
     with pytest.raises(CommitsMissing, match="holds 0 commits, but the bot had made 5"):
-        await Store.open(without_wal)
+        await open_store(without_wal)
     assert await lobbies(file_alone) == 0
     assert len(warnings_of(caplog)) == 1
     caplog.clear()
@@ -158,7 +160,7 @@ async def test_after_a_kill_only_a_missing_wal_is_reported(tmp_path: Path, caplo
 async def test_a_clean_copy_and_a_restored_backup_open_quietly(tmp_path: Path,
                                                                caplog: pytest.LogCaptureFixture) -> None:
     live = tmp_path / "live" / NAME
-    async with await Store.open(live) as store:
+    async with await open_store(live) as store:
         for channel in range(3):
             await lobby(store, channel)
         await store.backup(tmp_path / "backup.sqlite3")

@@ -10,6 +10,7 @@ import functools
 import inspect
 from pathlib import Path
 
+from store.opening import open_store
 from store.reader import Reader
 from store.repository import Store, Tx
 
@@ -44,7 +45,7 @@ def test_a_transaction_is_its_parts_each_holding_only_the_transaction() -> None:
 
 async def test_a_store_is_its_parts_each_reading_through_the_stores_reader(tmp_path: Path) -> None:
     assert Store.__mro__ == (Store, object)
-    opened = await Store.open(tmp_path / "ttr.sqlite3")
+    opened = await open_store(tmp_path / "ttr.sqlite3")
     try:
         parts = {name: value for name, value in vars(opened).items() if hasattr(value, "_read")}
         assert set(parts) >= {"games", "log", "results", "timers", "deliveries", "user_settings", "seats",

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from store import Store, WriteConflict
+from store import WriteConflict
+from store.opening import open_store
 from store.plans import PlanRow
 from store.read_cache import ReadCache
 
@@ -20,7 +21,7 @@ BOB, CAROL = 101, 102
 
 @pytest.fixture
 async def store(tmp_path: Path) -> AsyncIterator[Any]:
-    opened = await Store.open(tmp_path / "ttr.sqlite3")
+    opened = await open_store(tmp_path / "ttr.sqlite3")
     reads: list[str] = []
     fetch = opened.reader.fetch
 

@@ -26,6 +26,7 @@ from store import (
     Store,
     latest_version,
 )
+from store.opening import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 NOBODY = 65534
@@ -62,7 +63,7 @@ async def test_a_path_under_a_regular_file_is_refused_in_words(tmp_path: Path) -
     blocker.write_text("not a folder")
     for path in (blocker / "ttr.sqlite3", blocker / "deeper" / "ttr.sqlite3"):
         with pytest.raises(DatabasePathError) as caught:
-            await Store.open(path)
+            await open_store(path)
         assert str(path) in str(caught.value)
         assert f"{blocker} is a file, not a folder" in str(caught.value)
         assert "TTR_DATABASE" in str(caught.value)
@@ -71,19 +72,19 @@ async def test_a_path_under_a_regular_file_is_refused_in_words(tmp_path: Path) -
 
 async def test_a_folder_is_not_a_database_file(tmp_path: Path) -> None:
     with pytest.raises(DatabasePathError, match="is a folder, not a file"):
-        await Store.open(tmp_path)
+        await open_store(tmp_path)
 
 
 async def test_a_missing_folder_is_made_only_when_asked(tmp_path: Path) -> None:
     path = tmp_path / "games" / "ttr.sqlite3"
     with pytest.raises(DatabasePathError) as caught:
-        await Store.open(path, create_folder=False)
+        await open_store(path, create_folder=False)
     assert f"The folder {path.parent} of the database {path} does not exist" in str(caught.value)
     assert f"mkdir -p {path.parent}" in str(caught.value)
     assert not path.parent.exists()
-    async with await Store.open(path) as store:  # the default: the folder is made
+    async with await open_store(path) as store:  # the default: the folder is made
         assert store.created
-    async with await Store.open(path, create_folder=False) as store:
+    async with await open_store(path, create_folder=False) as store:
         assert not store.created
 
 
@@ -94,18 +95,18 @@ async def test_an_empty_file_is_refused_unless_init_is_asked_for(tmp_path: Path)
     path = tmp_path / "ttr.sqlite3"
     path.touch()
     with pytest.raises(DatabaseNeedsInit) as caught:
-        await Store.open(path)
+        await open_store(path)
     message = str(caught.value)
     assert f"The database {path} is empty (0 bytes)" in message
     assert "restore a backup" in message and "python bot.py --init" in message
     assert path.stat().st_size == 0
-    async with await Store.open(path, allow_init=True) as store:
+    async with await open_store(path, allow_init=True) as store:
         assert store.created and store.schema_version == latest_version()
         await new_lobby(store)
-    async with await Store.open(path) as store:  # a game database now: no flag needed
+    async with await open_store(path) as store:  # a game database now: no flag needed
         assert not store.created
         assert await store.games.ids(["lobby"]) == [1]
-    async with await Store.open(path, allow_init=True) as store:  # --init again changes nothing
+    async with await open_store(path, allow_init=True) as store:  # --init again changes nothing
         assert not store.created
         assert await store.games.ids(["lobby"]) == [1]
 
@@ -117,20 +118,20 @@ async def test_an_empty_file_whose_wal_holds_data_is_refused_even_with_init(tmp_
     wal.write_bytes(b"\x37\x7f\x06\x82" + bytes(60))  # SQLite would delete it on opening
     for allow_init in (False, True):
         with pytest.raises(DatabaseDamaged, match="SQLite would delete it"):
-            await Store.open(path, allow_init=allow_init)
+            await open_store(path, allow_init=allow_init)
     assert wal.stat().st_size == 64 and path.stat().st_size == 0
 
 
 async def test_a_wal_without_its_database_is_not_given_a_new_one(tmp_path: Path) -> None:
     path = tmp_path / "ttr.sqlite3"
-    async with await Store.open(path) as store:
+    async with await open_store(path) as store:
         await new_lobby(store)
         shutil.copy(f"{path}-wal", tmp_path / "saved-wal")
     path.unlink()  # deleted (or moved) without its -wal
     shutil.copy(tmp_path / "saved-wal", f"{path}-wal")
     for allow_init in (False, True):
         with pytest.raises(DatabaseDamaged) as caught:
-            await Store.open(path, allow_init=allow_init)
+            await open_store(path, allow_init=allow_init)
         assert f"There is no database at {path}, but {path}-wal beside it holds writes" in str(caught.value)
     assert not path.exists()
 
@@ -141,9 +142,9 @@ async def test_sqlite_without_any_table_needs_init(tmp_path: Path) -> None:
         db.execute("PRAGMA user_version = 7")  # writes the header, no table
     before = digest(path)
     with pytest.raises(DatabaseNeedsInit, match="without any table"):
-        await Store.open(path)
+        await open_store(path)
     assert digest(path) == before
-    async with await Store.open(path, allow_init=True) as store:
+    async with await open_store(path, allow_init=True) as store:
         assert store.created
     assert "games" in tables_of(path)
 
@@ -155,7 +156,7 @@ async def test_another_programs_database_is_left_byte_for_byte_even_with_init(tm
     before = digest(path)
     for allow_init in (False, True):
         with pytest.raises(NotAGameDatabase) as caught:
-            await Store.open(path, allow_init=allow_init)
+            await open_store(path, allow_init=allow_init)
         assert f"{path} already holds tables (invoices)" in str(caught.value)
         assert "not a game database" in str(caught.value)
     assert digest(path) == before
@@ -167,13 +168,13 @@ async def test_a_file_that_is_not_sqlite_is_left_alone(tmp_path: Path) -> None:
     path.write_text("DISCORD_TOKEN=oops, wrong file\n")
     for allow_init in (False, True):
         with pytest.raises(NotAGameDatabase, match="is not an SQLite database"):
-            await Store.open(path, allow_init=allow_init)
+            await open_store(path, allow_init=allow_init)
     assert path.read_text() == "DISCORD_TOKEN=oops, wrong file\n"
 
 
 async def test_a_damaged_database_is_refused_with_what_to_do(tmp_path: Path) -> None:
     path = tmp_path / "ttr.sqlite3"
-    async with await Store.open(path) as store:
+    async with await open_store(path) as store:
         for channel in range(30):
             await new_lobby(store, channel)
     with path.open("r+b") as f:  # scribble over a page of the games table
@@ -181,7 +182,7 @@ async def test_a_damaged_database_is_refused_with_what_to_do(tmp_path: Path) -> 
         f.write(b"\xde\xad" * 600)
     before = digest(path)
     with pytest.raises(DatabaseDamaged) as caught:
-        await Store.open(path)
+        await open_store(path)
     message = str(caught.value)
     assert f"finds the database {path} damaged" in message
     assert "restore a backup" in message and f"sqlite3 {path} .recover" in message
@@ -208,7 +209,7 @@ async def test_bit_flips_in_sqlites_own_names_are_damage_told_in_one_paragraph(t
     sqlite3 raises as UnicodeDecodeError (even from inside SQLite's own error message): it is a
     damaged database like any other — one paragraph, nothing changed, and from bot.py exit 3."""
     path = tmp_path / "ttr.sqlite3"
-    async with await Store.open(path) as store:
+    async with await open_store(path) as store:
         for channel in range(30):
             await new_lobby(store, channel)
     clean = path.read_bytes()
@@ -227,7 +228,7 @@ async def test_bit_flips_in_sqlites_own_names_are_damage_told_in_one_paragraph(t
                 leftover.unlink()
         before = digest(flipped)
         try:
-            await (await Store.open(flipped)).close()  # a flip SQLite never reads opens
+            await (await open_store(flipped)).close()  # a flip SQLite never reads opens
         except DatabaseDamaged as exc:
             message = str(exc)
             assert f"finds the database {flipped} damaged" in message and "\n" not in message, message
@@ -252,12 +253,12 @@ async def test_the_stores_own_rows_holding_a_wrong_type_are_damage(tmp_path: Pat
                           ("store_state", "PRAGMA ignore_check_constraints = 1; UPDATE store_state SET running = 7")):
         path = tmp_path / table / f"{abs(hash(change))}.sqlite3"
         path.parent.mkdir(exist_ok=True)
-        async with await Store.open(path) as store:
+        async with await open_store(path) as store:
             await new_lobby(store)
         with sqlite3.connect(path) as db:
             db.executescript(change)
         with pytest.raises(DatabaseDamaged) as caught:
-            await Store.open(path)
+            await open_store(path)
         assert f"finds the database {path} damaged (" in str(caught.value)
 
 
@@ -265,7 +266,7 @@ async def test_a_stale_wal_beside_a_restored_backup_is_refused(tmp_path: Path) -
     live = tmp_path / "live" / "ttr.sqlite3"
     restored = tmp_path / "restored" / "ttr.sqlite3"
     restored.parent.mkdir()
-    async with await Store.open(live) as store:
+    async with await open_store(live) as store:
         await new_lobby(store)
         await store.backup(restored)
         await new_lobby(store, channel=3)
@@ -273,12 +274,12 @@ async def test_a_stale_wal_beside_a_restored_backup_is_refused(tmp_path: Path) -
         shutil.copy(live.with_name("ttr.sqlite3-wal"), restored.with_name("ttr.sqlite3-wal"))
     before = digest(restored)
     with pytest.raises(DatabaseDamaged) as caught:
-        await Store.open(restored)
+        await open_store(restored)
     assert "is a standalone copy" in str(caught.value)
     assert f"move {restored}-wal and {restored}-shm away" in str(caught.value)
     assert digest(restored) == before
     restored.with_name("ttr.sqlite3-wal").unlink()
-    async with await Store.open(restored) as store:
+    async with await open_store(restored) as store:
         assert await store.games.ids(["lobby"]) == [1]
 
 
@@ -290,11 +291,11 @@ async def test_a_new_database_appears_whole_or_not_at_all(tmp_path: Path, monkey
 
     monkeypatch.setattr(startup, "migrate", crash)
     with pytest.raises(RuntimeError):
-        await Store.open(path)
+        await open_store(path)
     # Neither a half-made database nor a leftover: only the lock file, which stays beside it.
     assert [p.name for p in tmp_path.iterdir()] == ["ttr.sqlite3-lock"]
     monkeypatch.undo()
-    async with await Store.open(path) as store:
+    async with await open_store(path) as store:
         assert store.created
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ttr.sqlite3", "ttr.sqlite3-lastcommit", "ttr.sqlite3-lock"]
 
@@ -343,7 +344,7 @@ def test_a_database_file_the_bot_may_not_write_is_refused(tmp_path: Path) -> Non
     path = tmp_path / "ttr.sqlite3"
 
     async def make() -> None:
-        async with await Store.open(path) as store:
+        async with await open_store(path) as store:
             await new_lobby(store)
 
     asyncio.run(make())
@@ -412,7 +413,7 @@ async def test_a_second_process_on_one_sqlite_file_is_refused_in_words(tmp_path:
     nothing; so is a second store in the same process. Once it closes — or its process is
     killed — the file opens again."""
     path = tmp_path / "ttr.sqlite3"
-    store = await Store.open(path)
+    store = await open_store(path)
     try:
         await new_lobby(store)
         before = digest(path)
@@ -424,28 +425,28 @@ async def test_a_second_process_on_one_sqlite_file_is_refused_in_words(tmp_path:
         done = run_bot({"TTR_DATABASE": str(path)}, "--init")
         assert done.returncode == EXIT_DATABASE and done.stderr.startswith("--init refused: Another bot process")
         with pytest.raises(DatabaseInUse):
-            await Store.open(path)
+            await open_store(path)
         assert digest(path) == before
     finally:
         await store.close()
-    async with await Store.open(path) as again:
+    async with await open_store(path) as again:
         assert await again.games.ids(("lobby",))
 
     holder = subprocess.Popen([sys.executable, "-c", (
-        "import asyncio, sys; from pathlib import Path; from store import Store\n"
+        "import asyncio, sys; from pathlib import Path; from store.opening import open_store\n"
         "async def main():\n"
-        "    store = await Store.open(Path(sys.argv[1]))\n"
+        "    store = await open_store(Path(sys.argv[1]))\n"
         "    print('ready', flush=True)\n"
         "    await asyncio.sleep(60)\n"
         "asyncio.run(main())"), str(path)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
         with pytest.raises(DatabaseInUse, match=f"pid {holder.pid} on"):
-            await Store.open(path)
+            await open_store(path)
     finally:
         holder.kill()
         holder.wait()
-    async with await Store.open(path) as after_kill:  # the lock went with the killed process
+    async with await open_store(path) as after_kill:  # the lock went with the killed process
         assert await after_kill.games.ids(("lobby",))
 
 

@@ -4,6 +4,7 @@ one scores."""
 from __future__ import annotations
 
 from bot_app.presentation.words.base import Ctx, Doing, Event, Words, presents, public
+from bot_app.presentation.words.dice_faces import faces_paid
 from engine.actions import Action, BuildStation
 from engine.rules.stations import ANY_COLOUR, StationBuilt, Stations
 
@@ -20,8 +21,6 @@ def station_built(e: Event, c: Ctx, who: str) -> str | None:
 def c_payment(c: Ctx, payment: object) -> str:
     """Cards, or dice faces under the Dice Expansion."""
     if c.dice:
-        from bot_app.presentation.words.dice.faces import faces_paid
-
         return faces_paid(payment, words=c.lang)
     return c.cards(payment)  # type: ignore[arg-type]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot_app.presentation.words.base import YOU, Ctx, Doing, Event, Words, presents, public
-from bot_app.presentation.words.dice.faces import faces_paid, roll_text
+from bot_app.presentation.words.dice_faces import faces_paid, roll_text
 from bot_app.presentation.words.routes import points, route_claimed
 from engine.actions import Action, ClaimRoute
 from engine.rules.dice.claims import DiceClaims, DicePaid

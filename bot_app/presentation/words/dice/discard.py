@@ -5,7 +5,7 @@ or was given up (`dice_discard`)."""
 from __future__ import annotations
 
 from bot_app.presentation.words.base import Ctx, Doing, Event, Words, presents, public
-from bot_app.presentation.words.dice.faces import tokens_of
+from bot_app.presentation.words.dice_faces import tokens_of
 from engine.actions import Action
 from engine.rules.dice.discard import DiceTokenDiscard, DiscardTokens, TokensDiscarded
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from bot_app.presentation.words.base import Ctx, Doing, Event, Words, joined, presents, public
-from bot_app.presentation.words.dice.faces import TOKEN_KINDS, marks, roll_text, tokens_held, tokens_text
+from bot_app.presentation.words.dice_faces import TOKEN_KINDS, marks, roll_text, tokens_held, tokens_text
 from bot_app.presentation.words.tickets import announced_mix
 from engine.actions import Action
 from engine.rules.dice.purse import DiceView

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot_app.presentation.words.base import YOU, Ctx, Doing, Event, Words, deferred, plural, presents, public
-from bot_app.presentation.words.dice.faces import faces_paid
+from bot_app.presentation.words.dice_faces import faces_paid
 from bot_app.presentation.words.tickets import announced_mix, draw_decks, mix_text, then_kept, tickets_drawn
 from engine.actions import Action
 from engine.cards import count

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot_app.presentation.words.base import Ctx, Doing, Event, Words, presents, public
-from bot_app.presentation.words.dice.faces import TOKEN_KINDS, faces_paid, marks
+from bot_app.presentation.words.dice_faces import TOKEN_KINDS, faces_paid, marks
 from engine.actions import Action
 from engine.rules.dice.faces import TOKEN_CAP, TOKEN_SUPPLY
 from engine.rules.dice.tokens import BuyToken, DiceTokens, TokenTaken

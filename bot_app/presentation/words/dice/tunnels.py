@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot_app.presentation.words.base import Ctx, Doing, Event, Words, presents, public
 from bot_app.presentation.words.dice.claims import dice_claimed, kind_of, paid_text, tunnel_abandoned
-from bot_app.presentation.words.dice.faces import faces_paid
+from bot_app.presentation.words.dice_faces import faces_paid
 from bot_app.presentation.words.routes import points
 from bot_app.presentation.words.tunnels import tunnel_count
 from engine.actions import Action, PayTunnel
