@@ -3,7 +3,7 @@ person (a substitute), and the other players' votes to hand a seat's turn to the
 
 `SeatWrites` is a transaction's part (`tx.seats`, with the per-seat flags: DMs closed, the AI
 standing in), `SeatReads` the store's (`store.seats`: the votes). Nothing here knows the rules
-of a vote or of a substitute: app/seats_ops.py does.
+of a vote or of a substitute: app/seat_ops.py does.
 """
 
 from __future__ import annotations

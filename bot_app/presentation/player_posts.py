@@ -24,7 +24,7 @@ from bot_app.presentation.components import button, view_of
 from bot_app.presentation.posts import Message
 from bot_app.presentation.render_hooks import Renderer
 
-VOTE = "vote"  # the verb of the Vote to skip button (bot_app/vote_buttons.py)
+VOTE = "vote"  # the verb of the Vote to skip button (bot_app/adapter/votes.py)
 
 
 def when(t: float) -> str:
