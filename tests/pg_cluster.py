@@ -1,6 +1,7 @@
 """A throwaway PostgreSQL server for the tests and benchmarks: initdb in a temporary folder,
 started on a Unix socket there (no TCP port), trust authentication, stopped and deleted
-afterwards. Nothing outside that folder is touched.
+afterwards. Nothing outside that folder is touched. If the process that started it dies first
+(a test run killed from outside), tests/pg_watchdog.py stops the server and deletes the folder.
 
     cluster = Cluster.start()            # or Cluster.start(durable=True) for benchmarks
     url = cluster.url("postgres")        # postgresql://postgres@/postgres?host=/tmp/ttr-pg-…
@@ -18,10 +19,13 @@ import os
 import pwd
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from tests.pg_watchdog import stop_server
 
 INSTALL_HINT = "apt install postgresql-15 (or set TTR_PG_BIN to a folder holding initdb and pg_ctl)"
 
@@ -55,6 +59,7 @@ class Cluster:
     bin: Path
     user: str | None  # the system user it runs as when we are root
     options: str = ""  # the server's options (`pg_ctl -o`), for a start after a stop
+    watchdog: subprocess.Popen[str] | None = None  # stops the server if this process dies first
 
     @classmethod
     def start(cls, *, durable: bool = False) -> Cluster:
@@ -85,8 +90,12 @@ class Cluster:
                 options += ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]
             cluster.options = " ".join(options)
             cluster.start_server()
+            cluster.watchdog = subprocess.Popen(
+                [sys.executable, str(Path(__file__).with_name("pg_watchdog.py")), str(bin_), str(folder),
+                 *([user] if user else [])],
+                stdin=subprocess.PIPE, text=True, start_new_session=True)
         except BaseException:
-            cluster._remove()
+            cluster.stop()
             raise
         return cluster
 
@@ -116,9 +125,11 @@ class Cluster:
 
     def stop(self) -> None:
         """Stop the server (at once: it holds only test data) and delete its folder."""
-        with contextlib.suppress(Exception):
-            self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", "immediate", "-w", "stop")
-        self._remove()
+        stop_server(self.bin, self.folder, self.user)
+        if self.watchdog is not None:
+            with contextlib.suppress(Exception):
+                self.watchdog.communicate("stopped\n", timeout=10)
+            self.watchdog = None
 
     def _remove(self) -> None:
         shutil.rmtree(self.folder, ignore_errors=True)
