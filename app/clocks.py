@@ -113,11 +113,11 @@ class ClockOps:
                              await self.store.user_settings.next_digest_due()) if t is not None]
         return min(times) if times else None
 
-    async def mark_timer_fired(self, timer_id: int) -> bool:
+    async def mark_timer_fired(self, timer_id: int, rev: int | None = None) -> bool:
         """Claim a timer: True for exactly one caller, ever (across restarts and processes);
-        False if it already fired or was cancelled."""
+        False if it already fired or was cancelled, or (`rev` given) was rescheduled since."""
         tx = self.store.tx()
-        tx.timers.fire(timer_id)
+        tx.timers.fire(timer_id, rev)
         try:
             await self.store.write(tx)
         except WriteConflict:
@@ -130,7 +130,7 @@ class ClockOps:
         row). Returns what happened: "reminded", "played", or "stale" (the turn it was set for
         is over, or the timer already acted)."""
         if timer.kind not in TURN_TIMERS:
-            return "stale" if not await self.mark_timer_fired(timer.id) else "fired"
+            return "stale" if not await self.mark_timer_fired(timer.id, timer.rev) else "fired"
         # The game may move on between loading it and storing the AI's turn (a move in another
         # process): then look again, so that the timer is settled — acted on, moved on or found
         # stale — before this returns, and never handed out to this process a second time.
@@ -148,14 +148,14 @@ class ClockOps:
             try:
                 loaded = await self.loader.load(timer.game_id)
             except ServiceError:
-                await self.mark_timer_fired(timer.id)
+                await self.mark_timer_fired(timer.id, timer.rev)
                 return "stale"
             seat = loaded.seats[timer.seat] if timer.seat is not None and timer.seat < len(loaded.seats) else None
             current = (seat is not None and seat.user_id is not None and seat.stand_in is None
                        and seat.seat in actors(loaded.state) and same_turn(timer.payload, loaded.state)
                        and loaded.row.paused_reason is None)
             if not current or seat is None or seat.user_id is None:
-                await self.mark_timer_fired(timer.id)
+                await self.mark_timer_fired(timer.id, timer.rev)
                 return "stale"
             verdict = await self._not_yet(loaded, timer, seat.user_id)
             if verdict is not None:
@@ -164,7 +164,7 @@ class ClockOps:
                 limit = next((t.due_at for t in await self.store.timers.pending(loaded.row.id)
                               if t.kind == LIMIT and t.seat == seat.seat), None)
                 tx = self.store.tx()
-                tx.timers.fire(timer.id)
+                tx.timers.fire(timer.id, timer.rev)
                 tx.deliveries.owe(loaded.row.id, loaded.seq, REMINDER, f"{REMINDER}:{timer.id}", user_id=seat.user_id,
                                   payload_json=canonical_json({"seat": seat.seat, "due_at": limit}))
                 try:
@@ -177,7 +177,7 @@ class ClockOps:
             keeps = misses >= ABSENT_LIMIT
             level = stand_in_level(loaded.state)  # the host's choice for absent players
             change = SeatChange(misses, level if keeps else None)
-            extras = CommitExtras(timer_id=timer.id, seat_changes={seat.seat: change},
+            extras = CommitExtras(timer_id=timer.id, timer_rev=timer.rev, seat_changes={seat.seat: change},
                                   notes=[{"kind": "time_ran_out", "seat": seat.seat, "turns": misses, "keeps": keeps}])
             try:
                 await self.moves.bot_turn(loaded, seat, extras, level=level)
@@ -197,7 +197,7 @@ class ClockOps:
             return None  # set before clocks were per player: it acts as it always did
         mine = (await settings_rows(self.store, [user_id]))[user_id]
         if timer.kind == REMINDER and mine.digest_hour is not None:
-            await self.mark_timer_fired(timer.id)
+            await self.mark_timer_fired(timer.id, timer.rev)
             return "stale"
         clock = clock_of(mine, loaded.row.max_away_days)
         now = self.core.clock()
@@ -209,7 +209,7 @@ class ClockOps:
         else:
             return None
         tx = self.store.tx()
-        tx.timers.fire(timer.id)
+        tx.timers.fire(timer.id, timer.rev)
         tx.timers.schedule(loaded.row.id, timer.kind, due, seat=timer.seat, payload_json=canonical_json(payload))
         try:
             await self.store.write(tx)

@@ -168,6 +168,8 @@ class Timer:
     payload: Mapping[str, Any]
     fired_at: float | None = None
     cancelled_at: float | None = None
+    # The row's revision (rescheduled in place for the next turn): it fires only at this one.
+    rev: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -126,7 +126,7 @@ def timer(row: TimerRow) -> Timer:
     except ValueError:
         payload = {}
     return Timer(row.id, row.game_id, row.kind, row.seat, row.for_seq, row.due_at, payload, row.fired_at,
-                 row.cancelled_at)
+                 row.cancelled_at, row.rev)
 
 
 def delivery(row: DeliveryRow) -> Delivery:

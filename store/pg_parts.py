@@ -8,8 +8,8 @@ Each is the shared part with those reads replaced; everything else it reads as S
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import asyncpg
 
@@ -20,8 +20,12 @@ from store.plans import PlanReads, PlanRow
 from store.presence import live
 from store.reader import Reader
 from store.records import DELIVERY_COLUMNS, DeliveryRow, GameRow, PlayerRow, TimerRow
-from store.timers import T_COLUMNS, TimerReads
+from store.timers import ACTIONABLE, T_COLUMNS, TimerReads
 from store.user_settings import SettingsReads, UserSettingsRow
+
+if TYPE_CHECKING:
+    from store.repository import Tx
+    from store.writer import TxResult
 
 # PostgreSQL's spelling of "is one of this list": a real array as the parameter (`pg_list`).
 PG_ANY = "= ANY(?)"
@@ -127,13 +131,31 @@ class PgDeliveryReads(DeliveryReads):
 
 
 class PgTimerReads(TimerReads):
-    """`store.timers`, whose due timers are claimed with a lease (on the write pool)."""
+    """`store.timers`, whose due timers are claimed with a lease (on the write pool). There is
+    no wake table here (migration 34): what is due is read by the due-time index."""
 
     __slots__ = ("_write_pool",)
 
-    def __init__(self, reader: Reader, write_pool: asyncpg.Pool) -> None:
-        super().__init__(reader)
+    def __init__(self, reader: Reader, new_tx: Callable[[], Tx], write: Callable[[Tx], Awaitable[TxResult]],
+                 write_pool: asyncpg.Pool) -> None:
+        super().__init__(reader, new_tx, write)
         self._write_pool = write_pool
+
+    async def due(self, now: float, limit: int = 100) -> list[TimerRow]:
+        """Pending timers due at or before `now`, earliest first (as `TimerReads.due`), claimed
+        or not."""
+        rows = await self._read.fetch(
+            f"SELECT {T_COLUMNS} FROM timers AS t JOIN games AS g ON g.id = t.game_id"
+            f" WHERE t.due_at <= ?{ACTIONABLE} ORDER BY t.due_at, t.id LIMIT ?",
+            (now, limit),
+        )
+        return [TimerRow.from_row(r) for r in rows]
+
+    async def next_due(self) -> float | None:
+        """When the next pending timer falls due (None: none is pending)."""
+        rows = await self._read.fetch("SELECT min(due_at) FROM timers WHERE fired_at IS NULL AND cancelled_at IS NULL",
+                                      ())
+        return rows[0][0] if rows else None
 
     async def claim(self, now: float, limit: int, *, owner: str, lease: float) -> list[TimerRow]:
         """Claim due timers no other process holds, for `lease` seconds. The timer still fires

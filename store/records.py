@@ -27,7 +27,9 @@ GAME_COLUMNS = (
 PLAYER_COLUMNS = "game_id, seat, user_id, is_ai, ai_level, name, joined_at, dm_closed, absent_turns, stand_in"
 ACTION_COLUMNS = "game_id, seq, actor, user_id, action, events, created_at"
 SNAPSHOT_COLUMNS = "game_id, seq, rules_version, state, created_at, digest"
-TIMER_COLUMNS = "id, game_id, kind, seat, for_seq, due_at, payload, created_at, fired_at, cancelled_at"
+TIMER_COLUMNS = (
+    "id, game_id, kind, seat, for_seq, due_at, payload, created_at, fired_at, cancelled_at, rev, slot, wake_at"
+)
 DELIVERY_COLUMNS = (
     "id, game_id, seq, kind, key, user_id, payload, status, attempts, due_at, message_id, last_error, created_at, "
     "done_at"
@@ -214,6 +216,12 @@ class TimerRow:
     created_at: float
     fired_at: float | None
     cancelled_at: float | None
+    # How many times the row was rescheduled in place: it fires only at the revision read.
+    rev: int = 0
+    # Its place among the turn's timers of its kind (None: set on its own); see migration 34.
+    slot: int | None = None
+    # When the timer loop looks at it next (SQLite's wake table; at or before `due_at`).
+    wake_at: float | None = None
     # Columns whose stored text was not valid UTF-8 (they read as "").
     unreadable: tuple[str, ...] = ()
 

@@ -129,7 +129,7 @@ class Store:
         self.games = GameReads(reader)
         self.log = LogReads(reader)
         self.results = ResultReads(reader)
-        self.timers = TimerReads(reader)
+        self.timers = TimerReads(reader, self.tx, self.write)
         self.deliveries = DeliveryReads(reader)
         self.user_settings = SettingsReads(reader)
         self.seats = SeatReads(reader)

@@ -3,10 +3,16 @@
 `TimerWrites` is a transaction's part (`tx.timers`), `TimerReads` the store's
 (`store.timers`). One process alone claims nothing: every due timer is its own (`claim`);
 PostgreSQL, shared by several processes, leases them (store/pg_parts.py).
+
+A turn's reminders and limits are rescheduled in place (`TimerWrites.turn`): the rows of the
+last turn, one per kind and waiting player (`slot`), take the new turn's seats and due times,
+and count a revision (`rev`), which a fire must name. On SQLite the timer loop finds what is
+due through an append-only wake table (`WakeTimerReads`; migration 34 says why).
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from store.games import PENDING_TIMER
@@ -15,9 +21,12 @@ from store.records import TIMER_COLUMNS, TimerRow
 
 if TYPE_CHECKING:
     from store.repository import Tx
+    from store.writer import TxResult
 
 T_COLUMNS = ", ".join(f"t.{c.strip()}" for c in TIMER_COLUMNS.split(","))
-
+# Due timers of games still being played, set for the point the game is at (`t`, `g`).
+ACTIONABLE = (" AND t.fired_at IS NULL AND t.cancelled_at IS NULL"
+               " AND (t.for_seq IS NULL OR t.for_seq = g.seq) AND g.status IN ('lobby', 'setup', 'playing')")
 
 class TimerWrites:
     """Statements on timers (`tx.timers`)."""
@@ -35,15 +44,49 @@ class TimerWrites:
         # A timer for a point of the game that has already passed would never be cancelled by
         # the move that passed it, so it is refused instead.
         return self._tx.add(
-            "INSERT INTO timers (game_id, kind, seat, for_seq, due_at, payload, created_at)"
+            "INSERT INTO timers (game_id, kind, seat, for_seq, due_at, wake_at, payload, created_at)"
             " SELECT id, CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS DOUBLE PRECISION),"
-            " CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION) FROM games WHERE id = ?"
+            " CAST(? AS DOUBLE PRECISION), CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION) FROM games WHERE id = ?"
             " AND (CAST(? AS INTEGER) IS NULL OR seq = ?)",
-            (kind, seat, for_seq, due_at, payload_json, self._tx.now, game_id, for_seq, for_seq),
+            (kind, seat, for_seq, due_at, due_at, payload_json, self._tx.now, game_id, for_seq, for_seq),
             expect_rows=1,
             conflict="That already happened: the game has moved on.",
             returns_id=True,
         )
+
+    def turn(self, game_id: int, kinds: Sequence[str], timers: Sequence[tuple[str, int, float, str]]) -> None:
+        """A turn's timers: the game's pending timers of `kinds` become `timers` (kind, seat,
+        due time, payload JSON), each kind's in the order given. The last turn's rows are
+        rescheduled in place, slot by slot (a new revision each: a loop holding an old reading
+        can no longer fire them); a slot the last turn did not fill is inserted, the rows left
+        over (and those set on their own) are cancelled."""
+        count = {kind: 0 for kind in kinds}
+        for kind, _, _, _ in timers:
+            count[kind] += 1
+        # The rows beyond the new turn's slots go first (an empty turn: all of `kinds`).
+        self._tx.add(
+            f"UPDATE timers SET cancelled_at = ? WHERE game_id = ? AND {PENDING_TIMER} AND ("
+            + " OR ".join("kind = ? AND (slot IS NULL OR slot >= ?)" for _ in kinds) + ")",
+            (self._tx.now, game_id, *(v for kind in kinds for v in (kind, count[kind]))),
+        )
+        slots = dict.fromkeys(kinds, 0)
+        for kind, seat, due_at, payload_json in timers:
+            slot = slots[kind]
+            slots[kind] += 1
+            # The wake time is only lowered (migration 34): a later due time keeps the earlier
+            # entry, and the timer loop sets it again when it passes. The old claim is the old
+            # revision's.
+            self._tx.add(
+                "INSERT INTO timers (game_id, kind, seat, slot, due_at, wake_at, payload, created_at)"
+                " SELECT id, CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS DOUBLE PRECISION),"
+                " CAST(? AS DOUBLE PRECISION), CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION) FROM games WHERE id = ?"
+                f" ON CONFLICT (game_id, kind, slot) WHERE {PENDING_TIMER} DO UPDATE SET"
+                " seat = excluded.seat, due_at = excluded.due_at, payload = excluded.payload,"
+                " created_at = excluded.created_at, for_seq = NULL, rev = timers.rev + 1,"
+                " claimed_by = NULL, claimed_until = NULL,"
+                " wake_at = CASE WHEN timers.wake_at <= excluded.due_at THEN timers.wake_at ELSE excluded.due_at END",
+                (kind, seat, slot, due_at, due_at, payload_json, self._tx.now, game_id),
+            )
 
     def cancel(self, game_id: int, *, kind: str | None = None, seat: int | None = None,
                any_seat: bool = True) -> None:
@@ -65,24 +108,46 @@ class TimerWrites:
             (self._tx.now, game_id, seq),
         )
 
-    def fire(self, timer_id: int) -> None:
-        """Mark a timer fired; fails the transaction (WriteConflict) unless it was pending, so
-        a timer fires once even when two workers or a restart race for it."""
+    def fire(self, timer_id: int, rev: int | None = None) -> None:
+        """Mark a timer fired; fails the transaction (WriteConflict) unless it was pending (at
+        revision `rev`, unless None), so a timer fires once even when two workers or a restart
+        race for it, and never as rescheduled since it was read."""
+        sql = f"UPDATE timers SET fired_at = ? WHERE id = ? AND {PENDING_TIMER}"
+        params: tuple[Any, ...] = (self._tx.now, timer_id)
+        if rev is not None:
+            sql += " AND rev = ?"
+            params += (rev,)
+        self._tx.add(sql, params, expect_rows=1, conflict="That timer has already fired, was cancelled or moved.")
+
+    def wake_again(self, now: float) -> None:
+        """The timer loop's part of the wake table (SQLite, migration 34), for the entries
+        passed by `now`: a pending row not due yet gets its entry again at its due time; the
+        entries no row wakes by any more (cancelled, fired, moved) go."""
         self._tx.add(
-            f"UPDATE timers SET fired_at = ? WHERE id = ? AND {PENDING_TIMER}",
-            (self._tx.now, timer_id),
-            expect_rows=1,
-            conflict="That timer has already fired or was cancelled.",
+            "UPDATE timers SET wake_at = due_at WHERE id IN (SELECT timer_id FROM timer_wakes WHERE wake_at <= ?)"
+            f" AND wake_at <= ? AND due_at > ? AND {PENDING_TIMER}",
+            (now, now, now),
+        )
+        self._tx.add(
+            "DELETE FROM timer_wakes WHERE wake_at <= ? AND NOT EXISTS (SELECT 1 FROM timers AS t"
+            " WHERE t.id = timer_wakes.timer_id AND t.wake_at = timer_wakes.wake_at"
+            " AND t.fired_at IS NULL AND t.cancelled_at IS NULL)",
+            (now,),
         )
 
 
 class TimerReads:
-    """Reads of timers (`store.timers`)."""
+    """Reads of timers (`store.timers`). On SQLite what is due is found through the wake table
+    (migration 34), whose passed entries the timer loop's `claim` looks after (one process
+    holds the file, so its reads may write them: `new_tx`, `write`). PostgreSQL's claims are
+    its own (store/pg_parts.py)."""
 
-    __slots__ = ("_read",)
+    __slots__ = ("_read", "_new_tx", "_write")
 
-    def __init__(self, reader: Reader) -> None:
+    def __init__(self, reader: Reader, new_tx: Callable[[], Tx], write: Callable[[Tx], Awaitable[TxResult]]) -> None:
         self._read = reader
+        self._new_tx = new_tx
+        self._write = write
 
     async def get(self, timer_id: int) -> TimerRow | None:
         """A timer's row (None: no such timer)."""
@@ -100,24 +165,34 @@ class TimerReads:
         """Pending timers due at or before `now`, earliest first; leaves out those set for a
         point the game has passed and those of games that are over, cancelled or broken."""
         rows = await self._read.fetch(
-            f"SELECT {T_COLUMNS} FROM timers AS t JOIN games AS g ON g.id = t.game_id"
-            " WHERE t.due_at <= ? AND t.fired_at IS NULL AND t.cancelled_at IS NULL"
-            " AND (t.for_seq IS NULL OR t.for_seq = g.seq) AND g.status IN ('lobby', 'setup', 'playing')"
-            " ORDER BY t.due_at, t.id LIMIT ?",
-            (now, limit),
+            f"SELECT {T_COLUMNS} FROM timer_wakes AS w JOIN timers AS t ON t.id = w.timer_id"
+            " JOIN games AS g ON g.id = t.game_id"
+            f" WHERE w.wake_at <= ? AND t.due_at <= ?{ACTIONABLE} ORDER BY t.due_at, t.id LIMIT ?",
+            (now, now, limit),
         )
         return [TimerRow.from_row(r) for r in rows]
 
     async def next_due(self) -> float | None:
-        """When the next pending timer falls due (None: none is pending)."""
-        rows = await self._read.fetch(f"SELECT min(due_at) FROM timers WHERE {PENDING_TIMER}", ())
+        """When the timer loop must look next: the wake table's first entry (at or before the
+        next pending timer's due time; None: none is pending)."""
+        rows = await self._read.fetch("SELECT min(wake_at) FROM timer_wakes", ())
         return rows[0][0] if rows else None
 
     async def claim(self, now: float, limit: int, *, owner: str, lease: float) -> list[TimerRow]:
-        """The due timers this process is to act on (one process alone: every due timer)."""
+        """The due timers this process is to act on (one process alone: every due timer), the
+        passed wake entries looked after first when one of them is not a due timer's own."""
+        stale = await self._read.fetch(
+            "SELECT 1 FROM timer_wakes AS w WHERE w.wake_at <= ? AND NOT EXISTS (SELECT 1 FROM timers AS t"
+            " WHERE t.id = w.timer_id AND t.wake_at = w.wake_at AND t.due_at <= ?"
+            " AND t.fired_at IS NULL AND t.cancelled_at IS NULL) LIMIT 1",
+            (now, now),
+        )
+        if stale:
+            tx = self._new_tx()
+            tx.timers.wake_again(now)
+            await self._write(tx)
         return await self.due(now, limit)
 
     async def next_claimable(self, now: float, owner: str) -> float | None:
         """When a timer this process could claim falls due (for the timer loop's sleep)."""
         return await self.next_due()
-

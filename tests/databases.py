@@ -93,7 +93,8 @@ class Database:
         pairs = [(s, ()) if isinstance(s, str) else s for s in statements]
         if not self.is_postgres:
             with sqlite3.connect(self.target, isolation_level=None) as db:
-                triggers = db.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
+                triggers = db.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name IN"
+                                      " ('actions_are_never_updated', 'actions_are_never_deleted')").fetchall()
                 if log_writable:
                     db.execute("DROP TRIGGER actions_are_never_updated")
                     db.execute("DROP TRIGGER actions_are_never_deleted")

@@ -44,7 +44,7 @@ class TimerLoop:
             except Exception:
                 log.exception("game %d: timer %d (%s) failed", timer.game_id, timer.id, timer.kind)
                 with contextlib.suppress(Exception):
-                    await self.service.clocks.mark_timer_fired(timer.id)
+                    await self.service.clocks.mark_timer_fired(timer.id, timer.rev)
         try:
             digests = await self.service.clocks.fire_digests(self.clock())
         except Exception:
