@@ -1,6 +1,7 @@
 """A throwaway PostgreSQL server for the tests and benchmarks: initdb in a temporary folder,
 started on a Unix socket there (no TCP port), trust authentication, stopped and deleted
-afterwards. Nothing outside that folder is touched.
+afterwards. Nothing outside that folder is touched. If the process that started it dies first
+(a test run killed from outside), tests/pg_watchdog.py stops the server and deletes the folder.
 
     cluster = Cluster.start()            # or Cluster.start(durable=True) for benchmarks
     url = cluster.url("postgres")        # postgresql://postgres@/postgres?host=/tmp/ttr-pg-…
@@ -18,6 +19,7 @@ import os
 import pwd
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -55,6 +57,7 @@ class Cluster:
     bin: Path
     user: str | None  # the system user it runs as when we are root
     options: str = ""  # the server's options (`pg_ctl -o`), for a start after a stop
+    watchdog: subprocess.Popen[str] | None = None  # stops the server if this process dies first
 
     @classmethod
     def start(cls, *, durable: bool = False) -> Cluster:
@@ -85,8 +88,12 @@ class Cluster:
                 options += ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]
             cluster.options = " ".join(options)
             cluster.start_server()
+            cluster.watchdog = subprocess.Popen(
+                [sys.executable, str(Path(__file__).with_name("pg_watchdog.py")), str(bin_), str(folder),
+                 *([user] if user else [])],
+                stdin=subprocess.PIPE, text=True, start_new_session=True)
         except BaseException:
-            cluster._remove()
+            cluster.stop()
             raise
         return cluster
 
@@ -119,6 +126,10 @@ class Cluster:
         with contextlib.suppress(Exception):
             self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", "immediate", "-w", "stop")
         self._remove()
+        if self.watchdog is not None:
+            with contextlib.suppress(Exception):
+                self.watchdog.communicate("stopped\n", timeout=10)
+            self.watchdog = None
 
     def _remove(self) -> None:
         shutil.rmtree(self.folder, ignore_errors=True)
