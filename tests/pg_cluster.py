@@ -25,6 +25,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.pg_watchdog import stop_server
+
 INSTALL_HINT = "apt install postgresql-15 (or set TTR_PG_BIN to a folder holding initdb and pg_ctl)"
 
 
@@ -123,9 +125,7 @@ class Cluster:
 
     def stop(self) -> None:
         """Stop the server (at once: it holds only test data) and delete its folder."""
-        with contextlib.suppress(Exception):
-            self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", "immediate", "-w", "stop")
-        self._remove()
+        stop_server(self.bin, self.folder, self.user)
         if self.watchdog is not None:
             with contextlib.suppress(Exception):
                 self.watchdog.communicate("stopped\n", timeout=10)

@@ -21,7 +21,7 @@ from types import FrameType
 
 
 def stop_server(bin_: Path, folder: Path, user: str | None) -> None:
-    """Stop the server at once and delete its folder."""
+    """Stop the server at once and delete its folder (also `Cluster.stop`'s way)."""
     command = [str(bin_ / "pg_ctl"), "-D", str(folder / "data"), "-m", "immediate", "-w", "stop"]
     if user:
         command = ["runuser", "-u", user, "--", *command]
