@@ -3,7 +3,7 @@
     python bench/bench_store.py [--games 1000] [--rounds 3] [--seconds 4] [--dir DIR]
     python bench/bench_store.py --scenario active [--games 10000] [--cache 2000] [--clients 32]
                                 [--depth 80] [--seconds 20] [--burst 10000] [--restart]
-                                [--pages 3000] [--json]
+                                [--pages 3000] [--setup-cache DIR] [--json]
 
 The second form is the "many active games" scenario (issue 16): see `active` below. It also
 prints (issue 31) the plain-sqlite3 floor of its window — the same statements in the same
@@ -596,6 +596,89 @@ async def wal_pages(service: GameService, clients: Clients, moves: int, path: Pa
     return {name: round(n / max(made, 1), 2) for name, n in sorted(counts.items(), key=lambda kv: -kv[1])}
 
 
+SETUP_FORMAT = 1  # bump when what the set-up plays changes
+
+
+def setup_cache_files(args: argparse.Namespace) -> tuple[Path, Path] | None:
+    """Where `--setup-cache` keeps the set-up of these arguments: (database, games list), named
+    by the arguments that shape it and the schema version of the code that played it (None:
+    no cache). A database saved by an older schema is not reused: its migration would time
+    the migrated rows, not the rows this code writes."""
+    if args.setup_cache is None:
+        return None
+    from store.migrations import latest_version
+
+    key = f"active-g{args.games}-d{args.depth}-p{args.plans}-s{latest_version()}-f{SETUP_FORMAT}"
+    args.setup_cache.mkdir(parents=True, exist_ok=True)
+    return args.setup_cache / f"{key}.sqlite3", args.setup_cache / f"{key}.json"
+
+
+async def play_setup(service: GameService, plans: Plans, seeds: FixedSeeds, args: argparse.Namespace,
+                     say: Callable[..., None]) -> tuple[list[tuple[int, Any]], dict[int, int]]:
+    """Create `games` games and play each to a depth of 0..`depth` moves (seeded)."""
+    t0 = time.perf_counter()
+    games: list[tuple[int, Any]] = []
+    for start in range(0, args.games, 200):
+        games.extend(await create_many(service, plans, seeds, start, min(200, args.games - start)))
+    say(f"  {len(games)} games created and started in {time.perf_counter() - t0:.1f} s", flush=True)
+    # Each game is played on to its depth by one worker in one go (so it stays in the cache
+    # while it is moved: the set-up does not pay for cache misses).
+    rng = random.Random(16)
+    depth = {gid: rng.randrange(max(1, min(args.depth, len(actions) - 20))) for gid, (_, actions) in games}
+    cursor = {gid: 0 for gid, _ in games}
+    todo = list(games)
+    t0, cpu0 = time.perf_counter(), time.process_time()
+    setup = Clients(service, games, cursor, 0)
+
+    async def advance() -> None:
+        while todo:
+            gid, (channel, actions) = todo.pop()
+            while cursor[gid] < depth[gid]:
+                await setup.submit(gid, channel, actions)
+
+    await asyncio.gather(*(advance() for _ in range(64)))
+    say(f"  played {setup.moves} moves to bring them to their depths (mean "
+        f"{statistics.mean(depth.values()):.1f}) in {time.perf_counter() - t0:.1f} s "
+        f"({time.process_time() - cpu0:.0f} s of CPU)", flush=True)
+    return games, cursor
+
+
+async def save_setup(store: Store, path: Path, games: list[tuple[int, Any]], cursor: dict[int, int],
+                     files: tuple[Path, Path]) -> None:
+    """Keep the database just set up and its games (the -wal folded in first), for the next run."""
+    await checkpoint(store)
+    database, listing = files
+    part = database.with_suffix(".part")
+    shutil.copyfile(path, part)
+    # Nothing is in flight and the -wal was just folded in, so the copy is whole: it says it
+    # was closed cleanly, as a bot's database after a stop would (store/commits.py).
+    copy = sqlite3.connect(part, isolation_level=None)
+    try:
+        copy.execute("UPDATE store_state SET running = 0 WHERE id = 1")
+    finally:
+        copy.close()
+    # The game's channel is 10,000 + its plan's index (create_many): enough to find its moves.
+    listing.write_text(json.dumps([[gid, channel, cursor[gid]] for gid, (channel, _) in games]))
+    part.replace(database)
+
+
+async def restore_setup(service: GameService, plans: Plans, files: tuple[Path, Path],
+                        say: Callable[..., None]) -> tuple[list[tuple[int, Any]], dict[int, int]]:
+    """The games of a kept set-up (its database is already in place: `active` copies it), each
+    loaded once into the service's cache, as a set-up just played leaves them."""
+    t0, cpu0 = time.perf_counter(), time.process_time()
+    games: list[tuple[int, Any]] = []
+    cursor: dict[int, int] = {}
+    for gid, channel, at in json.loads(files[1].read_text()):
+        games.append((gid, (channel, plans.records[(channel - 10_000) % len(plans)][3])))
+        cursor[gid] = at
+    for gid, _ in games:
+        await service.reads.view(gid)
+    say(f"  {len(games)} games from the kept set-up {files[0].name}, loaded into the cache in "
+        f"{time.perf_counter() - t0:.1f} s ({time.process_time() - cpu0:.0f} s of CPU)", flush=True)
+    return games, cursor
+
+
 async def active(folder: Path, plans: Plans, seeds: FixedSeeds, args: argparse.Namespace) -> dict[str, Any]:
     """Issue 16's scenario: `games` games being played, each `0..depth` moves in, and a
     service with a cache of `cache` games (default: the service's own). `clients` players move games
@@ -604,6 +687,9 @@ async def active(folder: Path, plans: Plans, seeds: FixedSeeds, args: argparse.N
     once; then (with --restart) the same players for `seconds` on a service just restarted."""
     say = (lambda *a, **k: None) if args.json else print
     path = folder / "active.sqlite3"
+    cached = setup_cache_files(args)
+    if cached is not None and cached[0].exists():
+        shutil.copyfile(cached[0], path)  # the kept set-up itself is never written to
     store = await open_store(path, max_batch=128)
     if args.wal_autocheckpoint:
         await store._writer_db.execute_fetchall(  # type: ignore[attr-defined]
@@ -615,30 +701,15 @@ async def active(folder: Path, plans: Plans, seeds: FixedSeeds, args: argparse.N
     out: dict[str, Any] = {"games": args.games, "cache": service.cache_size, "clients": args.clients,
                            "snapshot_every": getattr(service.loader, "snapshot_every", 1)}
     try:
-        t0 = time.perf_counter()
-        games: list[tuple[int, Any]] = []
-        for start in range(0, args.games, 200):
-            games.extend(await create_many(service, plans, seeds, start, min(200, args.games - start)))
-        say(f"  {len(games)} games created and started in {time.perf_counter() - t0:.1f} s", flush=True)
-        # Each game is played on to its depth by one worker in one go (so it stays in the cache
-        # while it is moved: the set-up does not pay for cache misses).
-        rng = random.Random(16)
-        depth = {gid: rng.randrange(max(1, min(args.depth, len(actions) - 20))) for gid, (_, actions) in games}
-        cursor = {gid: 0 for gid, _ in games}
-        todo = list(games)
-        t0 = time.perf_counter()
-        setup = Clients(service, games, cursor, 0)
-
-        async def advance() -> None:
-            while todo:
-                gid, (channel, actions) = todo.pop()
-                while cursor[gid] < depth[gid]:
-                    await setup.submit(gid, channel, actions)
-
-        await asyncio.gather(*(advance() for _ in range(64)))
-        out["mean_depth"] = round(statistics.mean(depth.values()), 1)
-        say(f"  played {setup.moves} moves to bring them to their depths (mean {out['mean_depth']}) "
-            f"in {time.perf_counter() - t0:.1f} s", flush=True)
+        cached = setup_cache_files(args)
+        if cached is not None and cached[1].exists():
+            games, cursor = await restore_setup(service, plans, cached, say)
+            out["mean_depth"] = round(statistics.mean(cursor.values()), 1)
+        else:
+            games, cursor = await play_setup(service, plans, seeds, args, say)
+            out["mean_depth"] = round(statistics.mean(cursor.values()), 1)
+            if cached is not None:
+                await save_setup(store, path, games, cursor, cached)
 
         clients = Clients(service, games, cursor, 1)
         if args.warm > 0:
@@ -744,6 +815,9 @@ async def main() -> None:
                         help="active: cProfile the window's main thread into this file")
     parser.add_argument("--cache-memory", type=int, default=1000,
                         help="active: games loaded into a fresh cache to measure its bytes per game (0: skip)")
+    parser.add_argument("--setup-cache", type=Path, default=None,
+                        help="active: keep the set-up (database and games) in this folder and reuse it "
+                             "when the same arguments and schema version come again")
     parser.add_argument("--restart", action="store_true", help="active: also measure a service just restarted")
     parser.add_argument("--json", action="store_true", help="active: print one JSON object only")
     parser.add_argument("--seconds", type=float, default=None,
