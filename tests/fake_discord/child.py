@@ -157,9 +157,10 @@ class ChildBot:
                     crash_after: Iterable[str] = (), crash_before: Iterable[str] = (),
                     count_from_ready: bool = False, run_timers: bool = False, sync_commands: bool = True,
                     turn_hours: float | None = None, seed: int | None = None, logs: Path | None = None,
-                    extra_args: Sequence[str] = (), timeout: float = 60.0) -> ChildBot:
+                    extra_args: Sequence[str] = (), timeout: float = 60.0, ready: bool = True) -> ChildBot:
         """Start the bot in a child process on `db`, logged in to `fake`, and return once it is
-        ready (it printed "ready": identified, READY and GUILD_CREATEs handled). `renderer` is
+        ready (it printed "ready": identified, READY and GUILD_CREATEs handled; `ready=False`:
+        at once, e.g. for a crash point it may reach first). `renderer` is
         "stub" (tiny PNGs) or "real"; `seed` makes its deals the same at every run. Raises
         RuntimeError, with the child's output, when it exits or is not ready within `timeout`
         seconds."""
@@ -182,7 +183,8 @@ class ChildBot:
             args += ["--seed", str(seed)]
         args += list(extra_args)
         child = cls._spawn(RUNNER, args, logs or Path(db).parent)
-        await child.wait_line("ready", timeout)
+        if ready:
+            await child.wait_line("ready", timeout)
         return child
 
     @classmethod
