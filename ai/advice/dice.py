@@ -20,8 +20,6 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ai.advice import Advice, Decision
-from ai.agents.planner import Seen, claim_gain
-from ai.agents.planning import Connectivity
 from engine.actions import Action, ClaimRoute, GiveUpTunnel, Pass, PayTunnel
 from engine.decisions import decision_of
 from engine.maps import GameMap
@@ -48,6 +46,7 @@ from engine.rules.dice.tunnels import DiceTunnel
 from engine.view import View
 
 if TYPE_CHECKING:
+    from ai.agents.planner import Seen
     from ai.agents.rollout import RolloutPolicy
     from ai.greedy import GreedyAI
     from engine.rng import Rng
@@ -182,9 +181,7 @@ def dice_turn_candidates(view: View, legal: Sequence[Action], default: Action, s
     if late or plan_done:
         if tickets and plan_done:
             add(_ticket_draw(tickets))
-        links = Connectivity(seen.info, seen.routes)
-        ranked = sorted(claims, key=lambda r: (-claim_gain(seen, r, links), -game_map.routes[r].length, r))
-        for rid in ranked[:3]:
+        for rid in seen.best_claims(claims)[:3]:
             add(_cheapest(claims[rid]))
         add(_reroll(game_map, rerolls, wanted, dice, seen.my_trains))
         return out
