@@ -209,7 +209,7 @@ class ServiceCore:
             if not after.options.get("tutorial"):  # a tutorial is unrated: no result, no rating
                 tx.results.add(records.results(loaded, after, tx.now))
         mover = seats[moves[0].seat] if moves[0].user_id is not None else None
-        self.owe(tx, loaded, last, events, mover, after, seats, extras.notes, infos, clocks)
+        votes_cleared = self.owe(tx, loaded, last, events, mover, after, seats, extras.notes, infos, clocks)
         for o in [*extras.owed, *await tutorial_owed(self.store, loaded, [(m.seat, m.user_id, m.action) for m in moves],
                                                       after)]:
             tx.deliveries.owe(game_id, last, o.kind, o.key, user_id=o.user_id,
@@ -232,6 +232,7 @@ class ServiceCore:
             self.loader.forget(game_id)
             raise
         loaded.state, loaded.seq, loaded.seats = after, last, seats
+        loaded.votes = loaded.votes and not votes_cleared
         # The row as just written: on PostgreSQL each use compares the cached row's status with
         # the stored one (app/loader.py), and a status left behind (setup → playing) would load
         # the game again from the database for nothing.
@@ -271,12 +272,14 @@ class ServiceCore:
 
     def owe(self, tx: Tx, loaded: Loaded, last: int, events: Sequence[Event], mover: Seat | None,
              after: GameState, seats: Sequence[Seat], notes: Sequence[Mapping[str, Any]] = (),
-             infos: Sequence[SeatInfo] | None = None, clocks: MoverClock | None = None) -> None:
+             infos: Sequence[SeatInfo] | None = None, clocks: MoverClock | None = None) -> bool:
         """Add to `tx` what a commit (or the start) owes: deliveries and the new turn's timers.
         `infos`: the seats with their players' clocks (read by the caller when a turn begins;
         without them every clock runs all the time); `clocks`: the mover's clock across a move
-        they may take back."""
+        they may take back. Returns whether `tx` clears every vote of the game (the caller's
+        `loaded.votes` is False once it is written)."""
         game_id = loaded.row.id
+        cleared = False
         waiting = actors(after)
         infos = list(infos) if infos is not None else [_info(s) for s in seats]
         for owed in owed_by_commit(last_seq=last, events=events, mover=_info(mover) if mover else None,
@@ -285,11 +288,13 @@ class ServiceCore:
             payload = dict(owed.payload, notes=list(notes)) if notes and owed.kind == "post" else dict(owed.payload)
             tx.deliveries.owe(game_id, last, owed.kind, owed.key, user_id=owed.user_id,
                               payload_json=canonical_json(payload), due_at=owed.due_at)
-        if turn_began(events):
+        if turn_began(events) and loaded.votes:
             # Votes are for one turn; those against a mover who may still take the move back
-            # (their turn again) stay, and count again if they do.
+            # (their turn again) stay, and count again if they do. A game with no votes stored
+            # has nothing to clear (most turns: one statement less per move).
             undoable = clocks is not None and clocks.hold is not None
             tx.seats.clear_skip_votes(game_id, keep_turn=canonical_json(turn_key(loaded.state)) if undoable else None)
+            cleared = not undoable
         restored = {clocks.seat: clocks.restored} if clocks is not None and clocks.restored is not None else None
         if turn_restarts(events):
             # The last turn's reminders and limits become this turn's, rescheduled in place
@@ -302,6 +307,7 @@ class ServiceCore:
         if clocks is not None and clocks.hold is not None:
             tx.timers.schedule(game_id, HELD_CLOCK, NEVER, seat=clocks.seat, for_seq=last,
                                payload_json=canonical_json(clocks.hold))
+        return cleared
 
     @staticmethod
     def _seats_after(seats: tuple[Seat, ...], changes: Mapping[int, SeatChange]) -> tuple[Seat, ...]:

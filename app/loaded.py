@@ -18,7 +18,9 @@ class Loaded:
     `snapshot_seq`: the entry the stored snapshot is at (a reload starts there). `verified`:
     whether the state descends from a full replay of the log (or a snapshot checked against
     one, or the deal itself); a state loaded from a snapshot not known good is not, until the
-    background check has run."""
+    background check has run. `votes`: whether votes to skip a turn may be stored for the
+    game (app/core.py clears them when a turn begins only then): True unless this process
+    cleared them all since and cast none (a new game has none)."""
 
     row: GameRow
     seats: tuple[Seat, ...]
@@ -26,6 +28,7 @@ class Loaded:
     seq: int
     snapshot_seq: int = 0
     verified: bool = True
+    votes: bool = True
 
 
 @dataclass(slots=True)

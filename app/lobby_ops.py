@@ -233,7 +233,7 @@ class LobbyOps:
             tx.log.append(game_id, 0, actor=None, user_id=by_user_id, action_json=START_ACTION,
                           events_json=records.events_json(events))
             tx.log.put_snapshot(game_id, 0, rules_version=state.rules_version, state_json=state.to_canonical())
-            started = Loaded(row, seats, state, 0)
+            started = Loaded(row, seats, state, 0, votes=False)  # no votes before the start
             self.core.owe(tx, started, 0, events, None, state, seats, infos=await seat_infos(self.store, seats,
                                                                                            row.max_away_days))
             for o in tutorial_opening(state):

@@ -181,6 +181,7 @@ class SeatOps:
                                       "notice": "vote", "seat": target.seat, "votes": len(votes),
                                       "needed": len(needed)}))
                 await self.store.write(tx)
+                loaded.votes = True  # the next turn's start clears them (app/core.py)
                 self.core.deliveries_waiting.set()
                 return SkipVote(game_id, target.seat, target.name, len(votes), len(needed), False)
             misses = target.absent_turns + 1

@@ -3,6 +3,8 @@ agents, and the decision times.
 
     python bench/bench_ai.py targets --out bench-ai [--games 400] [--chunk 20] [--jobs 1] [--only europe] [--start 0]
     python bench/bench_ai.py report --out bench-ai          # the table for docs/ai.md
+    python bench/bench_ai.py variants --out bench-variants [--games 100] [--chunk 10] [--only germany]
+    python bench/bench_ai.py report --out bench-variants --set variants
     python bench/bench_ai.py invariants [--games 100]       # every variant, with and without dice
 
 `targets` plays, for the 2-player USA and Europe tables, the hard AI against each baseline
@@ -11,6 +13,10 @@ rounds of `--chunk` games each, each chunk saved as it ends (`OUT/<pairing>-<fir
 a run that is stopped resumes where it was. Long: run it under `nice -n 19`, in the
 background. `report` merges the chunks and prints one row per pairing: games, the hard AI's
 wins and win rate with its 95 % interval, mean scores, and decision times.
+
+`variants` plays the hard AI against the greedy AI, 2 players, on every variant with and
+without the Dice Expansion (dice tables first: they are cheaper), chunked and resumable the
+same way; `report --set variants` prints its table, with the hard AI's decision p95 and max.
 
 `invariants` plays `--games` tournament games on every variant, with and without the Dice
 Expansion, the agents rotating through the seats, checking after every move every invariant
@@ -36,10 +42,20 @@ from tools.tournament import GameResult, SeatResult  # noqa: E402
 
 # The four 2017 agents, and the fifth: the joint-network planner (ai/agents/network.py).
 BASELINES = ("route_focus", "destination_hungry", "one_step", "long_route", "network")
-PAIRINGS: list[tuple[str, str, int, tuple[str, ...]]] = [
-    *[(f"{v}-2p-hard-vs-{o}", v, 2, ("hard", o)) for v in ("usa", "europe") for o in (*BASELINES, "greedy")],
-    ("europe-4p-hard-vs-3-greedy", "europe", 4, ("hard", "greedy", "greedy", "greedy")),
+# (name, variant, players, agents, table options)
+Pairing = tuple[str, str, int, tuple[str, ...], dict[str, Any]]
+PAIRINGS: list[Pairing] = [
+    *[(f"{v}-2p-hard-vs-{o}", v, 2, ("hard", o), {}) for v in ("usa", "europe") for o in (*BASELINES, "greedy")],
+    ("europe-4p-hard-vs-3-greedy", "europe", 4, ("hard", "greedy", "greedy", "greedy"), {}),
 ]
+# Hard against greedy on every variant, the dice tables first (cheaper), then Germany.
+_ORDER = ("usa", "europe", "nordic", "germany", "ussr", "alsace")
+VARIANT_PAIRINGS: list[Pairing] = [
+    *[(f"{v}-2p-dice-hard-vs-greedy", v, 2, ("hard", "greedy"), {"dice": True}) for v in _ORDER],
+    *[(f"{v}-2p-hard-vs-greedy", v, 2, ("hard", "greedy"), {})
+      for v in ("germany", *(o for o in _ORDER if o != "germany"))],
+]
+SETS = {"targets": PAIRINGS, "variants": VARIANT_PAIRINGS}
 SEED = 1000
 
 
@@ -58,30 +74,33 @@ def _load(path: Path) -> list[GameResult]:
     return out
 
 
-def targets(out: Path, games: int, chunk: int, jobs: int, only: str | None, start: int = 0) -> None:
+def targets(out: Path, games: int, chunk: int, jobs: int, only: str | None, start: int = 0,
+            pairings: list[Pairing] = PAIRINGS) -> None:
     out.mkdir(parents=True, exist_ok=True)
     # Round by round (a chunk of every pairing, then the next): a run stopped early has played
     # about as many games of each pairing.
     for first in range(start, games, chunk):
-        for name, variant, players, agents in PAIRINGS:
+        for name, variant, players, agents, options in pairings:
             if only and only not in name:
                 continue
             path = out / f"{name}-{first:04d}.json"
             if path.exists():
                 continue
             started = time.time()
-            results = tournament.run(variant, players, min(chunk, games - first), agents, SEED, {}, jobs, first=first)
+            results = tournament.run(variant, players, min(chunk, games - first), agents, SEED, options, jobs,
+                                     first=first)
             _save(path, results)
             hard = sum(1 for g in results for s in g.seats if s.agent == "hard" and s.won)
+            slowest = max((t for g in results for s in g.seats if s.agent == "hard" for t in s.times), default=0.0)
             print(f"{name} games {first}-{first + len(results) - 1}: hard won {hard}, "
-                  f"{time.time() - started:.0f} s", flush=True)
+                  f"{time.time() - started:.0f} s, slowest decision {slowest:.2f} s CPU", flush=True)
 
 
-def report(out: Path) -> None:
+def report(out: Path, pairings: list[Pairing] = PAIRINGS) -> None:
     print("| table | opponent | games | hard wins | win rate | 95 % interval | mean score hard / opp. "
-          "| hard p50 / p95 s | opp. p95 s |")
+          "| hard p50 / p95 / max s | opp. p95 s |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for name, variant, players, agents in PAIRINGS:
+    for name, variant, players, agents, options in pairings:
         # Workers that started at different points (or with other chunk sizes) may have played
         # the same game: each (deal, rotation) counts once.
         played: dict[tuple[int, int], GameResult] = {}
@@ -97,10 +116,12 @@ def report(out: Path) -> None:
         opp = figures[opp_name]
         low, high = hard["win_rate_95"]
         n_games = len(results)
-        print(f"| {variant} {players}p | {'3 × ' if players == 4 else ''}{opp_name} | {n_games} | {hard['wins']} "
+        table = f"{variant}{' + dice' if options.get('dice') else ''} {players}p"
+        print(f"| {table} | {'3 × ' if players == 4 else ''}{opp_name} | {n_games} | {hard['wins']} "
               f"| {100 * hard['win_rate']:.1f} % | {100 * low:.1f}–{100 * high:.1f} % "
               f"| {hard['mean_score']:.1f} / {opp['mean_score']:.1f} "
-              f"| {hard['decision_p50_s']:.4f} / {hard['decision_p95_s']:.3f} | {opp['decision_p95_s']:.4f} |")
+              f"| {hard['decision_p50_s']:.4f} / {hard['decision_p95_s']:.3f} / {hard['decision_max_s']:.2f} "
+              f"| {opp['decision_p95_s']:.4f} |")
 
 
 def invariants(games: int, jobs: int) -> int:
@@ -134,7 +155,8 @@ def invariants(games: int, jobs: int) -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=("targets", "report", "invariants"))
+    parser.add_argument("what", choices=("targets", "variants", "report", "invariants"))
+    parser.add_argument("--set", choices=tuple(SETS), default="targets", help="report: which pairings")
     parser.add_argument("--out", type=Path, default=Path("bench-ai"))
     parser.add_argument("--games", type=int, default=None)
     parser.add_argument("--chunk", type=int, default=50)
@@ -145,8 +167,10 @@ def main() -> int:
     args = parser.parse_args()
     if args.what == "targets":
         targets(args.out, args.games or 400, args.chunk, args.jobs, args.only, args.start)
+    elif args.what == "variants":
+        targets(args.out, args.games or 100, args.chunk, args.jobs, args.only, args.start, VARIANT_PAIRINGS)
     elif args.what == "report":
-        report(args.out)
+        report(args.out, SETS[args.set])
     else:
         return invariants(args.games or 100, args.jobs)
     return 0

@@ -17,7 +17,8 @@ ON, like a real one, in a temporary folder on the same disk as the SQLite file. 
    with --before, also one and two processes as before: every statement whole, in JSON, a
    subtransaction per transaction (`ttr_write`), and a commit leaving the cached game's row
    as it was read (so the check of the next use reloads a game whose status changed); with
-   --batch N, also two
+   --baseline DIR, also one and two processes running the code of the checkout DIR (an
+   earlier commit: before and after side by side in one run); with --batch N, also two
    processes with at most N per call. The set-ups
    take turns, --rounds rounds of --seconds each (so a change in the machine's load falls on
    all of them). Aggregate moves/s, submit p50/p95, CPU per move (the bot processes' own, plus
@@ -285,8 +286,9 @@ class Proc:
 
 
 def start_worker(db: str, index: int, games: int, plans: int, batch: int, resume: bool = False,
-                 ungrouped: bool = False, json_writes: bool = False) -> Proc:
-    command = [sys.executable, __file__, "--worker", "--db", db, "--index", str(index), "--games", str(games),
+                 ungrouped: bool = False, json_writes: bool = False, tree: str | None = None) -> Proc:
+    script = str(Path(tree) / "bench" / "bench_pg.py") if tree else __file__
+    command = [sys.executable, script, "--worker", "--db", db, "--index", str(index), "--games", str(games),
                "--plans", str(plans), "--batch", str(batch)] + (["--resume"] if resume else []) + (
                ["--ungrouped"] if ungrouped else []) + (["--json-writes"] if json_writes else [])
     popen = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
@@ -465,6 +467,15 @@ def parent(args: argparse.Namespace) -> None:
             two_before = asyncio.run(createdb("two_before"))
             setups[f"PostgreSQL, 2 × {args.games}, as before"] = (
                 [start_worker(two_before, i, args.games, args.plans, 0, json_writes=True) for i in range(2)], cluster)
+        if args.baseline:
+            # The same set-ups with the code of another checkout (an earlier commit), each on
+            # a database of its own that its code migrated.
+            one_base = asyncio.run(createdb("one_baseline"))
+            setups[f"PostgreSQL, 1 × {2 * args.games}, baseline"] = (
+                [start_worker(one_base, 0, 2 * args.games, args.plans, 0, tree=args.baseline)], cluster)
+            two_base = asyncio.run(createdb("two_baseline"))
+            setups[f"PostgreSQL, 2 × {args.games}, baseline"] = (
+                [start_worker(two_base, i, args.games, args.plans, 0, tree=args.baseline) for i in range(2)], cluster)
         if args.ungrouped:
             before = asyncio.run(createdb("ungrouped"))
             setups[f"PostgreSQL, 2 × {args.games}, reads one by one (before)"] = (
@@ -580,6 +591,9 @@ def main() -> None:
     parser.add_argument("--before", action="store_true",
                         help="also one and two PostgreSQL processes as before: writes through ttr_write (migration 6),"
                              " a commit leaving the cached row as it was read")
+    parser.add_argument("--baseline", metavar="DIR",
+                        help="also one and two PostgreSQL processes running the code of the checkout DIR (say, a git"
+                             " worktree of an earlier commit), in the same rotation")
     parser.add_argument("--json-writes", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--db", help=argparse.SUPPRESS)

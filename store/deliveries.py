@@ -24,9 +24,18 @@ from store.records import (
     TimerRow,
 )
 from store.user_settings import USER_SETTINGS_COLUMNS, UserSettingsRow
+from store.writer import Statement
 
 if TYPE_CHECKING:
     from store.repository import Tx
+
+# Rows of one INSERT of owed deliveries at most (each count is its own statement text: on
+# PostgreSQL, one prepared statement per count).
+MAX_OWED_ROWS = 8
+_OWE_SQL = {n: "INSERT INTO deliveries (game_id, seq, kind, key, user_id, payload, status, due_at, created_at)"
+               " VALUES " + ", ".join(["(?, ?, ?, ?, ?, ?, 'pending', ?, ?)"] * n)
+               + " ON CONFLICT (game_id, key) DO NOTHING" for n in range(1, MAX_OWED_ROWS + 1)}
+_OWED_ROWS = {sql: n for n, sql in _OWE_SQL.items()}
 
 PENDING = "pending"
 SENT = "sent"
@@ -55,12 +64,19 @@ class DeliveryWrites:
 
     def owe(self, game_id: int, seq: int, kind: str, key: str, *, user_id: int | None = None,
             payload_json: str = "{}", due_at: float | None = None) -> None:
-        """Store something owed. Owing the same `key` twice stores it once."""
-        self._tx.add(
-            "INSERT INTO deliveries (game_id, seq, kind, key, user_id, payload, status, due_at, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?) ON CONFLICT (game_id, key) DO NOTHING",
-            (game_id, seq, kind, key, user_id, payload_json, self._tx.now if due_at is None else due_at, self._tx.now),
-        )
+        """Store something owed. Owing the same `key` twice stores it once. Owed right after
+        another owe of the same transaction, it joins that one's INSERT as one more row: a
+        move's post and DMs are one statement, not one each (every statement costs its own
+        round of planning and execution on PostgreSQL's side)."""
+        row = (game_id, seq, kind, key, user_id, payload_json, self._tx.now if due_at is None else due_at,
+               self._tx.now)
+        statements = self._tx.statements
+        last = statements[-1] if statements else None
+        rows = _OWED_ROWS.get(last.sql, 0) if last is not None else 0
+        if last is not None and 0 < rows < MAX_OWED_ROWS:
+            statements[-1] = Statement(_OWE_SQL[rows + 1], last.params + row)
+            return
+        self._tx.add(_OWE_SQL[1], row)
 
     def delivered(self, delivery_id: int, message_id: int | None, status: str = SENT,
                   error: str | None = None) -> None:

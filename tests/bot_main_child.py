@@ -4,6 +4,7 @@ it at any time (tests/fake_discord/child.py `ChildBot.start_main` starts it).
 
     python tests/bot_main_child.py --base URL --gateway URL [--seed N]
         [--crash-after module:qualname:N]... [--crash-before module:qualname:N]... [--count-from-ready]
+    python tests/bot_main_child.py --fork-server FD       (tests/fork_server.py: ForkServer)
 
 Everything else is bot.py's own configuration, from the environment: TTR_DATABASE,
 TTR_SHARD_COUNT, TTR_SHARD_IDS, DISCORD_TOKEN... Only what cannot be configured is changed
@@ -39,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import app.service  # noqa: E402
 import bot  # noqa: E402
 import bot_app.adapter.client  # noqa: E402
-from tests.bot_child import die, say  # noqa: E402
+from tests.bot_child import die, preload, say  # noqa: E402
 from tests.fake_discord.child import CrashPoint, arm  # noqa: E402
 from tests.fake_discord.renderer import StubRenderer  # noqa: E402
 from tests.fake_discord.server import install_urls  # noqa: E402
@@ -110,5 +111,16 @@ def main(argv: list[str] | None = None) -> int:
     return code
 
 
+def run(argv: list[str]) -> None:
+    """One bot.py child, with these command-line arguments (the fork server's children too)."""
+    raise SystemExit(main(argv))
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    if sys.argv[1:2] == ["--fork-server"]:  # children forked ready-imported (tests/bot_child.py, preload)
+        from tests.fork_server import serve
+
+        preload()
+        serve(int(sys.argv[2]), run)
+    else:
+        run(sys.argv[1:])

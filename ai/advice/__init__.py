@@ -5,8 +5,9 @@ An `Advice` is keyed by the rule module it advises on (`rule`: e.g. "engine.rule
 and says what the computer players do about that rule: a decision the rule opens (`decide`),
 a move of the rule's own on a turn with no wanted route to claim (`instead_of_drawing`), the
 routes the rule's goals want (`wanted`); for the search AI, the rule's move in a playout of a
-sampled game (`playout`), how to rebuild the rule's part of the view in a sampled game
-(`part`, `sample`), and whether a game under the rule can be searched at all (`searchable`).
+sampled game (`playout`), the moves worth searching for a decision the rule opened
+(`search_candidates`), how to rebuild the rule's part of the view in a sampled game (`part`,
+`sample`), and whether a game under the rule can be searched at all (`searchable`).
 `advice_for(rules)` is the advice of a rule set's modules, in the rule set's order: the players
 loop over it and know no variant.
 
@@ -30,6 +31,7 @@ from engine.rulesets import build_ruleset
 from engine.view import View
 
 if TYPE_CHECKING:
+    from ai.agents.planner import Seen
     from ai.agents.rollout import RolloutPolicy
     from ai.greedy import GreedyAI
     from engine.rng import Rng
@@ -64,6 +66,11 @@ class Advice:
     actions: ClassVar[tuple[type[Action], ...]] = ()
     part: ClassVar[type | None] = None
     searchable: ClassVar[bool] = True
+    # The share of the search's budget of moves played out that a decision gets under this
+    # rule: below 1 where a playout move costs more CPU than a plain one (so the time a
+    # decision takes stays within the hard level's budget). Still counted in moves, never in
+    # seconds, so replays stay exact.
+    budget_share: ClassVar[float] = 1.0
 
     def decide(self, ai: GreedyAI, decision: Decision) -> Action | None:
         """The move for a decision this rule opened (None: not this rule's decision)."""
@@ -91,6 +98,13 @@ class Advice:
     def playout(self, policy: RolloutPolicy, state: GameState, seat: int, legal: Sequence[Action]) -> Action | None:
         """The move in a playout of a sampled game (ai/agents/rollout.py, reading the state)
         for a decision this rule opened (None: not this rule's decision)."""
+        return None
+
+    def search_candidates(self, view: View, legal: Sequence[Action], default: Action, seen: Seen,
+                          late: bool) -> list[Action] | None:
+        """For the search AI, the moves worth playing out for a decision this rule opened,
+        `default` (the player's own move) first; `late`: the last turns of the game. None: not
+        this rule's decision; `[default]`: not worth searching."""
         return None
 
     def sample(self, state: GameState, part: object, view: View, rng: Rng, game_map: GameMap) -> None:
@@ -155,6 +169,19 @@ def advice_of_view(view: View) -> tuple[Advice, ...]:
     return _table(view)[1]
 
 
+def withholding_advice(view: View) -> tuple[Advice, ...]:
+    """The advice of the game `view` shows that may withhold a legal move (most rules' advice
+    never does; asking only these keeps the blunder filter cheap on a turn of 500 moves)."""
+    advice = _table(view)[1]
+    kept = _WITHHOLDING.get(advice)
+    if kept is None:
+        kept = _WITHHOLDING[advice] = tuple(a for a in advice if type(a).withholds is not Advice.withholds)
+    return kept
+
+
+_WITHHOLDING: dict[tuple[Advice, ...], tuple[Advice, ...]] = {}
+
+
 def rules_of_view(view: View) -> RuleSet:
     """The rule set of the game `view` shows (the rules are public)."""
     return _table(view)[0]
@@ -163,3 +190,9 @@ def rules_of_view(view: View) -> RuleSet:
 def can_search(view: View) -> bool:
     """Whether the search AI may search a game under the rules `view` shows."""
     return all(a.searchable for a in advice_of_view(view))
+
+
+def budget_share(view: View) -> float:
+    """The share of its move budget the search AI spends on a decision under the rules `view`
+    shows (the smallest of the rules' `budget_share`)."""
+    return min((a.budget_share for a in advice_of_view(view)), default=1.0)

@@ -14,7 +14,7 @@ one from a state of their own without making a whole `View`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -73,6 +73,12 @@ class Seen:
 
     def closed(self) -> set[str]:
         return closed_groups(self.info, self.owner, self.seat, self.doubles_open)
+
+    def best_claims(self, routes: Iterable[str]) -> list[str]:
+        """`routes`, the claims that add most points at once first (then the longest)."""
+        links = Connectivity(self.info, self.routes)
+        routes_of = self.info.game_map.routes
+        return sorted(routes, key=lambda r: (-claim_gain(self, r, links), -routes_of[r].length, r))
 
     def plan(self, extra_tickets: Sequence[str] = ()) -> Plan:
         return plan_network(self.info, self.owner, self.seat, self.closed(), list(self.tickets) + list(extra_tickets),

@@ -15,8 +15,13 @@ The work is counted in moves played out, never in seconds: with the same seed an
 view it always makes the same move, and replays stay exact. Its randomness comes from the seed
 it is given (the bot gives a fresh one per decision) mixed with the turn number.
 
+With the Dice Expansion it searches the dice turn where its advice says a choice matters (the
+last turns, more tickets once the plan is done, a short planned route now or a re-roll for a
+longer one: `Advice.search_candidates`); the dice already rolled are public and copied into
+each sample, the dice to come are rolled by the sample's own generator.
+
 Decisions it does not search (the second card, tunnels, passengers, the Controller's target,
-Alsace's devils and calls, the Dice Expansion) are the planner's.
+Alsace's devils and calls, the tunnel dice and tokens) are the planner's.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ai.advice import can_search
+from ai.advice import advice_of_view, budget_share, can_search
 from ai.agents.determinize import sample_state
 from ai.agents.planner import PlannerAI, Seen, claim_gain, keep_value, seen_from_view
 from ai.agents.planning import Connectivity, payment_cost
@@ -108,7 +113,17 @@ class SearchAI(PlannerAI):
         game: which tickets to keep, and whether to take more tickets once the plan is done.
         Elsewhere the planner's move stands."""
         decision = view.pending.decision
-        if not can_search(view):  # a rule whose games a sample cannot go on (the dice)
+        if not can_search(view):  # a rule whose games a sample cannot go on
+            return [default]
+        if decision is not None and decision.is_turn and not isinstance(decision, Turn):
+            # A rule's own turn (the Dice Expansion's roll and action): its advice says which
+            # moves are worth playing out.
+            seen = seen_from_view(view)
+            late = view.final_turns_left is not None or min(seen.trains) <= LATE_TRAINS
+            for advice in advice_of_view(view):
+                found = advice.search_candidates(view, legal, default, seen, late)
+                if found is not None:
+                    return found
             return [default]
         if isinstance(decision, Turn):
             return self._turn_candidates(view, legal, default)
@@ -171,6 +186,7 @@ class SearchAI(PlannerAI):
         samples = 0
         moves = 0
         budget = self.budget * OPENING_BUDGET // BUDGET if view.pending.setup else self.budget
+        budget = int(budget * budget_share(view))
         while samples < MAX_SAMPLES and moves < budget:
             state = sample_state(view, rng, seen.info)
             samples += 1

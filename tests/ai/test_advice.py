@@ -27,6 +27,7 @@ from ai.greedy import GreedyAI
 from engine.game import actors, apply, legal_actions, new_game, view
 from engine.rng import Rng, seed_state
 from engine.rules.call_time import CallTime
+from engine.rules.dice import DiceView
 from engine.rules.module import RuleModule
 from engine.rules.passengers import PassengersView
 from engine.rules.tourist_cards import TOURIST, TouristView
@@ -74,13 +75,25 @@ TABLES = [(variant, dice) for variant in available_variants() for dice in (False
 
 @pytest.mark.parametrize("variant,dice", TABLES, ids=[f"{v}{'-dice' if d else ''}" for v, d in TABLES])
 def test_every_part_of_a_searched_view_is_sampled_by_its_rules_advice(variant: str, dice: bool):
-    """The search AI rebuilds each rule's part of the view through that rule's advice; a rule
-    set it cannot search (the Dice Expansion's) is one whose advice says so."""
+    """The search AI rebuilds each rule's part of the view through that rule's advice, and can
+    search every rule set, the Dice Expansion's included: the dice are public, so a sampled
+    game shows them (and this turn's bookkeeping) exactly as the view does."""
     state, _ = new_game(variant, 3, 4, {"dice": True} if dice else {})
     seen = view(state, 0)
     samplers = {a.part for a in advice_of_view(seen) if a.part is not None}
     assert {type(part) for part in seen.parts} <= samplers
-    assert can_search(seen) is not dice
+    assert can_search(seen)
+    if dice:
+        # At the first roll (after the opening tickets, played by greedy players).
+        while state.pending.get("kind") != "dice_roll":
+            seat = actors(state)[0]
+            state, _ = apply(state, GreedyAI(seat).choose(view(state, seat), legal_actions(state, seat)))
+        seat = actors(state)[0]
+        seen = view(state, seat)
+        sample = sample_state(seen, Rng(seed_state(3)), map_info(variant, 3, seen.options))
+        shown = seen.part(DiceView)
+        assert shown is not None and shown.turn is not None and shown.unused[seat]
+        assert view(sample, seat).part(DiceView) == shown
 
 
 def _alsace_mid_game() -> tuple[GameState, View]:

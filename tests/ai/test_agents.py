@@ -5,6 +5,7 @@ the levels a host chooses reach `make_ai`."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -124,6 +125,20 @@ def _late_game(seed: int = 8) -> GameState:
     return state
 
 
+def _dice_late_game(seed: int = 8) -> GameState:
+    """A 2-player USA game with the Dice Expansion in its last turns, at seat 0's roll: the
+    dice are public, the dice to come are chance; every move there is searched."""
+    state, _ = new_game("usa", 2, seed, {"dice": True}, first_player=0)
+    n = 0
+    while (min(p.trains for p in state.players) > LATE_TRAINS or state.pending.get("kind") != "dice_roll"
+           or actors(state) != [0]):
+        seat = actors(state)[0]
+        state, _ = apply(state, make_ai("greedy", n).choose(view(state, seat), legal_actions(state, seat)))
+        n += 1
+    assert not state.game_over
+    return state
+
+
 def test_the_hard_ai_searches_the_opening_choice_of_tickets(quick_search: None) -> None:
     state = _opening()
     ai = SearchAI(5)
@@ -177,9 +192,13 @@ def _scrambled(state: GameState, seat: int, seed: int) -> GameState:
     return s
 
 
-@pytest.mark.parametrize("where", ["opening", "mid-game", "last turns"])
+@pytest.mark.parametrize("where", ["opening", "mid-game", "last turns", "last turns with dice"])
 def test_the_hard_ai_never_reads_the_secrets(where: str, quick_search: None) -> None:
-    state = {"opening": _opening, "mid-game": _mid_game, "last turns": _late_game}[where]()
+    """The hidden tickets, cards, deck order and the game's generator (with dice: the rolls to
+    come) are scrambled; the hard AI's search sees the same and plays the same."""
+    games: dict[str, Callable[[], GameState]] = {
+        "opening": _opening, "mid-game": _mid_game, "last turns": _late_game, "last turns with dice": _dice_late_game}
+    state = games[where]()
     other = _scrambled(state, 0, 99)
     # The scrambled game really is another game, which seat 0 sees exactly as before.
     assert other.to_canonical() != state.to_canonical()

@@ -93,6 +93,23 @@ async def test_a_delivery_is_owed_once_and_settled_once(service: GameService):
     assert row is not None and (row.status, row.message_id, row.attempts) == ("sent", 555, 1)
 
 
+async def test_what_one_transaction_owes_in_a_row_is_one_insert_each_row_owed_once(service: GameService):
+    g = await _game(service)
+    tx = service.store.tx()
+    for n in range(10):  # past the most rows one INSERT carries
+        tx.deliveries.owe(g, 0, "notice", f"n:{n}", user_id=BOB, payload_json=json.dumps({"n": n}))
+    tx.deliveries.owe(g, 0, "notice", "n:3", user_id=BOB, payload_json="{}")  # a key twice in one INSERT
+    tx.deliveries.owe(g, 0, "post", "post:0", payload_json="{}")  # a key already stored
+    tx.games.set_paused(g, None)
+    tx.deliveries.owe(g, 0, "notice", "n:10", user_id=BOB, payload_json="{}")  # after another statement
+    assert len(tx.statements) == 4  # rows 1-8; rows 9-12; the pause; row 13
+    await service.store.write(tx)
+    notices = [d for d in await service.outbox.deliveries(g) if d.kind == "notice"]
+    assert [d.key for d in notices] == [f"n:{n}" for n in range(11)]  # in the order owed
+    assert [d.payload for d in notices[:10]] == [{"n": n} for n in range(10)]  # the first owe of a key stands
+    assert len([d for d in await service.outbox.deliveries(g) if d.key == "post:0"]) == 1
+
+
 async def test_a_turn_post_settles_every_pending_post_of_the_game(service: GameService):
     g = await _game(service, ais=1)
     await service.moves.play_bots(g)

@@ -352,6 +352,25 @@ async def test_the_others_vote_a_slow_turn_to_the_ai(service, clock):
     assert service.store and await service.store.seats.skip_votes(g, 1, '{"setup":false,"turn":0}') == []
 
 
+async def test_a_turn_that_begins_clears_the_votes_cast_and_writes_nothing_for_votes_when_none_are(service, clock):
+    g = await _game(service, (HOST, BOB, CAROL), turn_hours=48.0)
+    assert (await service.seats.vote_skip(g, HOST)).votes == 1  # against Bob, whose turn it is
+    written: list[str] = []
+    write = service.store.write
+
+    async def spy(tx):
+        written.extend(s.sql for s in tx.statements)
+        return await write(tx)
+
+    service.store.write = spy
+    await _pass_turn(service, g, BOB)
+    assert await service.store.seats.skip_votes(g, 1, '{"setup":false,"turn":0}') == []
+    assert sum("skip_votes" in sql for sql in written) == 1
+    written.clear()
+    await _pass_turn(service, g, CAROL)  # no vote cast since: nothing to clear
+    assert written and not any("skip_votes" in sql for sql in written)
+
+
 async def test_no_vote_when_the_limit_is_near_or_the_player_is_away(service, clock):
     g = await _game(service, (HOST, BOB, CAROL), turn_hours=48.0)
     await service.settings.change_settings(BOB, away_days=2)

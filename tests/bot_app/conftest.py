@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
 from tests.fake_discord import FakeDiscord
+from tests.fake_discord.child import close_fork_servers
 
 
 @pytest.fixture
@@ -17,3 +18,11 @@ async def fake() -> AsyncIterator[FakeDiscord]:
     await fake.start()
     yield fake
     await fake.stop()
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _fork_servers_stopped() -> Iterator[None]:
+    """After each test file, the bot's fork servers (tests/fake_discord/child.py) stop: each
+    holds a bot process's memory, which the next file may not need."""
+    yield
+    close_fork_servers()

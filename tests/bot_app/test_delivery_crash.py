@@ -28,6 +28,7 @@ import asyncio
 import re
 import signal
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -106,14 +107,17 @@ def ids(messages: list[dict[str, Any]]) -> list[int]:
     return [int(m["id"]) for m in messages]
 
 
-def check_outbox(fake: FakeDiscord, table: Table, rows: list[DeliveryRow], users: list[User]) -> None:
+def check_outbox(fake: FakeDiscord, table: Table, rows: list[DeliveryRow], users: list[User],
+                 more_dms: Sequence[DeliveryRow] = ()) -> None:
     """Every delivery of the game was sent, and each made exactly one message: the thread holds
-    exactly the turn posts the outbox recorded, and each player's DMs exactly theirs."""
+    exactly the turn posts the outbox recorded, and each player's DMs exactly theirs (with the
+    DMs of `more_dms`: deliveries of other kinds, a daily digest)."""
     assert [(d.key, d.status) for d in rows if d.status != SENT] == []
     posts = sorted({d.message_id for d in rows if d.kind == "post"})
     assert sorted(ids([m for m in posted_in(fake, table.thread_id) if "· move " in m["content"]])) == posts
     for user in users:
         owed = [d.message_id for d in rows if d.kind in ("turn", "dm") and d.user_id == user.id]
+        owed += [d.message_id for d in more_dms if d.user_id == user.id]
         assert sorted(ids(fake.dms_to(user))) == sorted(owed), user.name
         assert len(set(owed)) == len(owed), f"two deliveries to {user.name} share a message"
 

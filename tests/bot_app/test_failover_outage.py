@@ -28,7 +28,7 @@ from tests.fake_discord.driver import Table
 
 OUTAGE_SECONDS = 4.0
 BACK_WITHIN = 15.0
-LEAD = 10.0
+LEAD = 6.0  # seconds from the timer's scheduling to its due time: room for one move and its deliveries
 SOCKET = ".s.PGSQL.5432"
 
 

@@ -6,9 +6,12 @@ one on the same database.
         ...
         assert await bot.wait_exit() == -signal.SIGKILL
 
-The child is tests/bot_child.py. Its stdout (status lines: armed, ready, crash, stopped) and
-stderr (the bot's log) go to files beside the database, bot-child-<n>.out/.err, kept for the
-test to read (`output()`) when something went wrong.
+The child is tests/bot_child.py (or tests/bot_main_child.py, bot.py itself: `start_main`),
+forked from a server that imported the bot once (tests/fork_server.py; one server per script,
+started by the first child and stopped by `close_fork_servers`, which tests/bot_app/conftest.py
+calls after each test file): a child is ready in about a second. Its stdout (status lines:
+armed, ready, crash, stopped) and stderr (the bot's log) go to files beside the database,
+bot-child-<n>.out/.err, kept for the test to read (`output()`) when something went wrong.
 
 Crash points need no hooks in the bot's code: `module:qualname:N` names a function, method,
 staticmethod or classmethod (sync or async); the child wraps it so that right before
@@ -22,20 +25,21 @@ functions that are looked up through their module.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import functools
 import importlib
 import inspect
 import os
 import signal
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any
+
+from tests.fork_server import Forked, ForkServer
 
 from .server import FakeDiscord
 
@@ -121,10 +125,29 @@ def arm(point: CrashPoint, when: str, action: Callable[[], None],
     return lambda: setattr(owner, name, raw)
 
 
+_servers: dict[Path, ForkServer] = {}
+
+
+def fork_server(script: Path) -> ForkServer:
+    """The fork server of `script` (tests/bot_child.py, tests/bot_main_child.py), started at
+    the first call after `close_fork_servers`."""
+    server = _servers.get(script)
+    if server is None or not server.alive:
+        server = _servers[script] = ForkServer(script)
+    return server
+
+
+@atexit.register  # a server holds a bot process's memory: never left behind
+def close_fork_servers() -> None:
+    """Stop every fork server (each holds a bot process's memory) and any child still running."""
+    while _servers:
+        _servers.popitem()[1].close()
+
+
 class ChildBot:
     """One child process running the bot; see the module's docstring."""
 
-    def __init__(self, proc: subprocess.Popen[bytes], stdout: Path, stderr: Path) -> None:
+    def __init__(self, proc: Forked, stdout: Path, stderr: Path) -> None:
         self.proc = proc
         self.stdout_path = stdout
         self.stderr_path = stderr
@@ -134,14 +157,14 @@ class ChildBot:
                     crash_after: Iterable[str] = (), crash_before: Iterable[str] = (),
                     count_from_ready: bool = False, run_timers: bool = False, sync_commands: bool = True,
                     turn_hours: float | None = None, seed: int | None = None, logs: Path | None = None,
-                    extra_args: Sequence[str] = (), timeout: float = 60.0) -> ChildBot:
+                    extra_args: Sequence[str] = (), timeout: float = 60.0, ready: bool = True) -> ChildBot:
         """Start the bot in a child process on `db`, logged in to `fake`, and return once it is
-        ready (it printed "ready": identified, READY and GUILD_CREATEs handled). `renderer` is
+        ready (it printed "ready": identified, READY and GUILD_CREATEs handled; `ready=False`:
+        at once, e.g. for a crash point it may reach first). `renderer` is
         "stub" (tiny PNGs) or "real"; `seed` makes its deals the same at every run. Raises
         RuntimeError, with the child's output, when it exits or is not ready within `timeout`
         seconds."""
-        args = [sys.executable, str(RUNNER), "--db", str(db), "--base", fake.base, "--gateway", fake.gateway_url,
-                "--renderer", renderer]
+        args = ["--db", str(db), "--base", fake.base, "--gateway", fake.gateway_url, "--renderer", renderer]
         if guild_id is not None:
             args += ["--guild-id", str(guild_id)]
         for spec in crash_after:
@@ -159,8 +182,9 @@ class ChildBot:
         if seed is not None:
             args += ["--seed", str(seed)]
         args += list(extra_args)
-        child = cls._spawn(args, logs or Path(db).parent)
-        await child.wait_line("ready", timeout)
+        child = cls._spawn(RUNNER, args, logs or Path(db).parent)
+        if ready:
+            await child.wait_line("ready", timeout)
         return child
 
     @classmethod
@@ -172,7 +196,7 @@ class ChildBot:
         (TTR_DATABASE, TTR_SHARD_COUNT, TTR_SHARD_IDS…; added to this process's environment),
         and return once it is ready on its shards (`ready`; else at once: it may stand by, or
         refuse to start). Raises RuntimeError as `start`."""
-        args = [sys.executable, str(MAIN_RUNNER), "--base", fake.base, "--gateway", fake.gateway_url]
+        args = ["--base", fake.base, "--gateway", fake.gateway_url]
         for spec in crash_after:
             args += ["--crash-after", str(CrashPoint.parse(spec))]
         for spec in crash_before:
@@ -181,18 +205,19 @@ class ChildBot:
             args.append("--count-from-ready")
         if seed is not None:
             args += ["--seed", str(seed)]
-        child = cls._spawn(args, logs, {"DISCORD_TOKEN": "fake-token", "LOG_LEVEL": "INFO", **env})
+        child = cls._spawn(MAIN_RUNNER, args, logs, {"DISCORD_TOKEN": "fake-token", "LOG_LEVEL": "INFO", **env})
         if ready:
             await child.wait_line("ready", timeout)
         return child
 
     @classmethod
-    def _spawn(cls, args: list[str], logs: Path, env: dict[str, str] | None = None) -> ChildBot:
+    def _spawn(cls, script: Path, args: list[str], logs: Path, env: dict[str, str] | None = None) -> ChildBot:
+        """`script` with `args`, forked from its fork server; `env` is added to this process's
+        environment, as for a child started anew."""
         n = 1 + len(list(logs.glob("bot-child-*.out")))
         stdout, stderr = logs / f"bot-child-{n}.out", logs / f"bot-child-{n}.err"
         with stdout.open("wb") as out, stderr.open("wb") as err:
-            proc = subprocess.Popen(args, cwd=ROOT, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
-                                    env=None if env is None else {**os.environ, **env})
+            proc = fork_server(script).start(args, stdout=out, stderr=err, env={**os.environ, **(env or {})})
         return cls(proc, stdout, stderr)
 
     def ready_lines(self) -> list[str]:
@@ -206,7 +231,7 @@ class ChildBot:
         deadline = time.monotonic() + timeout
         while len(seen := [line for line in self.lines() if line.split(" ", 1)[0] == first_word]) < count:
             if not self.alive:
-                raise RuntimeError(f"the bot's child process exited ({self.proc.returncode}) before it was "
+                raise RuntimeError(f"the bot's child process exited ({self.proc.poll()}) before it was "
                                    f"{first_word}:\n" + self.output())
             if time.monotonic() > deadline:
                 await self.kill()

@@ -24,22 +24,28 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, slots=True)
 class DiceView:
     """The Dice Expansion as anyone may see it: each seat's dice not yet used this turn, each
-    seat's tokens ({single/double: count}), the tokens left in the supply, and the turns in a
-    row nobody could act (the deadlock count)."""
+    seat's tokens ({single/double: count}), the tokens left in the supply, the turns in a
+    row nobody could act (the deadlock count), and this turn's bookkeeping (`turn`, None between
+    turns: whose turn, the token types capped at its start, whether the player has acted, the
+    tokens bought, …) — what everyone at the table saw happen, which a game sampled from the
+    view needs to go on from the middle of a dice turn."""
 
     unused: tuple[tuple[str, ...], ...]
     tokens: tuple[Mapping[str, int], ...]
     supply: Mapping[str, int]
     idle_turns: int = 0
+    turn: Mapping[str, Any] | None = None
 
 
 def dice_view(state: GameState) -> DiceView:
     data = state.extra.get("dice", {})
+    turn = data.get("turn")
     return DiceView(
         unused=tuple(tuple(p.public.get("dice", ())) for p in state.players),
         tokens=tuple(dict(p.public.get("tokens", {SINGLE: 0, DOUBLE: 0})) for p in state.players),
         supply=dict(data.get("supply", {})),
         idle_turns=int(data.get("idle_turns", 0)),
+        turn={k: list(v) if isinstance(v, list) else v for k, v in turn.items()} if turn is not None else None,
     )
 
 
