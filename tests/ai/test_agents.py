@@ -111,32 +111,27 @@ def _mid_game(seed: int = 8) -> GameState:
     return state
 
 
-def _late_game(seed: int = 8) -> GameState:
-    """A 2-player Europe game in its last turns (a player has few trains left), at a turn of
-    seat 0: every move there is searched."""
-    state, _ = new_game("europe", 2, seed, first_player=0)
+def _played_to_the_last_turns(state: GameState, at: str) -> GameState:
+    """`state` played on by greedy players until a player has few trains left and seat 0 alone
+    is to act at a decision of kind `at`: every move there is searched."""
     n = 0
-    while (min(p.trains for p in state.players) > LATE_TRAINS or state.pending.get("kind") != "turn"
-           or actors(state) != [0]):
+    while min(p.trains for p in state.players) > LATE_TRAINS or state.pending.get("kind") != at or actors(state) != [0]:
         seat = actors(state)[0]
         state, _ = apply(state, make_ai("greedy", n).choose(view(state, seat), legal_actions(state, seat)))
         n += 1
     assert not state.game_over
     return state
+
+
+def _late_game(seed: int = 8) -> GameState:
+    """A 2-player Europe game in its last turns, at a turn of seat 0."""
+    return _played_to_the_last_turns(new_game("europe", 2, seed, first_player=0)[0], "turn")
 
 
 def _dice_late_game(seed: int = 8) -> GameState:
     """A 2-player USA game with the Dice Expansion in its last turns, at seat 0's roll: the
-    dice are public, the dice to come are chance; every move there is searched."""
-    state, _ = new_game("usa", 2, seed, {"dice": True}, first_player=0)
-    n = 0
-    while (min(p.trains for p in state.players) > LATE_TRAINS or state.pending.get("kind") != "dice_roll"
-           or actors(state) != [0]):
-        seat = actors(state)[0]
-        state, _ = apply(state, make_ai("greedy", n).choose(view(state, seat), legal_actions(state, seat)))
-        n += 1
-    assert not state.game_over
-    return state
+    dice are public, the dice to come are chance."""
+    return _played_to_the_last_turns(new_game("usa", 2, seed, {"dice": True}, first_player=0)[0], "dice_roll")
 
 
 def test_the_hard_ai_searches_the_opening_choice_of_tickets(quick_search: None) -> None:
