@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from ai.advice import Advice, withholding_advice
+from ai.advice import advice_of_view
 from ai.costs import card_cost
 from engine.actions import Action, ClaimRoute, DrawCard, DrawTickets
 from engine.maps import GameMap, load_map
@@ -87,12 +87,9 @@ def contested(view: View, game_map: GameMap, seat: int, route: str) -> bool:
     return False
 
 
-def withheld(view: View, game_map: GameMap, action: Action, advice: Sequence[Advice] | None = None) -> bool:
-    """Whether a rule's advice says a computer player should not make this legal move
-    (`advice`: the view's `withholding_advice`, when the caller asks for many moves)."""
-    if advice is None:
-        advice = withholding_advice(view)
-    return any(rule.withholds(view, game_map, action) for rule in advice)
+def withheld(view: View, game_map: GameMap, action: Action) -> bool:
+    """Whether a rule's advice says a computer player should not make this legal move."""
+    return any(rule.withholds(view, game_map, action) for rule in advice_of_view(view))
 
 
 def needed_claims(view: View, game_map: GameMap, legal: Sequence[Action],
@@ -100,8 +97,7 @@ def needed_claims(view: View, game_map: GameMap, legal: Sequence[Action],
     """The legal claims (advice allowing) of routes a ticket needs."""
     seat = view.you
     assert seat is not None
-    advice = withholding_advice(view)
-    claims = [a for a in legal if isinstance(a, ClaimRoute) and not withheld(view, game_map, a, advice)]
+    claims = [a for a in legal if isinstance(a, ClaimRoute) and not withheld(view, game_map, a)]
     if not claims:
         return []
     if tickets is None:
@@ -146,7 +142,6 @@ def sensible(view: View, legal: Sequence[Action]) -> Sequence[Action]:
     game_map = load_map(view.map_id)
     turn = is_turn(view)
     ticket_ok: bool | None = None
-    advice = withholding_advice(view)
     out: list[Action] = []
     for a in legal:
         if isinstance(a, DrawTickets) and turn:
@@ -154,7 +149,7 @@ def sensible(view: View, legal: Sequence[Action]) -> Sequence[Action]:
                 ticket_ok = plausible_ticket_draw(view, game_map)
             if not ticket_ok:
                 continue
-        elif advice and withheld(view, game_map, a, advice):
+        elif withheld(view, game_map, a):
             continue
         out.append(a)
     return out or legal

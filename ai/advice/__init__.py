@@ -169,19 +169,6 @@ def advice_of_view(view: View) -> tuple[Advice, ...]:
     return _table(view)[1]
 
 
-def withholding_advice(view: View) -> tuple[Advice, ...]:
-    """The advice of the game `view` shows that may withhold a legal move (most rules' advice
-    never does; asking only these keeps the blunder filter cheap on a turn of 500 moves)."""
-    advice = _table(view)[1]
-    kept = _WITHHOLDING.get(advice)
-    if kept is None:
-        kept = _WITHHOLDING[advice] = tuple(a for a in advice if type(a).withholds is not Advice.withholds)
-    return kept
-
-
-_WITHHOLDING: dict[tuple[Advice, ...], tuple[Advice, ...]] = {}
-
-
 def rules_of_view(view: View) -> RuleSet:
     """The rule set of the game `view` shows (the rules are public)."""
     return _table(view)[0]
