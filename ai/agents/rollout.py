@@ -178,9 +178,14 @@ class RolloutPolicy:
         return max(options, key=fit)
 
     def fallback(self, state: GameState, seat: int) -> Action:
-        legal = legal_actions(state, seat)
-        draws = [a for a in legal if isinstance(a, DrawCard)]
-        return (draws or legal or [Pass(seat)])[0]
+        """The first card draw, else the first legal move (else a pass). The draws are asked
+        for alone first: on a big hand (Germany) the whole listing holds hundreds of claims,
+        each payment of each route, only for this to take the first draw (the same move:
+        `legal_actions_of` keeps `legal_actions`' order; tests/ai/test_rollout.py)."""
+        draws = legal_actions_of(state, seat, DrawCard, rules=self.rules)
+        if draws:
+            return draws[0]
+        return (legal_actions(state, seat, rules=self.rules) or [Pass(seat)])[0]
 
 
 def play_out(state: GameState, policy: RolloutPolicy, max_steps: int) -> tuple[GameState, int]:

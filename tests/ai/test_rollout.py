@@ -1,0 +1,47 @@
+"""The rollout policy of the hard AI's search (ai/agents/rollout.py): its shortcuts pick the
+moves the plain listing would."""
+
+from __future__ import annotations
+
+import pytest
+
+from ai.agents.planning import map_info
+from ai.agents.rollout import RolloutPolicy, new_policy
+from engine.actions import Action, DrawCard, Pass
+from engine.errors import IllegalAction
+from engine.game import actors, apply, legal_actions, new_game
+from engine.rulesets import available_variants
+from engine.state import GameState
+
+TABLES = [(variant, dice) for variant in available_variants() for dice in (False, True)]
+
+
+def listed_fallback(state: GameState, seat: int) -> Action:
+    """The fallback as it was: every legal move listed, the first card draw taken."""
+    legal = legal_actions(state, seat)
+    draws = [a for a in legal if isinstance(a, DrawCard)]
+    return (draws or legal or [Pass(seat)])[0]
+
+
+@pytest.mark.parametrize("variant,dice", TABLES, ids=[f"{v}{'-dice' if d else ''}" for v, d in TABLES])
+def test_the_fallback_takes_the_move_the_whole_listing_would(variant: str, dice: bool) -> None:
+    """The fallback asks for the card draws alone first; at every state of a played-out game
+    (the policy playing every seat, 3 players: Germany's big hands and a deck run dry) it picks
+    the move the whole listing's first draw (or first move) would."""
+    options = {"dice": True} if dice else {}
+    state, _ = new_game(variant, 3, 5, options)
+    policy: RolloutPolicy = new_policy(state, map_info(variant, 3, options))
+    compared = drawn = 0
+    while state.status != "over" and compared < 2000:
+        seat = actors(state)[0]
+        expected = listed_fallback(state, seat)
+        assert policy.fallback(state, seat) == expected, f"turn {state.turn}: {expected}"
+        compared += 1
+        drawn += isinstance(expected, DrawCard)
+        try:
+            state, _ = apply(state, policy.choose(state, seat))
+        except IllegalAction:
+            state, _ = apply(state, expected)
+    assert state.status == "over", f"{variant}: the playout did not end in {compared} moves"
+    # Dice games have no card draws (the dice buy the cards): their fallback is the first move.
+    assert drawn > 0 or dice, "no state where the fallback draws a card was compared"
