@@ -131,15 +131,21 @@ class PgDeliveryReads(DeliveryReads):
 
 
 class PgTimerReads(TimerReads):
-    """`store.timers`, whose due timers are claimed with a lease (on the write pool). There is
-    no wake table here (migration 34): what is due is read by the due-time index."""
+    """`store.timers`, whose due timers are claimed with a lease (on the write pool), and a
+    game's pending timers read grouped with other moves' (`grouped.timers`). There is no wake
+    table here (migration 34): what is due is read by the due-time index."""
 
-    __slots__ = ("_write_pool",)
+    __slots__ = ("_write_pool", "_grouped")
 
     def __init__(self, reader: Reader, new_tx: Callable[[], Tx], write: Callable[[Tx], Awaitable[TxResult]],
-                 write_pool: asyncpg.Pool) -> None:
+                 write_pool: asyncpg.Pool, grouped: GroupedReads) -> None:
         super().__init__(reader, new_tx, write)
         self._write_pool = write_pool
+        self._grouped = grouped
+
+    async def pending(self, game_id: int) -> list[TimerRow]:
+        """A game's pending timers, soonest first (as `TimerReads.pending`)."""
+        return list(await self._grouped.timers.get(game_id) or [])
 
     async def due(self, now: float, limit: int = 100) -> list[TimerRow]:
         """Pending timers due at or before `now`, earliest first (as `TimerReads.due`), claimed

@@ -129,7 +129,7 @@ class PgStore(Store):
         self.plans = PgPlanReads(self.reader, self.grouped)
         self.user_settings = PgSettingsReads(self.reader, self.grouped)
         self.deliveries = PgDeliveryReads(self.reader, write_pool)
-        self.timers = PgTimerReads(self.reader, self.tx, self.write, write_pool)
+        self.timers = PgTimerReads(self.reader, self.tx, self.write, write_pool, self.grouped)
 
     @classmethod
     async def open_url(cls, url: str, *, clock: Clock = time.time, max_batch: int | None = None,

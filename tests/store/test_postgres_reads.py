@@ -13,6 +13,7 @@ from app import Actor, GameService, Limits
 from store.games import GameReads
 from store.pg_reads import KeyedReads
 from store.plans import PlanReads
+from store.timers import TimerReads
 from store.user_settings import SettingsReads
 
 UNLIMITED = Limits.unlimited()
@@ -73,6 +74,14 @@ async def test_a_grouped_read_gives_what_a_read_of_its_own_gives(other_database:
         assert await store.user_settings.get([1000, 1001, 2000]) == await SettingsReads.get(
             store.user_settings, [1000, 1001, 2000])
         assert set(await store.user_settings.get([1000, 2000])) == {1000}  # only users with settings stored
+        tx = store.tx()
+        tx.timers.schedule(games[1], "bench", 5.0, seat=0)
+        tx.timers.schedule(games[1], "bench", 3.0, seat=1)
+        await store.write(tx)
+        timers = await asyncio.gather(*(store.timers.pending(g) for g in (*games, 999)))
+        assert list(timers) == [await TimerReads.pending(store.timers, g) for g in (*games, 999)]
+        assert [t.due_at for t in timers[1] if t.kind == "bench"] == [3.0, 5.0]  # soonest first
+        assert timers[2] == []
     finally:
         await service.close()
 
@@ -107,3 +116,24 @@ async def test_a_group_holds_at_most_its_limit_of_keys(limit: int) -> None:
     reads: KeyedReads[int, int] = KeyedReads(fetch, limit=limit)
     assert await reads.get_many(range(5)) == {k: k for k in range(5)}
     assert calls == [[0, 1], [2, 3], [4]]
+
+
+async def test_reads_of_many_keys_wake_once_each_and_keep_their_order() -> None:
+    calls: list[list[int]] = []
+
+    async def fetch(keys: list[int]) -> dict[int, int]:
+        calls.append(keys)
+        if 6 in keys:
+            raise OSError("connection lost")
+        return {k: 10 * k for k in keys if k % 2}
+
+    reads: KeyedReads[int, int] = KeyedReads(fetch, limit=3)
+    first, second, one = await asyncio.gather(reads.get_many([5, 3, 1, 3]), reads.get_many([1, 2]), reads.get(3))
+    assert list(first.items()) == [(5, 50), (3, 30), (1, 10)]  # in the order asked, a key twice once
+    assert second == {1: 10} and one == 30
+    assert calls == [[5, 3, 1], [2]]  # one key asked by three readers read once
+    assert await reads.get_many([]) == {}
+    # A group that fails fails every reader waiting on one of its keys, once; the others go on.
+    failed = await asyncio.gather(reads.get_many([7, 6, 8]), reads.get_many([9]), return_exceptions=True)
+    assert isinstance(failed[0], OSError) and failed[1] == {9: 90}
+    await reads.close()
