@@ -115,6 +115,13 @@ def endgame(seen: Seen) -> bool:
     return seen.final_turns_left is not None or seen.others_min <= ENDGAME_TRAINS or seen.my_trains <= ENDGAME_TRAINS
 
 
+def takes_tickets(seen: Seen) -> bool:
+    """Whether a player whose plan is done (no route left to build) takes more tickets: while
+    tickets are left, the end is not near, and it has trains to spare."""
+    return (seen.can_draw_tickets and not endgame(seen) and seen.my_trains >= TICKET_TRAINS
+            and seen.others_min >= TICKET_OTHERS)
+
+
 def claim_gain(seen: Seen, route_id: str, links: Connectivity | None = None) -> float:
     """Points a claim adds at once: the route, and each ticket it completes (from lost to won)."""
     info = seen.info
@@ -158,8 +165,7 @@ def decide_turn(seen: Seen, claims: Mapping[str, Sequence[Cards]], slots: Sequen
             return ("claim", rid, best_payment(claims[rid], rest, hand))
         if not plan.routes:
             near = endgame(seen)
-            if (seen.can_draw_tickets and not near and trains >= TICKET_TRAINS
-                    and seen.others_min >= TICKET_OTHERS):
+            if takes_tickets(seen):
                 return ("tickets",)
             if claims:
                 # Nothing left to build: turn trains into points, long routes first, when the

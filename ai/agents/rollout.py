@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ai.advice import advice_for
-from ai.agents.planner import Seen, decide_turn, endgame
+from ai.agents.planner import Seen, decide_turn, endgame, takes_tickets
 from ai.agents.planning import (
     MapInfo,
     Plan,
@@ -32,7 +32,8 @@ from engine.cards import LOCO, Cards
 from engine.core import Turn
 from engine.decisions import decision_of
 from engine.errors import IllegalAction
-from engine.game import actors, apply, legal_actions, legal_actions_of, offered, opening
+from engine.game import actors, apply, legal_actions, legal_actions_of, load_game, offered, opening
+from engine.rules.claim_route import ClaimRoutes
 from engine.rules.train_cards import SecondCard, TrainCardDraw
 from engine.ruleset import RuleSet
 from engine.rulesets import ruleset_for
@@ -56,6 +57,13 @@ class RolloutPolicy:
         # Each rule's own decisions (a tunnel's extra, a Lucky Devil, a passenger, calling
         # time) are its advice's (ai/advice/, `Advice.playout`).
         self.advice = advice_for(rules)
+        # The rule that lists the claims of a turn, when it is the only one (every card game).
+        listing = [m for m in rules.modules_for("turn") if ClaimRoute in m.actions.get("turn", ())]
+        self.claimer = listing[0] if len(listing) == 1 and isinstance(listing[0], ClaimRoutes) else None
+        # The work done, for the search's budget: claims listed with every payment, and
+        # network plans made (a move's cost varies with both; tests/ai/test_search_budget.py).
+        self.listed = 0
+        self.plans_made = 0
 
     # --- plans ---------------------------------------------------------------------------
     def plan(self, state: GameState, seat: int) -> Plan:
@@ -74,6 +82,7 @@ class RolloutPolicy:
                 if plan.trains <= p.trains:
                     return plan
         plan = plan_network(self.info, owner, seat, closed, p.tickets, p.trains, p.routes)
+        self.plans_made += 1
         self.plans[seat] = (key, plan)
         return plan
 
@@ -105,12 +114,11 @@ class RolloutPolicy:
         blind = bool(state.deck or state.discard)
         claims: dict[str, Sequence[Cards]] = {}
         if not second:
-            if state.final_turns_left is not None or not plan.routes or (endgame(seen) and seen.others_min <= 3):
-                # Any route may be worth claiming now: list them all.
-                listed: dict[str, list[Cards]] = {}
-                for a in legal_actions_of(state, seat, ClaimRoute):
-                    listed.setdefault(a.route, []).append(a.payment)
-                claims.update(listed)
+            last = state.final_turns_left is not None
+            if last or (not plan.routes and not takes_tickets(seen)) or (endgame(seen) and seen.others_min <= 3):
+                # Any route may be worth claiming now: list them all (not when the plan is
+                # done and the planner takes tickets whatever it could claim).
+                claims.update(self.every_claim(state, seat))
             else:
                 hand = state.players[seat].hand
                 trains = state.players[seat].trains
@@ -130,8 +138,23 @@ class RolloutPolicy:
             return DrawTickets(seat)
         return self.fallback(state, seat)
 
+    def every_claim(self, state: GameState, seat: int) -> dict[str, Sequence[Cards]]:
+        """The payments of every route the seat may claim on its turn, by route, in the order
+        `legal_actions` lists them; asked of the claim rule itself where it is the only rule
+        listing claims (no action is built per payment: a big hand has hundreds)."""
+        if self.claimer is not None:
+            by_route = self.claimer.payments_by_route(load_game(state, rules=self.rules), seat)
+            self.listed += sum(len(options) for _, options in by_route)
+            return dict(by_route)
+        listed: dict[str, list[Cards]] = {}
+        for a in legal_actions_of(state, seat, ClaimRoute, rules=self.rules):
+            self.listed += 1
+            listed.setdefault(a.route, []).append(a.payment)
+        return dict(listed)
+
     def other(self, state: GameState, seat: int) -> Action:
-        legal = legal_actions(state, seat)
+        legal = legal_actions(state, seat, rules=self.rules)
+        self.listed += sum(isinstance(a, ClaimRoute) for a in legal)
         if not legal:
             return Pass(seat)
         if len(legal) == 1:

@@ -33,7 +33,7 @@ from ai.advice import advice_of_view, budget_share, can_search
 from ai.agents.determinize import sample_state
 from ai.agents.planner import PlannerAI, Seen, claim_gain, keep_value, seen_from_view
 from ai.agents.planning import Connectivity, payment_cost
-from ai.agents.rollout import new_policy, play_out
+from ai.agents.rollout import RolloutPolicy, new_policy, play_out
 from ai.blunders import repair, sensible
 from ai.sampling import CannotSample
 from engine.actions import Action, ClaimRoute, DrawCard, DrawTickets, KeepTickets
@@ -75,6 +75,8 @@ class SearchReport:
     candidates: list[Action] = field(default_factory=list)
     values: list[float] = field(default_factory=list)
     reason: str = ""
+    listed: int = 0
+    plans: int = 0
 
 
 class SearchAI(PlannerAI):
@@ -185,31 +187,36 @@ class SearchAI(PlannerAI):
         values: list[list[float]] = [[] for _ in candidates]
         samples = 0
         moves = 0
+        listed = plans = 0
         budget = self.budget * OPENING_BUDGET // BUDGET if view.pending.setup else self.budget
         budget = int(budget * budget_share(view))
         while samples < MAX_SAMPLES and moves < budget:
             state = sample_state(view, rng, seen.info)
             samples += 1
             for i, action in enumerate(candidates):
-                value, steps = self._play(state, action, seat, seen)
+                value, steps, policy = self._play(state, action, seat, seen)
                 values[i].append(value)
                 moves += steps
+                if policy is not None:
+                    listed += policy.listed
+                    plans += policy.plans_made
         means = [sum(v) / samples for v in values]
         best = 0
         for i in range(1, len(candidates)):
             if means[i] > means[best] and _better(values[i], values[0]):
                 best = i
-        self.report = SearchReport(True, samples, moves, list(candidates), means)
+        self.report = SearchReport(True, samples, moves, list(candidates), means, listed=listed, plans=plans)
         return candidates[best]
 
-    def _play(self, state: GameState, action: Action, seat: int, seen: Seen) -> tuple[float, int]:
+    def _play(self, state: GameState, action: Action, seat: int, seen: Seen
+              ) -> tuple[float, int, RolloutPolicy | None]:
         try:
             after, _ = apply(state, action)
         except IllegalAction:
-            return -1000.0, 1
+            return -1000.0, 1, None
         policy = new_policy(after, seen.info)
         end, steps = play_out(after, policy, PLAYOUT_CAP)
-        return evaluate(end, seat), steps + 1
+        return evaluate(end, seat), steps + 1, policy
 
 
 def _better(rival: list[float], default: list[float]) -> bool:

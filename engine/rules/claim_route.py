@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from engine.actions import Action, ClaimRoute
-from engine.cards import count
+from engine.cards import Cards, count
 from engine.errors import IllegalAction
 from engine.rules.module import RuleModule
 from engine.rules.routes import blocked_reason, closed_routes, complete_claim, find_route
@@ -27,12 +27,18 @@ class ClaimRoutes(RuleModule):
     actions: ClassVar = {"turn": (ClaimRoute,)}
 
     def legal_actions(self, game: Game, seat: int) -> Iterable[Action]:
+        by_route = self.payments_by_route(game, seat)
+        return [ClaimRoute(seat, rid, cards) for rid, options in by_route for cards in options]
+
+    def payments_by_route(self, game: Game, seat: int) -> list[tuple[str, tuple[Cards, ...]]]:
+        """Each route `seat` may claim now with its payments, in `legal_actions`' order (the
+        same claims, without an action per payment: a playout on a big hand asks this)."""
         hand = game.player(seat).hand
         payment = game.rules.payment
         closed = closed_routes(game, seat)  # `open_route_test` without a call per route
         trains = game.player(seat).trains
         routes = [r for r in payment.candidate_routes(game.map, hand) if r.id not in closed and r.length <= trains]
-        return [ClaimRoute(seat, route.id, cards) for route, cards in payment.all_claim_options(game.map, routes, hand)]
+        return [(route.id, options) for route, options in payment.claim_options_by_route(game.map, routes, hand)]
 
     def apply(self, game: Game, action: Action) -> None:
         assert isinstance(action, ClaimRoute)

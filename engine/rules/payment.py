@@ -83,14 +83,24 @@ class PaymentRule:
         changes `claim_options` (and `candidate_routes`, `options_key`), never this. Routes
         with the same `options_key` share one answer (a hand pays many routes of a colour
         and length, and Nordic's ferries cost much to list)."""
-        seen: dict[Hashable, list[Cards]] = {}
+        for route, options in self.claim_options_by_route(game_map, routes, hand):
+            for cards in options:
+                yield route, cards
+
+    def claim_options_by_route(
+        self, game_map: GameMap, routes: Iterable[Route], hand: Mapping[str, int]
+    ) -> Iterator[tuple[Route, tuple[Cards, ...]]]:
+        """`claim_options` for many routes, one entry per route that can be paid (in `routes`'
+        order): the payments themselves, shared between routes of one `options_key`. A
+        playout on a big hand reads these instead of an action per payment."""
+        seen: dict[Hashable, tuple[Cards, ...]] = {}
         for route in routes:
             key = self.options_key(route)
             options = seen.get(key)
             if options is None:
-                options = seen[key] = self.claim_options(game_map, route, hand)
-            for cards in options:
-                yield route, cards
+                options = seen[key] = tuple(self.claim_options(game_map, route, hand))
+            if options:
+                yield route, options
 
     def check_claim(self, game_map: GameMap, route: Route, hand: Mapping[str, int], payment: Cards) -> None:
         """Raise IllegalAction, in one plain sentence, unless `payment` pays for `route`."""

@@ -144,7 +144,8 @@ def test_a_playout_asks_the_rules_advice_for_the_rules_own_decisions():
     expected = CallTimeAdvice().playout(policy, state, seat, legal_actions(state, seat))
     assert move == expected
     source = (ROOT / "ai" / "agents" / "rollout.py").read_text(encoding="utf-8")
-    assert re.findall(r"^from engine\.rules\.(\w+)", source, re.M) == ["train_cards"]
+    # The turn's own rules only: claiming a route (its payments listed by route) and the cards.
+    assert re.findall(r"^from engine\.rules\.(\w+)", source, re.M) == ["claim_route", "train_cards"]
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "ai").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))

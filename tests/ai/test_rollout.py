@@ -1,5 +1,5 @@
 """The rollout policy of the hard AI's search (ai/agents/rollout.py): its shortcuts pick the
-moves the plain listing would."""
+moves the plain listing would (the search's choices are those of the slower listing)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,12 @@ import pytest
 
 from ai.agents.planning import map_info
 from ai.agents.rollout import RolloutPolicy, new_policy
-from engine.actions import Action, DrawCard, Pass
+from engine.actions import Action, ClaimRoute, DrawCard, Pass
+from engine.cards import Cards
+from engine.core import Turn
+from engine.decisions import decision_of
 from engine.errors import IllegalAction
-from engine.game import actors, apply, legal_actions, new_game
+from engine.game import actors, apply, legal_actions, legal_actions_of, new_game
 from engine.rulesets import available_variants
 from engine.state import GameState
 
@@ -45,3 +48,34 @@ def test_the_fallback_takes_the_move_the_whole_listing_would(variant: str, dice:
     assert state.status == "over", f"{variant}: the playout did not end in {compared} moves"
     # Dice games have no card draws (the dice buy the cards): their fallback is the first move.
     assert drawn > 0 or dice, "no state where the fallback draws a card was compared"
+
+
+@pytest.mark.parametrize("variant", available_variants())
+def test_the_turn_lists_claims_cheaply_and_takes_the_same_move(variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a turn the playout asks the claim rule for each route's payments (no action per
+    payment) and skips the listing where the planner takes tickets whatever it could claim;
+    at every turn of a played-out game it takes the move the whole listing gives."""
+    state, _ = new_game(variant, 3, 11, {})
+    info = map_info(variant, 3, {})
+    policy = new_policy(state, info)
+    listing = new_policy(state, info)
+    listing.claimer = None  # every claim from `legal_actions_of`, an action per payment
+    turns = 0
+    while state.status != "over":
+        seat = actors(state)[0]
+        if isinstance(decision_of(state.pending), Turn):
+            grouped: dict[str, list[Cards]] = {}
+            for a in legal_actions_of(state, seat, ClaimRoute):
+                grouped.setdefault(a.route, []).append(a.payment)
+            assert {r: list(o) for r, o in policy.every_claim(state, seat).items()} == grouped
+            assert list(policy.every_claim(state, seat)) == list(grouped), "not in the listing's order"
+            with monkeypatch.context() as m:
+                m.setattr("ai.agents.rollout.takes_tickets", lambda seen: False)
+                expected = listing.turn(state, seat, second=False)
+            assert policy.turn(state, seat, second=False) == expected, f"turn {state.turn}"
+            turns += 1
+        try:
+            state, _ = apply(state, policy.choose(state, seat))
+        except IllegalAction:
+            state, _ = apply(state, policy.fallback(state, seat))
+    assert turns > 20 and policy.listed > 0
