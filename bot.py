@@ -218,6 +218,7 @@ def run_bot(config: Config, force_sync: bool = False) -> int:
     import discord
 
     from app import GameService
+    from app.collector import tune_collector
     from bot_app.adapter import shards
     from bot_app.adapter.client import make_bot
     from bot_app.adapter.shutdown import run_stopping_on_sigterm
@@ -258,6 +259,8 @@ def run_bot(config: Config, force_sync: bool = False) -> int:
             await service.close()
 
     configure_logging(getattr(logging, config.log_level))
+    # The cycle collector set for a process holding thousands of games (app/collector.py).
+    tune_collector()
     try:
         return run_stopping_on_sigterm(serve()) or 0  # SIGTERM stops it as Ctrl-C does: exit 0
     except KeyboardInterrupt:

@@ -41,6 +41,7 @@ import sqlite3
 import statistics
 import sys
 import tempfile
+import threading
 import time
 import tracemalloc
 from collections.abc import Awaitable, Callable
@@ -351,6 +352,28 @@ def io_bytes() -> dict[str, int]:
     return out
 
 
+def thread_cpu(store: Store) -> dict[str, float]:
+    """CPU seconds so far of this process's main thread and of the SQLite store's two
+    connection threads (writer, reader), from /proc (Linux; {} elsewhere); "other" is the rest
+    of the process."""
+    named = {"main": threading.main_thread().native_id}
+    for name, attr in (("writer", "_writer_db"), ("reader", "_reader")):
+        thread = getattr(getattr(store, attr, None), "_thread", None)  # aiosqlite's connection thread
+        if thread is not None and thread.native_id is not None:
+            named[name] = thread.native_id
+    tick = os.sysconf("SC_CLK_TCK")
+    out: dict[str, float] = {}
+    try:
+        for name, tid in named.items():
+            with open(f"/proc/self/task/{tid}/stat", encoding="ascii") as stat:
+                fields = stat.read().rpartition(")")[2].split()
+            out[name] = (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    except (OSError, ValueError):
+        return {}
+    out["other"] = time.process_time() - sum(out.values())
+    return out
+
+
 def peak_rss_mb() -> float:
     """The highest resident memory of this process since it started or since `reset_peak`."""
     with open("/proc/self/status", encoding="ascii") as status:
@@ -540,12 +563,14 @@ async def window(service: GameService, clients: Clients, args: argparse.Namespac
     gc.collect()
     reset_peak()
     row_bytes.take()
+    threads0 = thread_cpu(store)
     io0, cpu0 = io_bytes(), time.process_time()
     tx0, commits0 = store.writer_stats
     if profile is not None:
         profile.enable()
     took = await clients.run(args.clients, args.seconds)
     cpu1 = time.process_time()
+    threads1 = thread_cpu(store)
     if profile is not None:
         profile.disable()
     if floor is not None:
@@ -570,6 +595,10 @@ async def window(service: GameService, clients: Clients, args: argparse.Namespac
         "rss_mb": round(rss_mb()),
         "window_peak_rss_mb": round(peak_rss_mb()),
     }
+    if threads0 and threads1:
+        # Where the CPU per move goes: the event loop's thread, the writer's, the reader's.
+        out["cpu_ms_per_move_by_thread"] = {
+            name: round(1000 * (threads1[name] - threads0[name]) / moves, 3) for name in threads0}
     if floor is not None:
         out.update(floor.run())
         out["floor_ratio"] = round(out["cpu_ms_per_move"] / max(out["floor_cpu_ms_per_move"], 1e-9), 2)
@@ -690,6 +719,13 @@ async def restore_setup(service: GameService, plans: Plans, files: tuple[Path, P
     # background (app/loader.py); a set-up just played wrote them all itself. Without waiting,
     # the window would measure those checks (several ms of CPU a game) with the moves.
     await service.loader.checks_done()
+    # A set-up just played also leaves the store's read cache holding each game's plans and its
+    # players' settings (every turn that began read them: store/read_cache.py); so does this.
+    for gid, _ in games:
+        await service.store.plans.get(gid)
+        loaded = service.loader.cached(gid)
+        if loaded is not None:
+            await service.store.user_settings.get([s.user_id for s in loaded.seats if s.user_id is not None])
     say(f"  {len(games)} games from the kept set-up {files[0].name}, loaded into the cache and their "
         f"snapshots checked in {time.perf_counter() - t0:.1f} s ({time.process_time() - cpu0:.0f} s of CPU)",
         flush=True)
@@ -704,6 +740,10 @@ async def active(folder: Path, plans: Plans, seeds: FixedSeeds, args: argparse.N
     once; then (with --restart) the same players for `seconds` on a service just restarted."""
     say = (lambda *a, **k: None) if args.json else print
     path = folder / "active.sqlite3"
+    if args.collector == "bot":
+        from app.collector import tune_collector
+
+        tune_collector()  # as the bot does at start (bot.py)
     cached = setup_cache_files(args)
     if cached is not None and cached[0].exists():
         shutil.copyfile(cached[0], path)  # the kept set-up itself is never written to
@@ -741,6 +781,9 @@ async def active(folder: Path, plans: Plans, seeds: FixedSeeds, args: argparse.N
         say(f"  {out['moves_per_s']:.0f} moves/s ({out['moves']} moves, {out['moves_per_commit']} per commit; "
             f"{out['cpu_ms_per_move']} ms of CPU per move)")
         say(line("submit latency", clients.latencies))
+        if "cpu_ms_per_move_by_thread" in out:
+            say("  CPU per move by thread (ms): " + ", ".join(
+                f"{name} {ms}" for name, ms in out["cpu_ms_per_move_by_thread"].items()))
         if floor is not None:
             say(f"  plain sqlite3, the same statements in the same {out['floor_moves']} moves' commit groups: "
                 f"{out['floor_cpu_ms_per_move']} ms of CPU per move (the store: {out['cpu_ms_per_move']} ms, "
@@ -835,6 +878,9 @@ async def main() -> None:
     parser.add_argument("--setup-cache", type=Path, default=None,
                         help="active: keep the set-up (database and games) in this folder and reuse it "
                              "when the same arguments and schema version come again")
+    parser.add_argument("--collector", choices=("bot", "python"), default="bot",
+                        help="active: the cycle collector's thresholds as the bot sets them (app/collector.py) "
+                             "or Python's own")
     parser.add_argument("--restart", action="store_true", help="active: also measure a service just restarted")
     parser.add_argument("--json", action="store_true", help="active: print one JSON object only")
     parser.add_argument("--seconds", type=float, default=None,
