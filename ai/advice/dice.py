@@ -203,10 +203,11 @@ class DiceTurnAdvice(Advice):
     rule = roll.__name__
     actions = (RerollDice, ClaimRoute, BuyToken, DrawTicketsWithDice, Pass)
     part = DiceView
-    # A dice turn is three playout moves (roll, action, token) where a card turn is one or two,
-    # and listing dice claims costs more: 3,500 playout moves a CPU second against about 7,000
-    # without dice. The share keeps a searched dice decision near a plain one's time.
-    budget_share = 0.4
+    # The search's work units count a dice turn's dearer moves already (three playout moves a
+    # turn, every dice claim listed); searched dice decisions were about 0.6-0.75 of a card
+    # game's in units (7,000 against 12,000; 21,000 against 28,000 for the opening tickets),
+    # and this share keeps them there.
+    budget_share = 0.65
 
     def decide(self, ai: GreedyAI, decision: Decision) -> Action | None:
         if not isinstance(decision.view.pending.decision, ChooseReroll | DiceAction):

@@ -11,8 +11,9 @@ sheet: its total minus the best other total. Every candidate is played out on th
 samples (common random numbers), so the comparison is between moves, not between luck. The
 move with the best mean wins; the planner's own choice wins ties and near-ties.
 
-The work is counted in moves played out, never in seconds: with the same seed and the same
-view it always makes the same move, and replays stay exact. Its randomness comes from the seed
+The work is counted in units (moves played out, plans made, playouts ended, claims listed:
+`work_units`), never in seconds: with the same seed and the same view it always makes the
+same move, and replays stay exact. Its randomness comes from the seed
 it is given (the bot gives a fresh one per decision) mixed with the turn number.
 
 With the Dice Expansion it searches the dice turn where its advice says a choice matters (the
@@ -45,10 +46,19 @@ from engine.rules.tickets import ChooseTickets
 from engine.state import GameState
 from engine.view import View
 
-# Moves played out per searched decision (all samples and candidates together): more for the
-# opening choice of tickets, which shapes the whole game.
-BUDGET = 6000
-OPENING_BUDGET = 20000
+# Work units per searched decision (all samples and candidates together): more for the
+# opening choice of tickets, which shapes the whole game. A unit is about one playout move of
+# a card game (35-55 microseconds of CPU on the idle machine of 6 December 2026); moves are
+# not all alike, so what makes one dear is counted too (`work_units`): each network plan made
+# (shortest paths for all of a seat's tickets), each playout's end (the final score sheet,
+# the longest trail included, and the sample's clone), and each claim payment listed
+# (Germany's big hands list hundreds a turn). The weights are fitted to the CPU time of 290
+# searched decisions on every variant, dice on and off (docs/ai.md, "Decision time").
+BUDGET = 12000
+OPENING_BUDGET = 28000
+PLAN_WORK = 10
+PLAYOUT_WORK = 4
+LISTED_PER_UNIT = 100
 # At most this many samples per decision, and this many sets of tickets compared.
 MAX_SAMPLES = 64
 MAX_KEEP_CANDIDATES = 6
@@ -77,6 +87,7 @@ class SearchReport:
     reason: str = ""
     listed: int = 0
     plans: int = 0
+    work: int = 0
 
 
 class SearchAI(PlannerAI):
@@ -190,7 +201,7 @@ class SearchAI(PlannerAI):
         listed = plans = 0
         budget = self.budget * OPENING_BUDGET // BUDGET if view.pending.setup else self.budget
         budget = int(budget * budget_share(view))
-        while samples < MAX_SAMPLES and moves < budget:
+        while samples < MAX_SAMPLES and work_units(moves, listed, plans, samples * len(candidates)) < budget:
             state = sample_state(view, rng, seen.info)
             samples += 1
             for i, action in enumerate(candidates):
@@ -205,7 +216,9 @@ class SearchAI(PlannerAI):
         for i in range(1, len(candidates)):
             if means[i] > means[best] and _better(values[i], values[0]):
                 best = i
-        self.report = SearchReport(True, samples, moves, list(candidates), means, listed=listed, plans=plans)
+        work = work_units(moves, listed, plans, samples * len(candidates))
+        self.report = SearchReport(True, samples, moves, list(candidates), means, listed=listed, plans=plans,
+                                   work=work)
         return candidates[best]
 
     def _play(self, state: GameState, action: Action, seat: int, seen: Seen
@@ -217,6 +230,12 @@ class SearchAI(PlannerAI):
         policy = new_policy(after, seen.info)
         end, steps = play_out(after, policy, PLAYOUT_CAP)
         return evaluate(end, seat), steps + 1, policy
+
+
+def work_units(moves: int, listed: int, plans: int, playouts: int) -> int:
+    """The work of a search so far, in units of about one plain playout move (see BUDGET):
+    counted, never timed, so the same view and seed always make the same move."""
+    return moves + listed // LISTED_PER_UNIT + plans * PLAN_WORK + playouts * PLAYOUT_WORK
 
 
 def _better(rival: list[float], default: list[float]) -> bool:
@@ -243,4 +262,4 @@ def evaluate(state: GameState, seat: int) -> float:
     return float(mine - max(others, default=0))
 
 
-__all__ = ["SearchAI", "evaluate"]
+__all__ = ["SearchAI", "evaluate", "work_units"]

@@ -36,7 +36,7 @@ def quick_search(monkeypatch: pytest.MonkeyPatch) -> None:
     """The hard AI with a fifteenth of its search budget: the same decisions searched, fewer
     playouts each (the suite plays many games and searches many openings; determinism and
     never reading a secret hold at any budget; how well it plays is bench/bench_ai.py's)."""
-    monkeypatch.setattr(SearchAI, "budget", 400)
+    monkeypatch.setattr(SearchAI, "budget", 800)
 
 
 @pytest.mark.parametrize("agent,variant,dice", GAMES,

@@ -7,12 +7,13 @@ import pytest
 
 from ai.agents.planning import map_info
 from ai.agents.rollout import RolloutPolicy, new_policy
+from ai.agents.search import BUDGET, MAX_SAMPLES, OPENING_BUDGET, PLAN_WORK, SearchAI, work_units
 from engine.actions import Action, ClaimRoute, DrawCard, Pass
 from engine.cards import Cards
 from engine.core import Turn
 from engine.decisions import decision_of
 from engine.errors import IllegalAction
-from engine.game import actors, apply, legal_actions, legal_actions_of, new_game
+from engine.game import actors, apply, legal_actions, legal_actions_of, new_game, view
 from engine.rulesets import available_variants
 from engine.state import GameState
 
@@ -79,3 +80,20 @@ def test_the_turn_lists_claims_cheaply_and_takes_the_same_move(variant: str, mon
         except IllegalAction:
             state, _ = apply(state, policy.fallback(state, seat))
     assert turns > 20 and policy.listed > 0
+
+
+def test_the_search_stops_at_its_work_budget_counting_more_than_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The opening keep: the search spends its budget in work units (moves, plans made,
+    playouts ended, claims listed), so it stops once the units reach the budget (within a
+    sample), and its units are more than its moves."""
+    monkeypatch.setattr(SearchAI, "budget", 600)
+    state, _ = new_game("usa", 2, 1001, {}, first_player=0)
+    seat = actors(state)[0]
+    ai = SearchAI(7)
+    ai.choose(view(state, seat), legal_actions(state, seat))
+    report = ai.report
+    budget = 600 * OPENING_BUDGET // BUDGET
+    assert report.searched and 2 <= report.samples < MAX_SAMPLES
+    assert report.work == work_units(report.moves, report.listed, report.plans, report.samples * len(report.candidates))
+    assert budget <= report.work < budget + 2 * report.work // report.samples
+    assert report.work > report.moves + report.plans * PLAN_WORK
