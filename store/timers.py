@@ -43,7 +43,7 @@ class TimerWrites:
         self.cancel(game_id, kind=kind, seat=seat, any_seat=False)
         # A timer for a point of the game that has already passed would never be cancelled by
         # the move that passed it, so it is refused instead.
-        return self._tx.add(
+        return self._keyed(game_id, self._tx.add(
             "INSERT INTO timers (game_id, kind, seat, for_seq, due_at, wake_at, payload, created_at)"
             " SELECT id, CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS DOUBLE PRECISION),"
             " CAST(? AS DOUBLE PRECISION), CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION) FROM games WHERE id = ?"
@@ -52,7 +52,12 @@ class TimerWrites:
             expect_rows=1,
             conflict="That already happened: the game has moved on.",
             returns_id=True,
-        )
+        ))
+
+    def _keyed(self, game_id: int, index: int) -> int:
+        """Statement `index` is about `game_id`'s timers (`Tx.keys`; see `Store.timers_stamp`)."""
+        self._tx.keys[index] = game_id
+        return index
 
     def turn(self, game_id: int, kinds: Sequence[str], timers: Sequence[tuple[str, int, float, str]]) -> None:
         """A turn's timers: the game's pending timers of `kinds` become `timers` (kind, seat,
@@ -64,11 +69,11 @@ class TimerWrites:
         for kind, _, _, _ in timers:
             count[kind] += 1
         # The rows beyond the new turn's slots go first (an empty turn: all of `kinds`).
-        self._tx.add(
+        self._keyed(game_id, self._tx.add(
             f"UPDATE timers SET cancelled_at = ? WHERE game_id = ? AND {PENDING_TIMER} AND ("
             + " OR ".join("kind = ? AND (slot IS NULL OR slot >= ?)" for _ in kinds) + ")",
             (self._tx.now, game_id, *(v for kind in kinds for v in (kind, count[kind]))),
-        )
+        ))
         slots = dict.fromkeys(kinds, 0)
         for kind, seat, due_at, payload_json in timers:
             slot = slots[kind]
@@ -76,7 +81,7 @@ class TimerWrites:
             # The wake time is only lowered (migration 34): a later due time keeps the earlier
             # entry, and the timer loop sets it again when it passes. The old claim is the old
             # revision's.
-            self._tx.add(
+            self._keyed(game_id, self._tx.add(
                 "INSERT INTO timers (game_id, kind, seat, slot, due_at, wake_at, payload, created_at)"
                 " SELECT id, CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS DOUBLE PRECISION),"
                 " CAST(? AS DOUBLE PRECISION), CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION) FROM games WHERE id = ?"
@@ -86,7 +91,7 @@ class TimerWrites:
                 " claimed_by = NULL, claimed_until = NULL,"
                 " wake_at = CASE WHEN timers.wake_at <= excluded.due_at THEN timers.wake_at ELSE excluded.due_at END",
                 (kind, seat, slot, due_at, due_at, payload_json, self._tx.now, game_id),
-            )
+            ))
 
     def cancel(self, game_id: int, *, kind: str | None = None, seat: int | None = None,
                any_seat: bool = True) -> None:
@@ -99,14 +104,14 @@ class TimerWrites:
         if not any_seat:
             sql += " AND coalesce(seat, -1) = coalesce(CAST(? AS INTEGER), -1)"
             params.append(seat)
-        self._tx.add(sql, params)
+        self._keyed(game_id, self._tx.add(sql, params))
 
     def cancel_before(self, game_id: int, seq: int) -> None:
         """Cancel the pending timers that were set for an earlier point of the game."""
-        self._tx.add(
+        self._keyed(game_id, self._tx.add(
             f"UPDATE timers SET cancelled_at = ? WHERE game_id = ? AND for_seq < ? AND {PENDING_TIMER}",
             (self._tx.now, game_id, seq),
-        )
+        ))
 
     def fire(self, timer_id: int, rev: int | None = None) -> None:
         """Mark a timer fired; fails the transaction (WriteConflict) unless it was pending (at
