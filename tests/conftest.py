@@ -186,10 +186,8 @@ def _resident_mb() -> float:
         return 0.0  # not Linux: nothing measured, nothing forgotten
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _bounded_memory_between_files() -> Iterator[None]:
-    yield
-    if _resident_mb() > MAX_TEST_PROCESS_MB:
+def _forget_bases_above(limit_mb: float) -> None:
+    if _resident_mb() > limit_mb:
         import gc
 
         from render.base_cache import clear_cache
@@ -200,16 +198,22 @@ def _bounded_memory_between_files() -> Iterator[None]:
         give_back()
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _bounded_memory_between_files() -> Iterator[None]:
+    yield
+    _forget_bases_above(MAX_TEST_PROCESS_MB)
+
+
 # The files that take longest (bench/bench_tests.py, --durations), run first: with two processes
 # each taking the next file, the long ones start at once and the many short ones fill in at the
 # end, instead of one long file running alone while the other process waits. Only an order:
 # a file not named here runs after them, as collected.
-LONGEST_FIRST = (
-    "test_failover_shards.py",  # mostly waiting for its bot processes (~100-180 s wall, ~25 s CPU)
-    "test_bot_hostile_input.py", "test_agents.py", "test_render_selfplay.py", "test_selfplay_invariants.py",
-    "test_render_pool.py", "test_store_crash.py", "test_bot_fuzz.py", "test_picture_words.py",
-    "test_bot_stop.py", "test_store_snapshots.py", "test_delivery_crash.py", "test_render_encode.py",
-    "test_failover_pg_stop.py",
+LONGEST_FIRST = (  # by the 6 December run's --durations, seconds per file in parentheses
+    "test_render_encode.py", "test_picture_words.py", "test_store_snapshots.py",  # (43, 43, 33)
+    "test_render_selfplay.py", "test_bot_units.py", "test_render_pool.py", "test_agents.py",  # (28-32)
+    "test_store_crash.py", "test_selfplay_invariants.py", "test_replay.py",  # (21-25)
+    "test_bot_hostile_input.py", "test_store_startup.py", "test_failover_shards.py",  # (17-21)
+    "test_bot_e2e.py", "test_failover_pg_stop.py", "test_bot_wishes.py",  # (16-17)
 )
 
 

@@ -1,8 +1,8 @@
 """The hard AI: a determinised Monte Carlo search under hidden information.
 
-Where a choice shapes the rest of the game — which tickets to keep (at the start and after a
-draw), whether to take more tickets once its plan is done, and every move of the last turns —
-it takes a handful of candidate moves — the planner's own choice and its closest rivals (other
+Where a choice shapes the rest of the game — which tickets to keep after a draw, whether to
+take more tickets once its plan is done (when the planner would not), and every move of the
+last turns — it takes a handful of candidate moves — the planner's own choice and its closest rivals (other
 sets of tickets to keep, taking tickets, the routes that score most now, a card) — and scores
 each by playing the game out: it samples what it cannot see
 (`determinize.sample_state`: the other hands and tickets, the deck order), makes the move in
@@ -21,7 +21,8 @@ last turns, more tickets once the plan is done, a short planned route now or a r
 longer one: `Advice.search_candidates`); the dice already rolled are public and copied into
 each sample, the dice to come are rolled by the sample's own generator.
 
-Decisions it does not search (the second card, tunnels, passengers, the Controller's target,
+Decisions it does not search (the opening keep and the planner's own draw of more tickets:
+see SEARCH_OPENING_KEEP; the second card, tunnels, passengers, the Controller's target,
 Alsace's devils and calls, the tunnel dice and tokens) are the planner's.
 """
 
@@ -64,6 +65,14 @@ MAX_SAMPLES = 64
 MAX_KEEP_CANDIDATES = 6
 # Taking more tickets is searched only with this many trains left.
 MIN_TICKET_TRAINS = 10
+# The opening keep and the planner's own draw of more tickets are taken from the planner,
+# unsearched: playouts are played by the planner for every seat, whose keeping and completion
+# of tickets in a playout (rollout.RolloutPolicy.keep) make more tickets look worse than the
+# real planner plays them (3 December 2026: the playouts scored the planner's 3-ticket opening
+# keep 30-50 points below a 2-ticket one, while the planner, keeping 3 and drawing more,
+# completes 3.5-3.6 tickets a game to the searched AI's 2.4-2.9; docs/ai.md).
+SEARCH_OPENING_KEEP = False
+SEARCH_PLANNED_TICKET_DRAW = False
 # Every turn is searched once a player has this few trains left (the last turns).
 LATE_TRAINS = 8
 MAX_TURN_CANDIDATES = 5
@@ -141,6 +150,8 @@ class SearchAI(PlannerAI):
         if isinstance(decision, Turn):
             return self._turn_candidates(view, legal, default)
         if isinstance(decision, ChooseTickets) and isinstance(default, KeepTickets):
+            if view.pending.setup and not SEARCH_OPENING_KEEP:
+                return [default]
             offers = view.pending.offers
             seat = view.you
             if offers is None or seat is None or not isinstance(offers[seat], list):
@@ -165,6 +176,8 @@ class SearchAI(PlannerAI):
                      and view.final_turns_left is None)
         late = view.final_turns_left is not None or min(seen.trains) <= LATE_TRAINS
         if not (plan_done or late):
+            return [default]
+        if not late and isinstance(default, DrawTickets) and not SEARCH_PLANNED_TICKET_DRAW:
             return [default]
         out: list[Action] = [default]
 

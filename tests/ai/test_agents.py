@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from ai.agents import AGENTS, make_agent
+from ai.agents import AGENTS, make_agent, search
 from ai.agents.baseline import BaselineAI
+from ai.agents.planner import PlannerAI
 from ai.agents.search import LATE_TRAINS, SearchAI
 from ai.greedy import GreedyAI
 from ai.levels import AI_LEVELS, LEVEL_DESCRIPTIONS, OFFERED_LEVELS, decision_seed, make_ai
@@ -37,6 +38,15 @@ def quick_search(monkeypatch: pytest.MonkeyPatch) -> None:
     playouts each (the suite plays many games and searches many openings; determinism and
     never reading a secret hold at any budget; how well it plays is bench/bench_ai.py's)."""
     monkeypatch.setattr(SearchAI, "budget", 800)
+
+
+@pytest.fixture
+def searched_tickets(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The opening keep and the planner's draw of more tickets searched as the other choices
+    of tickets are (by default both are the planner's, unsearched): the search's determinism
+    and secrecy are checked on them too."""
+    monkeypatch.setattr(search, "SEARCH_OPENING_KEEP", True)
+    monkeypatch.setattr(search, "SEARCH_PLANNED_TICKET_DRAW", True)
 
 
 @pytest.mark.parametrize("agent,variant,dice", GAMES,
@@ -134,7 +144,18 @@ def _dice_late_game(seed: int = 8) -> GameState:
     return _played_to_the_last_turns(new_game("usa", 2, seed, {"dice": True}, first_player=0)[0], "dice_roll")
 
 
-def test_the_hard_ai_searches_the_opening_choice_of_tickets(quick_search: None) -> None:
+def test_the_hard_ai_takes_the_planners_opening_keep_unsearched(quick_search: None) -> None:
+    """The playouts' own keeping of tickets makes more tickets look worse than the planner
+    plays them (docs/ai.md, 6 December 2026): the opening keep is the planner's."""
+    for variant, seed in (("europe", 4), ("usa", 5)):
+        state = _opening(variant, seed)
+        ai = SearchAI(5)
+        move = ai.choose(view(state, 0), legal_actions(state, 0))
+        assert move == PlannerAI(5).choose(view(state, 0), legal_actions(state, 0))
+        assert isinstance(move, KeepTickets) and not ai.report.searched
+
+
+def test_the_hard_ai_searches_the_opening_choice_of_tickets(quick_search: None, searched_tickets: None) -> None:
     state = _opening()
     ai = SearchAI(5)
     move = ai.choose(view(state, 0), legal_actions(state, 0))
@@ -143,7 +164,7 @@ def test_the_hard_ai_searches_the_opening_choice_of_tickets(quick_search: None) 
     assert move in ai.report.candidates
 
 
-def test_the_hard_ai_makes_the_same_move_with_the_same_seed(quick_search: None) -> None:
+def test_the_hard_ai_makes_the_same_move_with_the_same_seed(quick_search: None, searched_tickets: None) -> None:
     state = _opening()
     first = SearchAI(11)
     second = SearchAI(11)
@@ -188,7 +209,7 @@ def _scrambled(state: GameState, seat: int, seed: int) -> GameState:
 
 
 @pytest.mark.parametrize("where", ["opening", "mid-game", "last turns", "last turns with dice"])
-def test_the_hard_ai_never_reads_the_secrets(where: str, quick_search: None) -> None:
+def test_the_hard_ai_never_reads_the_secrets(where: str, quick_search: None, searched_tickets: None) -> None:
     """The hidden tickets, cards, deck order and the game's generator (with dice: the rolls to
     come) are scrambled; the hard AI's search sees the same and plays the same."""
     games: dict[str, Callable[[], GameState]] = {
@@ -206,7 +227,18 @@ def test_the_hard_ai_never_reads_the_secrets(where: str, quick_search: None) -> 
     assert ai.report.searched and ai.report.values == twin.report.values
 
 
-def test_the_hard_ai_searches_whether_to_take_more_tickets(quick_search: None) -> None:
+def test_the_hard_ai_takes_the_planners_draw_of_more_tickets_unsearched(quick_search: None) -> None:
+    """With its tickets done and trains to spare, the planner takes more tickets, and so does
+    the hard AI, without playing out a claim against it (docs/ai.md, 6 December 2026)."""
+    state = _mid_game()
+    ai = SearchAI(2)
+    move = ai.choose(view(state, 0), legal_actions(state, 0))
+    assert isinstance(move, DrawTickets)
+    assert move == PlannerAI(2).choose(view(state, 0), legal_actions(state, 0))
+    assert not ai.report.searched
+
+
+def test_the_hard_ai_searches_whether_to_take_more_tickets(quick_search: None, searched_tickets: None) -> None:
     """With its tickets done and trains to spare, taking more tickets is one of the moves it
     plays out."""
     state = _mid_game()
