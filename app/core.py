@@ -236,7 +236,7 @@ class ServiceCore:
         # The row as just written: on PostgreSQL each use compares the cached row's status with
         # the stored one (app/loader.py), and a status left behind (setup → playing) would load
         # the game again from the database for nothing.
-        loaded.row = replace(loaded.row, seq=last, status=after.status, waiting_json=waiting_json, updated_at=tx.now)
+        loaded.row = loaded.row.advanced(last, after.status, waiting_json, tx.now)
         if snapshot is not None:
             self.loader.wrote_snapshot(loaded, last, snapshot)
         self.deliveries_waiting.set()
