@@ -28,21 +28,28 @@ T_COLUMNS = ", ".join(f"t.{c.strip()}" for c in TIMER_COLUMNS.split(","))
 # Due timers of games still being played, set for the point the game is at (`t`, `g`).
 ACTIONABLE = (" AND t.fired_at IS NULL AND t.cancelled_at IS NULL"
                " AND (t.for_seq IS NULL OR t.for_seq = g.seq) AND g.status IN ('lobby', 'setup', 'playing')")
+_CANCEL_BEFORE = f"UPDATE timers SET cancelled_at = ? WHERE game_id = ? AND for_seq < ? AND {PENDING_TIMER}"
+
 
 class TimerWrites:
     """Statements on timers (`tx.timers`)."""
 
-    __slots__ = ("_tx", "_before")
+    __slots__ = ("_tx",)
 
     def __init__(self, tx: Tx) -> None:
         self._tx = tx
-        # The last statement of `cancel_before` (its index, game, seq) while no other timer
-        # statement has followed it: a turn's cancel of the same game joins it (`turn`).
-        self._before: tuple[int, int, int] | None = None
 
-    def _add(self, sql: str, params: Sequence[Any], **kwargs: Any) -> int:
-        self._before = None
-        return self._tx.add(sql, params, **kwargs)
+    def _cancel_before_last(self, game_id: int) -> int | None:
+        """The index of this game's `cancel_before` if it is the transaction's last statement
+        on timers (no statement naming them since: none of a move's other statements, on players,
+        plans, deliveries or results, sets or moves a timer)."""
+        statements = self._tx.statements
+        for index in range(len(statements) - 1, -1, -1):
+            statement = statements[index]
+            if "timer" in statement.sql:
+                found = statement.sql == _CANCEL_BEFORE and statement.params[1] == game_id
+                return index if found else None
+        return None
 
     def schedule(self, game_id: int, kind: str, due_at: float, *, seat: int | None = None,
                  for_seq: int | None = None, payload_json: str = "{}") -> int:
@@ -51,7 +58,7 @@ class TimerWrites:
         self.cancel(game_id, kind=kind, seat=seat, any_seat=False)
         # A timer for a point of the game that has already passed would never be cancelled by
         # the move that passed it, so it is refused instead.
-        return self._add(
+        return self._tx.add(
             "INSERT INTO timers (game_id, kind, seat, for_seq, due_at, wake_at, payload, created_at)"
             " SELECT id, CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS DOUBLE PRECISION),"
             " CAST(? AS DOUBLE PRECISION), CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION) FROM games WHERE id = ?"
@@ -74,12 +81,12 @@ class TimerWrites:
         # The rows beyond the new turn's slots go first (an empty turn: all of `kinds`).
         beyond = " OR ".join("kind = ? AND (slot IS NULL OR slot >= ?)" for _ in kinds)
         beyond_params = tuple(v for kind in kinds for v in (kind, count[kind]))
-        before = self._before
-        if before is not None and before[1] == game_id:
+        index = self._cancel_before_last(game_id)
+        if index is not None:
             # A move's cancel of the timers set for an earlier point and its turn's cancel of
             # the rows left over are one statement (one EXECUTE less per move on PostgreSQL):
             # no timer statement came between them, so it makes no difference where it runs.
-            index, _, seq = before
+            seq = self._tx.statements[index].params[2]
             self._tx.statements[index] = Statement(
                 f"UPDATE timers SET cancelled_at = ? WHERE game_id = ? AND {PENDING_TIMER} AND (for_seq < ? OR "
                 + beyond + ")",
@@ -89,7 +96,6 @@ class TimerWrites:
                 f"UPDATE timers SET cancelled_at = ? WHERE game_id = ? AND {PENDING_TIMER} AND (" + beyond + ")",
                 (self._tx.now, game_id, *beyond_params),
             )
-        self._before = None
         slots = dict.fromkeys(kinds, 0)
         for kind, seat, due_at, payload_json in timers:
             slot = slots[kind]
@@ -97,7 +103,7 @@ class TimerWrites:
             # The wake time is only lowered (migration 34): a later due time keeps the earlier
             # entry, and the timer loop sets it again when it passes. The old claim is the old
             # revision's.
-            self._add(
+            self._tx.add(
                 "INSERT INTO timers (game_id, kind, seat, slot, due_at, wake_at, payload, created_at)"
                 " SELECT id, CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS DOUBLE PRECISION),"
                 " CAST(? AS DOUBLE PRECISION), CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION) FROM games WHERE id = ?"
@@ -120,15 +126,11 @@ class TimerWrites:
         if not any_seat:
             sql += " AND coalesce(seat, -1) = coalesce(CAST(? AS INTEGER), -1)"
             params.append(seat)
-        self._add(sql, params)
+        self._tx.add(sql, params)
 
     def cancel_before(self, game_id: int, seq: int) -> None:
         """Cancel the pending timers that were set for an earlier point of the game."""
-        index = self._add(
-            f"UPDATE timers SET cancelled_at = ? WHERE game_id = ? AND for_seq < ? AND {PENDING_TIMER}",
-            (self._tx.now, game_id, seq),
-        )
-        self._before = (index, game_id, seq)
+        self._tx.add(_CANCEL_BEFORE, (self._tx.now, game_id, seq))
 
     def fire(self, timer_id: int, rev: int | None = None) -> None:
         """Mark a timer fired; fails the transaction (WriteConflict) unless it was pending (at
@@ -139,18 +141,18 @@ class TimerWrites:
         if rev is not None:
             sql += " AND rev = ?"
             params += (rev,)
-        self._add(sql, params, expect_rows=1, conflict="That timer has already fired, was cancelled or moved.")
+        self._tx.add(sql, params, expect_rows=1, conflict="That timer has already fired, was cancelled or moved.")
 
     def wake_again(self, now: float) -> None:
         """The timer loop's part of the wake table (SQLite, migration 34), for the entries
         passed by `now`: a pending row not due yet gets its entry again at its due time; the
         entries no row wakes by any more (cancelled, fired, moved) go."""
-        self._add(
+        self._tx.add(
             "UPDATE timers SET wake_at = due_at WHERE id IN (SELECT timer_id FROM timer_wakes WHERE wake_at <= ?)"
             f" AND wake_at <= ? AND due_at > ? AND {PENDING_TIMER}",
             (now, now, now),
         )
-        self._add(
+        self._tx.add(
             "DELETE FROM timer_wakes WHERE wake_at <= ? AND NOT EXISTS (SELECT 1 FROM timers AS t"
             " WHERE t.id = timer_wakes.timer_id AND t.wake_at = timer_wakes.wake_at"
             " AND t.fired_at IS NULL AND t.cancelled_at IS NULL)",
