@@ -107,9 +107,15 @@ class SeatInfo:
         return self.user_id is not None and self.stand_in is None
 
 
+# A commit asks these questions of its events several times (the policy, the timers, the
+# mover's clock, the plans): a tuple of classes, made once, not a union built on every call
+# (about half the cost of each question).
+_TURN_BEGINS = (TurnStarted, GameStarted)
+
+
 def turn_began(events: Iterable[Event]) -> bool:
     """Whether these events start a turn (or the game)."""
-    return any(isinstance(e.payload, TurnStarted | GameStarted) for e in events)
+    return any(isinstance(e.payload, _TURN_BEGINS) for e in events)
 
 
 def move_undone(events: Iterable[Event]) -> bool:

@@ -61,12 +61,26 @@ class Payload:
     def to_data(self) -> dict[str, Any]:
         """The payload's fields as the stored `data` (an `absent()` field that is None is left out)."""
         out: dict[str, Any] = {}
-        for f in dataclasses.fields(self):  # type: ignore[arg-type]
-            value = getattr(self, f.name)
-            if value is None and f.metadata.get(_ABSENT):
+        for name, may_be_absent in _field_list(type(self)):
+            value = getattr(self, name)
+            if value is None and may_be_absent:
                 continue
-            out[f.name] = value
+            out[name] = value
         return out
+
+
+# Each payload class's fields as (name, left out when None), in declaration order: a move
+# writes several events, and `dataclasses.fields` rebuilt this list for every one of them.
+# Classes never change their fields once declared, so the list is kept per class.
+_FIELD_LISTS: dict[type, tuple[tuple[str, bool], ...]] = {}
+
+
+def _field_list(cls: type) -> tuple[tuple[str, bool], ...]:
+    known = _FIELD_LISTS.get(cls)
+    if known is None:
+        known = tuple((f.name, bool(f.metadata.get(_ABSENT))) for f in dataclasses.fields(cls))
+        _FIELD_LISTS[cls] = known
+    return known
 
 
 @dataclass(frozen=True)

@@ -99,21 +99,25 @@ def paste_route(img: Image.Image, base: BoardBase, route_id: str, seat: int,
     paste per car, of the car painted once in that player's colours (cached on the car).
 
     `on_base`: the caller knows nothing was drawn under these cars (`render.route_layers`),
-    so on a tracked picture their palette indices go to its scanlines ready-made instead of
-    their boxes being noted."""
+    so on a tracked picture each car's finished pixels are copied from a piece prepared once
+    per route and mark (`render.route_layers.ready_pieces`), and their palette indices go to
+    its scanlines ready-made instead of their boxes being noted."""
     style = P.player_style(seat)
     sprite = base.sprite(route_id)
-    painted = [_painted(car, style, sprite.car_w) for car in sprite.cars]
     drawn = tracked(img) if on_base else None
     layer = route_layer(base, route_id) if drawn is not None else None
     if drawn is None or layer is None:
-        for car, colours in zip(sprite.cars, painted, strict=True):
-            paste(img, colours, car.origin, car.edge)
+        for car in sprite.cars:
+            paste(img, _painted(car, style, sprite.car_w), car.origin, car.edge)
         return
+    pieces, ready = ready_pieces(base, layer, sprite, style.mark,
+                                 lambda: [_painted(car, style, sprite.car_w) for car in sprite.cars])
     core = img.im
-    for box, car, colours in zip(layer.boxes, sprite.cars, painted, strict=True):
-        core.paste(colours.im, box, car.edge.im)  # as render.paste.paste does, without the note
-    drawn.ready += ready_pieces(base, layer, sprite, style.mark, painted)
+    # on the bare base: each car's finished pixels, copied where it sets any (no note: the
+    # scanlines take their indices from `ready`)
+    for box, piece, where in zip(layer.boxes, pieces, layer.wheres, strict=True):
+        core.paste(piece, box, where)
+    drawn.ready += ready
 
 
 def _painted(car: CarSprite, style: P.PlayerStyle, car_w: float) -> Image.Image:

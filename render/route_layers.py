@@ -17,6 +17,7 @@ before (`render.board.paste_route`).
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +44,10 @@ class RouteLayer:
     union: Image.Image | None  # the pixels any car changes, over `box` ("1"); let go with `conflicts`
     conflicts: frozenset[str] | None = None
     indices: dict[str, tuple[Any, ...]] = field(default_factory=dict)  # by mark: per car, a "P" core
+    # by mark: per car, the RGB core of its box as the cars leave the bare base, and the
+    # pieces handed to the scanlines (`ready_pieces`)
+    pieces: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    ready: dict[str, tuple[Ready, ...]] = field(default_factory=dict)
 
 
 def route_layer(base: BoardBase, route_id: str) -> RouteLayer | None:
@@ -106,17 +111,26 @@ def _all_conflicts(base: BoardBase) -> None:
 
 
 def ready_pieces(base: BoardBase, layer: RouteLayer, sprite: RouteSprite, mark: str,
-                 painted: list[Image.Image]) -> list[Ready]:
-    """Each car's box, palette indices and mask for the mark `mark` (the cars `painted` in
-    that player's colours): the cars pasted on the bare base as a board pastes them, the
-    union box quantized to the base's palette once, cut per car."""
-    indices = layer.indices.get(mark)
-    if indices is None:
+                 painted: Callable[[], list[Image.Image]]) -> tuple[tuple[Any, ...], tuple[Ready, ...]]:
+    """For the mark `mark`: each car's RGB piece (its box as the cars leave the bare base),
+    and each car's box, palette indices and mask for the scanlines. Built once from the cars
+    `painted` in that player's colours (called only then): the cars pasted on the bare base
+    as a board pastes them, the union box quantized to the base's palette once, cut per car.
+
+    Pasting each car's piece through its "1" mask sets the pixels the cars' blends set, to
+    the values they leave (a pixel two cars touch holds the later's blend over the earlier's,
+    in the piece of either): the same pixels as blending each car through its "L" mask, on
+    the bare base, at a third of Pillow's time (a copy where the mask is set, not a blend)."""
+    pieces = layer.pieces.get(mark)
+    ready = layer.ready.get(mark)
+    if pieces is None or ready is None:
         x0, y0 = layer.box[:2]
         patch = base.image.crop(layer.box)
-        for b, car, colours in zip(layer.boxes, sprite.cars, painted, strict=True):
+        for b, car, colours in zip(layer.boxes, sprite.cars, painted(), strict=True):
             patch.paste(colours, (b[0] - x0, b[1] - y0), car.edge)
         q = patch.im.convert("P", 0, base.rows().palette.im)  # the palette the scanlines use
-        indices = layer.indices[mark] = tuple(q.crop((b[0] - x0, b[1] - y0, b[2] - x0, b[3] - y0))
-                                              for b in layer.boxes)
-    return list(zip(layer.boxes, indices, layer.wheres, strict=True))
+        cuts = [(b[0] - x0, b[1] - y0, b[2] - x0, b[3] - y0) for b in layer.boxes]
+        indices = layer.indices[mark] = tuple(q.crop(c) for c in cuts)
+        pieces = layer.pieces[mark] = tuple(patch.im.crop(c) for c in cuts)
+        ready = layer.ready[mark] = tuple(zip(layer.boxes, indices, layer.wheres, strict=True))
+    return pieces, ready

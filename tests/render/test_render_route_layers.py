@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from render import encode
 from render.board import _drawn_board
 from render.route_layers import conflicts, route_layer
@@ -60,3 +62,23 @@ def test_cars_beside_a_closed_track_are_quantized_again() -> None:
     img, base, _, boxes = _drawn_board(view, None, WIDTH, False, (), ())
     assert boxes.ready == []
     assert base.rows().png(img, boxes) == encode.png_bytes(img, base.palette)
+
+
+def test_cars_copied_from_their_pieces_are_the_cars_blended(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every map, a busy board at the turn post's width: the picture whose cars on the bare
+    base are copied from their prepared pieces through "1" masks is, pixel for pixel, the
+    picture with every car blended through its "L" mask (each route sent the old way)."""
+    import render.board as board
+    from engine.maps import available_maps
+
+    for map_id in available_maps():
+        view = sample_view(map_id, players=5, seed=4, claimed_share=0.6)
+        marked = (sorted(view.route_owner)[0],)
+        img, _, _, boxes = board._drawn_board(view, None, 1600, False, marked, ())
+        assert len(boxes.ready) > 20, map_id  # most cars did come from their pieces
+        with monkeypatch.context() as m:
+            m.setattr(board, "_on_base", lambda *args: False)
+            blended, _, _, old = board._drawn_board(view, None, 1600, False, marked, ())
+        assert old.ready == []
+        if img.tobytes() != blended.tobytes():
+            pytest.fail(f"{map_id}: cars from pieces differ from the blended cars")
