@@ -23,6 +23,7 @@ tickets, deck order or the seed.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
 import weakref
@@ -209,7 +210,9 @@ class ServiceCore:
             if not after.options.get("tutorial"):  # a tutorial is unrated: no result, no rating
                 tx.results.add(records.results(loaded, after, tx.now))
         mover = seats[moves[0].seat] if moves[0].user_id is not None else None
-        votes_cleared = self.owe(tx, loaded, last, events, mover, after, seats, extras.notes, infos, clocks)
+        written: list[tuple[str, int, float, str]] = []
+        votes_cleared = self.owe(tx, loaded, last, events, mover, after, seats, extras.notes, infos, clocks,
+                                 written_timers=written)
         for o in [*extras.owed, *await tutorial_owed(self.store, loaded, [(m.seat, m.user_id, m.action) for m in moves],
                                                       after)]:
             tx.deliveries.owe(game_id, last, o.kind, o.key, user_id=o.user_id,
@@ -220,6 +223,7 @@ class ServiceCore:
             due = info.clock.resumes(tx.now) if info is not None and info.clock.stopped_at(tx.now) else None
             tx.deliveries.owe(game_id, last, o.kind, o.key, user_id=o.user_id,
                               payload_json=canonical_json(dict(o.payload)), due_at=due)
+        stamp = self.store.timers_stamp(game_id)
         try:
             await self.store.write(tx)
         except WriteConflict as exc:
@@ -232,6 +236,7 @@ class ServiceCore:
             self.loader.forget(game_id)
             raise
         loaded.state, loaded.seq, loaded.seats = after, last, seats
+        self._kept_turn_timers(loaded, stamp, written if turn_restarts(events) else None)
         loaded.votes = loaded.votes and not votes_cleared
         # The row as just written: on PostgreSQL each use compares the cached row's status with
         # the stored one (app/loader.py), and a status left behind (setup → playing) would load
@@ -249,6 +254,39 @@ class ServiceCore:
         # players' own, told to them privately).
         return records.result(game_id, last, own[-1].seat, after, [e for m in own for e in m.events], own[-1].action)
 
+    def _kept_turn_timers(self, loaded: Loaded, before: tuple[int, int] | None,
+                          written: Sequence[tuple[str, int, float, str]] | None) -> None:
+        """After a commit of `loaded` (its timer stamp `before` it): keep the game's pending
+        reminders and limits with it, so that the next move's `_mover_clock` need not read
+        them. They are known when this commit wrote them all (`written`: `TimerWrites.turn`
+        leaves exactly those pending) or left them alone (its other timer statements cancel
+        only timers set for a point of the game, or its HELD_CLOCK), and no other transaction
+        touched the game's timers meanwhile: the store counts each transaction twice (queued,
+        done), so this one alone moves the stamp by exactly 2."""
+        after = self.store.timers_stamp(loaded.row.id)
+        known = written is not None or (loaded.turn_timers is not None and loaded.timers_stamp == before)
+        if (before is None or after is None or not known or loaded.state.status == "over"
+                or after != (before[0], before[1] + 2)):
+            loaded.turn_timers, loaded.timers_stamp = None, None
+            return
+        if written is not None:
+            loaded.turn_timers = tuple(written)
+        loaded.timers_stamp = after
+
+    async def _pending_turn_timers(self, loaded: Loaded) -> list[tuple[str, int | None, float, Mapping[str, Any]]]:
+        """The game's pending timers (kind, seat, due time, payload), soonest first: as this
+        process wrote them when that is still so (`_kept_turn_timers`), else as stored.
+        Those kept are only the reminders and limits: what `held_clock` takes."""
+        kept = loaded.turn_timers
+        if kept is not None and loaded.timers_stamp is not None \
+                and self.store.timers_stamp(loaded.row.id) == loaded.timers_stamp:
+            # As the read orders them (by due time; a stable sort keeps the written order of
+            # equal ones, the order of their ids), payloads read back from their JSON.
+            return [(kind, seat, due_at, _payload(payload_json))
+                    for kind, seat, due_at, payload_json in sorted(kept, key=lambda t: t[2])]
+        pending = await self.store.timers.pending(loaded.row.id)
+        return [(t.kind, t.seat, t.due_at, records.timer(t).payload) for t in pending]
+
     async def _mover_clock(self, loaded: Loaded, moves: Sequence[Move], events: Sequence[Event],
                            after: GameState) -> MoverClock:
         """The mover's turn clock across a move they may take back (app/owed.py): what to hold
@@ -258,10 +296,9 @@ class ServiceCore:
         seat = moves[0].seat
         if moves[0].user_id is None or not (move_undone(events) or turn_began(events) and can_undo(after, seat)):
             return MoverClock(seat)
-        pending = await self.store.timers.pending(loaded.row.id)
         if not move_undone(events):
-            timers = [(t.kind, t.seat, t.due_at, records.timer(t).payload) for t in pending]
-            return MoverClock(seat, hold=held_clock(seat, loaded.state, timers))
+            return MoverClock(seat, hold=held_clock(seat, loaded.state, await self._pending_turn_timers(loaded)))
+        pending = await self.store.timers.pending(loaded.row.id)
         held = next((records.timer(t).payload for t in pending if t.kind == HELD_CLOCK and t.seat == seat), None)
         try:
             restored = restored_clock(seat, after, held, self.clock())
@@ -272,11 +309,13 @@ class ServiceCore:
 
     def owe(self, tx: Tx, loaded: Loaded, last: int, events: Sequence[Event], mover: Seat | None,
              after: GameState, seats: Sequence[Seat], notes: Sequence[Mapping[str, Any]] = (),
-             infos: Sequence[SeatInfo] | None = None, clocks: MoverClock | None = None) -> bool:
+             infos: Sequence[SeatInfo] | None = None, clocks: MoverClock | None = None,
+             written_timers: list[tuple[str, int, float, str]] | None = None) -> bool:
         """Add to `tx` what a commit (or the start) owes: deliveries and the new turn's timers.
         `infos`: the seats with their players' clocks (read by the caller when a turn begins;
         without them every clock runs all the time); `clocks`: the mover's clock across a move
-        they may take back. Returns whether `tx` clears every vote of the game (the caller's
+        they may take back; `written_timers`, when given, receives the turn's timers written
+        (kind, seat, due time, payload JSON). Returns whether `tx` clears every vote of the game (the caller's
         `loaded.votes` is False once it is written)."""
         game_id = loaded.row.id
         cleared = False
@@ -302,8 +341,10 @@ class ServiceCore:
             timers = turn_timers(events=events, after=after, waiting=waiting, seats=infos, now=tx.now,
                                  turn_hours=loaded.row.turn_hours, paused=loaded.row.paused_reason is not None,
                                  restored=restored)
-            tx.timers.turn(game_id, (REMINDER, LIMIT),
-                           [(t.kind, t.seat, t.due_at, canonical_json(dict(t.payload))) for t in timers])
+            written = [(t.kind, t.seat, t.due_at, canonical_json(dict(t.payload))) for t in timers]
+            tx.timers.turn(game_id, (REMINDER, LIMIT), written)
+            if written_timers is not None:
+                written_timers.extend(written)
         if clocks is not None and clocks.hold is not None:
             tx.timers.schedule(game_id, HELD_CLOCK, NEVER, seat=clocks.seat, for_seq=last,
                                payload_json=canonical_json(clocks.hold))
@@ -313,6 +354,15 @@ class ServiceCore:
     def _seats_after(seats: tuple[Seat, ...], changes: Mapping[int, SeatChange]) -> tuple[Seat, ...]:
         return tuple(replace(s, absent_turns=changes[s.seat].absent_turns, stand_in=changes[s.seat].stand_in)
                      if s.seat in changes else s for s in seats)
+
+
+def _payload(text: str) -> dict[str, Any]:
+    """A timer's payload from its JSON, as `records.timer` reads a stored one."""
+    try:
+        payload = json.loads(text)
+    except ValueError:
+        return {}
+    return payload if isinstance(payload, dict) else {}
 
 
 def _info(s: Seat) -> SeatInfo:

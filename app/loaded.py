@@ -20,7 +20,11 @@ class Loaded:
     one, or the deal itself); a state loaded from a snapshot not known good is not, until the
     background check has run. `votes`: whether votes to skip a turn may be stored for the
     game (app/core.py clears them when a turn begins only then): True unless this process
-    cleared them all since and cast none (a new game has none)."""
+    cleared them all since and cast none (a new game has none).
+
+    `turn_timers`: the game's pending reminders and limits as this process last wrote them
+    (kind, seat, due time, payload JSON; app/core.py), good while the store's
+    `timers_stamp` for the game is still `timers_stamp`; None: not known (read them)."""
 
     row: GameRow
     seats: tuple[Seat, ...]
@@ -29,6 +33,8 @@ class Loaded:
     snapshot_seq: int = 0
     verified: bool = True
     votes: bool = True
+    turn_timers: tuple[tuple[str, int, float, str], ...] | None = None
+    timers_stamp: tuple[int, int] | None = None
 
 
 @dataclass(slots=True)

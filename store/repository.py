@@ -69,7 +69,8 @@ class Tx:
         self.now = now
         self.statements: list[Statement] = []
         # Statement index -> the game or user it is about, for the store's read cache
-        # (store/read_cache.py; a statement on plans or settings without a key clears them all).
+        # (store/read_cache.py; a statement on plans or settings without a key clears them all)
+        # and its count of timer writes by game (`Store.timers_stamp`).
         self.keys: dict[int, int] = {}
         self.games = GameWrites(self)
         self.log = LogWrites(self)
@@ -161,6 +162,14 @@ class Store:
         """Commit `tx` as one transaction; returns once it is durable. Raises WriteConflict
         (nothing written) when a guard failed."""
         raise NotImplementedError
+
+    def timers_stamp(self, game_id: int) -> tuple[int, int] | None:
+        """How often transactions touching `game_id`'s timers were written (counted when each
+        is queued and again when it is done), and those touching timers of games not named
+        (a fire by id, a raw statement): a caller that wrote a game's timers may keep what it
+        wrote while the stamp is unchanged (app/core.py, the mover's turn timers). None: the
+        store cannot tell (PostgreSQL: other processes write the same timers)."""
+        return None
 
     async def room(self) -> None:
         """Wait while the writer's queue is full (see `max_queue` in store/writer.py): a caller

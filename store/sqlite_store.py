@@ -43,6 +43,9 @@ from store.writer import GroupCommitWriter, TxResult, thread_runner
 
 log = logging.getLogger(__name__)
 
+# A statement naming this table changes some game's timers (`_count_timers`).
+TIMERS = "timers"
+
 
 class SqliteStore(Store):
     """The SQLite game store: one write connection behind a group-commit writer, one read
@@ -67,6 +70,10 @@ class SqliteStore(Store):
         # One process holds the file, and every write goes through `write`: plans and settings
         # read once are kept until a write touches them (store/read_cache.py).
         self._read_cache = ReadCache()
+        # Transactions written that touched timers, by game (`timers_stamp`), and those that
+        # touched timers without naming the game (all games' stamps change).
+        self._timers_by_game: dict[int, int] = {}
+        self._timers_unnamed = 0
         self._make_parts(Reader(self._fetch, self._fetch_many, cache=self._read_cache))
 
     @classmethod
@@ -161,11 +168,31 @@ class SqliteStore(Store):
         (nothing written) when a guard failed."""
         if not tx.statements:
             return TxResult()
+        self._count_timers(tx)
         try:
             return await self._writer.run(tx.statements)
         finally:
             # Also when it failed: it may have been written (a cancel, an I/O error).
             self._read_cache.wrote(tx.statements, tx.keys)
+            self._count_timers(tx)
+
+    def timers_stamp(self, game_id: int) -> tuple[int, int] | None:
+        return self._timers_unnamed, self._timers_by_game.get(game_id, 0)
+
+    def _count_timers(self, tx: Tx) -> None:
+        """Count `tx` for `timers_stamp`, when it is queued and again when it is done: a
+        transaction written between a caller's two looks, or still under way at the second,
+        changes the stamp after it."""
+        games: set[int] = set()
+        for i, statement in enumerate(tx.statements):
+            if TIMERS in statement.sql:
+                game = tx.keys.get(i)
+                if game is None:
+                    self._timers_unnamed += 1
+                else:
+                    games.add(game)
+        for game in games:
+            self._timers_by_game[game] = self._timers_by_game.get(game, 0) + 1
 
     async def room(self) -> None:
         await self._writer.room()

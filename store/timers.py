@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from store.games import PENDING_TIMER
 from store.reader import Reader
 from store.records import TIMER_COLUMNS, TimerRow
+from store.writer import Statement
 
 if TYPE_CHECKING:
     from store.repository import Tx
@@ -27,6 +28,8 @@ T_COLUMNS = ", ".join(f"t.{c.strip()}" for c in TIMER_COLUMNS.split(","))
 # Due timers of games still being played, set for the point the game is at (`t`, `g`).
 ACTIONABLE = (" AND t.fired_at IS NULL AND t.cancelled_at IS NULL"
                " AND (t.for_seq IS NULL OR t.for_seq = g.seq) AND g.status IN ('lobby', 'setup', 'playing')")
+_CANCEL_BEFORE = f"UPDATE timers SET cancelled_at = ? WHERE game_id = ? AND for_seq < ? AND {PENDING_TIMER}"
+
 
 class TimerWrites:
     """Statements on timers (`tx.timers`)."""
@@ -36,6 +39,26 @@ class TimerWrites:
     def __init__(self, tx: Tx) -> None:
         self._tx = tx
 
+    def _add(self, sql: str, params: Sequence[Any], game_id: int | None = None, **kwargs: Any) -> int:
+        """Append a timer statement; `game_id`: the game whose timers it touches, kept as its
+        key (`Tx.keys`) for the store's count of timer writes by game (`Store.timers_stamp`)."""
+        index = self._tx.add(sql, params, **kwargs)
+        if game_id is not None:
+            self._tx.keys[index] = game_id
+        return index
+
+    def _cancel_before_last(self, game_id: int) -> int | None:
+        """The index of this game's `cancel_before` if it is the transaction's last statement
+        on timers (no statement naming them since: none of a move's other statements, on players,
+        plans, deliveries or results, sets or moves a timer)."""
+        statements = self._tx.statements
+        for index in range(len(statements) - 1, -1, -1):
+            statement = statements[index]
+            if "timer" in statement.sql:
+                found = statement.sql == _CANCEL_BEFORE and statement.params[1] == game_id
+                return index if found else None
+        return None
+
     def schedule(self, game_id: int, kind: str, due_at: float, *, seat: int | None = None,
                  for_seq: int | None = None, payload_json: str = "{}") -> int:
         """A new pending timer, replacing a pending one of the same kind for the same seat.
@@ -43,12 +66,13 @@ class TimerWrites:
         self.cancel(game_id, kind=kind, seat=seat, any_seat=False)
         # A timer for a point of the game that has already passed would never be cancelled by
         # the move that passed it, so it is refused instead.
-        return self._tx.add(
+        return self._add(
             "INSERT INTO timers (game_id, kind, seat, for_seq, due_at, wake_at, payload, created_at)"
             " SELECT id, CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS DOUBLE PRECISION),"
             " CAST(? AS DOUBLE PRECISION), CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION) FROM games WHERE id = ?"
             " AND (CAST(? AS INTEGER) IS NULL OR seq = ?)",
             (kind, seat, for_seq, due_at, due_at, payload_json, self._tx.now, game_id, for_seq, for_seq),
+            game_id,
             expect_rows=1,
             conflict="That already happened: the game has moved on.",
             returns_id=True,
@@ -64,11 +88,23 @@ class TimerWrites:
         for kind, _, _, _ in timers:
             count[kind] += 1
         # The rows beyond the new turn's slots go first (an empty turn: all of `kinds`).
-        self._tx.add(
-            f"UPDATE timers SET cancelled_at = ? WHERE game_id = ? AND {PENDING_TIMER} AND ("
-            + " OR ".join("kind = ? AND (slot IS NULL OR slot >= ?)" for _ in kinds) + ")",
-            (self._tx.now, game_id, *(v for kind in kinds for v in (kind, count[kind]))),
-        )
+        beyond = " OR ".join("kind = ? AND (slot IS NULL OR slot >= ?)" for _ in kinds)
+        beyond_params = tuple(v for kind in kinds for v in (kind, count[kind]))
+        index = self._cancel_before_last(game_id)
+        if index is not None:
+            # A move's cancel of the timers set for an earlier point and its turn's cancel of
+            # the rows left over are one statement (one EXECUTE less per move on PostgreSQL):
+            # no timer statement came between them, so it makes no difference where it runs.
+            seq = self._tx.statements[index].params[2]
+            self._tx.statements[index] = Statement(
+                f"UPDATE timers SET cancelled_at = ? WHERE game_id = ? AND {PENDING_TIMER} AND (for_seq < ? OR "
+                + beyond + ")",
+                (self._tx.now, game_id, seq, *beyond_params))
+        else:
+            self._add(
+                f"UPDATE timers SET cancelled_at = ? WHERE game_id = ? AND {PENDING_TIMER} AND (" + beyond + ")",
+                (self._tx.now, game_id, *beyond_params), game_id,
+            )
         slots = dict.fromkeys(kinds, 0)
         for kind, seat, due_at, payload_json in timers:
             slot = slots[kind]
@@ -76,7 +112,7 @@ class TimerWrites:
             # The wake time is only lowered (migration 34): a later due time keeps the earlier
             # entry, and the timer loop sets it again when it passes. The old claim is the old
             # revision's.
-            self._tx.add(
+            self._add(
                 "INSERT INTO timers (game_id, kind, seat, slot, due_at, wake_at, payload, created_at)"
                 " SELECT id, CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS DOUBLE PRECISION),"
                 " CAST(? AS DOUBLE PRECISION), CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION) FROM games WHERE id = ?"
@@ -85,7 +121,7 @@ class TimerWrites:
                 " created_at = excluded.created_at, for_seq = NULL, rev = timers.rev + 1,"
                 " claimed_by = NULL, claimed_until = NULL,"
                 " wake_at = CASE WHEN timers.wake_at <= excluded.due_at THEN timers.wake_at ELSE excluded.due_at END",
-                (kind, seat, slot, due_at, due_at, payload_json, self._tx.now, game_id),
+                (kind, seat, slot, due_at, due_at, payload_json, self._tx.now, game_id), game_id,
             )
 
     def cancel(self, game_id: int, *, kind: str | None = None, seat: int | None = None,
@@ -99,14 +135,11 @@ class TimerWrites:
         if not any_seat:
             sql += " AND coalesce(seat, -1) = coalesce(CAST(? AS INTEGER), -1)"
             params.append(seat)
-        self._tx.add(sql, params)
+        self._add(sql, params, game_id)
 
     def cancel_before(self, game_id: int, seq: int) -> None:
         """Cancel the pending timers that were set for an earlier point of the game."""
-        self._tx.add(
-            f"UPDATE timers SET cancelled_at = ? WHERE game_id = ? AND for_seq < ? AND {PENDING_TIMER}",
-            (self._tx.now, game_id, seq),
-        )
+        self._add(_CANCEL_BEFORE, (self._tx.now, game_id, seq), game_id)
 
     def fire(self, timer_id: int, rev: int | None = None) -> None:
         """Mark a timer fired; fails the transaction (WriteConflict) unless it was pending (at
@@ -117,18 +150,18 @@ class TimerWrites:
         if rev is not None:
             sql += " AND rev = ?"
             params += (rev,)
-        self._tx.add(sql, params, expect_rows=1, conflict="That timer has already fired, was cancelled or moved.")
+        self._add(sql, params, expect_rows=1, conflict="That timer has already fired, was cancelled or moved.")
 
     def wake_again(self, now: float) -> None:
         """The timer loop's part of the wake table (SQLite, migration 34), for the entries
         passed by `now`: a pending row not due yet gets its entry again at its due time; the
         entries no row wakes by any more (cancelled, fired, moved) go."""
-        self._tx.add(
+        self._add(
             "UPDATE timers SET wake_at = due_at WHERE id IN (SELECT timer_id FROM timer_wakes WHERE wake_at <= ?)"
             f" AND wake_at <= ? AND due_at > ? AND {PENDING_TIMER}",
             (now, now, now),
         )
-        self._tx.add(
+        self._add(
             "DELETE FROM timer_wakes WHERE wake_at <= ? AND NOT EXISTS (SELECT 1 FROM timers AS t"
             " WHERE t.id = timer_wakes.timer_id AND t.wake_at = timer_wakes.wake_at"
             " AND t.fired_at IS NULL AND t.cancelled_at IS NULL)",

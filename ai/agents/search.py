@@ -1,8 +1,8 @@
 """The hard AI: a determinised Monte Carlo search under hidden information.
 
-Where a choice shapes the rest of the game — which tickets to keep after a draw, whether to
-take more tickets once its plan is done (when the planner would not), and every move of the
-last turns — it takes a handful of candidate moves — the planner's own choice and its closest rivals (other
+Where a choice shapes the rest of the game — which tickets to keep (at the start and after a
+draw), whether to take more tickets once its plan is done, and every move of the last turns —
+it takes a handful of candidate moves — the planner's own choice and its closest rivals (other
 sets of tickets to keep, taking tickets, the routes that score most now, a card) — and scores
 each by playing the game out: it samples what it cannot see
 (`determinize.sample_state`: the other hands and tickets, the deck order), makes the move in
@@ -21,8 +21,7 @@ last turns, more tickets once the plan is done, a short planned route now or a r
 longer one: `Advice.search_candidates`); the dice already rolled are public and copied into
 each sample, the dice to come are rolled by the sample's own generator.
 
-Decisions it does not search (the opening keep and the planner's own draw of more tickets:
-see SEARCH_OPENING_KEEP; the second card, tunnels, passengers, the Controller's target,
+Decisions it does not search (the second card, tunnels, passengers, the Controller's target,
 Alsace's devils and calls, the tunnel dice and tokens) are the planner's.
 """
 
@@ -65,14 +64,14 @@ MAX_SAMPLES = 64
 MAX_KEEP_CANDIDATES = 6
 # Taking more tickets is searched only with this many trains left.
 MIN_TICKET_TRAINS = 10
-# The opening keep and the planner's own draw of more tickets are taken from the planner,
-# unsearched: playouts are played by the planner for every seat, whose keeping and completion
-# of tickets in a playout (rollout.RolloutPolicy.keep) make more tickets look worse than the
-# real planner plays them (3 December 2026: the playouts scored the planner's 3-ticket opening
-# keep 30-50 points below a 2-ticket one, while the planner, keeping 3 and drawing more,
-# completes 3.5-3.6 tickets a game to the searched AI's 2.4-2.9; docs/ai.md).
-SEARCH_OPENING_KEEP = False
-SEARCH_PLANNED_TICKET_DRAW = False
+# Whether the opening keep, and a draw of more tickets the planner itself would make, are
+# searched (True) or taken from the planner unsearched (False). Playouts are played by the
+# planner for every seat, whose keeping and completion of tickets in a playout
+# (rollout.RolloutPolicy.keep) make more tickets look worse than the real planner plays them;
+# but taking both from the planner lost on Europe against the network planner (6 December
+# 2026, 100 paired games: 56 wins to 66; USA 63 to 65 of 110; docs/ai.md), so both stay searched.
+SEARCH_OPENING_KEEP = True
+SEARCH_PLANNED_TICKET_DRAW = True
 # Every turn is searched once a player has this few trains left (the last turns).
 LATE_TRAINS = 8
 MAX_TURN_CANDIDATES = 5

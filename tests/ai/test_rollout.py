@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from ai.agents import search
 from ai.agents.planning import map_info
 from ai.agents.rollout import RolloutPolicy, new_policy
 from ai.agents.search import BUDGET, MAX_SAMPLES, OPENING_BUDGET, PLAN_WORK, SearchAI, work_units
@@ -84,12 +83,10 @@ def test_the_turn_lists_claims_cheaply_and_takes_the_same_move(variant: str, mon
 
 
 def test_the_search_stops_at_its_work_budget_counting_more_than_moves(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The opening keep (searched, as `search.SEARCH_OPENING_KEEP` can make it): the search
-    spends its budget in work units (moves, plans made, playouts ended, claims listed), so it
-    stops once the units reach the budget (within a sample), and its units are more than its
-    moves."""
+    """The opening keep: the search spends its budget in work units (moves, plans made,
+    playouts ended, claims listed), so it stops once the units reach the budget (within a
+    sample), and its units are more than its moves."""
     monkeypatch.setattr(SearchAI, "budget", 600)
-    monkeypatch.setattr(search, "SEARCH_OPENING_KEEP", True)
     state, _ = new_game("usa", 2, 1001, {}, first_player=0)
     seat = actors(state)[0]
     ai = SearchAI(7)

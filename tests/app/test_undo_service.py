@@ -6,6 +6,7 @@ nothing."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -13,6 +14,7 @@ from app import Actor, GameService, Limits, ServiceError, SubmitResult
 from engine.errors import IllegalAction
 from engine.game import replay
 from engine.state import GameState
+from store.records import TimerRow
 from tests.clock import Clock
 from tests.databases import Database
 
@@ -170,3 +172,46 @@ async def test_the_player_pinged_for_a_turn_taken_back_is_told(service: GameServ
     assert await service.outbox.taken_back_data(told[0]) is None
     await service.outbox.delivered(pinged[0].id, 1)
     assert (await service.outbox.taken_back_data(told[0])) is not None
+
+
+async def test_the_movers_held_clock_is_the_same_kept_or_read(service: GameService,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A claim that stays undoable holds the mover's reminder and limit (HELD_CLOCK). On
+    SQLite they come from what the last commit wrote (no read) while nothing else touched the
+    game's timers; once something did, they are read again — and the held clock is the same
+    as the stored timers say either way."""
+    store = service.store
+    reads: list[int] = []
+    cls = type(store.timers)
+    original = cls.pending
+
+    async def counted(self: Any, game_id: int) -> list[TimerRow]:
+        reads.append(game_id)
+        return await original(self, game_id)
+
+    monkeypatch.setattr(cls, "pending", counted)  # the parts have slots: patched on the class
+
+    async def held_matches_stored(g: int, mover: int, seat: int) -> None:
+        before = [(t.kind, t.seat, t.due_at, dict(t.payload)) for t in await service.clocks.pending_timers(g)
+                  if t.kind in ("reminder", "limit")]
+        claimed = await _claim(service, g, mover)
+        held = [t for t in await service.clocks.pending_timers(g) if t.kind == "held_clock" and t.seat == seat]
+        assert len(held) == 1
+        kept = [(t["kind"], seat, t["due_at"], t["payload"]) for t in held[0].payload["timers"]]
+        assert kept == sorted((t for t in before if t[1] == seat), key=lambda t: t[2]) and kept
+        await service.moves.submit(g, Actor.user(mover), {"type": "undo"}, claimed.seq)
+
+    g, mover, seat = await _to_first_claim(service)
+    known = store.timers_stamp(g) is not None  # SQLite: one process writes the timers
+    reads.clear()
+    await held_matches_stored(g, mover, seat)
+    # The claim's read of the pending timers was spared on SQLite (the undo reads its own;
+    # the two looks at the stored timers here read too).
+    assert reads.count(g) == (3 if known else 4)
+    # Something else changes the game's timers: the mover's reminder is gone.
+    tx = store.tx()
+    tx.timers.cancel(g, kind="reminder", seat=seat, any_seat=False)
+    await store.write(tx)
+    reads.clear()
+    await held_matches_stored(g, mover, seat)
+    assert reads.count(g) == 4  # read again: what was kept is no longer known to be so

@@ -67,6 +67,33 @@ async def test_a_turn_waiting_for_fewer_players_cancels_the_rows_left_over_and_o
         assert await pending(store, game) == []
 
 
+async def test_a_moves_cancel_of_timers_for_an_earlier_point_joins_its_turns_cancel(database: Database) -> None:
+    async with await open_store(database.target) as store:
+        game = await new_lobby(store)
+        await turn(store, game, [("reminder", s, 500.0 + s) for s in range(2)])
+        tx = store.tx()
+        tx.timers.schedule(game, "held", 2000.0, seat=0, for_seq=0)  # set for seq 0, which the move passes
+        await store.write(tx)
+        tx = store.tx()
+        tx.timers.cancel_before(game, 1)
+        tx.timers.turn(game, TURN, [("reminder", 1, 700.0, "{}")])
+        # One cancel for both (the earlier point's and the rows left over), then the upsert.
+        assert len(tx.statements) == 2
+        await store.write(tx)
+        assert await pending(store, game) == [("reminder", 1, 700.0)]
+        # With another timer statement between them, each keeps its own place.
+        tx = store.tx()
+        tx.timers.schedule(game, "held", 2000.0, seat=1, for_seq=0)
+        await store.write(tx)
+        tx = store.tx()
+        tx.timers.cancel_before(game, 1)
+        tx.timers.schedule(game, "reminder", 800.0, seat=0)
+        tx.timers.turn(game, TURN, [("reminder", 0, 900.0, "{}")])
+        assert len(tx.statements) == 5
+        await store.write(tx)
+        assert await pending(store, game) == [("reminder", 0, 900.0)]
+
+
 def wakes(path: Path) -> list[tuple[float, int]]:
     with sqlite3.connect(path) as db:
         return db.execute("SELECT wake_at, timer_id FROM timer_wakes ORDER BY wake_at").fetchall()
