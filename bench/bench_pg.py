@@ -208,14 +208,14 @@ async def json_writes(store: Any) -> None:
         async def _call(self, conn: Any, batch: list[Any]) -> Any:
             payload = [[{"sql": inline(st.sql, st.params) + (" RETURNING id" if st.returns_id else ""),
                          "id": st.returns_id, **({"expect": st.expect_rows} if st.expect_rows is not None else {})}
-                        for st in job.statements] for job in batch]
+                        for st in job.sent] for job in batch]
             answer = json.loads(await conn.fetchval("SELECT ttr_write($1::jsonb)", json.dumps(payload)))
             counts: list[int] = []
             ids: list[int | None] = []
             for outcome in answer:
                 if "ok" not in outcome:  # (the others were written: a bench's moves never fail)
                     raise RuntimeError(f"a planned move failed: {outcome}")
-                for rows, new_id in outcome["ok"]:
+                for rows, new_id in outcome["ok"]:  # (per statement sent)
                     counts.append(rows)
                     ids.append(new_id)
             return None, counts, ids

@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import re
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -150,9 +151,58 @@ def words(exc: BaseException) -> str:
 
 @dataclass(slots=True)
 class _Job:
-    statements: list[Statement]
+    statements: list[Statement]  # as the caller gave them (what its TxResult answers)
     future: asyncio.Future[TxResult]
-    values: list[list[str]]  # each statement's values as literals
+    sent: list[Statement]  # as they go (`fuse`: a guard and the INSERT after it may go as one)
+    spans: list[int]  # per statement sent, how many of `statements` it stands for
+    values: list[list[str]]  # each statement sent, its values as literals
+
+
+# An INSERT of one row of values only (no subquery, no function, no ON CONFLICT): what `fuse`
+# lets ride on the guarded UPDATE before it.
+_ONE_ROW_INSERT = re.compile(r"INSERT INTO (\w+) \(([^()]*)\) VALUES \(([^()]*)\)")
+
+
+@lru_cache(maxsize=256)
+def _fused(guard: str, insert: str) -> str | None:
+    """`guard` (an UPDATE) and `insert` (one row) as one statement whose INSERT takes place
+    only if the UPDATE touched a row (None: not a pair `fuse` takes)."""
+    if not guard.startswith("UPDATE ") or "RETURNING" in guard.upper() or guard.lstrip().upper().startswith("WITH"):
+        return None
+    found = _ONE_ROW_INSERT.fullmatch(insert)
+    if found is None:
+        return None
+    table, columns, values = found.groups()
+    # PostgreSQL gives the parameters of `SELECT ? … FROM u` the types of the columns they
+    # are inserted into, as it does for VALUES.
+    return f"WITH u AS ({guard} RETURNING 1) INSERT INTO {table} ({columns}) SELECT {values} FROM u"
+
+
+def fuse(statements: Sequence[Statement]) -> tuple[list[Statement], list[int]]:
+    """The statements a transaction sends, and how many of the given ones each stands for. A
+    guarded UPDATE that must touch one row followed by an INSERT of one row (a move's advance
+    of its game and its first log entry) go as ONE statement (`WITH u AS (UPDATE … RETURNING
+    1) INSERT … SELECT … FROM u`): one EXECUTE less in the batch, and the same outcome — the
+    UPDATE touching one row inserts the row (1 and 1), touching none inserts nothing (0: the
+    guard fails, the guard's words), a key taken fails as before."""
+    sent: list[Statement] = []
+    spans: list[int] = []
+    i = 0
+    while i < len(statements):
+        a = statements[i]
+        if (i + 1 < len(statements) and a.expect_rows == 1 and not a.returns_id
+                and statements[i + 1].expect_rows is None and not statements[i + 1].returns_id):
+            b = statements[i + 1]
+            sql = _fused(a.sql, b.sql)
+            if sql is not None:
+                sent.append(Statement(sql, a.params + b.params, 1, a.conflict))
+                spans.append(2)
+                i += 2
+                continue
+        sent.append(a)
+        spans.append(1)
+        i += 1
+    return sent, spans
 
 
 @dataclass(slots=True)
@@ -216,13 +266,14 @@ class PgWriter:
         if all(t.done() for t in self._tasks):
             raise StoreError("The game store's writer has stopped; restart the bot.")
         # Here, so that a bad value fails its caller alone.
-        values = [[literal(v) for v in s.params] for s in statements]
+        sent, spans = fuse(statements)
+        values = [[literal(v) for v in s.params] for s in sent]
         await self.bound.enter()
         try:
             if self._closing:
                 raise StoreError("The game store is closed.")
             future: asyncio.Future[TxResult] = asyncio.get_running_loop().create_future()
-            self._queue.append(_Job(list(statements), future, values))
+            self._queue.append(_Job(list(statements), future, sent, spans, values))
             async with self._wake:
                 self._wake.notify()
             return await future
@@ -301,7 +352,7 @@ class PgWriter:
         rows: list[bool] = []
         ends: list[int] = []
         for job in batch:
-            for statement, values in zip(job.statements, job.values, strict=True):
+            for statement, values in zip(job.sent, job.values, strict=True):
                 text, row = prepared.sql(statement, values)
                 sqls.append(text)
                 rows.append(row)
@@ -316,7 +367,7 @@ class PgWriter:
 
     async def _prepare(self, conn: Any, prepared: _Prepared, batch: list[_Job]) -> None:
         for job in batch:
-            for statement in job.statements:
+            for statement in job.sent:
                 sql = statement.sql
                 if sql in prepared.names or sql in self._unpreparable or len(prepared.names) >= MAX_PREPARED:
                     continue
@@ -339,10 +390,14 @@ class PgWriter:
         start = 0
         for job in batch:
             result = TxResult()
-            for k, statement in enumerate(job.statements, start=start):
-                # (The function checked the guards already: `add` finds them kept.)
-                result.add(statement, int(counts[k]), new_ids[k] if statement.returns_id else None)
-            start += len(job.statements)
+            originals = iter(job.statements)
+            for k, span in enumerate(job.spans, start=start):
+                # (The function checked the guards already: `add` finds them kept. A fused
+                # pair's guard touched as many rows as its INSERT inserted.)
+                for _ in range(span):
+                    statement = next(originals)
+                    result.add(statement, int(counts[k]), new_ids[k] if statement.returns_id else None)
+            start += len(job.spans)
             self.transactions += 1
             if not job.future.done():
                 job.future.set_result(result)
@@ -352,8 +407,8 @@ class PgWriter:
         if job.future.done():
             return
         if failure.state == GUARD_FAILED:
-            at = failure.at
-            conflict = job.statements[at].conflict if 0 <= at < len(job.statements) else ""
+            at = failure.at  # (of the statements sent, whose guard is the first of its span)
+            conflict = job.sent[at].conflict if 0 <= at < len(job.sent) else ""
             job.future.set_exception(WriteConflict(conflict or "The data changed meanwhile; nothing was written."))
         elif failure.state == UNIQUE_VIOLATION:
             job.future.set_exception(WriteConflict("That was already written; nothing was written twice."))

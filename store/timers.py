@@ -28,26 +28,36 @@ T_COLUMNS = ", ".join(f"t.{c.strip()}" for c in TIMER_COLUMNS.split(","))
 # Due timers of games still being played, set for the point the game is at (`t`, `g`).
 ACTIONABLE = (" AND t.fired_at IS NULL AND t.cancelled_at IS NULL"
                " AND (t.for_seq IS NULL OR t.for_seq = g.seq) AND g.status IN ('lobby', 'setup', 'playing')")
+_CANCEL_BEFORE = f"UPDATE timers SET cancelled_at = ? WHERE game_id = ? AND for_seq < ? AND {PENDING_TIMER}"
+
 
 class TimerWrites:
     """Statements on timers (`tx.timers`)."""
 
-    __slots__ = ("_tx", "_before")
+    __slots__ = ("_tx",)
 
     def __init__(self, tx: Tx) -> None:
         self._tx = tx
-        # The last statement of `cancel_before` (its index, game, seq) while no other timer
-        # statement has followed it: a turn's cancel of the same game joins it (`turn`).
-        self._before: tuple[int, int, int] | None = None
 
     def _add(self, sql: str, params: Sequence[Any], game_id: int | None = None, **kwargs: Any) -> int:
         """Append a timer statement; `game_id`: the game whose timers it touches, kept as its
         key (`Tx.keys`) for the store's count of timer writes by game (`Store.timers_stamp`)."""
-        self._before = None
         index = self._tx.add(sql, params, **kwargs)
         if game_id is not None:
             self._tx.keys[index] = game_id
         return index
+
+    def _cancel_before_last(self, game_id: int) -> int | None:
+        """The index of this game's `cancel_before` if it is the transaction's last statement
+        on timers (no statement naming them since: none of a move's other statements, on players,
+        plans, deliveries or results, sets or moves a timer)."""
+        statements = self._tx.statements
+        for index in range(len(statements) - 1, -1, -1):
+            statement = statements[index]
+            if "timer" in statement.sql:
+                found = statement.sql == _CANCEL_BEFORE and statement.params[1] == game_id
+                return index if found else None
+        return None
 
     def schedule(self, game_id: int, kind: str, due_at: float, *, seat: int | None = None,
                  for_seq: int | None = None, payload_json: str = "{}") -> int:
@@ -80,12 +90,12 @@ class TimerWrites:
         # The rows beyond the new turn's slots go first (an empty turn: all of `kinds`).
         beyond = " OR ".join("kind = ? AND (slot IS NULL OR slot >= ?)" for _ in kinds)
         beyond_params = tuple(v for kind in kinds for v in (kind, count[kind]))
-        before = self._before
-        if before is not None and before[1] == game_id:
+        index = self._cancel_before_last(game_id)
+        if index is not None:
             # A move's cancel of the timers set for an earlier point and its turn's cancel of
             # the rows left over are one statement (one EXECUTE less per move on PostgreSQL):
             # no timer statement came between them, so it makes no difference where it runs.
-            index, _, seq = before
+            seq = self._tx.statements[index].params[2]
             self._tx.statements[index] = Statement(
                 f"UPDATE timers SET cancelled_at = ? WHERE game_id = ? AND {PENDING_TIMER} AND (for_seq < ? OR "
                 + beyond + ")",
@@ -95,7 +105,6 @@ class TimerWrites:
                 f"UPDATE timers SET cancelled_at = ? WHERE game_id = ? AND {PENDING_TIMER} AND (" + beyond + ")",
                 (self._tx.now, game_id, *beyond_params), game_id,
             )
-        self._before = None
         slots = dict.fromkeys(kinds, 0)
         for kind, seat, due_at, payload_json in timers:
             slot = slots[kind]
@@ -130,11 +139,7 @@ class TimerWrites:
 
     def cancel_before(self, game_id: int, seq: int) -> None:
         """Cancel the pending timers that were set for an earlier point of the game."""
-        index = self._add(
-            f"UPDATE timers SET cancelled_at = ? WHERE game_id = ? AND for_seq < ? AND {PENDING_TIMER}",
-            (self._tx.now, game_id, seq), game_id,
-        )
-        self._before = (index, game_id, seq)
+        self._add(_CANCEL_BEFORE, (self._tx.now, game_id, seq), game_id)
 
     def fire(self, timer_id: int, rev: int | None = None) -> None:
         """Mark a timer fired; fails the transaction (WriteConflict) unless it was pending (at

@@ -11,6 +11,7 @@ from typing import Any
 from store import Store, WriteConflict
 from store.opening import open_store
 from store.postgres import PgStore
+from store.postgres_writer import fuse
 
 NAME = "UPDATE players SET name = ? WHERE game_id = ? AND seat = ?"
 
@@ -135,3 +136,45 @@ async def test_a_connection_whose_book_was_dropped_prepares_again_under_new_name
         await renamed(store, game_id, "second", guard=1)
         assert NAME not in store._writer._unpreparable and prepared(store) >= 1
         assert database.fetchone("SELECT name FROM players WHERE game_id = ? AND seat = 0", game_id) == ("second",)
+
+
+async def test_a_guard_and_the_insert_after_it_go_as_one_statement_with_the_same_outcome(
+        other_database: Any) -> None:
+    database = other_database("postgres")
+    async with await open_store(database.target) as store:
+        game_id = await lobby(store, 100)
+        database.execute(("UPDATE games SET status = 'playing' WHERE id = ?", (game_id,)))
+        tx = store.tx()
+        tx.games.advance(game_id, from_seq=0, to_seq=1, status="playing", waiting_json="[]", from_status="playing")
+        tx.log.append(game_id, 1, actor=0, user_id=100, action_json='{"a": 1}', events_json="[]")
+        assert isinstance(store, PgStore)
+        sent, spans = fuse(tx.statements)
+        assert (len(sent), spans) == (1, [2])
+        done = await store.write(tx)
+        assert done.rowcounts == [1, 1]
+        # Prepared as one statement (not written whole).
+        assert any(sql.startswith("WITH u AS (UPDATE games")
+                   for p in store._writer._prepared.values() for sql in p.names)
+        # A stale copy (the game is at 1, not 0): the guard's words, nothing written.
+        tx = store.tx()
+        tx.games.advance(game_id, from_seq=0, to_seq=1, status="playing", waiting_json="[]", from_status="playing")
+        tx.log.append(game_id, 5, actor=0, user_id=100, action_json='{"a": 2}', events_json="[]")
+        try:
+            await store.write(tx)
+        except WriteConflict as exc:
+            assert "moved on" in str(exc)
+        else:
+            raise AssertionError("a stale advance was written")
+        # The guard kept and the entry's key already taken: refused, nothing written.
+        tx = store.tx()
+        tx.games.advance(game_id, from_seq=1, to_seq=2, status="playing", waiting_json="[]", from_status="playing")
+        tx.log.append(game_id, 1, actor=0, user_id=100, action_json='{"a": 3}', events_json="[]")
+        try:
+            await store.write(tx)
+        except WriteConflict:
+            pass
+        else:
+            raise AssertionError("a log entry was written twice")
+        assert database.fetchone("SELECT seq FROM games WHERE id = ?", game_id) == (1,)
+        assert database.fetch("SELECT seq, action FROM actions WHERE game_id = ? ORDER BY seq", game_id) == [
+            (1, '{"a": 1}')]
