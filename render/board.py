@@ -65,7 +65,9 @@ def _drawn_board(view: View, game_map: GameMap | None, width: int, colorblind: b
     img = base.image.copy()
     with track(img) as drawn:
         draw_game(img, base, view, set(highlight_routes), set(highlight_cities), parts, colorblind=colorblind)
-        texts = list(base.key_texts) + legend.draw_legend(img, base.layout, game_map, view, parts, entries)
+        texts = list(base.key_texts) + legend.draw_legend(img, base.layout, game_map, view, parts, entries,
+                                                          base.extra.setdefault("legend-cells", {}),
+                                                          base.rows().palette)
     return img, base, texts, drawn
 
 

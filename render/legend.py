@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from PIL import Image, ImageDraw
 
 from engine.maps import GameMap
 from engine.view import View
 from render import palette as P
-from render.dirty import mark
+from render.dirty import Drawn, Ready, mark, tracked
 from render.geometry import BoardLayout
 from render.icons import die_kind, icon_width, paste_icon
 from render.parts.base import Badge, DiceRoll, KeyEntry, PicturePart
@@ -211,8 +213,14 @@ def status_lines(view: View) -> tuple[str, tuple[str, ...]]:
 
 
 def draw_legend(img: Image.Image, layout: BoardLayout, game_map: GameMap, view: View,
-                parts: Sequence[PicturePart], entries: Sequence[KeyEntry]) -> list[TextItem]:
-    """The status box and the players' cells; returns the text drawn."""
+                parts: Sequence[PicturePart], entries: Sequence[KeyEntry], kept: dict[Any, KeptCell] | None = None,
+                palette: Image.Image | None = None) -> list[TextItem]:
+    """The status box and the players' cells; returns the text drawn.
+
+    `kept` (a dict kept with the base) and `palette` (the base's): each player's cell as
+    drawn is kept by what it shows, and a cell that shows the same again (most cells of the
+    next picture of a game: only the mover's and the next player's change) is pasted whole,
+    its palette indices handed to the scanlines, where nothing else was drawn under it."""
     if layout.legend_side == "none":
         return []
     table = table_entries(view, game_map)
@@ -236,47 +244,121 @@ def draw_legend(img: Image.Image, layout: BoardLayout, game_map: GameMap, view: 
     score_f = font(round(t * 1.4), "bold")
     body_f = font(t, "regular")
     count_f = font(t, "bold")
+    pts_word = tr("picture.legend.pts", "pts")
     for p, cell in zip(view.players, boxes.cells, strict=True):
         seat = p.seat
-        style = P.player_style(seat)
-        x0, y0, x1, y1 = cell
         current = view.status == "playing" and seat == view.current
-        if current or seat in winners:
-            rounded_box(img, cell, round(t * 0.3), style.light, style.fill, max(2, round(t * 0.12)))
-        pad = max(3, round(t * 0.2))
-        cx, cy = x0 + pad + 1, y0 + pad
-        right = x1 - pad - 1
-        # row 1: the player's colour and mark on a train car, and the name
-        row1 = round(t * 1.2)
-        sw_h = round(t * 0.85)
-        sw_w = round(t * 1.4)
-        sy = cy + (row1 - sw_h) // 2
-        rounded_box(img, (cx, sy, cx + sw_w, sy + sw_h), max(2, sw_h // 5), style.fill, style.dark,
-                    max(1, round(t * 0.07)))
-        m = mark_mask(style.mark, max(7, round(sw_h * 0.72)))
-        paste(img, (255, 255, 255), (cx + (sw_w - m.width) // 2, sy + (sw_h - m.height) // 2), m)
-        if current:  # a pointer at the cell's left edge
-            tip = round(t * 0.3)
-            ty = sy + sw_h / 2
-            d.polygon([(x0 - 2, ty - tip), (x0 + tip - 1, ty), (x0 - 2, ty + tip)], fill=style.dark)
-            mark(img, (x0 - 3, math.floor(ty - tip) - 1, x0 + tip + 1, math.ceil(ty + tip) + 2))
-        nx = cx + sw_w + round(t * 0.3)
-        tag = " ★" if seat in winners else ""
-        name = fit_text(view.name(seat), name_f, right - nx - name_f.getlength(tag)) + tag
-        w.text((nx, cy + row1 / 2), name, name_f, P.INK, anchor="lm")
-        # row 2: the score, and the trains left
-        base_y = cy + row1 + round(t * 1.12)
-        score = str(pts.get(seat, 0))
-        sb = w.text((cx, base_y), score, score_f, P.INK, anchor="ls")
-        w.text((sb[2] + round(t * 0.2), base_y), tr("picture.legend.pts", "pts"), body_f, P.INK_SOFT, anchor="ls")
-        trains = str(p.trains)
-        tb = w.text((right, base_y), trains, count_f, P.INK, anchor="rs")
-        ic = round(t * 0.9)
-        paste_icon(img, "trains", (tb[0] - 4 - icon_width("trains", ic), base_y - ic), ic)
-        # row 3 (and more in a tall cell): what the rule modules add
         badges = [b for part in parts for b in part.badges(view, seat)]
-        draw_badges(img, w, badges, (cx, base_y + round(t * 0.3)), right, y1 - pad, t, count_f)
+        content = (cell, t, seat, current, seat in winners, view.name(seat), pts.get(seat, 0), pts_word, p.trains,
+                   tuple((b.icon, b.count, b.colour) for b in badges))
+        got = kept.get(content) if kept is not None else None
+        if got is not None and _pasted(img, got):
+            w.items += got.texts
+            continue
+        drawn = tracked(img)
+        n_marks, n_texts = (len(drawn) if drawn is not None else 0), len(w.items)
+        _draw_cell(img, d, w, cell, t, seat, current, seat in winners, view.name(seat), str(pts.get(seat, 0)),
+                   pts_word, str(p.trains), badges, (name_f, score_f, body_f, count_f))
+        if kept is not None and drawn is not None and palette is not None:
+            _keep(kept, content, img, drawn, n_marks, w.items[n_texts:], palette, layout.legend_box)
     return w.items
+
+
+@dataclass(frozen=True)
+class KeptCell:
+    """A player's cell as drawn on the bare panel: its box (all it changed), its pixels, their
+    palette indices, and its text."""
+
+    box: Box
+    pixels: Any  # RGB core
+    indices: Any  # "P" core
+    every: Any  # "1" core, all set
+    texts: tuple[TextItem, ...]
+
+
+CELLS_KEPT = 48  # per base: ~50-150 KB each at 1600 px
+_KEPT_LOCK = threading.Lock()
+
+
+def _keep(kept: dict[Any, KeptCell], content: tuple[Any, ...], img: Image.Image, drawn: Drawn, n_marks: int,
+          texts: list[TextItem], palette: Image.Image, legend_box: Box) -> None:
+    """Keep the cell just drawn (its marks after the first `n_marks`), if it was drawn on the
+    bare panel: nothing drawn before it in the picture reaches its box."""
+    mine = drawn[n_marks:]
+    if not mine:
+        return
+    box = (min(b[0] for b in mine), min(b[1] for b in mine), max(b[2] for b in mine), max(b[3] for b in mine))
+    if not _inside(box, legend_box) or _touched(box, drawn[:n_marks], drawn.ready):
+        return
+    pixels = img.im.crop(box)
+    every = Image.new("1", (box[2] - box[0], box[3] - box[1]), 1).im
+    cell = KeptCell(box, pixels, pixels.convert("P", 0, palette.im), every, tuple(texts))
+    with _KEPT_LOCK:  # render threads share a base
+        while len(kept) >= CELLS_KEPT:
+            kept.pop(next(iter(kept)))  # the oldest
+        kept[content] = cell
+
+
+def _pasted(img: Image.Image, got: KeptCell) -> bool:
+    """Paste a kept cell where nothing drawn yet in the picture reaches its box (its pixels
+    are then the bare panel it was kept from); its indices go to the scanlines ready-made."""
+    drawn = tracked(img)
+    if drawn is None or _touched(got.box, drawn, drawn.ready):
+        return False
+    img.im.paste(got.pixels, got.box)
+    drawn.ready.append((got.box, got.indices, got.every))
+    return True
+
+
+def _inside(box: Box, outer: Box) -> bool:
+    return outer[0] <= box[0] and outer[1] <= box[1] and box[2] <= outer[2] and box[3] <= outer[3]
+
+
+def _touched(box: Box, marks: Sequence[Box], ready: Sequence[Ready]) -> bool:
+    x0, y0, x1, y1 = box
+    return (any(b[0] < x1 and x0 < b[2] and b[1] < y1 and y0 < b[3] for b in marks)
+            or any(r[0][0] < x1 and x0 < r[0][2] and r[0][1] < y1 and y0 < r[0][3] for r in ready))
+
+
+def _draw_cell(img: Image.Image, d: ImageDraw.ImageDraw, w: Writer, cell: Box, t: int, seat: int, current: bool,
+               winner: bool, player: str, score: str, pts_word: str, trains: str, badges: Sequence[Badge],
+               fonts: tuple[Font, Font, Font, Font]) -> None:
+    """One player's cell: colour and mark, name, score, trains, and the rule modules' badges."""
+    name_f, score_f, body_f, count_f = fonts
+    style = P.player_style(seat)
+    x0, y0, x1, y1 = cell
+    if current or winner:
+        rounded_box(img, cell, round(t * 0.3), style.light, style.fill, max(2, round(t * 0.12)))
+    pad = max(3, round(t * 0.2))
+    cx, cy = x0 + pad + 1, y0 + pad
+    right = x1 - pad - 1
+    # row 1: the player's colour and mark on a train car, and the name
+    row1 = round(t * 1.2)
+    sw_h = round(t * 0.85)
+    sw_w = round(t * 1.4)
+    sy = cy + (row1 - sw_h) // 2
+    rounded_box(img, (cx, sy, cx + sw_w, sy + sw_h), max(2, sw_h // 5), style.fill, style.dark,
+                max(1, round(t * 0.07)))
+    m = mark_mask(style.mark, max(7, round(sw_h * 0.72)))
+    paste(img, (255, 255, 255), (cx + (sw_w - m.width) // 2, sy + (sw_h - m.height) // 2), m)
+    if current:  # a pointer at the cell's left edge
+        tip = round(t * 0.3)
+        ty = sy + sw_h / 2
+        d.polygon([(x0 - 2, ty - tip), (x0 + tip - 1, ty), (x0 - 2, ty + tip)], fill=style.dark)
+        mark(img, (x0 - 3, math.floor(ty - tip) - 1, x0 + tip + 1, math.ceil(ty + tip) + 2))
+    nx = cx + sw_w + round(t * 0.3)
+    tag = " ★" if winner else ""
+    name = fit_text(player, name_f, right - nx - name_f.getlength(tag)) + tag
+    w.text((nx, cy + row1 / 2), name, name_f, P.INK, anchor="lm")
+    # row 2: the score, and the trains left
+    base_y = cy + row1 + round(t * 1.12)
+    sb = w.text((cx, base_y), score, score_f, P.INK, anchor="ls")
+    w.text((sb[2] + round(t * 0.2), base_y), pts_word, body_f, P.INK_SOFT, anchor="ls")
+    tb = w.text((right, base_y), trains, count_f, P.INK, anchor="rs")
+    ic = round(t * 0.9)
+    paste_icon(img, "trains", (tb[0] - 4 - icon_width("trains", ic), base_y - ic), ic)
+    # row 3 (and more in a tall cell): what the rule modules add
+    draw_badges(img, w, badges, (cx, base_y + round(t * 0.3)), right, y1 - pad, t, count_f)
 
 
 def draw_badges(img: Image.Image, w: Writer, badges: Sequence[Badge], at: tuple[int, int], right: int,
