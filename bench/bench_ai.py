@@ -8,7 +8,7 @@ agents, and the decision times.
     python bench/bench_ai.py invariants [--games 100]       # every variant, with and without dice
 
 `targets` plays, for the 2-player USA and Europe tables, the hard AI against each baseline
-agent and the greedy AI, and hard + 3 greedy on 4-player Europe. The pairings are played in
+agent and the greedy AI, and hard + 3 greedy on 4-player Europe and USA. The pairings are played in
 rounds of `--chunk` games each, each chunk saved as it ends (`OUT/<pairing>-<first game>.json`), so
 a run that is stopped resumes where it was. Long: run it under `nice -n 19`, in the
 background. `report` merges the chunks and prints one row per pairing: games, the hard AI's
@@ -46,7 +46,7 @@ BASELINES = ("route_focus", "destination_hungry", "one_step", "long_route", "net
 Pairing = tuple[str, str, int, tuple[str, ...], dict[str, Any]]
 PAIRINGS: list[Pairing] = [
     *[(f"{v}-2p-hard-vs-{o}", v, 2, ("hard", o), {}) for v in ("usa", "europe") for o in (*BASELINES, "greedy")],
-    ("europe-4p-hard-vs-3-greedy", "europe", 4, ("hard", "greedy", "greedy", "greedy"), {}),
+    *[(f"{v}-4p-hard-vs-3-greedy", v, 4, ("hard", "greedy", "greedy", "greedy"), {}) for v in ("europe", "usa")],
 ]
 # Hard against greedy on every variant, the dice tables first (cheaper), then Germany.
 _ORDER = ("usa", "europe", "nordic", "germany", "ussr", "alsace")
