@@ -240,7 +240,9 @@ class ServiceCore:
         loaded.votes = loaded.votes and not votes_cleared
         # The row as just written: on PostgreSQL each use compares the cached row's status with
         # the stored one (app/loader.py), and a status left behind (setup → playing) would load
-        # the game again from the database for nothing.
+        # the game again from the database for nothing. Its version stays: an advance raises the
+        # seq, which moves no version (migration 35); if another statement of the transaction (a
+        # seat's absence) or another process moved it, the next use finds it moved and reads the row.
         loaded.row = loaded.row.advanced(last, after.status, waiting_json, tx.now)
         if snapshot is not None:
             self.loader.wrote_snapshot(loaded, last, snapshot)

@@ -144,11 +144,12 @@ class DeliveryOps:
         game_id = settlement.game_id
         async with self.core.lock(game_id):
             tx = self.store.tx()
+            post_at: int | None = None
             if settlement.post is not None:
                 deliveries, message_id, seq = settlement.post
                 for delivery_id in deliveries:
                     tx.deliveries.settle_sent(delivery_id, message_id)
-                tx.games.set_turn_post(game_id, message_id, seq)
+                post_at = tx.games.set_turn_post(game_id, message_id, seq)
             for delivery_id, made in settlement.sent:
                 tx.deliveries.settle_sent(delivery_id, made)
             for delivery_id, note in settlement.dropped:
@@ -157,9 +158,10 @@ class DeliveryOps:
                 tx.deliveries.forget_dm_channel(user_id, channel_id)
             for user_id, channel_id in settlement.opened.items():
                 tx.deliveries.remember_dm_channel(user_id, channel_id)
-            await self.store.write(tx)
-            if settlement.post is not None:
-                self.loader.turn_posted(game_id, settlement.post[1], settlement.post[2])
+            done = await self.store.write(tx)
+            if settlement.post is not None and post_at is not None:
+                self.loader.turn_posted(game_id, settlement.post[1], settlement.post[2],
+                                        written=done.rowcounts[post_at] if post_at < len(done.rowcounts) else 0)
         settlement.clear()
 
     async def posted(self, game_id: int, deliveries: Sequence[int], message_id: int, seq: int) -> None:

@@ -35,6 +35,7 @@ class Loaded:
     votes: bool = True
     turn_timers: tuple[tuple[str, int, float, str], ...] | None = None
     timers_stamp: tuple[int, int] | None = None
+    version: int | None = None
 
 
 @dataclass(slots=True)
@@ -45,6 +46,7 @@ class LoaderStats:
     full_replays: int = 0  # loads that replayed the whole log
     checked: int = 0  # snapshots checked in the background
     check_failures: int = 0  # of which differed from the log, or found it damaged
+    row_reads: int = 0  # checks of a cached game that read its row and seats again (PostgreSQL)
 
 
 def playable(game_id: int, row: GameRow | None) -> GameRow:

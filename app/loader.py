@@ -28,8 +28,12 @@ as coroutines. Loaded games are kept in a bounded LRU cache, by default as many 
 in CACHE_MB (`games_for_memory`).
 
 When other processes write the same database (PostgreSQL, `store.shared`), a cached game is
-checked against the stored one at every use: its game row and seats are read again (one small
-read by primary key), and a game whose seq or status moved on is loaded afresh. A stale copy
+checked against the stored one at every use: its seq, status and version are read (three
+numbers by primary key, grouped with other moves' checks: store/pg_reads.py), and a game whose
+seq or status moved on is loaded afresh. The server moves a game's version at every change of
+its row that does not raise its seq, and of its seats (migration 35), so the same seq and
+version mean the same row and seats as cached; another version (or one not known: a row
+written here without being read back) reads the row and seats again. A stale copy
 could not write anyway (the seq guard), but it would show a player an old board or refuse
 their move as "already happened". (LISTEN/NOTIFY would save the reads but leaves a window
 after each commit elsewhere, and loses notices while its connection is down; docs/scaling.md
@@ -179,7 +183,8 @@ class GameLoader:
         if row.status != state.status or row.waiting_json != canonical_json(actors(state)):
             return None
         verified = self._trusted.get(row.id) == _key(snapshot.seq, snapshot.digest)
-        return Loaded(row, tuple(seat_of_row(p) for p in players), state, last, snapshot.seq, verified)
+        return Loaded(row, tuple(seat_of_row(p) for p in players), state, last, snapshot.seq, verified,
+                      version=row.version)
 
     async def _settle(self, found: GameLoad, rebuilt: Rebuilt) -> Loaded:
         """The game as a full replay gives it, with the stored copies brought in step with the
@@ -189,7 +194,7 @@ class GameLoader:
         game_id, state, last = row.id, rebuilt.state, rebuilt.last
         seats = tuple(seat_of_row(p) for p in found.players)
         if row.rules_version != RULES_VERSION:
-            return Loaded(row, seats, state, last, last)
+            return Loaded(row, seats, state, last, last, version=row.version)
         if rebuilt.repairs or rebuilt.upgrade:
             for what in rebuilt.repairs:
                 log.warning("game %d: %s; the log wins", game_id, what)
@@ -203,22 +208,32 @@ class GameLoader:
             await self.store.write(tx)
             self._trust(game_id, last, digest)
             if rebuilt.repairs:
+                # (Read after the seats: its version is not theirs. The next use reads both.)
                 row = await self.store.games.get(game_id) or row
-            return Loaded(row, seats, state, last, last)
+                return Loaded(row, seats, state, last, last)
+            return Loaded(row, seats, state, last, last, version=row.version)
         assert snapshot is not None and snapshot.digest is not None
         self._trust(game_id, snapshot.seq, snapshot.digest)
-        return Loaded(row, seats, state, last, snapshot.seq)
+        return Loaded(row, seats, state, last, snapshot.seq, version=row.version)
 
     async def _still_current(self, cached: Loaded) -> bool:
         """Whether the cached game is still the stored one (another process may have moved it
         on); its row and seats are brought up to date either way. The caller holds the lock."""
         game_id = cached.row.id
+        stamp = await self.store.games.stamp(game_id)
+        if stamp is None or stamp[0] != cached.seq or stamp[1] != cached.row.status:
+            self.forget(game_id)
+            return False
+        if cached.version is not None and stamp[2] == cached.version:
+            return True  # the same seq and version: the same row and seats (migration 35)
+        self.stats.row_reads += 1
         row, players = await self.store.games.with_players(game_id)
         if row is None or row.seq != cached.seq or row.status != cached.row.status:
             self.forget(game_id)
             return False
         cached.row = row
         cached.seats = tuple(seat_of_row(p) for p in players)
+        cached.version = row.version
         return True
 
     async def _mark_broken(self, row: GameRow, reason: str) -> None:
@@ -390,13 +405,23 @@ class GameLoader:
             return
         cached.row = row
         cached.seats = tuple(seat_of_row(p) for p in await self.store.games.players(game_id))
+        cached.version = None  # (two reads: the next use reads both again, with the version)
 
-    def turn_posted(self, game_id: int, message_id: int, seq: int) -> None:
+    def turn_posted(self, game_id: int, message_id: int, seq: int, written: int = 0) -> None:
         """A cached game's turn post is now `message_id`, showing `seq` (just written: the
-        row needs no read again)."""
+        row needs no read again). `written`: the rows the write changed (1: the game's row,
+        which moved its version by exactly one on PostgreSQL, migration 35; so the cached
+        version, if known, is one more — and if anyone else changed the game meanwhile, the
+        stored one is more again, and the next use reads the row; 0: not known)."""
         cached = self._cache.get(game_id)
         if cached is not None:
             cached.row = dataclasses.replace(cached.row, turn_post_id=message_id, turn_post_seq=seq)
+            if not self.store.shared:
+                return  # (SQLite's version stays: nothing compares it)
+            if written == 1 and cached.version is not None:
+                cached.version += 1
+            else:
+                cached.version = None
 
     def remember(self, game_id: int, loaded: Loaded) -> None:
         """Put a game in the cache (a game just dealt: its snapshot at entry 0 is known good)."""

@@ -16,7 +16,8 @@ is quantized again from the picture on top of them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -67,6 +68,36 @@ def mark(img: Image.Image, box: Box) -> None:
 def tracked(img: Image.Image) -> Drawn | None:
     """What is noted of `img` (None when it is not tracked)."""
     return _TRACKED.get(id(img))
+
+
+def touched(box: Box, marks: Sequence[Box], ready: Sequence[Ready]) -> bool:
+    """Whether any noted box or ready piece reaches `box` (x0, y0, x1, y1, far edges excluded)."""
+    x0, y0, x1, y1 = box
+    for b in marks:
+        if b[0] < x1 and x0 < b[2] and b[1] < y1 and y0 < b[3]:
+            return True
+    for r in ready:
+        b = r[0]
+        if b[0] < x1 and x0 < b[2] and b[1] < y1 and y0 < b[3]:
+            return True
+    return False
+
+
+@functools.lru_cache(maxsize=256)
+def all_set(size: tuple[int, int]) -> Any:
+    """A "1" core of `size`, every pixel set: the mask of a ready piece that sets its whole box
+    (shared, never written to)."""
+    return Image.new("1", size, 1).im
+
+
+def keep_drawn(drawn: Drawn, n_marks: int, box: Box, indices: Any) -> None:
+    """Hand the pixels drawn inside `box` since the first `n_marks` boxes were noted to the
+    scanlines as `indices` (their palette indices, just looked up) instead of quantizing
+    their boxes again: those boxes are dropped and the piece goes with the ready ones. Only
+    for a box nothing drawn before reaches (`touched`); what is drawn later on top notes its
+    own boxes, quantized again over the piece."""
+    del drawn[n_marks:]
+    drawn.ready.append((box, indices, all_set((box[2] - box[0], box[3] - box[1]))))
 
 
 def tiles(boxes: list[Box], size: tuple[int, int], tile: int = TILE) -> list[Box]:

@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 from engine.maps import GameMap
 from engine.view import View
 from render import palette as P
-from render.dirty import Drawn, Ready, mark, tracked
+from render.dirty import Drawn, all_set, keep_drawn, mark, touched, tracked
 from render.geometry import BoardLayout
 from render.icons import die_kind, icon_width, paste_icon
 from render.parts.base import Badge, DiceRoll, KeyEntry, PicturePart
@@ -245,6 +245,16 @@ def draw_legend(img: Image.Image, layout: BoardLayout, game_map: GameMap, view: 
     body_f = font(t, "regular")
     count_f = font(t, "bold")
     pts_word = tr("picture.legend.pts", "pts")
+    # what was noted before the legend and reaches its panel: a cell is looked at against
+    # these and what the legend noted since, not every box of the map
+    drawn = tracked(img)
+    before: list[Box] = []
+    n_before = r_before = 0
+    if drawn is not None:
+        n_before, r_before = len(drawn), len(drawn.ready)
+        lx0, ly0, lx1, ly1 = layout.legend_box
+        before = [b for b in drawn if b[0] < lx1 and lx0 < b[2] and b[1] < ly1 and ly0 < b[3]]
+        before += [r[0] for r in drawn.ready if r[0][0] < lx1 and lx0 < r[0][2] and r[0][1] < ly1 and ly0 < r[0][3]]
     for p, cell in zip(view.players, boxes.cells, strict=True):
         seat = p.seat
         current = view.status == "playing" and seat == view.current
@@ -252,15 +262,15 @@ def draw_legend(img: Image.Image, layout: BoardLayout, game_map: GameMap, view: 
         content = (cell, t, seat, current, seat in winners, view.name(seat), pts.get(seat, 0), pts_word, p.trains,
                    tuple((b.icon, b.count, b.colour) for b in badges))
         got = kept.get(content) if kept is not None else None
-        if got is not None and _pasted(img, got):
+        if got is not None and _pasted(img, got, before, n_before, r_before):
             w.items += got.texts
             continue
-        drawn = tracked(img)
         n_marks, n_texts = (len(drawn) if drawn is not None else 0), len(w.items)
         _draw_cell(img, d, w, cell, t, seat, current, seat in winners, view.name(seat), str(pts.get(seat, 0)),
                    pts_word, str(p.trains), badges, (name_f, score_f, body_f, count_f))
         if kept is not None and drawn is not None and palette is not None:
-            _keep(kept, content, img, drawn, n_marks, w.items[n_texts:], palette, layout.legend_box)
+            _keep(kept, content, img, drawn, n_marks, w.items[n_texts:], palette, layout.legend_box, before,
+                  n_before, r_before)
     return w.items
 
 
@@ -281,43 +291,59 @@ _KEPT_LOCK = threading.Lock()
 
 
 def _keep(kept: dict[Any, KeptCell], content: tuple[Any, ...], img: Image.Image, drawn: Drawn, n_marks: int,
-          texts: list[TextItem], palette: Image.Image, legend_box: Box) -> None:
+          texts: list[TextItem], palette: Image.Image, legend_box: Box, before: Sequence[Box] = (),
+          n_before: int = 0, r_before: int = 0) -> None:
     """Keep the cell just drawn (its marks after the first `n_marks`), if it was drawn on the
-    bare panel: nothing drawn before it in the picture reaches its box."""
+    bare panel: nothing drawn before it in the picture reaches its box. Its marks then go to
+    the scanlines as one ready piece (its indices, just looked up) instead of being quantized
+    again. `before`, `n_before`, `r_before`: see `_pasted`."""
     mine = drawn[n_marks:]
     if not mine:
         return
     box = (min(b[0] for b in mine), min(b[1] for b in mine), max(b[2] for b in mine), max(b[3] for b in mine))
-    if not _inside(box, legend_box) or _touched(box, drawn[:n_marks], drawn.ready):
+    if not _inside(box, legend_box) or _touched_since(box, drawn, before, n_before, r_before, n_marks):
         return
     pixels = img.im.crop(box)
-    every = Image.new("1", (box[2] - box[0], box[3] - box[1]), 1).im
-    cell = KeptCell(box, pixels, pixels.convert("P", 0, palette.im), every, tuple(texts))
+    cell = KeptCell(box, pixels, pixels.convert("P", 0, palette.im), all_set((box[2] - box[0], box[3] - box[1])),
+                    tuple(texts))
+    keep_drawn(drawn, n_marks, box, cell.indices)
     with _KEPT_LOCK:  # render threads share a base
         while len(kept) >= CELLS_KEPT:
             kept.pop(next(iter(kept)))  # the oldest
         kept[content] = cell
 
 
-def _pasted(img: Image.Image, got: KeptCell) -> bool:
+def _pasted(img: Image.Image, got: KeptCell, before: Sequence[Box] | None = None, n_before: int = 0,
+            r_before: int = 0) -> bool:
     """Paste a kept cell where nothing drawn yet in the picture reaches its box (its pixels
-    are then the bare panel it was kept from); its indices go to the scanlines ready-made."""
+    are then the bare panel it was kept from); its indices go to the scanlines ready-made.
+
+    `before`: of what was noted before the legend (the first `n_before` boxes and `r_before`
+    ready pieces), the boxes and ready pieces' boxes that reach the legend's panel (a kept
+    cell lies inside it): only those and what the legend noted since are looked at."""
     drawn = tracked(img)
-    if drawn is None or _touched(got.box, drawn, drawn.ready):
+    if drawn is None:
+        return False
+    if before is None:
+        if touched(got.box, drawn, drawn.ready):
+            return False
+    elif _touched_since(got.box, drawn, before, n_before, r_before, len(drawn)):
         return False
     img.im.paste(got.pixels, got.box)
     drawn.ready.append((got.box, got.indices, got.every))
     return True
 
 
+def _touched_since(box: Box, drawn: Drawn, before: Sequence[Box], n_before: int, r_before: int, n_marks: int) -> bool:
+    """`touched(box, drawn[:n_marks], drawn.ready)` for a box inside the legend's panel, when
+    `before` holds what reaches the panel of the first `n_before` boxes and `r_before` ready
+    pieces."""
+    return (touched(box, before, ()) or touched(box, drawn[n_before:n_marks], ())
+            or touched(box, (), drawn.ready[r_before:]))
+
+
 def _inside(box: Box, outer: Box) -> bool:
     return outer[0] <= box[0] and outer[1] <= box[1] and box[2] <= outer[2] and box[3] <= outer[3]
-
-
-def _touched(box: Box, marks: Sequence[Box], ready: Sequence[Ready]) -> bool:
-    x0, y0, x1, y1 = box
-    return (any(b[0] < x1 and x0 < b[2] and b[1] < y1 and y0 < b[3] for b in marks)
-            or any(r[0][0] < x1 and x0 < r[0][2] and r[0][1] < y1 and y0 < r[0][3] for r in ready))
 
 
 def _draw_cell(img: Image.Image, d: ImageDraw.ImageDraw, w: Writer, cell: Box, t: int, seat: int, current: bool,

@@ -137,9 +137,12 @@ class GameWrites:
         self._tx.add("UPDATE games SET thread_id = ?, updated_at = ? WHERE id = ?", (thread_id, self._tx.now, game_id),
                      expect_rows=1, conflict="There is no such game.")
 
-    def set_turn_post(self, game_id: int, message_id: int | None, seq: int | None) -> None:
-        """The message in the game's thread that shows the current turn (and the seq it shows)."""
-        self._tx.add("UPDATE games SET turn_post_id = ?, turn_post_seq = ? WHERE id = ?", (message_id, seq, game_id))
+    def set_turn_post(self, game_id: int, message_id: int | None, seq: int | None) -> int:
+        """The message in the game's thread that shows the current turn (and the seq it shows).
+        Returns the statement's index (its rowcount: whether the row was written, which on
+        PostgreSQL moved the game's version by one: migration 35)."""
+        return self._tx.add("UPDATE games SET turn_post_id = ?, turn_post_seq = ? WHERE id = ?",
+                            (message_id, seq, game_id))
 
     def set_paused(self, game_id: int, reason: str | None) -> None:
         """Stop a game's clocks with a reason, or (None) start them again."""
@@ -190,6 +193,17 @@ class GameReads:
             return None, []
         players = [PlayerRow.from_row(r[GAME_WIDTH:]) for r in rows if r[GAME_WIDTH] is not None]
         return GameRow.from_row(rows[0][:GAME_WIDTH]), players
+
+    async def stamp(self, game_id: int) -> tuple[int, str, int] | None:
+        """A game's seq, status and version (migration 35; None: no such game): on PostgreSQL,
+        where the server moves the version, the same three numbers mean the same row and seats
+        (app/loader.py's check of a cached game)."""
+        rows = await self._read.fetch("SELECT seq, status, version FROM games WHERE id = ?", (game_id,))
+        if not rows:
+            return None
+        seq, status, version = rows[0]
+        text = bytes(status).decode("utf-8", "replace") if isinstance(status, bytes | memoryview) else str(status)
+        return int(seq), text, int(version)
 
     async def players(self, game_id: int) -> list[PlayerRow]:
         """A game's seats, by seat."""

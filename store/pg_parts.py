@@ -52,6 +52,9 @@ class PgGameReads(GameReads):
         found = await self._grouped.games.get(game_id)
         return (None, []) if found is None else (found[0], list(found[1]))
 
+    async def stamp(self, game_id: int) -> tuple[int, str, int] | None:
+        return await self._grouped.stamps.get(game_id)
+
 
 class PgPlanReads(PlanReads):
     """`store.plans`, a whole game's plans read grouped with other moves' (`grouped.plans`)."""

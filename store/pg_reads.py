@@ -148,7 +148,16 @@ class KeyedReads(Generic[K, V]):
 
 
 GameAndSeats = tuple[GameRow, list[PlayerRow]]
+# A game's seq, status and version (migration 35): what the check of a cached game compares.
+GameStamp = tuple[int, str, int]
 _FetchRows = Callable[[str, tuple[object, ...]], Awaitable[list[tuple[object, ...]]]]
+
+
+def _text(value: object) -> str:
+    """A short text column as read (the store reads text as bytes: store/records.py)."""
+    if isinstance(value, bytes | bytearray | memoryview):
+        return bytes(value).decode("utf-8", "replace")
+    return str(value)
 
 
 class GroupedReads:
@@ -161,6 +170,7 @@ class GroupedReads:
         self._any = any_
         self._as_list = as_list
         self.games: KeyedReads[int, GameAndSeats] = KeyedReads(self._games)
+        self.stamps: KeyedReads[int, GameStamp] = KeyedReads(self._stamps)
         self.plans: KeyedReads[int, list[PlanRow]] = KeyedReads(self._plans)
         self.settings: KeyedReads[int, UserSettingsRow] = KeyedReads(self._settings)
         self.timers: KeyedReads[int, list[TimerRow]] = KeyedReads(self._timers)
@@ -180,6 +190,11 @@ class GroupedReads:
             if r[width] is not None:
                 out[game_id][1].append(PlayerRow.from_row(r[width:]))
         return out
+
+    async def _stamps(self, ids: list[int]) -> dict[int, GameStamp]:
+        rows = await self._fetch_rows(f"SELECT id, seq, status, version FROM games WHERE id {self._any}",
+                                      (self._as_list(ids),))
+        return {int(r[0]): (int(r[1]), _text(r[2]), int(r[3])) for r in rows}  # type: ignore[call-overload]
 
     async def _plans(self, ids: list[int]) -> dict[int, list[PlanRow]]:
         rows = await self._fetch_rows(
@@ -208,5 +223,5 @@ class GroupedReads:
 
     async def close(self) -> None:
         """Stop the grouped reads (any still waiting are cancelled)."""
-        for reads in (self.games, self.plans, self.settings, self.timers):
+        for reads in (self.games, self.stamps, self.plans, self.settings, self.timers):
             await reads.close()

@@ -11,7 +11,8 @@ that stops cleanly lets go of its claims and says so.
 
 A watcher (`watch`) looks every WATCH_SECONDS: it reconnects and takes its locks again after
 the connection was lost (the database restarted), and wakes the process when another one
-went away (its work is now free) or said it let go.
+went away (its work is now free) or said it let go. A process says hello (`HELLO`) once it holds
+its lock, so that one which started and died between two looks is still missed when gone.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ log = logging.getLogger(__name__)
 OWNER_NS = 0x7772  # first key of a process's own lock; the second is its number
 SHARD_NS = 0x7773  # first key of a shard's lock; the second is the shard's number
 WAKE = "ttr_wake"  # the channel a process NOTIFYs when it let go of work
+HELLO = "ttr_hello"  # the channel a process NOTIFYs with its number once it holds its lock
 WATCH_SECONDS = 1.0
 # Back-off while the presence connection cannot be made again (seconds, doubling, at most).
 RECONNECT_FIRST, RECONNECT_MOST = 0.25, 3.0
@@ -74,6 +76,9 @@ class Presence:
         self._conn: asyncpg.Connection | None = None
         self._hooks: list[Callable[[], None]] = []
         self._others: set[str] = set()
+        # Numbers that said hello since the watcher last looked: each held its lock when it
+        # spoke, so one not among the live at the next look has died (however briefly it lived).
+        self._heard: set[str] = set()
         self._task: asyncio.Task[None] | None = None
         self._closed = False
         # One statement at a time on the connection (the watcher, shard takes, the status).
@@ -82,6 +87,10 @@ class Presence:
     def on_wake(self, hook: Callable[[], None]) -> None:
         """Call `hook` when another process's work may have become free."""
         self._hooks.append(hook)
+
+    def _hello(self, _conn: object, _pid: int, _channel: str, number: str) -> None:
+        if number != str(self.number):
+            self._heard.add(number)
 
     def _wake(self, *_: object) -> None:
         for hook in self._hooks:
@@ -106,7 +115,9 @@ class Presence:
                                 shard)
                     self.shards.discard(shard)
             await conn.add_listener(WAKE, self._wake)
+            await conn.add_listener(HELLO, self._hello)
             self._others = await self._live(conn)
+            await conn.execute("SELECT pg_notify($1, $2)", HELLO, str(self.number))
         except BaseException:
             conn.terminate()
             raise
@@ -133,8 +144,11 @@ class Presence:
                 async with self._use:
                     if self._conn is None:
                         continue
+                    # Taken before the look: a hello heard during it may come from a process
+                    # whose lock the look missed by a hair, and is kept for the next one.
+                    heard, self._heard = self._heard, set()
                     others = await self._live(self._conn)
-                if self._others - others:
+                if (self._others | heard) - others:
                     log.info("another bot process went away: taking over its work")
                     self._wake()
                 self._others = others

@@ -22,7 +22,7 @@ T = TypeVar("T")
 GAME_COLUMNS = (
     "id, guild_id, channel_id, thread_id, host_user_id, variant, options, seats_wanted, turn_hours, seed, "
     "rules_version, status, seq, waiting, broken_reason, created_at, updated_at, paused_reason, turn_post_id, "
-    "turn_post_seq, max_away_days"
+    "turn_post_seq, max_away_days, version"
 )
 PLAYER_COLUMNS = "game_id, seat, user_id, is_ai, ai_level, name, joined_at, dm_closed, absent_turns, stand_in"
 ACTION_COLUMNS = "game_id, seq, actor, user_id, action, events, created_at"
@@ -124,6 +124,9 @@ class GameRow:
     turn_post_id: int | None = None  # the message in the thread showing the current turn
     turn_post_seq: int | None = None  # the seq that message shows
     max_away_days: float = 7.0  # the longest vacation that counts at this table (migration 10)
+    # Moved by PostgreSQL at every change of the row that does not raise `seq`, and of its seats
+    # (migration 35): what a process sharing the database compares (app/loader.py). SQLite's stays.
+    version: int = 0
     # Columns whose stored text was not valid UTF-8 (they read as "").
     unreadable: tuple[str, ...] = ()
 

@@ -6,17 +6,31 @@ from __future__ import annotations
 from engine.maps import GameMap
 from render.parts.base import KeyEntry, PicturePart, register
 
+# Whether a map has ferries / tunnels, by the map (asked for every board's key; a map's
+# routes do not change once loaded): id -> (the map, ferries, tunnels).
+_KINDS: dict[int, tuple[GameMap, bool, bool]] = {}
+
+
+def _kinds(game_map: GameMap) -> tuple[bool, bool]:
+    got = _KINDS.get(id(game_map))
+    if got is None or got[0] is not game_map:
+        if len(_KINDS) >= 64:
+            _KINDS.clear()
+        got = _KINDS[id(game_map)] = (game_map, any(r.is_ferry for r in game_map.routes.values()),
+                                      any(r.tunnel for r in game_map.routes.values()))
+    return got[1], got[2]
+
 
 class _Ferries(PicturePart):
     def key(self, game_map: GameMap) -> list[KeyEntry]:
-        if any(r.is_ferry for r in game_map.routes.values()):
+        if _kinds(game_map)[0]:
             return [KeyEntry("ferry", "ferry")]
         return []
 
 
 class _Tunnels(PicturePart):
     def key(self, game_map: GameMap) -> list[KeyEntry]:
-        if any(r.tunnel for r in game_map.routes.values()):
+        if _kinds(game_map)[1]:
             return [KeyEntry("tunnel", "tunnel")]
         return []
 
