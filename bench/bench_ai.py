@@ -6,6 +6,8 @@ agents, and the decision times.
     python bench/bench_ai.py variants --out bench-variants [--games 100] [--chunk 10] [--only germany]
     python bench/bench_ai.py report --out bench-variants --set variants
     python bench/bench_ai.py invariants [--games 100]       # every variant, with and without dice
+    python bench/bench_ai.py targets --out arm --only network --search BUDGET=24000 [--search ...]
+    python bench/bench_ai.py pair --out arm --base base     # the arm against a base, game by game
 
 `targets` plays, for the 2-player USA and Europe tables, the hard AI against each baseline
 agent and the greedy AI, and hard + 3 greedy on 4-player Europe and USA. The pairings are played in
@@ -18,6 +20,11 @@ wins and win rate with its 95 % interval, mean scores, and decision times.
 without the Dice Expansion (dice tables first: they are cheaper), chunked and resumable the
 same way; `report --set variants` prints its table, with the hard AI's decision p95 and max.
 
+`--search NAME=VALUE` plays with one of the hard AI's search constants changed (ai/agents/search.py,
+e.g. `BUDGET`, `LATE_TRAINS`, `CONFIDENCE`): an experiment's arm, in its own `--out`. `pair` then
+compares it with a base played on the same deals: per pairing, the games both played, each side's
+wins with their 95 % intervals, the flips (games only one side won) and the sign test's p.
+
 `invariants` plays `--games` tournament games on every variant, with and without the Dice
 Expansion, the agents rotating through the seats, checking after every move every invariant
 of tests/engine/test_selfplay_invariants.py (cards and trains conserved, routes owned once, views
@@ -29,6 +36,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -38,7 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.rulesets import available_variants, build_ruleset  # noqa: E402
 from tools import tournament  # noqa: E402
-from tools.tournament import GameResult, SeatResult  # noqa: E402
+from tools.tournament import GameResult, SeatResult, wilson  # noqa: E402
 
 # The four 2017 agents, and the fifth: the joint-network planner (ai/agents/network.py).
 BASELINES = ("route_focus", "destination_hungry", "one_step", "long_route", "network")
@@ -96,18 +104,80 @@ def targets(out: Path, games: int, chunk: int, jobs: int, only: str | None, star
                   f"{time.time() - started:.0f} s, slowest decision {slowest:.2f} s CPU", flush=True)
 
 
+def set_search(settings: list[str]) -> dict[str, int | float | bool]:
+    """Change the hard AI's search constants for this run (`NAME=VALUE`, the constant's own
+    type); ValueError with one sentence for a name or value that is not one."""
+    from ai.agents import search
+
+    changed: dict[str, int | float | bool] = {}
+    for setting in settings:
+        name, _, text = setting.partition("=")
+        old = getattr(search, name, None) if name.isupper() else None
+        if not isinstance(old, (int, float)) or not text:
+            raise ValueError(f"--search {setting}: not NAME=VALUE for a number or switch of ai/agents/search.py")
+        try:
+            value: int | float | bool = (text.lower() in ("1", "true", "on") if isinstance(old, bool)
+                                         else type(old)(text))
+        except ValueError:
+            kind = "whole number" if isinstance(old, int) else "number"
+            raise ValueError(f"--search {setting}: {text!r} is not a {kind}") from None
+        setattr(search, name, value)
+        if name == "BUDGET":  # the agent's own budget (tests lower it the same way)
+            search.SearchAI.budget = int(value)
+        changed[name] = value
+    return changed
+
+
+def _played(out: Path, name: str) -> dict[tuple[int, int], GameResult]:
+    # Workers that started at different points (or with other chunk sizes) may have played
+    # the same game: each (deal, rotation) counts once.
+    played: dict[tuple[int, int], GameResult] = {}
+    for path in sorted(out.glob(f"{name}-[0-9]*.json")):
+        for result in _load(path):
+            played.setdefault((result.seed, result.rotation), result)
+    return played
+
+
+def sign_test(a: int, b: int) -> float:
+    """Two-sided sign test: how likely a split at least as uneven as a : b of the flips is
+    when either side is as likely to win a flip."""
+    n = a + b
+    if n == 0:
+        return 1.0
+    return min(1.0, 2 * sum(math.comb(n, i) for i in range(min(a, b) + 1)) / 2**n)
+
+
+def pair(out: Path, base: Path, pairings: list[Pairing] = PAIRINGS) -> None:
+    """The arm in `out` against the base in `base`, on the games both played."""
+    print("| pairing | games both played | arm wins | 95 % interval | base wins | 95 % interval "
+          "| flips arm / base | sign test p |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name, *_ in pairings:
+        arm, then = _played(out, name), _played(base, name)
+        both = sorted(arm.keys() & then.keys())
+        if not both:
+            continue
+        won = {k: (_hard_won(arm[k]), _hard_won(then[k])) for k in both}
+        a, b = sum(w for w, _ in won.values()), sum(w for _, w in won.values())
+        only_arm = sum(1 for w, v in won.values() if w and not v)
+        only_base = sum(1 for w, v in won.values() if v and not w)
+        n = len(both)
+        (al, ah), (bl, bh) = wilson(a, n), wilson(b, n)
+        print(f"| {name} | {n} | {a} ({100 * a / n:.1f} %) | {100 * al:.1f}–{100 * ah:.1f} % "
+              f"| {b} ({100 * b / n:.1f} %) | {100 * bl:.1f}–{100 * bh:.1f} % | {only_arm} / {only_base} "
+              f"| {sign_test(only_arm, only_base):.2f} |")
+
+
+def _hard_won(result: GameResult) -> bool:
+    return any(s.agent == "hard" and s.won for s in result.seats)
+
+
 def report(out: Path, pairings: list[Pairing] = PAIRINGS) -> None:
     print("| table | opponent | games | hard wins | win rate | 95 % interval | mean score hard / opp. "
           "| hard p50 / p95 / max s | opp. p95 s |")
     print("|---|---|---|---|---|---|---|---|---|")
     for name, variant, players, agents, options in pairings:
-        # Workers that started at different points (or with other chunk sizes) may have played
-        # the same game: each (deal, rotation) counts once.
-        played: dict[tuple[int, int], GameResult] = {}
-        for path in sorted(out.glob(f"{name}-[0-9]*.json")):
-            for result in _load(path):
-                played.setdefault((result.seed, result.rotation), result)
-        results = list(played.values())
+        results = list(_played(out, name).values())
         if not results:
             continue
         figures = tournament.summary(results)["agents"]
@@ -155,7 +225,7 @@ def invariants(games: int, jobs: int) -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=("targets", "variants", "report", "invariants"))
+    parser.add_argument("what", choices=("targets", "variants", "report", "pair", "invariants"))
     parser.add_argument("--set", choices=tuple(SETS), default="targets", help="report: which pairings")
     parser.add_argument("--out", type=Path, default=Path("bench-ai"))
     parser.add_argument("--games", type=int, default=None)
@@ -164,13 +234,29 @@ def main() -> int:
     parser.add_argument("--only", help="only the pairings whose name contains this")
     parser.add_argument("--start", type=int, default=0,
                         help="targets: begin at this game (a second worker plays later games than the first)")
+    parser.add_argument("--search", action="append", default=[], metavar="NAME=VALUE",
+                        help="targets/variants: play with this search constant of the hard AI changed")
+    parser.add_argument("--base", type=Path, help="pair: the base's --out, played on the same deals")
     args = parser.parse_args()
+    if args.search:
+        if args.what not in ("targets", "variants"):
+            parser.error("--search changes the games played: use it with targets or variants")
+        if args.jobs > 1:
+            parser.error("--search changes this process's AI only: use it with --jobs 1")
+        try:
+            print("search constants changed:", set_search(args.search), flush=True)
+        except ValueError as exc:
+            parser.error(str(exc))
+    if args.what == "pair" and args.base is None:
+        parser.error("pair needs --base, the directory of the games to compare with")
     if args.what == "targets":
         targets(args.out, args.games or 400, args.chunk, args.jobs, args.only, args.start)
     elif args.what == "variants":
         targets(args.out, args.games or 100, args.chunk, args.jobs, args.only, args.start, VARIANT_PAIRINGS)
     elif args.what == "report":
         report(args.out, SETS[args.set])
+    elif args.what == "pair":
+        pair(args.out, args.base, SETS[args.set])
     else:
         return invariants(args.games or 100, args.jobs)
     return 0
