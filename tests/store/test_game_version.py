@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from app import Actor, Caller, GameService, Limits
+from app import Caller, GameService, Limits
 from app.copying import copy_database
 from tests.databases import Database
+from tests.store.test_postgres_reads import first_move as move
 
 UNLIMITED = Limits.unlimited()
 HOST, BOB = 100, 101
@@ -21,14 +22,6 @@ async def started(service: GameService, channel: int = 1) -> int:
     await service.tables.join(lobby.game_id, BOB, "Bob")
     await service.tables.start(lobby.game_id, HOST)
     return lobby.game_id
-
-
-async def move(service: GameService, game_id: int) -> int:
-    summary = await service.reads.game(game_id)
-    user = summary.seats[summary.waiting_for[0]].user_id
-    assert user is not None
-    legal = await service.reads.legal_actions(game_id, user)
-    return (await service.moves.submit(game_id, Actor.user(user), legal[0], summary.seq)).seq
 
 
 def stamp(database: Database, game_id: int) -> tuple[int, int]:
