@@ -251,7 +251,7 @@ def sample_result(view: View, game_map: GameMap, tickets: list[list[str]]) -> di
         seat = p.seat
         edges = [(rid, game_map.routes[rid].a, game_map.routes[rid].b, game_map.routes[rid].length)
                  for rid in p.routes]
-        rows = []
+        rows: list[dict[str, Any]] = []
         for t in tickets[seat]:
             tk = game_map.tickets[t]
             rows.append({"id": t, "a": tk.a, "b": tk.b, "points": tk.points,
