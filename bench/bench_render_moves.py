@@ -10,6 +10,7 @@ turn. Here each version (a process of its own, as in `bench_render_ab.py`) plays
 random-AI games a map, 4 players (Nordic 3), and draws the public board after every turn of them, the
 games' turns interleaved (one turn of each game, then the next), the last claim marked; the
 pictures are shared out over `--rounds` rounds, the order of the versions alternating.
+A board is what a render job draws (`render.jobs.board_png`, PNG bytes only).
 Prints the median and p95 of the board's thread CPU time in ms, and whether the two
 versions' PNGs decode to the same pixels. Figures, not a test.
 """
@@ -37,7 +38,7 @@ def worker(root: str, games: int) -> None:
 
     from engine.game import view
     from engine.rulesets import available_variants, variant
-    from render.board import render_board
+    from render.jobs import board_png
     from tools.selfplay import play_game
 
     posts: dict[str, list] = {}
@@ -56,7 +57,7 @@ def worker(root: str, games: int) -> None:
         order = [x[i] for i in range(max(len(x) for x in per_game)) for x in per_game if i < len(x)]
         posts[variant(name).map_id] = order
         for v, _ in order[:3]:  # the base and its masks, as a prepared worker has them
-            render_board(v)
+            board_png(v)
     print("ready", flush=True)
     done = {m: 0 for m in posts}
     for line in sys.stdin:
@@ -69,7 +70,7 @@ def worker(root: str, games: int) -> None:
             route = getattr(action, "route", None)  # a claim: its route marked
             marked = [route] if isinstance(route, str) and route in v.route_owner else []
             t0 = time.thread_time()
-            png = render_board(v, highlight_routes=marked).png
+            png = board_png(v, routes=marked)
             out["board"].append((time.thread_time() - t0) * 1000)
             out["pixels"].append(hashlib.sha1(Image.open(io.BytesIO(png)).convert("RGB").tobytes()).hexdigest())
         print(json.dumps(out), flush=True)

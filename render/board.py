@@ -16,14 +16,15 @@ from PIL import Image, ImageDraw
 
 from engine.maps import GameMap, load_map
 from engine.view import View
-from render import legend
+from render import legend, scratch
 from render import palette as P
 from render.base_cache import BoardBase, get_base
 from render.basemap import colour_tag_px, draw_label, paste_colour_tags, tag_spots
-from render.dirty import Box, mark, track, tracked
+from render.dirty import Box, Drawn, mark, tiles, track, tracked
 from render.layout import Label
 from render.legend import key_entries
 from render.parts import PicturePart, picture_parts
+from render.parts.base import KeyEntry
 from render.paste import paste
 from render.route_layers import conflicts, ready_pieces, route_layer
 from render.sprites import CarSprite, ClosedSprite, car_marks, closed_sprite, last_move_ring, sprite_glow
@@ -56,19 +57,28 @@ def board_image(
 
 
 def _drawn_board(view: View, game_map: GameMap | None, width: int, colorblind: bool, highlight_routes: Iterable[str],
-                 highlight_cities: Iterable[str]) -> tuple[Image.Image, BoardBase, list[TextItem], list[Box]]:
+                 highlight_cities: Iterable[str]) -> tuple[Image.Image, BoardBase, list[TextItem], Drawn]:
     """`board_image`, and the boxes drawn on (`render.dirty`)."""
     game_map = game_map or load_map(view.map_id)
     parts = picture_parts(view)
     entries = key_entries(game_map, parts)
     base = get_base(game_map, width, key=entries)
     img = base.image.copy()
+    texts, drawn = _draw(img, base, game_map, view, parts, entries, colorblind, highlight_routes, highlight_cities)
+    return img, base, texts, drawn
+
+
+def _draw(img: Image.Image, base: BoardBase, game_map: GameMap, view: View, parts: Sequence[PicturePart],
+          entries: tuple[KeyEntry, ...], colorblind: bool, highlight_routes: Iterable[str],
+          highlight_cities: Iterable[str]) -> tuple[list[TextItem], Drawn]:
+    """Draw the game and the legend on `img`, a picture equal to `base`'s; the legend's text
+    and what was drawn (`render.dirty`)."""
     with track(img) as drawn:
         draw_game(img, base, view, set(highlight_routes), set(highlight_cities), parts, colorblind=colorblind)
         texts = list(base.key_texts) + legend.draw_legend(img, base.layout, game_map, view, parts, entries,
                                                           base.extra.setdefault("legend-cells", {}),
                                                           base.rows().palette)
-    return img, base, texts, drawn
+    return texts, drawn
 
 
 def render_board(
@@ -88,6 +98,42 @@ def render_board(
     img, base, texts, drawn = _drawn_board(view, game_map, width, colorblind, highlight_routes, highlight_cities)
     # The same bytes as png_bytes(img, base.palette), quantizing only the boxes drawn on.
     return BoardPicture(base.rows().png(img, drawn), img, base, tuple(texts))
+
+
+def board_png(
+    view: View,
+    game_map: GameMap | None = None,
+    *,
+    width: int = 1600,
+    colorblind: bool = False,
+    highlight_routes: Iterable[str] = (),
+    highlight_cities: Iterable[str] = (),
+) -> bytes:
+    """``render_board(...).png``, the same bytes, for a caller that keeps no picture (a render
+    job): a large board is drawn into a picture kept with its base instead of a fresh copy
+    (`render.scratch`), so no picture is returned."""
+    game_map = game_map or load_map(view.map_id)
+    parts = picture_parts(view)
+    entries = key_entries(game_map, parts)
+    base = get_base(game_map, width, key=entries)
+    kept = scratch.acquire(base)
+    if kept is None:
+        img = base.image.copy()
+        _, drawn = _draw(img, base, game_map, view, parts, entries, colorblind, highlight_routes, highlight_cities)
+        return base.rows().png(img, drawn)
+    try:
+        img = kept.image
+        _, drawn = _draw(img, base, game_map, view, parts, entries, colorblind, highlight_routes, highlight_cities)
+        rows = base.rows()
+        rects = tiles(list(drawn), img.size)
+        png = rows.encode(rows.scanlines(img, drawn, into=kept.lines, rects=rects))
+        kept.restore(base, rects, drawn)
+    except BaseException:
+        scratch.drop(base, kept)  # drawn halfway: no longer the base's pixels
+        raise
+    finally:
+        kept.lock.release()
+    return png
 
 
 # ---------------------------------------------------------------------------------------------

@@ -28,12 +28,12 @@ log = logging.getLogger("render.jobs")
 
 def board_png(view: View, routes: Sequence[str] = (), cities: Sequence[str] = (), colorblind: bool = False,
               words: PictureWords | None = None) -> bytes:
-    """The public board (`render.board.render_board`) as PNG bytes."""
-    from render.board import render_board
+    """The public board (`render.board.render_board`) as PNG bytes (drawn by
+    `render.board.board_png`: no picture is kept, so a large board reuses its base's scratch)."""
+    from render.board import board_png as draw
 
     with use(words):
-        return render_board(view, highlight_routes=tuple(routes), highlight_cities=tuple(cities),
-                            colorblind=colorblind).png
+        return draw(view, highlight_routes=tuple(routes), highlight_cities=tuple(cities), colorblind=colorblind)
 
 
 def hand_png(view: View, colorblind: bool = False, words: PictureWords | None = None) -> bytes:
