@@ -6,7 +6,7 @@ The statements and reads are the shared ones of store/repository.py; this module
   only spellings the shared SQL needs translated); an INSERT whose id is wanted gets
   `RETURNING id`;
 - writes go through `PgWriter` (store/postgres_writer.py), which takes every transaction
-  waiting (up to `max_batch`) and sends them as ONE call of the function `ttr_batch`
+  waiting (up to `max_batch`) and sends them as ONE call of the function `ttr_typed_batch`
   (migration 32): one network round trip and one commit — one WAL flush — for the whole
   batch, each statement prepared once per connection (the server keeps its plan), one
   subtransaction for the batch; a transaction that fails is answered alone and the others
