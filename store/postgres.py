@@ -6,14 +6,15 @@ The statements and reads are the shared ones of store/repository.py; this module
   only spellings the shared SQL needs translated); an INSERT whose id is wanted gets
   `RETURNING id`;
 - writes go through `PgWriter` (store/postgres_writer.py), which takes every transaction
-  waiting (up to `max_batch`) and sends them as ONE call of the function `ttr_batch`
-  (migration 32): one network round trip and one commit — one WAL flush — for the whole
-  batch, each statement prepared once per connection (the server keeps its plan), one
-  subtransaction for the batch; a transaction that fails is answered alone and the others
-  sent again. (A round trip per statement, as a driver does by default, cost ~10 per move
-  and made PostgreSQL ten times slower than SQLite here: docs/performance.md.) Values are
-  written in as literals (`literal`), which is why every connection insists on
-  standard_conforming_strings;
+  waiting (up to `max_batch`) and sends them as ONE call of the function `ttr_typed_batch`
+  (migration 36; `ttr_batch`, migration 32, before it): one network round trip and one commit
+  — one WAL flush — for the whole batch, a move's usual statements the function's own static
+  SQL with typed parameters (store/pg_typed.py), any other statement prepared once per
+  connection (the server keeps its plan), one subtransaction for the batch; a transaction
+  that fails is answered alone and the others sent again. (A round trip per statement, as a
+  driver does by default, cost ~10 per move and made PostgreSQL ten times slower than SQLite
+  here: docs/performance.md.) The values of statements sent as text are written in as
+  literals (`literal`), which is why every connection insists on standard_conforming_strings;
 - the guards are the same as SQLite's: `advance_game` updates `WHERE seq = expected` (under
   READ COMMITTED a second writer waits for the first, re-reads the row, finds the seq moved on
   and writes nothing: WriteConflict), `(game_id, seq)` is the log's primary key, a trigger

@@ -1,9 +1,17 @@
 """The PostgreSQL store's writer: every waiting transaction in one call, its statements prepared.
 
 `PgWriter` takes every transaction waiting (up to `max_batch`) and sends them as ONE call of
-the function `ttr_batch` (migration 32): one network round trip and one commit — one WAL
-flush — for the whole batch. What makes a move cheap on the server (docs/performance.md,
-"PostgreSQL as fast as SQLite per move"):
+the function `ttr_typed_batch` (migration 36; `ttr_batch` of migration 32 before it): one
+network round trip and one commit — one WAL flush — for the whole batch. What makes a move
+cheap on the server (docs/performance.md, "PostgreSQL as fast as SQLite per move", "One
+function's own statements for a move"):
+
+- **a move's usual statements are the function's own.** The advance with its log entry, the
+  timer upserts, the deliveries, the cancels and the snapshot (store/pg_typed.py's KINDS) go
+  as a kind's number, their values in three typed arrays (bigint, text, double precision)
+  that asyncpg writes in binary; the function runs each as its own static statement, whose
+  plan it keeps: no text parsed, no literal written or read (`typed`). Every other statement,
+  or one whose values do not fit (a float where an integer goes), goes as below;
 
 - **each statement is prepared once per connection.** The first time a connection meets a
   statement's text (the shared SQL of store/repository.py, `?` numbered `$1, $2, …`), the
@@ -44,6 +52,7 @@ from typing import Any
 import asyncpg
 
 from store.errors import StoreError, WriteConflict
+from store.pg_typed import BY_SQL, returns_id, split
 from store.writer import MAX_QUEUE, QueueBound, Statement, TxResult
 
 log = logging.getLogger("store.postgres")
@@ -59,8 +68,9 @@ NO_SUCH_PREPARED = "26000"  # the connection lost its prepared statements: prepa
 MAX_PREPARED = 256
 # Server connections whose prepared statements are remembered (the write pool has a few).
 CONNECTIONS_REMEMBERED = 16
-BATCH = "SELECT failed, state, message, at, counts, new_ids FROM ttr_batch($1::text[], $2::bigint[], $3::boolean[],"\
-        " $4::integer[])"
+BATCH = ("SELECT failed, state, message, at, counts, new_ids FROM ttr_typed_batch($1::integer[], $2::text[],"
+         " $3::bigint[], $4::text[], $5::double precision[], $6::bigint[], $7::boolean[], $8::integer[])")
+_NO_VALUES: list[str] = []
 
 _DIALECT = (("last_insert_rowid()", "lastval()"),)
 
@@ -155,7 +165,11 @@ class _Job:
     future: asyncio.Future[TxResult]
     sent: list[Statement]  # as they go (`fuse`: a guard and the INSERT after it may go as one)
     spans: list[int]  # per statement sent, how many of `statements` it stands for
-    values: list[list[str]]  # each statement sent, its values as literals
+    values: list[list[str]]  # each statement sent as text, its values as literals (typed ones: none)
+    kinds: list[int]  # each statement sent, its kind (store/pg_typed.py; 0: as text)
+    ints: list[int | None]  # the typed statements' values, in order, by type
+    texts: list[str | None]
+    floats: list[float | None]
 
 
 # An INSERT of one row of values only (no subquery, no function, no ON CONFLICT): what `fuse`
@@ -203,6 +217,29 @@ def fuse(statements: Sequence[Statement]) -> tuple[list[Statement], list[int]]:
         spans.append(1)
         i += 1
     return sent, spans
+
+
+def typed(sent: Sequence[Statement]) -> tuple[list[list[str]], list[int], list[int | None], list[str | None],
+                                             list[float | None]]:
+    """How the statements of a transaction go: each of a kind `ttr_typed_batch` knows
+    (store/pg_typed.py) as its kind's number, its values in three typed arrays; any other as
+    text, its values as literals. Raises StoreError (for this caller alone) for text with a
+    NUL character, either way."""
+    values: list[list[str]] = []
+    kinds: list[int] = []
+    ints: list[int | None] = []
+    texts: list[str | None] = []
+    floats: list[float | None] = []
+    for s in sent:
+        found = BY_SQL.get(s.sql)
+        if found is not None and s.returns_id == returns_id(found[0]) and split(s.params, found[1], ints, texts,
+                                                                                 floats):
+            kinds.append(found[0])
+            values.append(_NO_VALUES)
+        else:
+            kinds.append(0)
+            values.append([literal(v) for v in s.params])
+    return values, kinds, ints, texts, floats
 
 
 @dataclass(slots=True)
@@ -267,13 +304,13 @@ class PgWriter:
             raise StoreError("The game store's writer has stopped; restart the bot.")
         # Here, so that a bad value fails its caller alone.
         sent, spans = fuse(statements)
-        values = [[literal(v) for v in s.params] for s in sent]
+        values, kinds, ints, texts, floats = typed(sent)
         await self.bound.enter()
         try:
             if self._closing:
                 raise StoreError("The game store is closed.")
             future: asyncio.Future[TxResult] = asyncio.get_running_loop().create_future()
-            self._queue.append(_Job(list(statements), future, sent, spans, values))
+            self._queue.append(_Job(list(statements), future, sent, spans, values, kinds, ints, texts, floats))
             async with self._wake:
                 self._wake.notify()
             return await future
@@ -347,18 +384,30 @@ class PgWriter:
         while len(self._prepared) > CONNECTIONS_REMEMBERED:
             del self._prepared[next(iter(self._prepared))]
         await self._prepare(conn, prepared, batch)
-        sqls: list[str] = []
+        kinds: list[int] = []
+        sqls: list[str | None] = []
+        ints: list[int | None] = []
+        texts: list[str | None] = []
+        floats: list[float | None] = []
         expects: list[int | None] = []
         rows: list[bool] = []
         ends: list[int] = []
         for job in batch:
-            for statement, values in zip(job.sent, job.values, strict=True):
-                text, row = prepared.sql(statement, values)
-                sqls.append(text)
-                rows.append(row)
+            kinds += job.kinds
+            for statement, kind, values in zip(job.sent, job.kinds, job.values, strict=True):
+                if kind:
+                    sqls.append(None)
+                    rows.append(False)
+                else:
+                    text, row = prepared.sql(statement, values)
+                    sqls.append(text)
+                    rows.append(row)
                 expects.append(statement.expect_rows)
             ends.append(len(sqls))
-        record = await conn.fetchrow(BATCH, sqls, expects, rows, ends)
+            ints += job.ints
+            texts += job.texts
+            floats += job.floats
+        record = await conn.fetchrow(BATCH, kinds, sqls, ints, texts, floats, expects, rows, ends)
         if record[0] is not None:
             if record[1] == NO_SUCH_PREPARED:
                 self._prepared.pop(pid, None)  # a new connection with an old one's pid
@@ -367,9 +416,9 @@ class PgWriter:
 
     async def _prepare(self, conn: Any, prepared: _Prepared, batch: list[_Job]) -> None:
         for job in batch:
-            for statement in job.sent:
+            for statement, kind in zip(job.sent, job.kinds, strict=True):
                 sql = statement.sql
-                if sql in prepared.names or sql in self._unpreparable or len(prepared.names) >= MAX_PREPARED:
+                if kind or sql in prepared.names or sql in self._unpreparable or len(prepared.names) >= MAX_PREPARED:
                     continue
                 # A name never used before in this process: a connection whose book was
                 # dropped may still hold the statements it prepared under the old names.

@@ -10,8 +10,9 @@ from typing import Any
 
 from store import Store, WriteConflict
 from store.opening import open_store
+from store.pg_typed import BY_SQL
 from store.postgres import PgStore
-from store.postgres_writer import fuse
+from store.postgres_writer import fuse, typed
 
 NAME = "UPDATE players SET name = ? WHERE game_id = ? AND seat = ?"
 
@@ -152,9 +153,11 @@ async def test_a_guard_and_the_insert_after_it_go_as_one_statement_with_the_same
         assert (len(sent), spans) == (1, [2])
         done = await store.write(tx)
         assert done.rowcounts == [1, 1]
-        # Prepared as one statement (not written whole).
-        assert any(sql.startswith("WITH u AS (UPDATE games")
-                   for p in store._writer._prepared.values() for sql in p.names)
+        # Sent as one statement of the kinds the batch function runs itself (store/pg_typed.py),
+        # typed values, no text: nothing prepared for it.
+        assert typed(sent)[1] == [BY_SQL[sent[0].sql][0]]
+        assert not any(sql.startswith("WITH u AS (UPDATE games")
+                       for p in store._writer._prepared.values() for sql in p.names)
         # A stale copy (the game is at 1, not 0): the guard's words, nothing written.
         tx = store.tx()
         tx.games.advance(game_id, from_seq=0, to_seq=1, status="playing", waiting_json="[]", from_status="playing")

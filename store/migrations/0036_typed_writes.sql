@@ -1,0 +1,3 @@
+-- Migration 36: nothing for SQLite. (PostgreSQL's 0036_typed_writes.postgres.sql adds
+-- `ttr_typed_batch`, which runs a move's usual statements as its own static SQL with typed
+-- parameters: store/pg_typed.py, store/postgres_writer.py.)
