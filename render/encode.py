@@ -142,10 +142,10 @@ class BaseRows:
         # of the result (together 0.5-1.4 ms of a 1600 px board). Only the core's paste
         # writes into it (Image.paste would first copy a picture made from a buffer).
         if into is None:
-            buf = bytearray(self.data)
+            buf = self.writable()
             core = Image.frombuffer("P", (width + 1, height), buf, "raw", "P", 0, 1).im
         else:
-            buf, core = into.data, into.core
+            buf, core = into.buffer, into.core
         pal = self.palette.im
         # Pieces whose indices are known (a route's cars on the bare base) first, each through
         # the mask of the pixels it sets; the tiles drawn on, quantized again, then go on top.
@@ -154,6 +154,10 @@ class BaseRows:
         for x0, y0, x1, y1 in (tiles(list(drawn), image.size) if rects is None else rects):
             core.paste(image.im.crop((x0, y0, x1, y1)).convert("P", 0, pal), (x0 + 1, y0, x1 + 1, y1))
         return buf
+
+    def writable(self) -> bytearray:
+        """A copy of the scanlines to write a picture's into."""
+        return bytearray(self.data)
 
     @functools.cached_property
     def core(self) -> Any:
@@ -184,8 +188,8 @@ class ScanlineBuffer:
 
     def __init__(self, rows: BaseRows) -> None:
         width, height = rows.size
-        self.data = bytearray(rows.data)
-        self.core = Image.frombuffer("P", (width + 1, height), self.data, "raw", "P", 0, 1).im
+        self.buffer = rows.writable()
+        self.core = Image.frombuffer("P", (width + 1, height), self.buffer, "raw", "P", 0, 1).im
 
     def restore(self, rows: BaseRows, boxes: Sequence[Box]) -> None:
         """The base's scanlines again inside `boxes` (picture coordinates, inside the picture)."""

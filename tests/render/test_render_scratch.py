@@ -66,7 +66,7 @@ def _check(view: View, marked: list[str], width: int = 1600, colorblind: bool = 
     if kept is None:
         return False
     assert kept.image.tobytes() == fresh.base.image.tobytes()  # put back over all it drew
-    assert bytes(kept.lines.data) == fresh.base.rows().data
+    assert bytes(kept.lines.buffer) == fresh.base.rows().data
     assert kept.image is not fresh.image
     return True
 
