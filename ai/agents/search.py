@@ -72,6 +72,13 @@ MIN_TICKET_TRAINS = 10
 # 2026, 100 paired games: 56 wins to 66; USA 63 to 65 of 110; docs/ai.md), so both stay searched.
 SEARCH_OPENING_KEEP = True
 SEARCH_PLANNED_TICKET_DRAW = True
+# Who, in a playout, takes more tickets once its plan is done by the network planner's rule
+# (network.tickets_pay: from 12 trains, while the others' trains leave ten turns) instead of the
+# planner's (from 20 trains, while every other has 16): the other seats (a model of an opponent
+# that completes four tickets a game, as the network planner does), and the searching seat's own
+# future turns. See docs/ai.md, "A better opponent model in the playouts".
+NETWORK_TICKETS_OTHERS = False
+NETWORK_TICKETS_SELF = False
 # Every turn is searched once a player has this few trains left (the last turns).
 LATE_TRAINS = 8
 MAX_TURN_CANDIDATES = 5
@@ -239,7 +246,9 @@ class SearchAI(PlannerAI):
             after, _ = apply(state, action)
         except IllegalAction:
             return -1000.0, 1, None
-        policy = new_policy(after, seen.info)
+        modelled = [s for s in range(len(after.players))
+                    if (NETWORK_TICKETS_SELF if s == seat else NETWORK_TICKETS_OTHERS)]
+        policy = new_policy(after, seen.info, modelled)
         end, steps = play_out(after, policy, PLAYOUT_CAP)
         return evaluate(end, seat), steps + 1, policy
 
