@@ -13,7 +13,7 @@ from collections.abc import Collection, Sequence
 
 from ai.advice import advice_for
 from ai.agents.network import tickets_pay
-from ai.agents.planner import Seen, decide_turn, endgame, takes_tickets
+from ai.agents.planner import Seen, choose_keep, decide_turn, endgame, takes_tickets
 from ai.agents.planning import (
     MapInfo,
     Plan,
@@ -47,13 +47,19 @@ KEEP_TRAIN_COST = 0.6
 class RolloutPolicy:
     """The planner for every seat of one sampled game (plans are cached per seat)."""
 
-    def __init__(self, info: MapInfo, rules: RuleSet, network_tickets: Collection[int] = ()) -> None:
+    def __init__(self, info: MapInfo, rules: RuleSet, network_tickets: Collection[int] = (),
+                 network_keep: Collection[int] = ()) -> None:
         self.info = info
         # The seats that take more tickets by the network planner's rule (`network.tickets_pay`:
         # from 12 trains, while the others' trains leave ten turns), not the planner's (from 20
         # trains, while every other player has 16): the search's model of an opponent that
         # goes on drawing tickets once its plan is done.
         self.network_tickets = frozenset(network_tickets)
+        # The seats that keep offered tickets as the network planner does (the planner's
+        # `choose_keep`: the set whose joint plan pays best, each option planned), not by
+        # `keep`'s ticket-by-ticket rule, which keeps fewer (2 at the opening where the planner
+        # keeps 3).
+        self.network_keep = frozenset(network_keep)
         self.rules = rules
         self.payment = rules.payment
         draw = next((m for m in rules.modules if isinstance(m, TrainCardDraw)), None)
@@ -184,9 +190,14 @@ class RolloutPolicy:
 
     def keep(self, state: GameState, seat: int, options: list[KeepTickets]) -> Action:
         """Keep the offered tickets whose extra trains (beyond the plan) cost less than their
-        points, within the trains left; the legal choice nearest to that."""
+        points, within the trains left; the legal choice nearest to that. A seat of
+        `network_keep` keeps the planner's choice (`choose_keep`) instead."""
         p = state.players[seat]
         offer = offered(state, seat)
+        if seat in self.network_keep and isinstance(offer, list):
+            kept = choose_keep(self.seen(state, seat), [a.keep for a in options])
+            self.plans_made += len(options) + 1  # each option's plan and the plan without it
+            return next(a for a in options if a.keep == kept)
         tickets = list(offer.get("tickets", [])) if isinstance(offer, dict) else list(offer)
         plan = self.plan(state, seat)
         closed = closed_groups(self.info, state.route_owner, seat, self.doubles_open)
@@ -236,11 +247,13 @@ def play_out(state: GameState, policy: RolloutPolicy, max_steps: int) -> tuple[G
     return state, steps
 
 
-def new_policy(state: GameState, info: MapInfo, network_tickets: Collection[int] = ()) -> RolloutPolicy:
+def new_policy(state: GameState, info: MapInfo, network_tickets: Collection[int] = (),
+               network_keep: Collection[int] = ()) -> RolloutPolicy:
     """The policy for a playout of `state`; `network_tickets` are the seats that take more
-    tickets by the network planner's rule (RolloutPolicy)."""
+    tickets by the network planner's rule, `network_keep` those that keep tickets as it does
+    (RolloutPolicy)."""
     rules = ruleset_for(state)
-    policy = RolloutPolicy(info, rules, network_tickets)
+    policy = RolloutPolicy(info, rules, network_tickets, network_keep)
     policy.doubles_open = len(state.players) >= rules.doubles_from_players
     return policy
 

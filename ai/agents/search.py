@@ -79,6 +79,10 @@ SEARCH_PLANNED_TICKET_DRAW = True
 # future turns. See docs/ai.md, "A better opponent model in the playouts".
 NETWORK_TICKETS_OTHERS = False
 NETWORK_TICKETS_SELF = False
+# ... and who keeps offered tickets as the network planner does (the planner's choose_keep, the
+# set whose joint plan pays best) instead of rollout.RolloutPolicy.keep's cheaper rule.
+NETWORK_KEEP_OTHERS = False
+NETWORK_KEEP_SELF = False
 # Every turn is searched once a player has this few trains left (the last turns).
 LATE_TRAINS = 8
 MAX_TURN_CANDIDATES = 5
@@ -246,9 +250,10 @@ class SearchAI(PlannerAI):
             after, _ = apply(state, action)
         except IllegalAction:
             return -1000.0, 1, None
-        modelled = [s for s in range(len(after.players))
-                    if (NETWORK_TICKETS_SELF if s == seat else NETWORK_TICKETS_OTHERS)]
-        policy = new_policy(after, seen.info, modelled)
+        seats = range(len(after.players))
+        tickets = [s for s in seats if (NETWORK_TICKETS_SELF if s == seat else NETWORK_TICKETS_OTHERS)]
+        keep = [s for s in seats if (NETWORK_KEEP_SELF if s == seat else NETWORK_KEEP_OTHERS)]
+        policy = new_policy(after, seen.info, tickets, keep)
         end, steps = play_out(after, policy, PLAYOUT_CAP)
         return evaluate(end, seat), steps + 1, policy
 

@@ -8,7 +8,7 @@ import pytest
 from ai.agents.planning import map_info
 from ai.agents.rollout import RolloutPolicy, new_policy
 from ai.agents.search import BUDGET, MAX_SAMPLES, OPENING_BUDGET, PLAN_WORK, SearchAI, work_units
-from engine.actions import Action, ClaimRoute, DrawCard, DrawTickets, Pass
+from engine.actions import Action, ClaimRoute, DrawCard, DrawTickets, KeepTickets, Pass
 from engine.cards import Cards
 from engine.core import Turn
 from engine.decisions import decision_of
@@ -148,9 +148,11 @@ def test_the_search_models_the_seats_its_switches_name(others_on: bool, self_on:
     made: list[frozenset[int]] = []
     real = search.new_policy
 
-    def spy(state: GameState, info: object, network_tickets: tuple[int, ...] = ()) -> RolloutPolicy:
-        policy = real(state, info, network_tickets)  # type: ignore[arg-type]
+    def spy(state: GameState, info: object, network_tickets: tuple[int, ...] = (),
+            network_keep: tuple[int, ...] = ()) -> RolloutPolicy:
+        policy = real(state, info, network_tickets, network_keep)  # type: ignore[arg-type]
         made.append(policy.network_tickets)
+        assert policy.network_keep == frozenset(), "the keep switches are off"
         return policy
 
     monkeypatch.setattr(search, "new_policy", spy)
@@ -162,3 +164,33 @@ def test_the_search_models_the_seats_its_switches_name(others_on: bool, self_on:
     assert ai.report.searched and made
     expected = {s for s in (0, 1) if (self_on if s == seat else others_on)}
     assert set(made) == {frozenset(expected)}
+
+
+@pytest.mark.parametrize("variant", ["usa", "europe"])
+def test_a_playout_seat_modelled_as_the_network_planner_keeps_the_planners_choice(variant: str) -> None:
+    """A seat in `network_keep` keeps the offered tickets the planner would (`choose_keep`, the
+    set whose joint plan pays best), at the opening and after a draw; the other seats keep by
+    the playout's own rule."""
+    from ai.agents.planner import choose_keep
+
+    state, _ = new_game(variant, 2, 4, {})
+    info = map_info(variant, 2, {})
+    compared = differ = 0
+    for _ in range(400):
+        if state.status == "over":
+            break
+        seat = actors(state)[0]
+        legal = legal_actions(state, seat)
+        options = [a for a in legal if isinstance(a, KeepTickets)]
+        if options:
+            modelled = new_policy(state, info, network_keep=[seat])
+            expected = choose_keep(modelled.seen(state, seat), [a.keep for a in options])
+            assert modelled.keep(state, seat, options).keep == expected
+            own_rule = new_policy(state, info).keep(state, seat, options)
+            assert new_policy(state, info, network_keep=[1 - seat]).keep(state, seat, options) == own_rule
+            compared += 1
+            differ += isinstance(own_rule, KeepTickets) and own_rule.keep != expected
+        # Both seats draw tickets whenever they may, to reach keeps after the opening too.
+        draw = next((a for a in legal if isinstance(a, DrawTickets)), None)
+        state, _ = apply(state, draw or new_policy(state, info).choose(state, seat))
+    assert compared >= 4 and differ > 0, "no keep where the two rules differ was compared"
