@@ -23,7 +23,8 @@ same way; `report --set variants` prints its table, with the hard AI's decision 
 `--search NAME=VALUE` plays with one of the hard AI's search constants changed (ai/agents/search.py,
 e.g. `BUDGET`, `LATE_TRAINS`, `CONFIDENCE`): an experiment's arm, in its own `--out`. `pair` then
 compares it with a base played on the same deals: per pairing, the games both played, each side's
-wins with their 95 % intervals, the flips (games only one side won) and the sign test's p.
+wins with their 95 % intervals, the flips (games only one side won) and the sign test's p; then
+each side's tickets completed (hard / opponent), hard's mean margin and decision CPU p95 / max.
 
 `invariants` plays `--games` tournament games on every variant, with and without the Dice
 Expansion, the agents rotating through the seats, checking after every move every invariant
@@ -168,6 +169,40 @@ def pair(out: Path, base: Path, pairings: list[Pairing] = PAIRINGS) -> None:
               f"| {sign_test(only_arm, only_base):.2f} |")
 
 
+def _seats(games: list[GameResult], hard: bool) -> list[SeatResult]:
+    return [s for g in games for s in g.seats if (s.agent == "hard") == hard]
+
+
+def _margin(result: GameResult) -> int:
+    """The hard AI's score minus the best other score."""
+    mine = max(s.score for s in result.seats if s.agent == "hard")
+    return mine - max((s.score for s in result.seats if s.agent != "hard"), default=0)
+
+
+def _figures(games: list[GameResult]) -> str:
+    """Tickets completed a game (hard / the others), hard's mean margin, hard's decision p95 / max."""
+    hard, others = _seats(games, True), _seats(games, False)
+    times = sorted(t for s in hard for t in s.times)
+    p95 = times[min(len(times) - 1, int(0.95 * len(times)))] if times else 0.0
+    return (f"{sum(s.tickets_completed for s in hard) / max(1, len(hard)):.2f} / "
+            f"{sum(s.tickets_completed for s in others) / max(1, len(others)):.2f} "
+            f"| {sum(_margin(g) for g in games) / max(1, len(games)):+.1f} "
+            f"| {p95:.3f} / {max(times, default=0.0):.2f}")
+
+
+def pair_figures(out: Path, base: Path, pairings: list[Pairing] = PAIRINGS) -> None:
+    """What changed besides the wins, on the games both played: each side's tickets completed,
+    mean margin and hard's decision CPU p95 / max (seconds)."""
+    print("| pairing | side | tickets completed hard / opp. | hard's mean margin | hard p95 / max s |")
+    print("|---|---|---|---|---|")
+    for name, *_ in pairings:
+        arm, then = _played(out, name), _played(base, name)
+        both = sorted(arm.keys() & then.keys())
+        if both:
+            print(f"| {name} | arm | {_figures([arm[k] for k in both])} |")
+            print(f"| {name} | base | {_figures([then[k] for k in both])} |")
+
+
 def _hard_won(result: GameResult) -> bool:
     return any(s.agent == "hard" and s.won for s in result.seats)
 
@@ -257,6 +292,8 @@ def main() -> int:
         report(args.out, SETS[args.set])
     elif args.what == "pair":
         pair(args.out, args.base, SETS[args.set])
+        print()
+        pair_figures(args.out, args.base, SETS[args.set])
     else:
         return invariants(args.games or 100, args.jobs)
     return 0

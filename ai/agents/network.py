@@ -82,6 +82,15 @@ def _plan_in_order(seen: Seen, closed: set[str], order: list[str], owner: dict[s
     return plan
 
 
+def tickets_pay(seen: Seen) -> bool:
+    """Whether a player whose plan is done takes more tickets, by the network planner's rule:
+    trains to spare, and more turns left (the others' fewest trains at `TRAINS_PER_TURN` a
+    turn) than a new ticket takes. Also the hard AI's model of such a player in its playouts
+    (rollout.RolloutPolicy, `network_tickets`)."""
+    turns_left = seen.others_min / TRAINS_PER_TURN
+    return seen.my_trains >= MIN_TICKET_TRAINS and turns_left >= TURNS_PER_TICKET
+
+
 class NetworkAI(PlannerAI):
     """The joint-network planner (see the module text)."""
 
@@ -122,8 +131,7 @@ class NetworkAI(PlannerAI):
 
     @staticmethod
     def _tickets_pay(seen: Seen) -> bool:
-        turns_left = seen.others_min / TRAINS_PER_TURN
-        return seen.my_trains >= MIN_TICKET_TRAINS and turns_left >= TURNS_PER_TICKET
+        return tickets_pay(seen)
 
     @staticmethod
     def _miss(seen: Seen, plan: Plan, route: str) -> float:

@@ -9,10 +9,11 @@ routes it wants instead of every legal claim. Each move it makes is one the rule
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from ai.advice import advice_for
-from ai.agents.planner import Seen, decide_turn, endgame, takes_tickets
+from ai.agents.network import tickets_pay
+from ai.agents.planner import Seen, choose_keep, decide_turn, endgame, takes_tickets
 from ai.agents.planning import (
     MapInfo,
     Plan,
@@ -46,8 +47,19 @@ KEEP_TRAIN_COST = 0.6
 class RolloutPolicy:
     """The planner for every seat of one sampled game (plans are cached per seat)."""
 
-    def __init__(self, info: MapInfo, rules: RuleSet) -> None:
+    def __init__(self, info: MapInfo, rules: RuleSet, network_tickets: Collection[int] = (),
+                 network_keep: Collection[int] = ()) -> None:
         self.info = info
+        # The seats that take more tickets by the network planner's rule (`network.tickets_pay`:
+        # from 12 trains, while the others' trains leave ten turns), not the planner's (from 20
+        # trains, while every other player has 16): the search's model of an opponent that
+        # goes on drawing tickets once its plan is done.
+        self.network_tickets = frozenset(network_tickets)
+        # The seats that keep offered tickets as the network planner does (the planner's
+        # `choose_keep`: the set whose joint plan pays best, each option planned), not by
+        # `keep`'s ticket-by-ticket rule, which keeps fewer (2 at the opening where the planner
+        # keeps 3).
+        self.network_keep = frozenset(network_keep)
         self.rules = rules
         self.payment = rules.payment
         draw = next((m for m in rules.modules if isinstance(m, TrainCardDraw)), None)
@@ -115,6 +127,10 @@ class RolloutPolicy:
         claims: dict[str, Sequence[Cards]] = {}
         if not second:
             last = state.final_turns_left is not None
+            if seat in self.network_tickets:
+                if not last and not plan.routes and seen.can_draw_tickets and tickets_pay(seen):
+                    return DrawTickets(seat)
+                seen.can_draw_tickets = False  # the planner's own ticket rule is replaced by the above
             if last or (not plan.routes and not takes_tickets(seen)) or (endgame(seen) and seen.others_min <= 3):
                 # Any route may be worth claiming now: list them all (not when the plan is
                 # done and the planner takes tickets whatever it could claim).
@@ -174,9 +190,14 @@ class RolloutPolicy:
 
     def keep(self, state: GameState, seat: int, options: list[KeepTickets]) -> Action:
         """Keep the offered tickets whose extra trains (beyond the plan) cost less than their
-        points, within the trains left; the legal choice nearest to that."""
+        points, within the trains left; the legal choice nearest to that. A seat of
+        `network_keep` keeps the planner's choice (`choose_keep`) instead."""
         p = state.players[seat]
         offer = offered(state, seat)
+        if seat in self.network_keep and isinstance(offer, list):
+            kept = choose_keep(self.seen(state, seat), [a.keep for a in options])
+            self.plans_made += len(options) + 1  # each option's plan and the plan without it
+            return next(a for a in options if a.keep == kept)
         tickets = list(offer.get("tickets", [])) if isinstance(offer, dict) else list(offer)
         plan = self.plan(state, seat)
         closed = closed_groups(self.info, state.route_owner, seat, self.doubles_open)
@@ -226,9 +247,13 @@ def play_out(state: GameState, policy: RolloutPolicy, max_steps: int) -> tuple[G
     return state, steps
 
 
-def new_policy(state: GameState, info: MapInfo) -> RolloutPolicy:
+def new_policy(state: GameState, info: MapInfo, network_tickets: Collection[int] = (),
+               network_keep: Collection[int] = ()) -> RolloutPolicy:
+    """The policy for a playout of `state`; `network_tickets` are the seats that take more
+    tickets by the network planner's rule, `network_keep` those that keep tickets as it does
+    (RolloutPolicy)."""
     rules = ruleset_for(state)
-    policy = RolloutPolicy(info, rules)
+    policy = RolloutPolicy(info, rules, network_tickets, network_keep)
     policy.doubles_open = len(state.players) >= rules.doubles_from_players
     return policy
 

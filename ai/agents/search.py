@@ -31,9 +31,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ai.advice import advice_of_view, budget_share, can_search
-from ai.agents.determinize import sample_state
+from ai.agents.determinize import sample_state, ticket_weights
 from ai.agents.planner import PlannerAI, Seen, claim_gain, keep_value, seen_from_view
-from ai.agents.planning import Connectivity, payment_cost
+from ai.agents.planning import Connectivity, MapInfo, closed_groups, colour_needs, payment_cost, plan_network
 from ai.agents.rollout import RolloutPolicy, new_policy, play_out
 from ai.blunders import repair, sensible
 from ai.sampling import CannotSample
@@ -72,6 +72,24 @@ MIN_TICKET_TRAINS = 10
 # 2026, 100 paired games: 56 wins to 66; USA 63 to 65 of 110; docs/ai.md), so both stay searched.
 SEARCH_OPENING_KEEP = True
 SEARCH_PLANNED_TICKET_DRAW = True
+# Who, in a playout, takes more tickets once its plan is done by the network planner's rule
+# (network.tickets_pay: from 12 trains, while the others' trains leave ten turns) instead of the
+# planner's (from 20 trains, while every other has 16): the other seats (a model of an opponent
+# that completes four tickets a game, as the network planner does), and the searching seat's own
+# future turns. See docs/ai.md, "A better opponent model in the playouts".
+NETWORK_TICKETS_OTHERS = False
+NETWORK_TICKETS_SELF = False
+# ... and who keeps offered tickets as the network planner does (the planner's choose_keep, the
+# set whose joint plan pays best) instead of rollout.RolloutPolicy.keep's cheaper rule.
+NETWORK_KEEP_OTHERS = False
+NETWORK_KEEP_SELF = False
+# Blocking: on a turn the planner would not search, a claim of the route that another
+# player's likely network would miss most (its likely tickets guessed from its visible claims
+# only, `likely_tickets`) is compared with the planner's move when losing that route would cost
+# the other player at least BLOCK_MIN_COST (trains its plan would need more, and twice the points
+# of each ticket it could no longer finish). See docs/ai.md, "A better opponent model".
+BLOCKING = False
+BLOCK_MIN_COST = 6.0
 # Every turn is searched once a player has this few trains left (the last turns).
 LATE_TRAINS = 8
 MAX_TURN_CANDIDATES = 5
@@ -167,15 +185,17 @@ class SearchAI(PlannerAI):
     def _turn_candidates(self, view: View, legal: Sequence[Action], default: Action) -> list[Action]:
         """On a turn the search runs when the plan is done (more tickets, or score with what is
         held?) and in the last turns of the game (which claim, or a card, now that every move
-        counts — playouts are short then, so this is cheap)."""
+        counts — playouts are short then, so this is cheap); with BLOCKING also where a claim
+        would cost another player's likely network dearly (`block_claim`)."""
         seen = seen_from_view(view)
         plan = seen.plan()
         tickets = [a for a in legal if isinstance(a, DrawTickets)]
         plan_done = (not plan.routes and bool(tickets) and seen.my_trains >= MIN_TICKET_TRAINS
                      and view.final_turns_left is None)
         late = view.final_turns_left is not None or min(seen.trains) <= LATE_TRAINS
+        block = block_claim(view, legal, seen) if BLOCKING and not late else None
         if not (plan_done or late):
-            return [default]
+            return [default] if block is None or block == default else [default, block]
         if not late and isinstance(default, DrawTickets) and not SEARCH_PLANNED_TICKET_DRAW:
             return [default]
         out: list[Action] = [default]
@@ -186,6 +206,7 @@ class SearchAI(PlannerAI):
 
         if plan_done:
             add(tickets[0])
+        add(block)
         claims: dict[str, list[ClaimRoute]] = {}
         for a in legal:
             if isinstance(a, ClaimRoute):
@@ -239,9 +260,74 @@ class SearchAI(PlannerAI):
             after, _ = apply(state, action)
         except IllegalAction:
             return -1000.0, 1, None
-        policy = new_policy(after, seen.info)
+        seats = range(len(after.players))
+        tickets = [s for s in seats if (NETWORK_TICKETS_SELF if s == seat else NETWORK_TICKETS_OTHERS)]
+        keep = [s for s in seats if (NETWORK_KEEP_SELF if s == seat else NETWORK_KEEP_OTHERS)]
+        policy = new_policy(after, seen.info, tickets, keep)
         end, steps = play_out(after, policy, PLAYOUT_CAP)
         return evaluate(end, seat), steps + 1, policy
+
+
+def likely_tickets(view: View, seat: int, info: MapInfo) -> list[str]:
+    """The tickets `seat` (another player) most likely holds, as many as it holds, guessed from
+    what the viewer sees: tickets it cannot hold (the viewer's own and those offered to it) are
+    left out, and of the rest those whose cheapest empty-board path shares a route with its
+    claims (`determinize.ticket_weights`, the samples' own weights) come first; only tickets
+    with such a route are named, so a player with no claims gets none."""
+    me = view.players[view.you or 0]
+    offers = view.pending.offers
+    mine = offers[view.you or 0] if offers is not None else None
+    known = set(me.tickets or ()) | (set(mine) if isinstance(mine, list | tuple) else set())
+    unseen = [t for t in info.game_map.tickets if t not in known]
+    routes = view.players[seat].routes
+    weights = ticket_weights(info, routes, unseen)
+    tmap = info.game_map.tickets
+    ranked = sorted(((w, t) for w, t in zip(weights, unseen, strict=True) if w >= BLOCK_TICKET_WEIGHT),
+                    key=lambda x: (-x[0], -tmap[x[1]].points, x[1]))
+    return [t for _, t in ranked[:view.players[seat].ticket_count]]
+
+
+# A ticket is named likely only with this weight (1 + 1.5 a shared route + 1 a town reached).
+BLOCK_TICKET_WEIGHT = 2.5
+
+
+def block_claim(view: View, legal: Sequence[Action], seen: Seen) -> ClaimRoute | None:
+    """The claim of the route another player's likely network (`likely_tickets`) would miss
+    most, if losing it would cost that player at least BLOCK_MIN_COST; None otherwise. Reads
+    only the view: the other player's claims and counts, never its tickets."""
+    info = seen.info
+    claims: dict[str, list[ClaimRoute]] = {}
+    for a in legal:
+        if isinstance(a, ClaimRoute) and info.lengths[a.route] <= seen.my_trains:
+            claims.setdefault(a.route, []).append(a)
+    if not claims:
+        return None
+    tmap = info.game_map.tickets
+    best: tuple[float, int, str] | None = None
+    for other in view.players:
+        if other.seat == seen.seat:
+            continue
+        tickets = likely_tickets(view, other.seat, info)
+        if not tickets:
+            continue
+        closed = closed_groups(info, seen.owner, other.seat, seen.doubles_open)
+        plan = plan_network(info, seen.owner, other.seat, closed, tickets, other.trains, other.routes)
+        for rid in plan.routes:
+            if rid not in claims:
+                continue
+            owner = dict(seen.owner)
+            owner[rid] = seen.seat
+            closed_after = closed_groups(info, owner, other.seat, seen.doubles_open)
+            after = plan_network(info, owner, other.seat, closed_after, tickets, other.trains, other.routes)
+            lost = sum(2 * tmap[t].points for t in after.dropped if t not in plan.dropped)
+            cost = after.trains - plan.trains + lost
+            key = (cost, info.lengths[rid], rid)
+            if best is None or key > best:
+                best = key
+    if best is None or best[0] < BLOCK_MIN_COST:
+        return None
+    need = colour_needs(info, [r for r in seen.plan().routes if r != best[2]], seen.hand)
+    return min(claims[best[2]], key=lambda a: (payment_cost(a.payment, need, seen.hand), a.payment))
 
 
 def work_units(moves: int, listed: int, plans: int, playouts: int) -> int:

@@ -60,6 +60,22 @@ def test_an_arm_is_compared_with_its_base_on_the_games_both_played(tmp_path: Pat
     assert row == [f"| {name} | 5 | 4 (80.0 %) | 37.6–96.4 % | 2 (40.0 %) | 11.8–76.9 % | 3 / 1 | 0.62 |"]
 
 
+def test_the_pairs_tickets_margins_and_times_are_read_on_the_games_both_played(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    name = "usa-2p-hard-vs-network"
+    arm, base = tmp_path / "arm", tmp_path / "base"
+    arm.mkdir(), base.mkdir()
+    games = [_game(s, 0, True) for s in range(3)]
+    games[0].seats[0].times = [0.5, 1.5]
+    bench_ai._save(arm / f"{name}-0000.json", games)
+    bench_ai._save(base / f"{name}-0000.json", [_game(s, 0, False) for s in range(2)])
+    bench_ai.pair_figures(arm, base)
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith(f"| {name} ")]
+    # Two games both played: hard 3 tickets, network 4, margin 100 - 90; arm times 0.5 and 1.5 s.
+    assert rows == [f"| {name} | arm | 3.00 / 4.00 | +10.0 | 1.500 / 1.50 |",
+                    f"| {name} | base | 3.00 / 4.00 | +10.0 | 0.000 / 0.00 |"]
+
+
 def test_the_sign_test_is_two_sided() -> None:
     assert bench_ai.sign_test(0, 0) == 1.0
     assert bench_ai.sign_test(3, 1) == bench_ai.sign_test(1, 3) == 0.625

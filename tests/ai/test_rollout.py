@@ -8,7 +8,7 @@ import pytest
 from ai.agents.planning import map_info
 from ai.agents.rollout import RolloutPolicy, new_policy
 from ai.agents.search import BUDGET, MAX_SAMPLES, OPENING_BUDGET, PLAN_WORK, SearchAI, work_units
-from engine.actions import Action, ClaimRoute, DrawCard, Pass
+from engine.actions import Action, ClaimRoute, DrawCard, DrawTickets, KeepTickets, Pass
 from engine.cards import Cards
 from engine.core import Turn
 from engine.decisions import decision_of
@@ -97,3 +97,100 @@ def test_the_search_stops_at_its_work_budget_counting_more_than_moves(monkeypatc
     assert report.work == work_units(report.moves, report.listed, report.plans, report.samples * len(report.candidates))
     assert budget <= report.work < budget + 2 * report.work // report.samples
     assert report.work > report.moves + report.plans * PLAN_WORK
+
+
+def _turn_with_plan_done(trains: int, others: int) -> tuple[GameState, int]:
+    """A USA 2-player game at its first turn, the seat to play holding no ticket (its plan is
+    done) with `trains` trains, the other seat `others`."""
+    state, _ = new_game("usa", 2, 7, {})
+    policy = new_policy(state, map_info("usa", 2, {}))
+    while not isinstance(decision_of(state.pending), Turn):
+        state, _ = apply(state, policy.choose(state, actors(state)[0]))
+    seat = actors(state)[0]
+    state.players[seat].tickets = []
+    state.players[seat].trains = trains
+    state.players[1 - seat].trains = others
+    return state, seat
+
+
+@pytest.mark.parametrize("trains,others,network_draws", [
+    (15, 20, True),    # trains to spare, 20 / 1.3 = 15 turns left: more than a ticket's 10
+    (12, 13, True),    # the rule's edge: 12 trains, 13 / 1.3 = 10 turns
+    (11, 45, False),   # too few trains of its own
+    (15, 12, False),   # 12 / 1.3 = 9.2 turns left: too few for a ticket
+])
+def test_a_playout_seat_modelled_as_the_network_planner_takes_tickets_by_its_rule(
+        trains: int, others: int, network_draws: bool) -> None:
+    """A seat in `network_tickets` whose plan is done takes more tickets by the network
+    planner's rule (network.tickets_pay); the planner's rule (20 trains, the others 16) takes
+    none of these, and claims or draws a card instead."""
+    state, seat = _turn_with_plan_done(trains, others)
+    info = map_info("usa", 2, {})
+    modelled = new_policy(state, info, network_tickets=[seat]).turn(state, seat, second=False)
+    planner = new_policy(state, info).turn(state, seat, second=False)
+    other_seat = new_policy(state, info, network_tickets=[1 - seat]).turn(state, seat, second=False)
+    assert isinstance(modelled, DrawTickets) == network_draws
+    assert not isinstance(planner, DrawTickets)
+    assert other_seat == planner, "only the seats named play by the network rule"
+    if not network_draws:
+        assert modelled == planner
+
+
+@pytest.mark.parametrize("others_on,self_on", [(True, False), (False, True), (True, True)])
+def test_the_search_models_the_seats_its_switches_name(others_on: bool, self_on: bool,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """NETWORK_TICKETS_OTHERS and NETWORK_TICKETS_SELF name the playout seats that take tickets
+    by the network rule: the other seats, and the searching seat's own."""
+    from ai.agents import search
+
+    monkeypatch.setattr(search, "NETWORK_TICKETS_OTHERS", others_on)
+    monkeypatch.setattr(search, "NETWORK_TICKETS_SELF", self_on)
+    made: list[frozenset[int]] = []
+    real = search.new_policy
+
+    def spy(state: GameState, info: object, network_tickets: tuple[int, ...] = (),
+            network_keep: tuple[int, ...] = ()) -> RolloutPolicy:
+        policy = real(state, info, network_tickets, network_keep)  # type: ignore[arg-type]
+        made.append(policy.network_tickets)
+        assert policy.network_keep == frozenset(), "the keep switches are off"
+        return policy
+
+    monkeypatch.setattr(search, "new_policy", spy)
+    monkeypatch.setattr(SearchAI, "budget", 400)
+    state, _ = new_game("usa", 2, 3, {})
+    seat = actors(state)[0]
+    ai = SearchAI(seed=1)
+    ai.choose(view(state, seat), legal_actions(state, seat))  # the opening keep: searched
+    assert ai.report.searched and made
+    expected = {s for s in (0, 1) if (self_on if s == seat else others_on)}
+    assert set(made) == {frozenset(expected)}
+
+
+@pytest.mark.parametrize("variant", ["usa", "europe"])
+def test_a_playout_seat_modelled_as_the_network_planner_keeps_the_planners_choice(variant: str) -> None:
+    """A seat in `network_keep` keeps the offered tickets the planner would (`choose_keep`, the
+    set whose joint plan pays best), at the opening and after a draw; the other seats keep by
+    the playout's own rule."""
+    from ai.agents.planner import choose_keep
+
+    state, _ = new_game(variant, 2, 4, {})
+    info = map_info(variant, 2, {})
+    compared = differ = 0
+    for _ in range(400):
+        if state.status == "over":
+            break
+        seat = actors(state)[0]
+        legal = legal_actions(state, seat)
+        options = [a for a in legal if isinstance(a, KeepTickets)]
+        if options:
+            modelled = new_policy(state, info, network_keep=[seat])
+            expected = choose_keep(modelled.seen(state, seat), [a.keep for a in options])
+            assert modelled.keep(state, seat, options).keep == expected
+            own_rule = new_policy(state, info).keep(state, seat, options)
+            assert new_policy(state, info, network_keep=[1 - seat]).keep(state, seat, options) == own_rule
+            compared += 1
+            differ += isinstance(own_rule, KeepTickets) and own_rule.keep != expected
+        # Both seats draw tickets whenever they may, to reach keeps after the opening too.
+        draw = next((a for a in legal if isinstance(a, DrawTickets)), None)
+        state, _ = apply(state, draw or new_policy(state, info).choose(state, seat))
+    assert compared >= 4 and differ > 0, "no keep where the two rules differ was compared"
