@@ -56,13 +56,19 @@ def board_image(
     return img, base, texts
 
 
-def _drawn_board(view: View, game_map: GameMap | None, width: int, colorblind: bool, highlight_routes: Iterable[str],
-                 highlight_cities: Iterable[str]) -> tuple[Image.Image, BoardBase, list[TextItem], Drawn]:
-    """`board_image`, and the boxes drawn on (`render.dirty`)."""
+def _board_of(view: View, game_map: GameMap | None, width: int
+              ) -> tuple[GameMap, Sequence[PicturePart], tuple[KeyEntry, ...], BoardBase]:
+    """The map, the picture's parts, the legend's entries and the base of `view`'s board."""
     game_map = game_map or load_map(view.map_id)
     parts = picture_parts(view)
     entries = key_entries(game_map, parts)
-    base = get_base(game_map, width, key=entries)
+    return game_map, parts, entries, get_base(game_map, width, key=entries)
+
+
+def _drawn_board(view: View, game_map: GameMap | None, width: int, colorblind: bool, highlight_routes: Iterable[str],
+                 highlight_cities: Iterable[str]) -> tuple[Image.Image, BoardBase, list[TextItem], Drawn]:
+    """`board_image`, and the boxes drawn on (`render.dirty`)."""
+    game_map, parts, entries, base = _board_of(view, game_map, width)
     img = base.image.copy()
     texts, drawn = _draw(img, base, game_map, view, parts, entries, colorblind, highlight_routes, highlight_cities)
     return img, base, texts, drawn
@@ -112,10 +118,7 @@ def board_png(
     """``render_board(...).png``, the same bytes, for a caller that keeps no picture (a render
     job): a large board is drawn into a picture kept with its base instead of a fresh copy
     (`render.scratch`), so no picture is returned."""
-    game_map = game_map or load_map(view.map_id)
-    parts = picture_parts(view)
-    entries = key_entries(game_map, parts)
-    base = get_base(game_map, width, key=entries)
+    game_map, parts, entries, base = _board_of(view, game_map, width)
     kept = scratch.acquire(base)
     if kept is None:
         img = base.image.copy()

@@ -7,7 +7,6 @@ one a caller is handed."""
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import threading
 from collections.abc import Iterator
@@ -17,11 +16,11 @@ from PIL import Image
 
 from engine.game import view as public_view
 from engine.maps import load_map
-from engine.rules.passengers import PassengersView
 from engine.view import View
 from render import scratch
 from render.board import board_png, render_board
 from render.jobs import board_png as job_board_png
+from tests.render.test_render_passenger_groups import _collected
 from tools.samples import sample_view
 from tools.selfplay import play_game
 
@@ -38,16 +37,6 @@ def _played(variant: str, players: int, seed: int, every: int) -> list[tuple[Vie
 
     play_game(variant, players, seed, check=seen)
     return turns[::every] + turns[-1:]  # the game over too
-
-
-def _collected(view: View, n: int) -> View:
-    """`view` with the first `n` cities' waiting passengers gone but one."""
-    part = view.part(PassengersView)
-    assert part is not None
-    waiting = {city: ({c: 1 for c in list(colours)[:1]} if i < n else colours)
-               for i, (city, colours) in enumerate(part.waiting.items())}
-    new = dataclasses.replace(part, waiting=waiting)
-    return dataclasses.replace(view, parts=tuple(new if p is part else p for p in view.parts))
 
 
 def _pixels(png: bytes) -> bytes:
