@@ -124,14 +124,10 @@ class NetworkAI(PlannerAI):
                 rest = colour_needs(info, [r for r in plan.routes if r != rid], seen.hand)
                 payment = min(claims[rid], key=lambda p: (payment_cost(p, rest, seen.hand), p))
                 return ClaimRoute(seat, rid, payment)
-            if not plan.routes and tickets is not None and self._tickets_pay(seen):
+            if not plan.routes and tickets is not None and tickets_pay(seen):
                 return tickets
             seen.can_draw_tickets = False  # the planner's own ticket rule is replaced by the above
         return intent_action(decide_turn(seen, claims, slots, blind, second, plan), seat, legal)
-
-    @staticmethod
-    def _tickets_pay(seen: Seen) -> bool:
-        return tickets_pay(seen)
 
     @staticmethod
     def _miss(seen: Seen, plan: Plan, route: str) -> float:
