@@ -27,6 +27,7 @@ Alsace's devils and calls, the tunnel dice and tokens) are the planner's.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -99,6 +100,14 @@ PLAYOUT_CAP = 600
 PRIOR_MARGIN = 2.0
 # ... and by this many standard errors of the paired differences.
 CONFIDENCE = 1.5
+# How a playout is scored (`evaluate`): its margin (own total minus the best other), then, when
+# WIN_SCALE is set, saturated to WIN_SCALE * tanh(margin / WIN_SCALE) (a win by 40 counts little
+# more than a win by 15), then WIN_BONUS points added for a win and taken for a loss. The target
+# is a win rate, and the margin weighs a lost game's 30 points as much as a close game's win.
+# Both stay in points (a saturated score moves by a point a point near an even game), so
+# PRIOR_MARGIN and CONFIDENCE keep their meaning; 0 turns each off (the margin alone).
+WIN_BONUS = 0.0
+WIN_SCALE = 0.0
 
 
 @dataclass
@@ -349,15 +358,26 @@ def _better(rival: list[float], default: list[float]) -> bool:
 
 
 def evaluate(state: GameState, seat: int) -> float:
-    """The seat's final total minus the best other total (the route points so far, for a
-    playout cut short)."""
+    """The seat's score of a playout: its final total minus the best other total (the route
+    points so far, for a playout cut short), scored as WIN_SCALE and WIN_BONUS say."""
     if state.result is not None:
         totals = {s["seat"]: s["total"] for s in state.result["sheets"]}
     else:
         totals = {p.seat: p.route_points for p in state.players}
     mine = totals.get(seat, 0)
     others = [v for s, v in totals.items() if s != seat]
-    return float(mine - max(others, default=0))
+    return score(mine - max(others, default=0))
 
 
-__all__ = ["SearchAI", "evaluate", "work_units"]
+def score(margin: int) -> float:
+    """A playout's margin as the search weighs it (WIN_SCALE, WIN_BONUS; the margin itself when
+    both are off, as an exact float)."""
+    value = float(margin)
+    if WIN_SCALE > 0:
+        value = WIN_SCALE * math.tanh(value / WIN_SCALE)
+    if WIN_BONUS and margin:
+        value += WIN_BONUS if margin > 0 else -WIN_BONUS
+    return value
+
+
+__all__ = ["SearchAI", "evaluate", "score", "work_units"]
