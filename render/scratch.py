@@ -24,15 +24,21 @@ from __future__ import annotations
 import threading
 import weakref
 from collections import OrderedDict
+from typing import Any
 
 from render.base_cache import BoardBase
 from render.dirty import Box, Drawn
-from render.encode import ScanlineBuffer
+from render.encode import BaseRows, ScanlineBuffer
 
 # Boards of fewer pixels draw on a fresh copy: restoring costs a crop and a paste per box
 # drawn, which only pays where the copy is large (docs/performance.md, "ninth step").
 MIN_PIXELS = 2_800_000
 MAX_KEPT = 2
+
+
+# Boxes of ready pieces whose base is one colour, remembered per scratch (the legend's cells
+# lie on the bare panel); more are forgotten all at once.
+FLAT_KEPT = 4096
 
 
 class Scratch:
@@ -42,15 +48,46 @@ class Scratch:
         self.image = base.image.copy()
         self.lines = ScanlineBuffer(base.rows())
         self.lock = threading.Lock()
+        # per box of a ready piece: the base's one colour there and its palette index, or
+        # None where the base has more than one (ready pieces come back to the same boxes:
+        # a route's cars, a legend cell, a city's figures)
+        self.flat: dict[Box, tuple[tuple[int, ...], int] | None] = {}
 
     def restore(self, base: BoardBase, rects: list[Box], drawn: Drawn) -> None:
         """Put the picture and the scanlines back to the base's over the tiles `rects` that
-        were quantized again and the boxes of the ready pieces of `drawn`."""
-        boxes = rects + [r[0] for r in drawn.ready]
-        src, core = base.image.im, self.image.im
-        for box in boxes:
+        were quantized again and the boxes of the ready pieces of `drawn`: copied from the
+        base, or filled where the base is one colour (a legend cell's box on the bare panel:
+        no crop of the base to copy from)."""
+        src, core, rows, lines = base.image.im, self.image.im, base.rows(), self.lines
+        flat = self.flat
+        copied = list(rects)
+        for box, _, _ in drawn.ready:
+            if box in flat:
+                one = flat[box]
+            else:
+                if len(flat) >= FLAT_KEPT:
+                    flat.clear()
+                one = flat[box] = _one_colour(src, rows, box)
+            if one is None:
+                copied.append(box)
+            else:
+                core.paste(one[0], box)
+                lines.core.paste(one[1], (box[0] + 1, box[1], box[2] + 1, box[3]))
+        for box in copied:
             core.paste(src.crop(box), box)
-        self.lines.restore(base.rows(), boxes)
+        lines.restore(rows, copied)
+
+
+def _one_colour(src: Any, rows: BaseRows, box: Box) -> tuple[tuple[int, ...], int] | None:
+    """The base's colour inside `box` and its palette index, if the box has one colour only."""
+    colours = src.crop(box).getcolors(1)
+    if not colours:
+        return None
+    counts = rows.core.crop((box[0] + 1, box[1], box[2] + 1, box[3])).histogram()
+    used = [i for i, n in enumerate(counts) if n]
+    if len(used) != 1:  # (one colour is one index: a pixel's index depends on it alone)
+        return None
+    return tuple(colours[0][1]), used[0]
 
 
 _KEY = "board-scratch"
