@@ -110,8 +110,9 @@ def mask_rects(mask: Image.Image) -> Rects:
 def _rounded_rects(box: tuple[int, int, int, int], radius: int, width: int) -> tuple[Rects, Rects]:
     """`_rounded_masks` as rectangles of the picture (`mask_rects`, moved to the box)."""
     x0, y0 = box[0], box[1]
-    return tuple(tuple((a + x0, b + y0, c + x0, d + y0) for a, b, c, d in mask_rects(m))  # type: ignore[misc]
-                 for m in _rounded_masks(box, radius, width))  # type: ignore[return-value]
+    fill, outline = (tuple((a + x0, b + y0, c + x0, d + y0) for a, b, c, d in mask_rects(m))
+                     for m in _rounded_masks(box, radius, width))
+    return fill, outline
 
 
 def rounded_box(img: Image.Image, box: tuple[int, int, int, int], radius: int, fill: Colour, outline: Colour,
