@@ -36,9 +36,11 @@ MIN_PIXELS = 2_800_000
 MAX_KEPT = 2
 
 
-# Boxes of ready pieces whose base is one colour, remembered per scratch (the legend's cells
-# lie on the bare panel); more are forgotten all at once.
-FLAT_KEPT = 4096
+# What the restore needs of each ready piece's box, remembered per scratch up to this many
+# pixels of boxes, then forgotten all at once: ready pieces come back to the same boxes board
+# after board (a route's cars, a legend cell, a city's figures). Germany's boards use ~2 Mpx
+# of them (~10 MB of crops).
+BOXES_PIXELS = 4_000_000
 
 
 class Scratch:
@@ -48,34 +50,35 @@ class Scratch:
         self.image = base.image.copy()
         self.lines = ScanlineBuffer(base.rows())
         self.lock = threading.Lock()
-        # per box of a ready piece: the base's one colour there and its palette index, or
-        # None where the base has more than one (ready pieces come back to the same boxes:
-        # a route's cars, a legend cell, a city's figures)
-        self.flat: dict[Box, tuple[tuple[int, ...], int] | None] = {}
+        # per box of a ready piece, what puts the base back there: its one colour and palette
+        # index (a legend cell on the bare panel), or the base's RGB and "P" crops of the box
+        # (a crop is an allocation and a copy on top of the paste; a route's cars are ~100
+        # boxes a Germany board)
+        self.boxes: dict[Box, tuple[Any, Any]] = {}
+        self.box_pixels = 0
 
     def restore(self, base: BoardBase, rects: list[Box], drawn: Drawn) -> None:
         """Put the picture and the scanlines back to the base's over the tiles `rects` that
-        were quantized again and the boxes of the ready pieces of `drawn`: copied from the
-        base, or filled where the base is one colour (a legend cell's box on the bare panel:
-        no crop of the base to copy from)."""
+        were quantized again (copied from crops of the base) and the boxes of the ready pieces
+        of `drawn` (filled where the base is one colour, else pasted from the base's crops
+        kept for the box)."""
         src, core, rows, lines = base.image.im, self.image.im, base.rows(), self.lines
-        flat = self.flat
-        copied = list(rects)
+        boxes = self.boxes
         for box, _, _ in drawn.ready:
-            if box in flat:
-                one = flat[box]
-            else:
-                if len(flat) >= FLAT_KEPT:
-                    flat.clear()
-                one = flat[box] = _one_colour(src, rows, box)
-            if one is None:
-                copied.append(box)
-            else:
-                core.paste(one[0], box)
-                lines.core.paste(one[1], (box[0] + 1, box[1], box[2] + 1, box[3]))
-        for box in copied:
+            got = boxes.get(box)
+            if got is None:
+                x0, y0, x1, y1 = box
+                if self.box_pixels >= BOXES_PIXELS:
+                    boxes.clear()
+                    self.box_pixels = 0
+                got = boxes[box] = (_one_colour(src, rows, box)
+                                    or (src.crop(box), rows.core.crop((x0 + 1, y0, x1 + 1, y1))))
+                self.box_pixels += (x1 - x0) * (y1 - y0)
+            core.paste(got[0], box)
+            lines.core.paste(got[1], (box[0] + 1, box[1], box[2] + 1, box[3]))
+        for box in rects:
             core.paste(src.crop(box), box)
-        lines.restore(rows, copied)
+        lines.restore(rows, rects)
 
 
 def _one_colour(src: Any, rows: BaseRows, box: Box) -> tuple[tuple[int, ...], int] | None:
