@@ -16,7 +16,6 @@ is quantized again from the picture on top of them.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -24,8 +23,10 @@ from typing import Any
 from PIL import Image
 
 Box = tuple[int, int, int, int]
-# A piece already quantized: its box, its "P" core and the "1" core of the pixels it sets.
-Ready = tuple[Box, Any, Any]
+# A piece already quantized: its box, its "P" core and the "1" core of the pixels it sets, or
+# None when it sets its whole box (pasted without a mask: a paste through a mask tests every
+# pixel, ten times slower for a legend cell than the copy).
+Ready = tuple[Box, Any, Any | None]
 
 
 class Drawn(list[Box]):
@@ -83,13 +84,6 @@ def touched(box: Box, marks: Sequence[Box], ready: Sequence[Ready]) -> bool:
     return False
 
 
-@functools.lru_cache(maxsize=256)
-def all_set(size: tuple[int, int]) -> Any:
-    """A "1" core of `size`, every pixel set: the mask of a ready piece that sets its whole box
-    (shared, never written to)."""
-    return Image.new("1", size, 1).im
-
-
 def keep_drawn(drawn: Drawn, n_marks: int, box: Box, indices: Any) -> None:
     """Hand the pixels drawn inside `box` since the first `n_marks` boxes were noted to the
     scanlines as `indices` (their palette indices, just looked up) instead of quantizing
@@ -97,7 +91,7 @@ def keep_drawn(drawn: Drawn, n_marks: int, box: Box, indices: Any) -> None:
     for a box nothing drawn before reaches (`touched`); what is drawn later on top notes its
     own boxes, quantized again over the piece."""
     del drawn[n_marks:]
-    drawn.ready.append((box, indices, all_set((box[2] - box[0], box[3] - box[1]))))
+    drawn.ready.append((box, indices, None))
 
 
 def tiles(boxes: list[Box], size: tuple[int, int], tile: int = TILE) -> list[Box]:

@@ -150,7 +150,10 @@ class BaseRows:
         # Pieces whose indices are known (a route's cars on the bare base) first, each through
         # the mask of the pixels it sets; the tiles drawn on, quantized again, then go on top.
         for (x0, y0, x1, y1), indices, where in getattr(drawn, "ready", ()):
-            core.paste(indices, (x0 + 1, y0, x1 + 1, y1), where)
+            if where is None:  # the whole box
+                core.paste(indices, (x0 + 1, y0, x1 + 1, y1))
+            else:
+                core.paste(indices, (x0 + 1, y0, x1 + 1, y1), where)
         for x0, y0, x1, y1 in (tiles(list(drawn), image.size) if rects is None else rects):
             core.paste(image.im.crop((x0, y0, x1, y1)).convert("P", 0, pal), (x0 + 1, y0, x1 + 1, y1))
         return buf

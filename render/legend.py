@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 from engine.maps import GameMap
 from engine.view import View
 from render import palette as P
-from render.dirty import Drawn, all_set, keep_drawn, mark, touched, tracked
+from render.dirty import Drawn, keep_drawn, mark, touched, tracked
 from render.geometry import BoardLayout
 from render.icons import die_kind, icon_width, paste_icon
 from render.parts.base import Badge, DiceRoll, KeyEntry, PicturePart
@@ -282,7 +282,6 @@ class KeptCell:
     box: Box
     pixels: Any  # RGB core
     indices: Any  # "P" core
-    every: Any  # "1" core, all set
     texts: tuple[TextItem, ...]
 
 
@@ -304,8 +303,7 @@ def _keep(kept: dict[Any, KeptCell], content: tuple[Any, ...], img: Image.Image,
     if not _inside(box, legend_box) or _touched_since(box, drawn, before, n_before, r_before, n_marks):
         return
     pixels = img.im.crop(box)
-    cell = KeptCell(box, pixels, pixels.convert("P", 0, palette.im), all_set((box[2] - box[0], box[3] - box[1])),
-                    tuple(texts))
+    cell = KeptCell(box, pixels, pixels.convert("P", 0, palette.im), tuple(texts))
     keep_drawn(drawn, n_marks, box, cell.indices)
     with _KEPT_LOCK:  # render threads share a base
         while len(kept) >= CELLS_KEPT:
@@ -330,7 +328,7 @@ def _pasted(img: Image.Image, got: KeptCell, before: Sequence[Box] | None = None
     elif _touched_since(got.box, drawn, before, n_before, r_before, len(drawn)):
         return False
     img.im.paste(got.pixels, got.box)
-    drawn.ready.append((got.box, got.indices, got.every))
+    drawn.ready.append((got.box, got.indices, None))  # its whole box
     return True
 
 

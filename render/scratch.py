@@ -24,15 +24,23 @@ from __future__ import annotations
 import threading
 import weakref
 from collections import OrderedDict
+from typing import Any
 
 from render.base_cache import BoardBase
 from render.dirty import Box, Drawn
-from render.encode import ScanlineBuffer
+from render.encode import BaseRows, ScanlineBuffer
 
 # Boards of fewer pixels draw on a fresh copy: restoring costs a crop and a paste per box
 # drawn, which only pays where the copy is large (docs/performance.md, "ninth step").
 MIN_PIXELS = 2_800_000
 MAX_KEPT = 2
+
+
+# What the restore needs of each ready piece's box, remembered per scratch up to this many
+# pixels of boxes, then forgotten all at once: ready pieces come back to the same boxes board
+# after board (a route's cars, a legend cell, a city's figures). Germany's boards use ~2 Mpx
+# of them (~10 MB of crops).
+BOXES_PIXELS = 4_000_000
 
 
 class Scratch:
@@ -42,15 +50,47 @@ class Scratch:
         self.image = base.image.copy()
         self.lines = ScanlineBuffer(base.rows())
         self.lock = threading.Lock()
+        # per box of a ready piece, what puts the base back there: its one colour and palette
+        # index (a legend cell on the bare panel), or the base's RGB and "P" crops of the box
+        # (a crop is an allocation and a copy on top of the paste; a route's cars are ~100
+        # boxes a Germany board)
+        self.boxes: dict[Box, tuple[Any, Any]] = {}
+        self.box_pixels = 0
 
     def restore(self, base: BoardBase, rects: list[Box], drawn: Drawn) -> None:
         """Put the picture and the scanlines back to the base's over the tiles `rects` that
-        were quantized again and the boxes of the ready pieces of `drawn`."""
-        boxes = rects + [r[0] for r in drawn.ready]
-        src, core = base.image.im, self.image.im
-        for box in boxes:
+        were quantized again (copied from crops of the base) and the boxes of the ready pieces
+        of `drawn` (filled where the base is one colour, else pasted from the base's crops
+        kept for the box)."""
+        src, core, rows, lines = base.image.im, self.image.im, base.rows(), self.lines
+        boxes = self.boxes
+        for box, _, _ in drawn.ready:
+            got = boxes.get(box)
+            if got is None:
+                x0, y0, x1, y1 = box
+                if self.box_pixels >= BOXES_PIXELS:
+                    boxes.clear()
+                    self.box_pixels = 0
+                got = boxes[box] = (_one_colour(src, rows, box)
+                                    or (src.crop(box), rows.core.crop((x0 + 1, y0, x1 + 1, y1))))
+                self.box_pixels += (x1 - x0) * (y1 - y0)
+            core.paste(got[0], box)
+            lines.core.paste(got[1], (box[0] + 1, box[1], box[2] + 1, box[3]))
+        for box in rects:
             core.paste(src.crop(box), box)
-        self.lines.restore(base.rows(), boxes)
+        lines.restore(rows, rects)
+
+
+def _one_colour(src: Any, rows: BaseRows, box: Box) -> tuple[tuple[int, ...], int] | None:
+    """The base's colour inside `box` and its palette index, if the box has one colour only."""
+    colours = src.crop(box).getcolors(1)
+    if not colours:
+        return None
+    counts = rows.core.crop((box[0] + 1, box[1], box[2] + 1, box[3])).histogram()
+    used = [i for i, n in enumerate(counts) if n]
+    if len(used) != 1:  # (one colour is one index: a pixel's index depends on it alone)
+        return None
+    return tuple(colours[0][1]), used[0]
 
 
 _KEY = "board-scratch"

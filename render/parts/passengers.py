@@ -11,7 +11,7 @@ from PIL import Image
 
 from engine.view import View
 from render import palette as P
-from render.dirty import Box, Drawn, all_set, keep_drawn, touched, tracked
+from render.dirty import Box, Drawn, keep_drawn, touched, tracked
 from render.layout import passenger_figure_size
 from render.parts.base import Badge, PicturePart, register
 from render.paste import paste
@@ -66,8 +66,7 @@ class Passengers(PicturePart):
                 # the same figures on the bare base as in an earlier picture: their pixels
                 # pasted whole, their palette indices to the scanlines ready-made
                 img.im.paste(group.pixels, group.box)
-                drawn.ready.append((group.box, group.indices, all_set((group.box[2] - group.box[0],
-                                                                        group.box[3] - group.box[1]))))
+                drawn.ready.append((group.box, group.indices, None))  # its whole box
                 continue
             n_marks = len(drawn) if drawn is not None else 0
             x0, y0 = round(slot.box[0]), round(slot.box[1])
