@@ -228,7 +228,8 @@ def test_migrations_are_numbered_in_order_and_each_back_end_has_its_text() -> No
                          "0004_outbox.postgres.sql", "0006_write_batches.postgres.sql",
                          "0013_fewer_pages.postgres.sql", "0032_prepared_writes.postgres.sql",
                          "0034_timers_in_place.postgres.sql",
-                         "0035_game_version.postgres.sql", "0036_typed_writes.postgres.sql"]
+                         "0035_game_version.postgres.sql", "0036_typed_writes.postgres.sql",
+                         "0037_checks_as_domains.postgres.sql"]
     claims = migrations[4].sql_for(POSTGRES)
     assert "claimed_until DOUBLE PRECISION" in claims and " REAL" not in claims
     assert migrations[5].statements() == [] and "ttr_write" in (migrations[5].postgres_sql or "")
