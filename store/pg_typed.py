@@ -20,8 +20,7 @@ whose SQL changed in its part is simply no longer met, and goes as text: slower,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from operator import itemgetter
+from collections.abc import Sequence
 from typing import Any
 
 from store.errors import StoreError
@@ -97,69 +96,7 @@ _INT_MIN, _INT_MAX = -(2 ** 63), 2 ** 63 - 1
 def split(params: Sequence[Any], slots: str, ints: list[Any], texts: list[Any], floats: list[Any]) -> bool:
     """Append `params` to the typed arrays by their letters; False (nothing appended) when a
     value does not fit its letter exactly as its literal would have (then the statement goes
-    as text). Text with a NUL character is refused by the caller first (`literal`).
-
-    The usual values (an exact int, str or float in its own letter's place, or None) go
-    through a plan made once per letters and the values' types (`_plan`): three slices of
-    `params` taken in C, a range check of the integers and a NUL check of the texts. Any
-    other value, or an integer beyond bigint, or a NUL, goes through `_split_each`, the
-    value-by-value rules (which decide it, exactly as before)."""
-    types = tuple(map(type, params))
-    plan = _PLANS.get((slots, types), _UNPLANNED)
-    if plan is _UNPLANNED:
-        plan = _plan(slots, types)
-    if plan is None:
-        return _split_each(params, slots, ints, texts, floats)
-    take_ints, take_texts, take_floats, some_ints, some_texts = plan
-    if some_ints is not None:
-        found = some_ints(params)
-        if min(found) < _INT_MIN or max(found) > _INT_MAX:
-            return _split_each(params, slots, ints, texts, floats)
-    if some_texts is not None and "\x00" in "".join(some_texts(params)):
-        return _split_each(params, slots, ints, texts, floats)
-    ints.extend(take_ints(params))
-    texts.extend(take_texts(params))
-    floats.extend(take_floats(params))
-    return True
-
-
-# Per (letters, the values' types): the plan `split` follows, or None (value by value).
-_Taker = Callable[[Sequence[Any]], Sequence[Any]]
-_Plan = tuple[_Taker, _Taker, _Taker, _Taker | None, _Taker | None]
-_PLANS: dict[tuple[str, tuple[type, ...]], _Plan | None] = {}
-_UNPLANNED: Any = object()
-_MAX_PLANS = 1024  # (a few per kind in practice; past this, plans are made and not kept)
-# The (letter, type) pairs a value passes as it is: the plan's fast path. (A bool or an int
-# subclass where an integer goes, an int where a float goes, a str subclass: value by value.)
-_AS_IS = {("i", int), ("t", str), ("f", float), ("i", type(None)), ("t", type(None)), ("f", type(None))}
-
-
-def _taker(positions: Sequence[int]) -> _Taker:
-    """The values of `params` at `positions`, in order, taken in C (always a sequence)."""
-    if len(positions) == 1:
-        return itemgetter(slice(positions[0], positions[0] + 1))
-    if not positions:
-        return itemgetter(slice(0, 0))
-    return itemgetter(*positions)
-
-
-def _plan(slots: str, types: tuple[type, ...]) -> _Plan | None:
-    if len(slots) != len(types):
-        raise ValueError(f"{len(types)} values for {len(slots)} letters")  # (as zip(strict=True) would)
-    plan: _Plan | None = None
-    if all((slot, kind) in _AS_IS for slot, kind in zip(slots, types, strict=True)):
-        at = {s: [k for k, slot in enumerate(slots) if slot == s] for s in "itf"}
-        ints = [k for k in at["i"] if types[k] is int]
-        texts = [k for k in at["t"] if types[k] is str]
-        plan = (_taker(at["i"]), _taker(at["t"]), _taker(at["f"]), _taker(ints) if ints else None,
-                _taker(texts) if texts else None)
-    if len(_PLANS) < _MAX_PLANS:
-        _PLANS[(slots, types)] = plan
-    return plan
-
-
-def _split_each(params: Sequence[Any], slots: str, ints: list[Any], texts: list[Any], floats: list[Any]) -> bool:
-    """`split` value by value: the rules themselves."""
+    as text). Text with a NUL character is refused by the caller first (`literal`)."""
     ni, nt, nf = len(ints), len(texts), len(floats)
     for value, slot in zip(params, slots, strict=True):
         kind = type(value)
@@ -226,8 +163,3 @@ def function_body() -> str:
 def returns_id(kind: int) -> bool:
     """Whether the function returns the new row's id for this kind (its statement's `returns_id`)."""
     return KINDS[kind - 1][0].startswith("INSERT INTO timers (game_id, kind, seat, for_seq")
-
-
-# Shared SQL -> (its kind's number, its letters, whether the function returns its new id):
-# what the writer looks up once per statement sent (`postgres_writer.typed`).
-TYPED: dict[str, tuple[int, str, bool]] = {sql: (n, slots, returns_id(n)) for sql, (n, slots) in BY_SQL.items()}

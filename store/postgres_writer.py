@@ -52,7 +52,7 @@ from typing import Any
 import asyncpg
 
 from store.errors import StoreError, WriteConflict
-from store.pg_typed import TYPED, split
+from store.pg_typed import BY_SQL, returns_id, split
 from store.writer import MAX_QUEUE, QueueBound, Statement, TxResult
 
 log = logging.getLogger("store.postgres")
@@ -231,8 +231,9 @@ def typed(sent: Sequence[Statement]) -> tuple[list[list[str]], list[int], list[i
     texts: list[str | None] = []
     floats: list[float | None] = []
     for s in sent:
-        found = TYPED.get(s.sql)
-        if found is not None and s.returns_id == found[2] and split(s.params, found[1], ints, texts, floats):
+        found = BY_SQL.get(s.sql)
+        if found is not None and s.returns_id == returns_id(found[0]) and split(s.params, found[1], ints, texts,
+                                                                                 floats):
             kinds.append(found[0])
             values.append(_NO_VALUES)
         else:

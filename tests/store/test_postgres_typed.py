@@ -5,17 +5,15 @@ exactly the rows the statements sent as text write."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
 
 from app import Actor, GameService, Limits
-from store import WriteConflict, pg_typed, postgres_writer
-from store.errors import StoreError
+from store import WriteConflict, postgres_writer
 from store.migrations import MIGRATIONS_DIR
 from store.opening import open_store
-from store.pg_typed import BY_SQL, KINDS, function_body, returns_id, split, variables
+from store.pg_typed import BY_SQL, KINDS, function_body, split, variables
 from store.postgres import PgStore
 from store.postgres_writer import to_postgres, typed
 from tests.clock import Clock
@@ -46,51 +44,6 @@ def test_values_that_do_not_fit_their_letters_go_as_text() -> None:
     assert split((True, None, 3), "itf", ints, texts, floats) and floats[-1] == 3.0 and ints[-1] == 1
 
 
-def test_the_plan_made_once_per_letters_and_types_splits_as_value_by_value() -> None:
-    """Every kind's letters, with values of every type a slot may meet: the planned path
-    (`split`, its plans kept) answers, appends and refuses exactly as the value-by-value rules
-    (`_split_each`), the second time (a kept plan) as the first; a NUL is refused either way."""
-    class Text(str):
-        pass
-
-    class Number(int):
-        pass
-
-    choices: dict[str, list[Any]] = {
-        "i": [7, -3, None, 2**63 - 1, -(2**63), 2**63, -(2**63) - 1, True, Number(4), 2.0, "7"],
-        "t": ["turn", "", "it's", None, Text("x"), 5, 1.5, "a\x00b"],
-        "f": [1.25, -0.5, float("inf"), None, 3, 2**53, -(2**53) + 1, True, "1.0"],
-    }
-
-    def outcome(how: Any, params: tuple[Any, ...], slots: str) -> tuple[Any, ...]:
-        ints: list[Any] = [0]
-        texts: list[Any] = ["before"]
-        floats: list[Any] = [0.5]
-        try:
-            answer: Any = how(params, slots, ints, texts, floats)
-        except StoreError as exc:
-            answer = str(exc)
-        return answer, [(type(v), v) for v in ints], [(type(v), v) for v in texts], [(type(v), repr(v))
-                                                                                       for v in floats]
-
-    rng = random.Random(36)
-    fits = 0
-    for _sql, slots in KINDS:
-        for case in range(300):
-            # Mostly values of the usual types (the fast path), now and then one of any other.
-            params = tuple(choices[s][rng.randrange(4)] if case % 3 else rng.choice(choices[s]) for s in slots)
-            first = outcome(split, params, slots)
-            assert first == outcome(pg_typed._split_each, params, slots), (slots, params)
-            assert outcome(split, params, slots) == first  # its plan kept
-            fits += first[0] is True
-    assert fits > 1000
-    assert pg_typed._PLANS  # (kept)
-    with pytest.raises(StoreError, match="NUL"):
-        split((1, "a\x00", 2.0), "itf", [], [], [])
-    assert not split((1, Text("a"), 2.0), "itf", [], [], [])  # a str subclass: as text, as before
-    assert {sql: (n, slots, returns_id(n)) for sql, (n, slots) in BY_SQL.items()} == postgres_writer.TYPED
-
-
 async def test_each_kinds_letters_are_the_types_the_server_gives_its_parameters(other_database: Any) -> None:
     database = other_database("postgres")
     async with await open_store(database.target) as store:
@@ -108,7 +61,7 @@ async def play(target: str, moves: int, *, typed_writes: bool, monkeypatch: pyte
     """Three games of `moves` moves each, on one clock and one deal; every row they wrote."""
     with monkeypatch.context() as patch:
         if not typed_writes:
-            patch.setattr(postgres_writer, "TYPED", {})
+            patch.setattr(postgres_writer, "BY_SQL", {})
         seeds = [11, 12, 13]
         clock = Clock()
         service = await GameService.open(target, clock=clock, limits=Limits.unlimited(),
